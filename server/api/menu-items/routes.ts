@@ -1,0 +1,106 @@
+import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
+import { notFound } from '../../errors.ts';
+import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { normalizeCategoryId } from '../../ids.ts';
+import { presentMenuItem } from './presenter.ts';
+import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
+
+registerExpandable('menu_item', {
+  refs: { category: 'menu_category', modifier_groups: 'modifier_group' },
+  load: async ({ db, restaurantId }, ids) => {
+    const rows = await db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, presentMenuItem(r)]));
+  },
+});
+
+async function present(c: Call<any, any, any>, rows: Parameters<typeof presentMenuItem>[0][]) {
+  const out = rows.map(presentMenuItem);
+  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'menu_item', out, c.expand);
+  return out;
+}
+
+const tag = 'Menu items';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/menu_items',
+  summary: 'List menu items, newest first',
+  tag,
+  auth: 'secret',
+  scope: 'menu:read',
+  query: ListMenuItems,
+  expand: 'menu_item',
+  handler: async (c) => {
+    const { restaurantId } = c.actor();
+    let qb = c.db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId);
+    if (c.query.category) qb = qb.where('category_id', '=', normalizeCategoryId(c.query.category));
+    if (c.query.is_available === true) qb = qb.where('is_available', '=', 1);
+    if (c.query.is_available === false) qb = qb.where('is_available', '=', 0);
+    // Soft-deleted items are left out unless is_active=false asks to include them.
+    if (c.query.is_active !== false) qb = qb.where('is_active', '=', 1);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('menu_items'), url: '/v1/menu_items' });
+    return mapPage(page, (rows) => present(c, rows));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/menu_items/:id',
+  summary: 'Retrieve a menu item',
+  tag,
+  auth: 'secret',
+  scope: 'menu:read',
+  params: idParam('mi_ id'),
+  expand: 'menu_item',
+  handler: async (c) => {
+    const row = await findMenuItem(c.db, c.actor().restaurantId, c.params.id);
+    if (!row) throw notFound('menu item', c.params.id);
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/menu_items',
+  summary: 'Create a menu item',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  body: CreateMenuItem,
+  expand: 'menu_item',
+  idempotent: true,
+  status: 201,
+  handler: async (c) => (await present(c, [await createMenuItem(c.db, c.actor(), c.body)]))[0],
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/menu_items/:id',
+  summary: 'Update a menu item; only the fields sent change. is_available=false hides it on every channel at once.',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  params: idParam('mi_ id'),
+  body: UpdateMenuItem,
+  expand: 'menu_item',
+  handler: async (c) => {
+    const row = await c.services.tx.run((trx) => updateMenuItem(trx, c.actor(), c.params.id, c.body));
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/menu_items/:id',
+  summary: 'Deactivate (soft-delete) a menu item; returns it with is_active false',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  params: idParam('mi_ id'),
+  handler: async (c) => {
+    const row = await c.services.tx.run((trx) => deactivateMenuItem(trx, c.actor(), c.params.id));
+    return presentMenuItem(row);
+  },
+});

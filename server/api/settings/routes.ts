@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { updateRecord } from '../../db/records.ts';
+import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
+import { settingsShape } from '../../domain/restaurants/settings.ts';
+import { defineRoute } from '../../http/route.ts';
+import type { Settings } from '../../domain/restaurants/settings.ts';
+
+const tag = 'Settings';
+
+function present(restaurant: { id: string; name: string; slug: string; plan: string }, s: Settings) {
+  return {
+    object: 'settings' as const,
+    restaurant: restaurant.id,
+    name: restaurant.name,
+    slug: restaurant.slug,
+    plan: restaurant.plan,
+    ...s,
+  };
+}
+
+const UpdateSettings = z
+  .object({
+    ...settingsShape,
+    name: z.string().trim().min(1).max(200),
+    waitlist: settingsShape.waitlist.partial(),
+  })
+  .partial();
+
+defineRoute({
+  method: 'get',
+  path: '/v1/settings',
+  summary: "The restaurant's settings: timezone, currency, tax, opening hours, reservations and waitlist",
+  tag,
+  auth: 'secret',
+  scope: 'settings:read',
+  handler: async (c) => {
+    const r = await getRestaurant(c.db, c.actor().restaurantId);
+    return present(r, await getSettings(c.db, r.id));
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/settings',
+  summary: 'Update settings; only the fields sent change',
+  tag,
+  auth: 'secret',
+  scope: 'settings:write',
+  body: UpdateSettings,
+  handler: async (c) => {
+    const actor = c.actor();
+    const { name, ...patch } = c.body;
+    const saved = await c.services.tx.run(async (trx) => {
+      if (name !== undefined) {
+        await updateRecord(trx, 'restaurants', { id: actor.restaurantId }, { name, updated: Math.floor(actor.now / 1000) });
+      }
+      return updateSettings(trx, actor, patch);
+    });
+    return present(await getRestaurant(c.db, actor.restaurantId), saved);
+  },
+});

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { createStation, findStation, updateStation } from '../../domain/menu/stations.ts';
+import { notFound } from '../../errors.ts';
+import { f } from '../../http/fields.ts';
+import { mapPage, paginate } from '../../http/pagination.ts';
+import { listParams } from '../../http/query.ts';
+import { defineRoute } from '../../http/route.ts';
+import { presentStation } from './presenter.ts';
+
+const tag = 'Stations';
+const key = z.object({ key: z.string().min(1).max(64) });
+const stationKey = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1–32 lowercase letters, digits, - or _, starting with a letter');
+
+defineRoute({
+  method: 'get',
+  path: '/v1/stations',
+  summary: 'List kitchen stations, oldest first (kitchen, bar, dessert, other, then your own)',
+  tag,
+  auth: 'secret',
+  scope: 'menu:read',
+  query: z.object(listParams()),
+  handler: async (c) => {
+    const qb = c.db.selectFrom('stations').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    const page = await paginate(qb, {
+      ...c.query,
+      defaultLimit: 100,
+      url: '/v1/stations',
+      keys: [
+        { column: 'created', field: 'created', direction: 'asc' },
+        { column: 'id', field: 'id', direction: 'asc' },
+      ],
+    });
+    return mapPage(page, (rows) => rows.map(presentStation));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/stations/:key',
+  summary: 'Retrieve a station by key or stn_ id',
+  tag,
+  auth: 'secret',
+  scope: 'menu:read',
+  params: key,
+  handler: async (c) => {
+    const row = await findStation(c.db, c.actor().restaurantId, c.params.key);
+    if (!row) throw notFound('station', c.params.key, 'key');
+    return presentStation(row);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/stations',
+  summary: 'Add a kitchen station',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  body: z.object({ key: stationKey, name: f.name().optional() }),
+  idempotent: true,
+  status: 201,
+  handler: async (c) => presentStation(await createStation(c.db, c.actor(), c.body)),
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/stations/:key',
+  summary: 'Rename, deactivate or reactivate a station',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  params: key,
+  body: z.object({ name: f.name().optional(), is_active: z.boolean().optional() }),
+  handler: async (c) => presentStation(await c.services.tx.run((trx) => updateStation(trx, c.actor(), c.params.key, c.body))),
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/stations/:key',
+  summary: 'Deactivate a station (refused while active categories route to it)',
+  tag,
+  auth: 'secret',
+  scope: 'menu:write',
+  params: key,
+  handler: async (c) =>
+    presentStation(await c.services.tx.run((trx) => updateStation(trx, c.actor(), c.params.key, { is_active: false }))),
+});

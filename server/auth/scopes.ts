@@ -1,0 +1,37 @@
+/** Every scope a key can hold. The spec's table plus the ones this project's resources add. */
+export const SCOPES = [
+  'orders:read',
+  'orders:write',
+  'menu:read',
+  'menu:write',
+  'reservations:read',
+  'reservations:write',
+  'analytics:read',
+  'events:read',
+  'settings:read',
+  'settings:write',
+  'tables:read',
+  'tables:write',
+  'webhooks:read',
+  'webhooks:write',
+  'waitlist:read',
+  'waitlist:write',
+  'feedback:read',
+  'customers:read',
+  'customers:write',
+  'staff:read',
+  'staff:write',
+  'inventory:read',
+  'inventory:write',
+  'printers:read',
+  'printers:write',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** A widget key drives the live screens of /public/orders; it reads and moves orders, nothing else. */
+export const WIDGET_SCOPES: Scope[] = ['orders:read', 'orders:write'];
+
+export function isScope(s: string): s is Scope {
+  return (SCOPES as readonly string[]).includes(s);
+}

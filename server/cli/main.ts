@@ -1,0 +1,38 @@
+import { CliError } from './args.ts';
+import { demoCommand } from './demo.ts';
+import { initCommand } from './init.ts';
+import { keysCommand } from './keys.ts';
+import { serveCommand } from './serve.ts';
+
+const USAGE = `comanda — restaurant operations hub
+
+  comanda serve [--data-dir DIR] [--port N] [--host H] [--database-url URL]
+  comanda init --data-dir DIR --name NAME --slug SLUG [--plan ID] [--currency eur] [--timezone Europe/Berlin] [--json]
+  comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
+  comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
+`;
+
+const [cmd, ...rest] = process.argv.slice(2);
+try {
+  switch (cmd) {
+    case 'serve':
+      await serveCommand(rest);
+      break;
+    case 'init':
+      await initCommand(rest);
+      break;
+    case 'demo':
+      await demoCommand(rest);
+      break;
+    case 'keys':
+      await keysCommand(rest);
+      break;
+    default:
+      process.stdout.write(USAGE);
+      process.exitCode = cmd === undefined || cmd === 'help' || cmd === '--help' ? 0 : 2;
+  }
+} catch (err: any) {
+  const known = err instanceof CliError || err?.code?.startsWith?.('ERR_PARSE_ARGS') || err?.constructor?.name === 'ApiError';
+  process.stderr.write(`comanda ${cmd}: ${known ? err.message : (err?.stack ?? err)}\n`);
+  process.exitCode = known ? 2 : 1;
+}

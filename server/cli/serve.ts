@@ -1,0 +1,63 @@
+import { systemClock } from '../clock.ts';
+import { Transactor } from '../db/transact.ts';
+import { createLogger } from '../logger.ts';
+import { provisionRestaurant } from '../domain/restaurants/provision.ts';
+import { createServer } from '../server.ts';
+import { describe } from './init.ts';
+import { CliError, readFlags } from './args.ts';
+import { openFromFlags } from './open.ts';
+
+export async function serveCommand(argv: string[]) {
+  const flags = readFlags(argv, {
+    'data-dir': 'string',
+    'database-url': 'string',
+    port: 'string',
+    host: 'string',
+    'public-url': 'string',
+    role: 'string',
+  });
+  const port = Number(flags.port ?? process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0–65535');
+  const host = (flags.host as string | undefined) ?? process.env.HOST ?? '0.0.0.0';
+  const logger = createLogger();
+  const database = await openFromFlags(flags);
+  const role = ((flags.role as string | undefined) ?? (database.dialect === 'postgres' ? 'cloud' : 'hub')) as 'hub' | 'cloud';
+
+  // First start on an empty hub: make a restaurant so the owner has keys to start with.
+  const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+  if (!any && role === 'hub') {
+    const first = await provisionRestaurant(new Transactor(database.db), systemClock.now(), {
+      name: 'My Restaurant',
+      slug: 'my-restaurant',
+    });
+    process.stdout.write(`\nFirst start: created a restaurant.\n${describe(first)}\nRename it with PATCH /v1/settings.\n\n`);
+  }
+
+  const server = createServer({
+    database,
+    logger,
+    scheduler: true,
+    config: { role, publicUrl: (flags['public-url'] as string | undefined) ?? `http://127.0.0.1:${port}` },
+  });
+  const { url } = await server.listen(port, host);
+  logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: finishing in-flight requests');
+    server.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err) => {
+        logger.error({ err }, 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,27 @@
+/** Everything an operator can tune. createServer fills in defaults for whatever is left out. */
+export interface Config {
+  /** 'hub' is the venue's back-office PC; 'cloud' is the internet-facing copy. */
+  role: 'hub' | 'cloud';
+  /** Largest request body accepted, in bytes. */
+  bodyLimitBytes: number;
+  /** Per API key token bucket for /v1 and /public/orders; false switches it off. */
+  rateLimit: { perSecond: number; burst: number } | false;
+  /** Guest routes, per IP and per restaurant. */
+  guestRateLimit: { perMinutePerIp: number; perMinutePerRestaurant: number } | false;
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  /** Base URL printed on QR codes and in links, e.g. http://hub.local:8080 */
+  publicUrl: string;
+  /** How long a replayable Idempotency-Key answer is kept. */
+  idempotencyTtlSeconds: number;
+}
+
+export const defaultConfig: Config = {
+  role: 'hub',
+  bodyLimitBytes: 1024 * 1024,
+  rateLimit: { perSecond: 100, burst: 200 },
+  guestRateLimit: { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
+  trustedProxies: [],
+  publicUrl: 'http://127.0.0.1:8080',
+  idempotencyTtlSeconds: 24 * 3600,
+};

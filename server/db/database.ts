@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { ulid } from 'ulid';
+import type { DB } from './schema.ts';
+import { migrations } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** For PostgreSQL: the connection string (realtime fan-out opens its own LISTEN connection). */
+  url: string | null;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL connection string; when absent the hub's embedded SQLite is used. */
+  databaseUrl?: string | null;
+  /** Directory for the SQLite file (created if missing). ':memory:' for a throwaway database. */
+  dataDir?: string;
+  pgPoolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  const database = opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.pgPoolSize) : openSqlite(opts.dataDir ?? './data');
+  try {
+    await migrate(database.db);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+function openSqlite(dataDir: string): Database {
+  let file = ':memory:';
+  if (dataDir !== ':memory:') {
+    fs.mkdirSync(dataDir, { recursive: true });
+    file = path.join(dataDir, 'comanda.sqlite');
+  }
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode stays consistent on power loss; only the last commits may roll back.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', url: null, close: () => db.destroy() };
+}
+
+// bigint and numeric come back as strings from pg by default; every such value here
+// (money, Unix seconds, counts) fits a double exactly.
+const toNumber = (v: string) => (v === null ? null : Number(v));
+const pgTypes = {
+  getTypeParser(oid: number, format?: any) {
+    if (oid === 20 || oid === 1700) return toNumber;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function openPostgres(url: string, max = 10): Database {
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes as any });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', url, close: () => db.destroy() };
+}
+
+export async function migrate(db: Kysely<DB>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
+  }
+  // The node's identity is made once, on the first start of a fresh database.
+  const state = await db.selectFrom('node_state').select('origin').executeTakeFirst();
+  if (!state) {
+    await db
+      .insertInto('node_state')
+      .values({ id: 1, origin: `node_${ulid().toLowerCase()}`, seq: 0 })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+}

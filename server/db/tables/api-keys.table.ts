@@ -1,0 +1,17 @@
+export interface ApiKeysTable {
+  id: string;
+  restaurant_id: string;
+  kind: 'secret' | 'widget';
+  livemode: number;
+  /** sha256 hex of the full key; the key itself is shown once and never stored. */
+  hash: string;
+  /** first characters of the key, to recognise it in a list */
+  prefix: string;
+  name: string | null;
+  /** JSON string[] */
+  scopes: string;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  created: number;
+  updated: number;
+}

@@ -1,0 +1,18 @@
+/**
+ * Append-only log of every mutation of a replicated record. `seq` is this node's gap-free,
+ * commit-ordered position (what live screens resume from); `origin`/`origin_seq` say which
+ * node made the change and where in that node's own order, which is what sync ships.
+ */
+export interface ChangeLogTable {
+  seq: number;
+  op_id: string;
+  origin: string;
+  origin_seq: number;
+  restaurant_id: string | null;
+  table_name: string;
+  row_id: string;
+  op: 'insert' | 'update' | 'delete';
+  /** JSON of the row after the change; for a delete, the last state (the tombstone). */
+  data: string;
+  created: number;
+}

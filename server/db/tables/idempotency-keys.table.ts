@@ -1,0 +1,13 @@
+/** Local only, not replicated: a replay answer belongs to the node that gave it. */
+export interface IdempotencyKeysTable {
+  restaurant_id: string;
+  key: string;
+  method: string;
+  path: string;
+  request_hash: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  locked_at: number;
+  created: number;
+}

@@ -1,0 +1,6 @@
+/** One row: this node's identity and the counter that orders every change applied here. */
+export interface NodeStateTable {
+  id: number;
+  origin: string;
+  seq: number;
+}

@@ -1,0 +1,26 @@
+export interface OrderItemsTable {
+  id: string;
+  restaurant_id: string;
+  order_id: string;
+  /** zero-based position in the order; the line's public address */
+  idx: number;
+  menu_item_id: string;
+  name: string;
+  quantity: number;
+  unit_price: number;
+  /** JSON array of the chosen modifiers as priced at order time */
+  modifiers: string;
+  /** (unit_price + modifier adjustments) × quantity */
+  line_subtotal: number;
+  tax_rate: number;
+  tax_amount: number;
+  notes: string | null;
+  status: 'pending' | 'preparing' | 'ready' | 'served';
+  station: string;
+  /** 1 for the first round, 2 for the next lines appended to the order, … */
+  round: number;
+  sent_to_kitchen_at: number | null;
+  ready_at: number | null;
+  created: number;
+  updated: number;
+}

@@ -1,0 +1,37 @@
+export interface OrdersTable {
+  id: string;
+  restaurant_id: string;
+  order_number: string;
+  /** YYYY-MM-DD in the restaurant's timezone when the order was created */
+  business_date: string;
+  type: 'dine_in' | 'takeout' | 'delivery';
+  status: 'draft' | 'placed' | 'preparing' | 'ready' | 'served' | 'completed' | 'cancelled';
+  source: string;
+  table_id: string | null;
+  server_id: string | null;
+  customer_id: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  customer_email: string | null;
+  delivery_address: string | null;
+  estimated_time_minutes: number | null;
+  subtotal: number;
+  tax_amount: number;
+  discount_amount: number;
+  tip_amount: number;
+  delivery_fee: number;
+  total: number;
+  currency: string;
+  notes: string | null;
+  placed_at: number | null;
+  completed_at: number | null;
+  cancelled_at: number | null;
+  cancel_reason: string | null;
+  is_self_service: number;
+  is_virtual_table: number;
+  virtual_table_label: string | null;
+  qr_code_id: string | null;
+  livemode: number;
+  created: number;
+  updated: number;
+}

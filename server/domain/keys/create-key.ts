@@ -1,0 +1,42 @@
+import type { Executor } from '../../db/records.ts';
+import { insertRecord } from '../../db/records.ts';
+import { ApiError } from '../../errors.ts';
+import { hashApiKey, keyPrefix, makeApiKey, type KeyKind } from '../../auth/keys.ts';
+import { isScope, SCOPES, WIDGET_SCOPES } from '../../auth/scopes.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+
+export interface NewKey {
+  restaurantId: string;
+  kind: KeyKind;
+  livemode: boolean;
+  scopes?: string[];
+  name?: string;
+}
+
+/** Creates a key and returns it in full: the only time it is ever visible. */
+export async function createApiKey(trx: Executor, nowMs: number, input: NewKey) {
+  const scopes = input.scopes ?? (input.kind === 'widget' ? WIDGET_SCOPES : [...SCOPES]);
+  const bad = scopes.find((s) => !isScope(s));
+  if (bad) throw new ApiError('parameter_invalid', `Unknown scope '${bad}'. Known scopes: ${SCOPES.join(', ')}`, 'scopes');
+  if (input.kind === 'widget') {
+    const outside = scopes.find((s) => !(WIDGET_SCOPES as string[]).includes(s));
+    if (outside) throw new ApiError('parameter_invalid', `A widget key can only hold ${WIDGET_SCOPES.join(', ')}.`, 'scopes');
+  }
+  const key = makeApiKey(input.kind, input.livemode);
+  const now = Math.floor(nowMs / 1000);
+  const row = await insertRecord(trx, 'api_keys', {
+    id: newId(PREFIXES.apiKey, nowMs),
+    restaurant_id: input.restaurantId,
+    kind: input.kind,
+    livemode: input.livemode ? 1 : 0,
+    hash: hashApiKey(key),
+    prefix: keyPrefix(key),
+    name: input.name ?? null,
+    scopes: JSON.stringify(scopes),
+    last_used_at: null,
+    revoked_at: null,
+    created: now,
+    updated: now,
+  });
+  return { id: row.id, key, scopes, livemode: input.livemode, kind: input.kind };
+}

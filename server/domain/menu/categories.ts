@@ -1,0 +1,98 @@
+import type { Executor } from '../../db/records.ts';
+import { insertRecord, updateRecord } from '../../db/records.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import type { Weekday } from '../../http/fields.ts';
+import { WEEKDAYS } from '../../http/fields.ts';
+import { newId, normalizeCategoryId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { seconds } from '../time.ts';
+import { assertActiveStation } from './stations.ts';
+
+export interface CategoryInput {
+  name: string;
+  description?: string | null;
+  parent_category?: string | null;
+  sort_order?: number;
+  station?: string;
+  image_url?: string | null;
+  available_from?: string | null;
+  available_until?: string | null;
+  available_days?: Weekday[];
+  translations?: Record<string, unknown>;
+  is_active?: boolean;
+}
+
+export async function findCategory(db: Executor, restaurantId: string, id: string) {
+  return db
+    .selectFrom('menu_categories')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('id', '=', normalizeCategoryId(id))
+    .executeTakeFirst();
+}
+
+/** A parent must exist here, and a category may not become its own ancestor. */
+async function checkParent(db: Executor, restaurantId: string, selfId: string | null, parentId: string) {
+  let cursor: string | null = normalizeCategoryId(parentId);
+  for (let depth = 0; cursor; depth++) {
+    if (cursor === selfId) {
+      throw new ApiError('parameter_invalid', 'A category cannot be nested inside itself.', 'parent_category');
+    }
+    if (depth > 16) throw new ApiError('parameter_invalid', 'Categories nest at most 16 levels deep.', 'parent_category');
+    const row = await findCategory(db, restaurantId, cursor);
+    if (!row) throw notFound('menu category', parentId, 'parent_category');
+    cursor = row.parent_category_id;
+  }
+}
+
+export async function createCategory(trx: Executor, actor: Actor, input: CategoryInput) {
+  const station = input.station ?? 'kitchen';
+  await assertActiveStation(trx, actor.restaurantId, station);
+  if (input.parent_category) await checkParent(trx, actor.restaurantId, null, input.parent_category);
+  const now = seconds(actor);
+  return insertRecord(trx, 'menu_categories', {
+    id: newId(PREFIXES.menuCategory, actor.now),
+    restaurant_id: actor.restaurantId,
+    name: input.name,
+    description: input.description || null,
+    parent_category_id: input.parent_category ? normalizeCategoryId(input.parent_category) : null,
+    sort_order: input.sort_order ?? 0,
+    is_active: input.is_active === false ? 0 : 1,
+    station,
+    image_url: input.image_url || null,
+    available_from: input.available_from ?? null,
+    available_until: input.available_until ?? null,
+    available_days: JSON.stringify(input.available_days ?? WEEKDAYS),
+    translations: JSON.stringify(input.translations ?? {}),
+    created: now,
+    updated: now,
+  });
+}
+
+export async function updateCategory(trx: Executor, actor: Actor, id: string, input: Partial<CategoryInput>) {
+  const current = await findCategory(trx, actor.restaurantId, id);
+  if (!current) throw notFound('menu category', id);
+  if (input.station !== undefined && input.station !== current.station) {
+    await assertActiveStation(trx, actor.restaurantId, input.station);
+  }
+  if (input.parent_category) await checkParent(trx, actor.restaurantId, current.id, input.parent_category);
+  const patch: Record<string, unknown> = { updated: seconds(actor) };
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.description !== undefined) patch.description = input.description || null;
+  if (input.parent_category !== undefined)
+    patch.parent_category_id = input.parent_category ? normalizeCategoryId(input.parent_category) : null;
+  if (input.sort_order !== undefined) patch.sort_order = input.sort_order;
+  if (input.station !== undefined) patch.station = input.station;
+  if (input.image_url !== undefined) patch.image_url = input.image_url || null;
+  if (input.available_from !== undefined) patch.available_from = input.available_from;
+  if (input.available_until !== undefined) patch.available_until = input.available_until;
+  if (input.available_days !== undefined) patch.available_days = JSON.stringify(input.available_days);
+  if (input.translations !== undefined) patch.translations = JSON.stringify(input.translations);
+  if (input.is_active !== undefined) patch.is_active = input.is_active ? 1 : 0;
+  return (await updateRecord(trx, 'menu_categories', current, patch))!;
+}
+
+/** Soft delete: orders and items keep pointing at it. */
+export async function deactivateCategory(trx: Executor, actor: Actor, id: string) {
+  return updateCategory(trx, actor, id, { is_active: false });
+}

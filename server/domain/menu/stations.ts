@@ -1,0 +1,80 @@
+import type { Executor } from '../../db/records.ts';
+import { insertRecord, updateRecord } from '../../db/records.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { seconds } from '../time.ts';
+
+export const DEFAULT_STATIONS = [
+  { key: 'kitchen', name: 'Kitchen' },
+  { key: 'bar', name: 'Bar' },
+  { key: 'dessert', name: 'Dessert' },
+  { key: 'other', name: 'Other' },
+] as const;
+
+export async function createDefaultStations(trx: Executor, actor: Actor) {
+  for (const s of DEFAULT_STATIONS) await createStation(trx, actor, s);
+}
+
+export async function findStation(db: Executor, restaurantId: string, keyOrId: string) {
+  return db
+    .selectFrom('stations')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where((eb) => eb.or([eb('key', '=', keyOrId), eb('id', '=', keyOrId)]))
+    .executeTakeFirst();
+}
+
+/** Routing needs a station that exists and is switched on. */
+export async function assertActiveStation(db: Executor, restaurantId: string, key: string, param = 'station') {
+  const s = await findStation(db, restaurantId, key);
+  if (!s || s.key !== key || !s.is_active) {
+    throw new ApiError('unknown_station', `'${key}' is not an active kitchen station of this restaurant.`, param);
+  }
+}
+
+export async function createStation(trx: Executor, actor: Actor, input: { key: string; name?: string }) {
+  if (await findStation(trx, actor.restaurantId, input.key)) {
+    throw new ApiError('resource_conflict', `A station with key '${input.key}' already exists.`, 'key');
+  }
+  const now = seconds(actor);
+  return insertRecord(trx, 'stations', {
+    id: newId(PREFIXES.station, actor.now),
+    restaurant_id: actor.restaurantId,
+    key: input.key,
+    name: input.name ?? input.key.charAt(0).toUpperCase() + input.key.slice(1),
+    is_active: 1,
+    created: now,
+    updated: now,
+  });
+}
+
+export async function updateStation(trx: Executor, actor: Actor, keyOrId: string, patch: { name?: string; is_active?: boolean }) {
+  const station = await findStation(trx, actor.restaurantId, keyOrId);
+  if (!station) throw notFound('station', keyOrId);
+  if (patch.is_active === false && station.is_active) {
+    // Deactivating a station that active categories route to would silently lose their tickets.
+    const users = await trx
+      .selectFrom('menu_categories')
+      .select('id')
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('station', '=', station.key)
+      .where('is_active', '=', 1)
+      .execute();
+    if (users.length > 0) {
+      throw new ApiError(
+        'resource_conflict',
+        `Station '${station.key}' still receives ${users.length} active categor${users.length === 1 ? 'y' : 'ies'} (${users
+          .slice(0, 5)
+          .map((u) => u.id)
+          .join(', ')}); move them to another station first.`,
+        'is_active',
+      );
+    }
+  }
+  return (await updateRecord(trx, 'stations', station, {
+    ...(patch.name !== undefined && { name: patch.name }),
+    ...(patch.is_active !== undefined && { is_active: patch.is_active ? 1 : 0 }),
+    updated: seconds(actor),
+  }))!;
+}

@@ -1,0 +1,42 @@
+import { randomToken } from '../../auth/keys.ts';
+import { hashPassword } from '../../auth/passwords.ts';
+import type { Transactor } from '../../db/transact.ts';
+import { insertRecord } from '../../db/records.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import { createApiKey } from '../keys/create-key.ts';
+import { createRestaurant, type NewRestaurant } from './restaurants.ts';
+
+/**
+ * A new restaurant ready to use: its default stations, an owner login, and the three keys
+ * (live secret, sandbox secret, widget) shown this once. Used by `comanda init`, `demo`
+ * and the first start of an empty hub.
+ */
+export async function provisionRestaurant(tx: Transactor, nowMs: number, input: NewRestaurant & { ownerEmail?: string }) {
+  const password = randomToken(16);
+  const passwordHash = await hashPassword(password);
+  return tx.run(async (trx) => {
+    const restaurant = await createRestaurant(trx, nowMs, input);
+    const now = Math.floor(nowMs / 1000);
+    const email = input.ownerEmail ?? `owner@${input.slug}.local`;
+    await insertRecord(trx, 'users', {
+      id: newId(PREFIXES.user, nowMs),
+      restaurant_id: restaurant.id,
+      email,
+      name: 'Owner',
+      role: 'owner',
+      password_hash: passwordHash,
+      hourly_rate: null,
+      is_active: 1,
+      created: now,
+      updated: now,
+    });
+    const secret = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'Default live key' });
+    const sandbox = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: false, name: 'Default sandbox key' });
+    const widget = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'widget', livemode: true, name: 'Screens' });
+    return {
+      restaurant: { id: restaurant.id, slug: restaurant.slug, name: restaurant.name },
+      owner: { email, password },
+      keys: { secret: secret.key, sandbox: sandbox.key, widget: widget.key },
+    };
+  });
+}

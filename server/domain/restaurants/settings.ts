@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { f, WEEKDAYS } from '../../http/fields.ts';
+import { isRealDate } from '../../http/query.ts';
+
+const interval = z.object({ open: f.hhmm(), close: f.hhmm() }).strict();
+
+const validTimezone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The restaurant's settings, one JSON document. Each field has a default so an old
+ * document read by a newer server is always complete. `opening_hours` maps weekdays to
+ * intervals; a close at or before the open means the interval runs past midnight.
+ */
+export const settingsShape = {
+  timezone: z.string().min(1).max(64).refine(validTimezone, 'is not an IANA time zone'),
+  currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code like eur'),
+  default_tax_rate: f.taxRate(),
+  opening_hours: z.partialRecord(z.enum(WEEKDAYS), z.array(interval).max(6)),
+  closed_dates: z.array(z.string().refine(isRealDate, 'must be a real date YYYY-MM-DD')).max(366),
+  slot_duration_minutes: f.int(5, 240),
+  reservation_buffer_minutes: f.int(0, 240),
+  auto_confirm_max_party_size: f.int(0, 1000),
+  waitlist: z
+    .object({
+      enabled: z.boolean(),
+      max_party_size: f.int(1, 100),
+      message: z.string().max(500).nullable(),
+      channels: z.array(z.enum(['email', 'sms'])).max(2),
+      /** minutes a notified party has to come back before the entry expires */
+      notify_expiry_minutes: f.int(1, 240),
+      /** used for the wait estimate before there is any seating history */
+      default_wait_minutes_per_party: f.int(1, 120),
+    })
+    .strict(),
+};
+
+export const Settings = z.object(settingsShape);
+export type Settings = z.infer<typeof Settings>;
+
+export const defaultSettings = (init: { timezone?: string; currency?: string; default_tax_rate?: number } = {}): Settings => ({
+  timezone: init.timezone ?? 'Europe/Berlin',
+  currency: init.currency ?? 'eur',
+  default_tax_rate: init.default_tax_rate ?? 0.19,
+  opening_hours: {},
+  closed_dates: [],
+  slot_duration_minutes: 30,
+  reservation_buffer_minutes: 15,
+  auto_confirm_max_party_size: 8,
+  waitlist: {
+    enabled: false,
+    max_party_size: 8,
+    message: null,
+    channels: ['email', 'sms'],
+    notify_expiry_minutes: 15,
+    default_wait_minutes_per_party: 10,
+  },
+});
+
+/** Reads the stored document, filling any field a newer version added. */
+export function readSettings(row: { settings: string; timezone: string; currency: string; default_tax_rate: number }): Settings {
+  const stored = JSON.parse(row.settings) as Partial<Settings>;
+  const base = defaultSettings(row);
+  return {
+    ...base,
+    ...stored,
+    timezone: row.timezone,
+    currency: row.currency,
+    default_tax_rate: row.default_tax_rate,
+    waitlist: { ...base.waitlist, ...stored.waitlist },
+  };
+}

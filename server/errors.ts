@@ -1,0 +1,82 @@
+/**
+ * The one error type of the service. Every refusal a client can see is an ApiError with a
+ * code from this closed set; the HTTP status and error type follow from the code, so a
+ * handler can never answer a code with the wrong status.
+ */
+const CODES = {
+  // 400 — the request itself is wrong
+  parameter_missing: 400,
+  parameter_invalid: 400,
+  parameter_unknown: 400,
+  invalid_json: 400,
+  unknown_station: 400,
+  invalid_cursor: 400,
+  // 401 / 403 — who is asking
+  api_key_missing: 401,
+  api_key_invalid: 401,
+  insufficient_scope: 403,
+  key_type_not_allowed: 403,
+  // 404
+  resource_missing: 404,
+  route_not_found: 404,
+  // 405 / 409 / 413 / 415 / 422 / 429
+  method_not_allowed: 405,
+  state_conflict: 409,
+  resource_conflict: 409,
+  idempotency_key_in_use: 409,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  // 500 / 503
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof CODES;
+
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'idempotency_error'
+  | 'rate_limit_error'
+  | 'api_error';
+
+function typeFor(code: ErrorCode, status: number): ErrorType {
+  if (code.startsWith('idempotency_')) return 'idempotency_error';
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 404) return 'not_found_error';
+  if (status === 409) return 'conflict_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'api_error';
+  return 'invalid_request_error';
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly param: string | null = null,
+    /** Extra response headers, e.g. Retry-After on 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = CODES[code];
+    this.type = typeFor(code, this.status);
+  }
+
+  toBody() {
+    return { error: { type: this.type, code: this.code, message: this.message, param: this.param } };
+  }
+}
+
+export const notFound = (what: string, id: string, param: string | null = 'id') =>
+  new ApiError('resource_missing', `No such ${what}: '${id}'`, param);
+
+export const errorStatus = (code: ErrorCode): number => CODES[code];

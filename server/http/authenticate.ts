@@ -1,0 +1,63 @@
+import type { Context } from 'koa';
+import { hashApiKey } from '../auth/keys.ts';
+import type { Scope } from '../auth/scopes.ts';
+import { ApiError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import { RateLimiter } from './rate-limit.ts';
+
+export interface Caller {
+  keyId: string;
+  restaurantId: string;
+  kind: 'secret' | 'widget';
+  livemode: boolean;
+  scopes: ReadonlySet<string>;
+}
+
+// last_used_at is written at most once a minute per key: exact to the minute is what an
+// owner needs, and it keeps a write off every read request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+const limiters = new WeakMap<Services, RateLimiter | null>();
+
+function limiterFor(services: Services): RateLimiter | null {
+  let l = limiters.get(services);
+  if (l === undefined) {
+    const cfg = services.config.rateLimit;
+    l = cfg ? new RateLimiter(cfg.perSecond, cfg.burst) : null;
+    limiters.set(services, l);
+  }
+  return l;
+}
+
+export async function authenticate(
+  ctx: Context,
+  services: Services,
+  kind: 'secret' | 'widget',
+  scope: Scope | undefined,
+): Promise<Caller> {
+  const key = ctx.get('x-api-key');
+  if (!key) throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header.');
+  const row = await services.db
+    .selectFrom('api_keys')
+    .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'last_used_at', 'revoked_at'])
+    .where('hash', '=', hashApiKey(key))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) throw new ApiError('api_key_invalid', 'Invalid API key provided.');
+  if (row.kind !== kind) {
+    throw new ApiError(
+      'key_type_not_allowed',
+      kind === 'widget' ? 'This surface takes a widget key (wk_…).' : 'This route takes a secret key (sk_…), not a widget key.',
+    );
+  }
+  const scopes = new Set<string>(JSON.parse(row.scopes));
+  if (scope && !scopes.has(scope)) {
+    throw new ApiError('insufficient_scope', `This API key lacks the required scope '${scope}'.`);
+  }
+  const now = services.clock.now();
+  limiterFor(services)?.take(row.id, now);
+  const nowSec = Math.floor(now / 1000);
+  if (row.last_used_at === null || (now - row.last_used_at * 1000) >= LAST_USED_RESOLUTION_MS) {
+    // Key bookkeeping, not a replicated record change: it stays out of the change log.
+    await services.db.updateTable('api_keys').set({ last_used_at: nowSec }).where('id', '=', row.id).execute();
+  }
+  return { keyId: row.id, restaurantId: row.restaurant_id, kind: row.kind, livemode: row.livemode === 1, scopes };
+}

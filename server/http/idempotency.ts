@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
+import type { Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { Caller } from './authenticate.ts';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+/** An in-flight claim older than this belongs to a request that died before committing. */
+const ABANDONED_AFTER_MS = 60_000;
+const MAX_KEY_LENGTH = 255;
+
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as any)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/**
+ * Idempotency-Key, as the IETF draft describes it: the same key and body replay the first
+ * answer; another body is refused (422); a request while the first is still running gets
+ * 409. The answer is stored in the same transaction as the records the request creates,
+ * so a crash can never leave a created record without its stored answer.
+ */
+export async function withIdempotency(
+  ctx: Context,
+  services: Services,
+  caller: Caller | null,
+  status: number,
+  run: (trx: Transaction<DB>) => Promise<unknown>,
+): Promise<Reply> {
+  const header = ctx.get('idempotency-key');
+  if (!header || !caller) {
+    const body = await services.tx.run(run);
+    return { status, body };
+  }
+  if (header.length > MAX_KEY_LENGTH) {
+    throw new ApiError('parameter_invalid', `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.`, 'Idempotency-Key');
+  }
+  const { db, clock } = services;
+  const key = `${caller.livemode ? 'live' : 'test'}:${header}`;
+  const restaurant_id = caller.restaurantId;
+  const request_hash = createHash('sha256')
+    .update(`${ctx.method} ${ctx.path}\n${canonical(ctx.state.body ?? null)}`)
+    .digest('hex');
+  const now = clock.now();
+
+  const claimed = await db
+    .insertInto('idempotency_keys')
+    .values({
+      restaurant_id,
+      key,
+      method: ctx.method,
+      path: ctx.path,
+      request_hash,
+      state: 'in_flight',
+      response_status: null,
+      response_body: null,
+      locked_at: now,
+      created: Math.floor(now / 1000),
+    })
+    .onConflict((oc) => oc.columns(['restaurant_id', 'key']).doNothing())
+    .executeTakeFirst();
+
+  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) {
+    const existing = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('restaurant_id', '=', restaurant_id)
+      .where('key', '=', key)
+      .executeTakeFirstOrThrow();
+    if (existing.request_hash !== request_hash) {
+      throw new ApiError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+        'Idempotency-Key',
+      );
+    }
+    if (existing.state === 'done') {
+      ctx.set('Idempotent-Replayed', 'true');
+      return { status: existing.response_status!, body: JSON.parse(existing.response_body!) };
+    }
+    // Still in flight: take it over only if its owner is long gone.
+    const taken = await db
+      .updateTable('idempotency_keys')
+      .set({ locked_at: now })
+      .where('restaurant_id', '=', restaurant_id)
+      .where('key', '=', key)
+      .where('state', '=', 'in_flight')
+      .where('locked_at', '<', now - ABANDONED_AFTER_MS)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 0) {
+      throw new ApiError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still being processed. Retry shortly.',
+        'Idempotency-Key',
+      );
+    }
+  }
+
+  try {
+    const body = await services.tx.run(async (trx) => {
+      const result = await run(trx);
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', response_status: status, response_body: JSON.stringify(result) })
+        .where('restaurant_id', '=', restaurant_id)
+        .where('key', '=', key)
+        .execute();
+      return result;
+    });
+    return { status, body };
+  } catch (err) {
+    // Nothing was written: free the key so a corrected retry can use it.
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('restaurant_id', '=', restaurant_id)
+      .where('key', '=', key)
+      .where('state', '=', 'in_flight')
+      .execute()
+      .catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Drops stored answers older than the retention (scheduled). */
+export async function purgeIdempotencyKeys(services: Services): Promise<number> {
+  const cutoff = Math.floor(services.clock.now() / 1000) - services.config.idempotencyTtlSeconds;
+  const r = await services.db.deleteFrom('idempotency_keys').where('created', '<', cutoff).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/**
+ * Query-string types. Values arrive as strings (or arrays when repeated); these coerce
+ * them strictly, so "10abc", "1.5" for an integer or a repeated scalar are refused.
+ */
+export const q = {
+  int: (opts: { min?: number; max?: number } = {}) =>
+    z
+      .string()
+      .regex(/^-?\d+$/, 'must be an integer')
+      .transform(Number)
+      .pipe(z.number().int().min(opts.min ?? Number.MIN_SAFE_INTEGER).max(opts.max ?? Number.MAX_SAFE_INTEGER)),
+  bool: () =>
+    z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'),
+  string: (max = 200) => z.string().min(1).max(max),
+  enum: <T extends readonly [string, ...string[]]>(values: T) => z.enum(values),
+  date: () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date'),
+  time: () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM'),
+};
+
+export function isRealDate(s: string): boolean {
+  const [y, m, d] = s.split('-').map(Number);
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+/** limit / starting_after / ending_before, shared by every v1 list route. */
+export function listParams(maxLimit = 100) {
+  return {
+    limit: q.int({ min: 1, max: maxLimit }).optional(),
+    starting_after: z.string().min(1).max(500).optional(),
+    ending_before: z.string().min(1).max(500).optional(),
+  };
+}

@@ -1,0 +1,130 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Transaction } from 'kysely';
+import { z } from 'zod';
+import type { Scope } from '../auth/scopes.ts';
+import type { Executor } from '../db/records.ts';
+import type { DB } from '../db/schema.ts';
+import { ApiError } from '../errors.ts';
+import type { Actor, Services } from '../services.ts';
+import { authenticate, type Caller } from './authenticate.ts';
+import { readExpandParam, validateExpand } from './expand.ts';
+import { withIdempotency } from './idempotency.ts';
+import { zodToApiError } from './zod-errors.ts';
+
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface Call<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** validated expand paths (empty when none asked) */
+  expand: string[];
+  /** the API key's holder; null on guest routes */
+  caller: Caller | null;
+  services: Services;
+  ctx: Context;
+  /** the transaction of an idempotent route, else the plain connection */
+  db: Executor;
+  now: number;
+  /** the caller as a domain actor; throws on guest routes */
+  actor(): Actor;
+}
+
+export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any, B extends z.ZodType = any> {
+  method: Method;
+  /** koa-router path, e.g. /v1/menu_items/:id */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: 'secret' | 'widget' | 'none';
+  scope?: Scope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** root type for `expand` (see http/expand.ts); routes without it refuse the parameter */
+  expand?: string;
+  /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
+  idempotent?: boolean;
+  /** success status, default 200 */
+  status?: number;
+  handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
+}
+
+/** Every route of the service, in registration order; also the source of the OpenAPI document. */
+export const registry: RouteSpec[] = [];
+
+export function defineRoute<P extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodAny>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec<P, Q, B> {
+  registry.push(spec as RouteSpec);
+  return spec;
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw zodToApiError(r.error, input, where);
+  return r.data;
+}
+
+const EMPTY_STRICT = z.object({}).strict();
+
+function strictQuery(schema: z.ZodType | undefined): z.ZodType {
+  if (!schema) return EMPTY_STRICT;
+  return schema instanceof z.ZodObject ? schema.strict() : schema;
+}
+
+export function mountRoutes(router: Router, services: Services, specs: RouteSpec[] = registry): void {
+  for (const spec of specs) {
+    const querySchema = strictQuery(spec.query);
+    router[spec.method](spec.path, async (ctx) => {
+      const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
+      const rawQuery: Record<string, unknown> = { ...ctx.query };
+      let expand: string[] = [];
+      if (spec.expand) {
+        const asked = readExpandParam(rawQuery);
+        delete rawQuery['expand'];
+        delete rawQuery['expand[]'];
+        if (asked) expand = validateExpand(spec.expand, asked);
+      }
+      const params = spec.params ? parse(spec.params, ctx.params, 'path') : ctx.params;
+      const query = parse(querySchema, rawQuery, 'query');
+      const body = spec.body ? parse(spec.body, ctx.state.body ?? {}, 'body') : undefined;
+      const now = services.clock.now();
+      const call: Call<any, any, any> = {
+        params,
+        query,
+        body,
+        expand,
+        caller,
+        services,
+        ctx,
+        db: services.db,
+        now,
+        actor() {
+          if (!caller) throw new Error('route has no authenticated caller');
+          return { restaurantId: caller.restaurantId, livemode: caller.livemode, now };
+        },
+      };
+      const status = spec.status ?? 200;
+      if (spec.idempotent) {
+        const reply = await withIdempotency(ctx, services, caller, status, (trx: Transaction<DB>) =>
+          spec.handler({ ...call, db: trx }),
+        );
+        ctx.status = reply.status;
+        ctx.body = reply.body;
+        return;
+      }
+      const result = await spec.handler(call);
+      ctx.status = status;
+      ctx.body = result as any;
+    });
+  }
+}
+
+/** A route param that must be a prefixed id; anything else is a 404 like an unknown id. */
+export const idParam = (what: string) => z.object({ id: z.string().min(1).max(64) }).describe(what);
+
+export const guard = (cond: unknown, err: () => ApiError): void => {
+  if (!cond) throw err();
+};

@@ -1,0 +1,93 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import './api/index.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { defaultConfig, type Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { Transactor } from './db/transact.ts';
+import { jsonBody } from './http/body.ts';
+import { errorMiddleware } from './http/error-middleware.ts';
+import { mountRoutes } from './http/route.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { Scheduler } from './scheduler.ts';
+import type { Services } from './services.ts';
+
+export interface ServerOptions {
+  database: Database;
+  clock?: Clock;
+  logger?: Logger;
+  config?: Partial<Config>;
+  /** start periodic jobs (node-cron); tests usually run jobs by hand instead */
+  scheduler?: boolean;
+}
+
+export interface ComandaServer {
+  app: Koa;
+  services: Services;
+  scheduler: Scheduler;
+  http: http.Server;
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /** stop accepting, finish in-flight requests, stop jobs, close the database */
+  close(): Promise<void>;
+}
+
+/** The one way to start comanda: the CLI, tests, benchmarks, desktop shell and cloud all call this. */
+export function createServer(opts: ServerOptions): ComandaServer {
+  const config: Config = { ...defaultConfig, ...opts.config };
+  const logger = opts.logger ?? createLogger();
+  const { db, dialect } = opts.database;
+  const services: Services = {
+    db,
+    dialect,
+    tx: new Transactor(db),
+    clock: opts.clock ?? systemClock,
+    logger,
+    config,
+  };
+
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(errorMiddleware(logger));
+  app.use(jsonBody(config.bodyLimitBytes));
+  const router = new Router();
+  mountRoutes(router, services);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  const scheduler = new Scheduler(services);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    services,
+    scheduler,
+    http: server,
+    async listen(port = 0, host = '127.0.0.1') {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+      if (opts.scheduler) scheduler.start();
+      const addr = server.address() as AddressInfo;
+      return { port: addr.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}` };
+    },
+    close() {
+      closing ??= (async () => {
+        scheduler.stop();
+        if (server.listening) {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeIdleConnections();
+          });
+        }
+        await opts.database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Dialect } from './db/database.ts';
+import type { DB } from './db/schema.ts';
+import type { Transactor } from './db/transact.ts';
+import type { Logger } from './logger.ts';
+
+/**
+ * What a running server holds, handed to every route. Features that need a long-lived
+ * helper (dispatchers, notifiers, adapters) add it here and create it in server.ts.
+ */
+export interface Services {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  tx: Transactor;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+}
+
+/** Who a domain command acts for: one restaurant, live or sandbox, at one moment. */
+export interface Actor {
+  restaurantId: string;
+  livemode: boolean;
+  /** milliseconds */
+  now: number;
+}
