@@ -31,6 +31,34 @@ const CODES = {
   // 500 / 503
   internal_error: 500,
   service_unavailable: 503,
+
+  // orders (issue 3)
+  menu_item_unavailable: 400,
+  modifier_invalid: 400,
+  invalid_transition: 409,
+
+  // reservations (issue 4)
+  table_unavailable: 409,
+  restaurant_closed: 400,
+
+  // guest surface (issue 5): the spec's own codes
+  WAITLIST_DISABLED: 404,
+  WAITLIST_NOT_IN_PLAN: 403,
+  WAITLIST_CLOSED: 409,
+  WAITLIST_PARTY_TOO_LARGE: 400,
+  WAITLIST_ALREADY_JOINED: 409,
+  WAITLIST_ENTRY_NOT_FOUND: 404,
+  WAITLIST_NOT_ACTIVE: 409,
+  captcha_invalid: 400,
+
+  // webhooks (issue 6)
+  url_not_allowed: 400,
+
+  // analytics (issue 7)
+
+  // realtime (issue 8)
+
+  // printers (issue 9)
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

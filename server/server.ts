@@ -7,6 +7,8 @@ import { systemClock, type Clock } from './clock.ts';
 import { defaultConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { Transactor } from './db/transact.ts';
+import type { FeatureHost } from './features/feature.ts';
+import { features } from './features/index.ts';
 import { jsonBody } from './http/body.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/route.ts';
@@ -60,6 +62,8 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const scheduler = new Scheduler(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  const featureHost: FeatureHost = { services, scheduler, app, http: server };
+  for (const f of features) f.install?.(featureHost);
 
   let closing: Promise<void> | null = null;
   return {
@@ -72,6 +76,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
       });
+      for (const f of features) await f.start?.(featureHost);
       if (opts.scheduler) scheduler.start();
       const addr = server.address() as AddressInfo;
       return { port: addr.port, url: `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}` };
@@ -79,6 +84,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
     close() {
       closing ??= (async () => {
         scheduler.stop();
+        for (const f of [...features].reverse()) await f.stop?.(featureHost);
         if (server.listening) {
           await new Promise<void>((resolve) => {
             server.close(() => resolve());

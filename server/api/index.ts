@@ -7,3 +7,15 @@ import './menu-categories/routes.ts';
 import './menu-items/routes.ts';
 import './modifier-groups/routes.ts';
 import './events/routes.ts';
+
+import './orders/index.ts';
+
+import './reservations/index.ts';
+
+import './guest/index.ts';
+
+import './webhooks/index.ts';
+
+import './analytics/index.ts';
+
+import './printers/index.ts';

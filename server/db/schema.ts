@@ -1,3 +1,10 @@
+import type { AnalyticsTables } from './schema/analytics.ts';
+import type { GuestTables } from './schema/guest.ts';
+import type { OrdersTables } from './schema/orders.ts';
+import type { PrintersTables } from './schema/printers.ts';
+import type { RealtimeTables } from './schema/realtime.ts';
+import type { ReservationsTables } from './schema/reservations.ts';
+import type { WebhooksTables } from './schema/webhooks.ts';
 import type { ApiKeysTable } from './tables/api-keys.table.ts';
 import type { ChangeLogTable } from './tables/change-log.table.ts';
 import type { CustomersTable } from './tables/customers.table.ts';
@@ -14,8 +21,8 @@ import type { StationsTable } from './tables/stations.table.ts';
 import type { TablesTable } from './tables/tables.table.ts';
 import type { UsersTable } from './tables/users.table.ts';
 
-/** The whole schema as kysely sees it. One line per `*.table.ts`. */
-export interface DB {
+/** The foundation's tables. One line per `*.table.ts`. */
+interface FoundationTables {
   node_state: NodeStateTable;
   change_log: ChangeLogTable;
   restaurants: RestaurantsTable;
@@ -33,5 +40,19 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
 }
 
+/** The whole schema as kysely sees it; each feature lists its tables in db/schema/<feature>.ts. */
+export interface DB
+  extends FoundationTables,
+    OrdersTables,
+    ReservationsTables,
+    GuestTables,
+    WebhooksTables,
+    AnalyticsTables,
+    RealtimeTables,
+    PrintersTables {}
+
+/** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
+export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys';
+
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
-export type RecordTable = Exclude<keyof DB, 'node_state' | 'change_log' | 'idempotency_keys'>;
+export type RecordTable = Exclude<keyof DB, LocalTable>;

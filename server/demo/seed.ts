@@ -9,10 +9,16 @@ import { newId, PREFIXES } from '../ids.ts';
 import type { Actor } from '../services.ts';
 import { DEMO_GROUPS, DEMO_MENU } from './menu.ts';
 
-export interface DemoOptions {
-  historyDays: number;
-  ordersPerDay: number;
-}
+import type { DemoOptions } from './step.ts';
+import { ordersDemo } from './orders.ts';
+import { reservationsDemo } from './reservations.ts';
+import { guestDemo } from './guest.ts';
+import { webhooksDemo } from './webhooks.ts';
+import { analyticsDemo } from './analytics.ts';
+import { realtimeDemo } from './realtime.ts';
+import { printersDemo } from './printers.ts';
+
+const featureSteps = [ordersDemo, reservationsDemo, guestDemo, webhooksDemo, analyticsDemo, realtimeDemo, printersDemo];
 
 const lunchAndDinner = [
   { open: '11:30', close: '14:30' },
@@ -23,6 +29,8 @@ const lunchAndDinner = [
  * Fills a fresh restaurant with a believable venue. Each feature adds its own step here
  * (tables, QR codes, order history, …) and may add fields to the returned object.
  */
+export type { DemoOptions };
+
 export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = {};
   await tx.run(async (trx) => {
@@ -90,6 +98,6 @@ export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions):
       });
     }
   });
-  void opts;
+  for (const step of featureSteps) await step(tx, actor, opts, result);
   return result;
 }

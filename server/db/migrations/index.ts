@@ -1,11 +1,39 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.ts';
 
+import * as m0100 from './0100_orders.ts';
+
+import * as m0200 from './0200_reservations.ts';
+
+import * as m0300 from './0300_guest.ts';
+
+import * as m0400 from './0400_webhooks.ts';
+
+import * as m0500 from './0500_analytics.ts';
+
+import * as m0600 from './0600_realtime.ts';
+
+import * as m0700 from './0700_printers.ts';
+
 /**
- * Every migration, by name; applied in name order. Features own a number range
+ * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
- * 0600 realtime, 0700 printers, 0800 sync) so they can be added independently.
+ * 0600 realtime, 0700 printers, 0800 sync): add 0101_…, 0102_… in your range.
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+
+  '0100_orders': m0100,
+
+  '0200_reservations': m0200,
+
+  '0300_guest': m0300,
+
+  '0400_webhooks': m0400,
+
+  '0500_analytics': m0500,
+
+  '0600_realtime': m0600,
+
+  '0700_printers': m0700,
 };

@@ -1,0 +1,2 @@
+// Routes of the analytics feature register here.
+export {};

@@ -1,0 +1,2 @@
+// Routes of the guest feature register here.
+export {};

@@ -1,0 +1,2 @@
+// Routes of the orders feature register here.
+export {};

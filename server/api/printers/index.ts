@@ -1,0 +1,2 @@
+// Routes of the printers feature register here.
+export {};

@@ -1,0 +1,2 @@
+// Routes of the reservations feature register here.
+export {};

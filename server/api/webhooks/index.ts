@@ -1,0 +1,2 @@
+// Routes of the webhooks feature register here.
+export {};

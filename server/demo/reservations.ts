@@ -1,0 +1,4 @@
+import type { DemoStep } from './step.ts';
+
+/** Demo data of the reservations feature. */
+export const reservationsDemo: DemoStep = async () => {};

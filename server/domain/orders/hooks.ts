@@ -1,0 +1,39 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/records.ts';
+import type { OrderItemsTable } from '../../db/tables/order-items.table.ts';
+import type { OrdersTable } from '../../db/tables/orders.table.ts';
+import type { Actor } from '../../services.ts';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+
+/** What happened to an order in one command, handed to every hook inside its transaction. */
+export interface OrderChange {
+  actor: Actor;
+  /** the order after the change */
+  order: OrderRow;
+  /** all of its lines after the change, by idx */
+  items: OrderItemRow[];
+  /** status before the change; null when the order was just created */
+  previousStatus: OrderRow['status'] | null;
+  /** ids of lines added by this change (the first round on create, a later round on append) */
+  newItemIds: string[];
+  /** lines whose own status changed in this change */
+  changedItemIds: string[];
+}
+
+export type OrderHook = (trx: Executor, change: OrderChange) => Promise<void>;
+
+const hooks: OrderHook[] = [];
+
+/**
+ * Features that must act on order changes in the same transaction (kitchen tickets,
+ * receipts, customer stats) register here; every order command calls runOrderHooks.
+ */
+export function onOrderChange(hook: OrderHook): void {
+  hooks.push(hook);
+}
+
+export async function runOrderHooks(trx: Executor, change: OrderChange): Promise<void> {
+  for (const hook of hooks) await hook(trx, change);
+}

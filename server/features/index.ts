@@ -1,0 +1,24 @@
+import type { Feature } from './feature.ts';
+import { ordersFeature } from './orders.ts';
+
+import { reservationsFeature } from './reservations.ts';
+
+import { guestFeature } from './guest.ts';
+
+import { webhooksFeature } from './webhooks.ts';
+
+import { analyticsFeature } from './analytics.ts';
+
+import { realtimeFeature } from './realtime.ts';
+
+import { printersFeature } from './printers.ts';
+
+export const features: Feature[] = [
+  ordersFeature,
+  reservationsFeature,
+  guestFeature,
+  webhooksFeature,
+  analyticsFeature,
+  realtimeFeature,
+  printersFeature,
+];

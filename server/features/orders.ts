@@ -1,0 +1,3 @@
+import type { Feature } from './feature.ts';
+
+export const ordersFeature: Feature = { name: 'orders' };
