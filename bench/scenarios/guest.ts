@@ -1,0 +1,3 @@
+import type { BenchScenario } from '../scenario.ts';
+
+export const scenarios: BenchScenario[] = [];

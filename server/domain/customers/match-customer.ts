@@ -1,0 +1,60 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import type { Executor } from '../../db/records.ts';
+import { insertRecord, updateRecord } from '../../db/records.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { seconds } from '../time.ts';
+
+/**
+ * Phones are compared in E.164 so "+49 30 1234567" and "0049301234567" are one guest.
+ * A number without a country code is read in the restaurant's default region.
+ */
+export function normalizePhone(raw: string | null | undefined, defaultRegion = 'DE'): string | null {
+  if (!raw) return null;
+  const trimmed = raw.trim().replace(/^00/, '+');
+  const parsed = parsePhoneNumberFromString(trimmed, defaultRegion as any);
+  if (parsed?.isValid()) return parsed.number;
+  const digits = trimmed.replace(/[^\d+]/g, '');
+  return digits.length >= 5 ? digits : null;
+}
+
+export const normalizeEmail = (raw: string | null | undefined): string | null => (raw ? raw.trim().toLowerCase() : null);
+
+/**
+ * The customer a guest's email or phone belongs to at this restaurant, created on first
+ * sight. Email is tried before phone; a match learns the contact detail it lacked.
+ * Returns null when neither is given (a walk-in without details stays anonymous).
+ */
+export async function findOrCreateCustomer(
+  trx: Executor,
+  actor: Actor,
+  guest: { name?: string | null; email?: string | null; phone?: string | null },
+) {
+  const email = normalizeEmail(guest.email);
+  const phone = normalizePhone(guest.phone);
+  if (!email && !phone) return null;
+  const base = trx.selectFrom('customers').selectAll().where('restaurant_id', '=', actor.restaurantId);
+  const existing =
+    (email ? await base.where('email', '=', email).orderBy('created').executeTakeFirst() : undefined) ??
+    (phone ? await base.where('phone', '=', phone).orderBy('created').executeTakeFirst() : undefined);
+  if (existing) {
+    const patch: Record<string, unknown> = {};
+    if (!existing.email && email) patch.email = email;
+    if (!existing.phone && phone) patch.phone = phone;
+    if (!existing.name && guest.name) patch.name = guest.name;
+    if (Object.keys(patch).length === 0) return existing;
+    return (await updateRecord(trx, 'customers', existing, { ...patch, updated: seconds(actor) }))!;
+  }
+  const now = seconds(actor);
+  return insertRecord(trx, 'customers', {
+    id: newId(PREFIXES.customer, actor.now),
+    restaurant_id: actor.restaurantId,
+    name: guest.name ?? null,
+    email,
+    phone,
+    loyalty_points: 0,
+    first_seen: now,
+    created: now,
+    updated: now,
+  });
+}
