@@ -48,7 +48,21 @@ function openSqlite(dataDir: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // kysely prepares every statement anew; the hub runs the same few hundred statements all
+  // day, so keeping them prepared saves a parse and plan per query.
+  const statements = new Map<string, SQLite.Statement>();
+  const cached = {
+    prepare(sql: string) {
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (statements.size < 2000) statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+    close: () => sqlite.close(),
+  };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
   return { db, dialect: 'sqlite', url: null, close: () => db.destroy() };
 }
 

@@ -1,0 +1,116 @@
+// npm run bench [-- name-filter]: every scenario of bench/scenarios against the real server
+// on SQLite, next to a bare Koa baseline measured in the same run. Prints ratios.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { openDatabase } from '../server/db/database.ts';
+import { seedDemo } from '../server/demo/seed.ts';
+import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
+import { silentLogger } from '../server/logger.ts';
+import { createServer } from '../server/server.ts';
+import { ApiClient } from '../test/helpers/server.ts';
+import { startBaseline } from './baseline.ts';
+import type { BenchContext, HttpLoad } from './scenario.ts';
+import { allScenarios } from './scenarios/index.ts';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const filter = process.argv.slice(2).join(' ').toLowerCase();
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, l: HttpLoad): Promise<Measured> {
+  const opts: Record<string, unknown> = {
+    url: l.requests ? url : url + l.path,
+    connections: l.connections ?? 32,
+    duration: DURATION,
+    workers: process.env.BENCH_WORKERS === "0" ? undefined : 1,
+    method: l.method ?? 'GET',
+    headers: { 'content-type': 'application/json', ...l.headers },
+    body: l.body,
+  };
+  if (l.requests) opts.requests = l.requests.map((r) => ({ ...r, method: r.method ?? l.method ?? 'GET' }));
+  const result = await autocannon(opts as unknown as autocannon.Options);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-bench-'));
+  const database = await openDatabase({ dataDir: dir });
+  const server = createServer({ database, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+  const { url } = await server.listen(0, '127.0.0.1');
+  const now = Date.now();
+  const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench' });
+  await seedDemo(server.services.tx, { restaurantId: r.restaurant.id, livemode: true, now }, { historyDays: 0, ordersPerDay: 0 });
+  const api = new ApiClient(url, r.keys.secret);
+  const ctx: BenchContext = {
+    url,
+    keys: r.keys,
+    restaurantId: r.restaurant.id,
+    services: server.services,
+    api,
+    async baselineRps(bytes: number, connections = 32) {
+      const base = await startBaseline({ data: 'x'.repeat(Math.max(0, bytes - 11)) });
+      try {
+        return (await load(base.url, { path: '/', connections })).rps;
+      } finally {
+        await base.close();
+      }
+    },
+  };
+
+  console.log(`comanda bench — ${os.cpus().length} cores, ${DURATION}s per run, Node ${process.version}\n`);
+  let failed = 0;
+  for (const s of allScenarios) {
+    if (filter && !s.name.toLowerCase().includes(filter)) continue;
+    console.log(`■ ${s.name}\n  target: ${s.target}`);
+    try {
+      if (s.custom) {
+        for (const line of await s.custom(ctx)) console.log(`  ${line}`);
+      }
+      if (s.http) {
+        const l = await s.http(ctx);
+        // The baseline answers a body like the real one: same JSON, same size.
+        const sample = await fetch(url + (l.requests?.[0]?.path ?? l.path), {
+          method: l.requests?.[0]?.method ?? l.method ?? 'GET',
+          headers: { 'content-type': 'application/json', ...l.headers, ...l.requests?.[0]?.headers },
+          body: l.requests?.[0]?.body ?? l.body,
+        });
+        const text = await sample.text();
+        if (sample.status >= 400) throw new Error(`sample request answered ${sample.status}: ${text.slice(0, 200)}`);
+        const base = await startBaseline(JSON.parse(text));
+        const baseline = await load(base.url, { path: '/', connections: l.connections });
+        await base.close();
+        const real = await load(url, l);
+        const ratio = real.rps / baseline.rps;
+        const ok = (s.minRatio === undefined || ratio >= s.minRatio) && (s.maxP99Ms === undefined || real.p99 <= s.maxP99Ms) && (s.maxP50Ms === undefined || real.p50 <= s.maxP50Ms) && real.non2xx === 0 && real.errors === 0;
+        if (!ok) failed++;
+        console.log(
+          `  baseline ${baseline.rps.toFixed(0)} req/s (body ${text.length} B) | comanda ${real.rps.toFixed(0)} req/s, p50 ${real.p50} ms, p99 ${real.p99} ms, non-2xx ${real.non2xx}, errors ${real.errors}`,
+        );
+        console.log(`  ratio ${(ratio * 100).toFixed(1)} % of baseline → ${ok ? 'MEETS target' : 'MISSES target'}`);
+      }
+    } catch (err) {
+      failed++;
+      console.log(`  failed: ${(err as Error).stack ?? err}`);
+    }
+    console.log('');
+  }
+  await server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(failed ? `${failed} scenario(s) missed their target` : 'all scenarios met their targets');
+}
+
+await main();
