@@ -14,14 +14,25 @@ export function errorMiddleware(logger: Logger) {
         throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}.`);
       }
     } catch (err) {
-      const apiErr =
-        err instanceof ApiError
-          ? err
-          : new ApiError('internal_error', 'An internal error occurred. It has been logged; please retry.');
-      if (!(err instanceof ApiError)) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      const apiErr = toApiError(err);
+      if (apiErr.status >= 500) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = apiErr.status;
       for (const [k, v] of Object.entries(apiErr.headers)) ctx.set(k, v);
       ctx.body = apiErr.toBody();
     }
   };
+}
+
+/**
+ * A unique-constraint violation means two writers raced for the same thing (a slug, a key,
+ * a number): that is the client's conflict, not a server fault. Anything else unexpected
+ * is a 500 whose message says nothing about the inside (no SQL, no stack).
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return new ApiError('resource_conflict', 'The request conflicts with a record that was just written. Retry it.');
+  }
+  return new ApiError('internal_error', 'An internal error occurred. It has been logged; please retry.');
 }

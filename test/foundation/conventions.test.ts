@@ -188,6 +188,12 @@ describe.each(DIALECTS)('v1 conventions on %s', (dialect) => {
       expect(await countRows(hub, 'change_log')).toBe(before);
     });
 
+    it('turns a race for the same unique key into one success and 409s', async () => {
+      const results = await Promise.all(Array.from({ length: 5 }, () => hub.api.post('/v1/stations', { key: 'racer' })));
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'resource_conflict');
+    });
+
     it('answers unknown routes in the error shape', async () => {
       expectError(await hub.api.get('/v1/nothing-here'), 404, 'route_not_found');
     });
