@@ -15,22 +15,26 @@ export async function serveCommand(argv: string[]) {
     host: 'string',
     'public-url': 'string',
     role: 'string',
+    json: 'boolean',
   });
   const port = Number(flags.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0–65535');
   const host = (flags.host as string | undefined) ?? process.env.HOST ?? '0.0.0.0';
-  const logger = createLogger();
+  const logger = createLogger({ toStderr: Boolean(flags.json) });
   const database = await openFromFlags(flags);
   const role = ((flags.role as string | undefined) ?? (database.dialect === 'postgres' ? 'cloud' : 'hub')) as 'hub' | 'cloud';
 
   // First start on an empty hub: make a restaurant so the owner has keys to start with.
   const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+  let firstRun: Awaited<ReturnType<typeof provisionRestaurant>> | null = null;
   if (!any && role === 'hub') {
-    const first = await provisionRestaurant(new Transactor(database.db), systemClock.now(), {
+    firstRun = await provisionRestaurant(new Transactor(database.db), systemClock.now(), {
       name: 'My Restaurant',
       slug: 'my-restaurant',
     });
-    process.stdout.write(`\nFirst start: created a restaurant.\n${describe(first)}\nRename it with PATCH /v1/settings.\n\n`);
+    if (!flags.json) {
+      process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+    }
   }
 
   const server = createServer({
@@ -41,6 +45,8 @@ export async function serveCommand(argv: string[]) {
   });
   const { url } = await server.listen(port, host);
   logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');
+  // With --json, one line tells a supervisor (the desktop shell, a script) where to connect.
+  if (flags.json) process.stdout.write(`${JSON.stringify({ url, dialect: database.dialect, role, first_run: firstRun })}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

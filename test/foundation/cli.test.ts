@@ -109,4 +109,21 @@ describe('comanda CLI', () => {
     expect(await exited).toBe(0);
     expect(out).toContain('stopped');
   });
+
+  it('serve --json prints one JSON line with where it listens', async () => {
+    const dir = tmp();
+    const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1', '--json']);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const info = JSON.parse(out.trim());
+    expect(info).toMatchObject({ dialect: 'sqlite', role: 'hub' });
+    expect(info.first_run.keys.secret).toMatch(/^sk_live_/);
+    const api = new ApiClient(info.url, info.first_run.keys.secret);
+    expect((await api.get('/v1/settings')).body.slug).toBe('my-restaurant');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
 });
