@@ -22,7 +22,8 @@ async function comanda(...args: string[]) {
   return JSON.parse(stdout.trim());
 }
 
-describe('comanda CLI', () => {
+// Each command is a fresh Node process compiling TypeScript: slow on a loaded 2-core box.
+describe('comanda CLI', { timeout: 180_000 }, () => {
   it('init prints the restaurant, owner and three keys; a second init adds a restaurant', async () => {
     const dir = tmp();
     const a = await comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', 'trattoria', '--currency', 'EUR', '--timezone', 'Europe/Rome', '--json');
