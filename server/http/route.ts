@@ -74,9 +74,19 @@ function strictQuery(schema: z.ZodType | undefined): z.ZodType {
   return schema instanceof z.ZodObject ? schema.strict() : schema;
 }
 
+/** An unknown parameter is named as such even when a required one is missing too. */
+function refuseUnknown(known: Set<string> | null, query: Record<string, unknown>): void {
+  if (!known) return;
+  const unknown = Object.keys(query).find((k) => !known.has(k));
+  if (unknown !== undefined) {
+    throw new ApiError('parameter_unknown', `Received unknown query parameter: ${unknown}`, unknown);
+  }
+}
+
 export function mountRoutes(router: Router, services: Services, specs: RouteSpec[] = registry): void {
   for (const spec of specs) {
     const querySchema = strictQuery(spec.query);
+    const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
     router[spec.method](spec.path, async (ctx) => {
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
       const rawQuery: Record<string, unknown> = { ...ctx.query };
@@ -87,6 +97,7 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
         delete rawQuery['expand[]'];
         if (asked) expand = validateExpand(spec.expand, asked);
       }
+      refuseUnknown(knownQuery, rawQuery);
       const params = spec.params ? parse(spec.params, ctx.params, 'path') : ctx.params;
       const query = parse(querySchema, rawQuery, 'query');
       const body = spec.body ? parse(spec.body, ctx.state.body ?? {}, 'body') : undefined;
