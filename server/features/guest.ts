@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { purgeChallenges } from '../domain/contact/captcha.ts';
+import { CAPTCHA_MAX_NUMBER, purgeChallenges } from '../domain/contact/captcha.ts';
 import { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
@@ -12,6 +12,8 @@ export interface GuestServices {
   dispatcher: GuestMessageDispatcher;
   /** HMAC key of captcha challenges; per process, challenges live minutes */
   captchaKey: string;
+  /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
+  captchaMaxNumber: number;
   ipLimiter: RateLimiter | null;
   restaurantLimiter: RateLimiter | null;
 }
@@ -36,6 +38,7 @@ export const guestFeature: Feature = {
     services.guest = {
       dispatcher: new GuestMessageDispatcher(services, smtpSender(services.config.mail), httpSmsSender(services.config.sms)),
       captchaKey: randomBytes(32).toString('hex'),
+      captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
       restaurantLimiter: limits ? new RateLimiter(limits.perMinutePerRestaurant / 60, limits.perMinutePerRestaurant) : null,
     };

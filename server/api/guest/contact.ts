@@ -15,7 +15,8 @@ defineRoute({
   auth: 'none',
   handler: async (c) => {
     const ip = limitIp(c.ctx, c.services);
-    return issueChallenge(c.db, guestOf(c.services).captchaKey, ip, c.now);
+    const guest = guestOf(c.services);
+    return issueChallenge(c.db, guest.captchaKey, ip, c.now, guest.captchaMaxNumber);
   },
 });
 

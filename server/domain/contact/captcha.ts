@@ -10,10 +10,10 @@ export const CAPTCHA_MAX_NUMBER = 50_000;
  * Issues a proof-of-work challenge (altcha) for one caller IP and remembers it: the
  * stored row is what makes a solution count once, for that IP, before it expires.
  */
-export async function issueChallenge(db: Executor, hmacKey: string, ip: string, nowMs: number) {
+export async function issueChallenge(db: Executor, hmacKey: string, ip: string, nowMs: number, maxNumber = CAPTCHA_MAX_NUMBER) {
   const now = Math.floor(nowMs / 1000);
   const expiresAt = now + CAPTCHA_TTL_SECONDS;
-  const challenge = await createChallenge({ hmacKey, maxNumber: CAPTCHA_MAX_NUMBER, expires: new Date(expiresAt * 1000) });
+  const challenge = await createChallenge({ hmacKey, maxNumber, expires: new Date(expiresAt * 1000) });
   await db.insertInto('captcha_challenges').values({ id: challenge.challenge, ip, expires_at: expiresAt, used_at: null, created: now }).execute();
   return { ...challenge, expires: expiresAt };
 }
