@@ -128,3 +128,32 @@ describe.each(DIALECTS)('public pricing on %s', (dialect) => {
     expect((await hub.api.get('/public/pricing?plan=pro', { key: null })).body.error.code).toBe('parameter_unknown');
   });
 });
+
+describe.each(DIALECTS)('guest routes in the OpenAPI document on %s', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect);
+  });
+  afterAll(() => hub?.close());
+
+  it('documents every guest and staff route of the feature', async () => {
+    const r = await hub.api.get('/v1/openapi.json');
+    expect(r.status).toBe(200);
+    for (const path of [
+      '/public/restaurants/{slug}/waitlist',
+      '/public/restaurants/{slug}/waitlist/join',
+      '/public/waitlist/{token}',
+      '/public/waitlist/{token}/leave',
+      '/public/restaurants/{slug}/feedback',
+      '/public/pricing',
+      '/public/captcha',
+      '/public/contact',
+      '/v1/waitlist',
+      '/v1/waitlist/{id}/notify',
+      '/v1/feedback',
+    ]) {
+      expect(r.body.paths[path], path).toBeDefined();
+    }
+    expect(r.body.paths['/public/restaurants/{slug}/waitlist/join'].post.requestBody).toBeDefined();
+  });
+});
