@@ -28,6 +28,11 @@ describe.each(DIALECTS)('staff waitlist on %s', (dialect) => {
     expect(list.body.url).toBe('/v1/waitlist');
     const names = list.body.data.map((e: any) => e.guest_name);
     expect(names.indexOf('Online Olga')).toBeLessThan(names.indexOf('Walk-in Wim'));
+    // cursor paging keeps the queue order
+    const first = await hub.api.get('/v1/waitlist?limit=1');
+    expect(first.body).toMatchObject({ has_more: true });
+    const second = await hub.api.get(`/v1/waitlist?limit=1&starting_after=${first.body.next_cursor}`);
+    expect(second.body.data[0].id).toBe(list.body.data[1].id);
     const onlineOnly = await hub.api.get('/v1/waitlist?source=online');
     expect(onlineOnly.body.data.every((e: any) => e.source === 'online')).toBe(true);
     const one = await hub.api.get(`/v1/waitlist/${walk.body.id}`);

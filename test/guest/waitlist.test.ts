@@ -38,6 +38,11 @@ describe.each(DIALECTS)('public waitlist on %s', (dialect) => {
     const off = await hub.api.get('/public/restaurants/other-place/waitlist', { key: null });
     expect(off.status).toBe(404);
     expect(off.body.error.code).toBe('WAITLIST_DISABLED');
+    const offBefore = await counts(hub, WRITES);
+    const offJoin = await join(hub, {}, 'other-place');
+    expect(offJoin.status).toBe(404);
+    expect(offJoin.body.error.code).toBe('WAITLIST_DISABLED');
+    expect(await counts(hub, WRITES)).toEqual(offBefore);
     await openWaitlist(hub, other.api);
     await hub.server.services.db.updateTable('restaurants').set({ plan: 'starter' }).where('id', '=', other.restaurant.id).execute();
     const before = await counts(hub, WRITES);
