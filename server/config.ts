@@ -14,6 +14,18 @@ export interface Config {
   publicUrl: string;
   /** How long a replayable Idempotency-Key answer is kept. */
   idempotencyTtlSeconds: number;
+  /** Outgoing mail (contact form, waitlist notices). smtp null: mail waits in the queue until it is set. */
+  mail: { smtp: SmtpConfig | null; from: string; contactTo: string };
+  /** SMS gateway taking POST {to, text} as JSON; null: SMS notices go to the dashboard outbox. */
+  sms: { url: string; token?: string } | null;
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure?: boolean;
+  user?: string;
+  pass?: string;
 }
 
 export const defaultConfig: Config = {
@@ -24,4 +36,6 @@ export const defaultConfig: Config = {
   trustedProxies: [],
   publicUrl: 'http://127.0.0.1:8080',
   idempotencyTtlSeconds: 24 * 3600,
+  mail: { smtp: null, from: 'comanda <no-reply@comanda.local>', contactTo: 'hello@comanda.local' },
+  sms: null,
 };

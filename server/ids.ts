@@ -21,6 +21,9 @@ export const PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'we',
   change: 'op',
+  waitlistEntry: 'wl',
+  feedback: 'fb',
+  guestMessage: 'msg',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

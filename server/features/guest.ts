@@ -1,3 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { CAPTCHA_MAX_NUMBER, purgeChallenges } from '../domain/contact/captcha.ts';
+import { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
+import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
+import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
+import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
 
-export const guestFeature: Feature = { name: 'guest' };
+export interface GuestServices {
+  /** works off the guest_messages outbox (waitlist notices, contact mail) */
+  dispatcher: GuestMessageDispatcher;
+  /** HMAC key of captcha challenges; per process, challenges live minutes */
+  captchaKey: string;
+  /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
+  captchaMaxNumber: number;
+  ipLimiter: RateLimiter | null;
+  restaurantLimiter: RateLimiter | null;
+}
+
+// Optional in the type only because server.ts builds Services before features install;
+// install() always sets it, and guestOf() reads it.
+declare module '../services.ts' {
+  interface Services {
+    guest?: GuestServices;
+  }
+}
+
+export function guestOf(services: Services): GuestServices {
+  if (!services.guest) throw new Error('guest feature not installed');
+  return services.guest;
+}
+
+export const guestFeature: Feature = {
+  name: 'guest',
+  install({ services, scheduler }) {
+    const limits = services.config.guestRateLimit;
+    services.guest = {
+      dispatcher: new GuestMessageDispatcher(services, smtpSender(services.config.mail), httpSmsSender(services.config.sms)),
+      captchaKey: randomBytes(32).toString('hex'),
+      captchaMaxNumber: CAPTCHA_MAX_NUMBER,
+      ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
+      restaurantLimiter: limits ? new RateLimiter(limits.perMinutePerRestaurant / 60, limits.perMinutePerRestaurant) : null,
+    };
+    scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s.tx, s.clock.now()) });
+    // Retries with backoff; fresh messages go out at once through wake() after their commit.
+    scheduler.add({ name: 'guest-messages', schedule: '*/15 * * * * *', run: (s) => guestOf(s).dispatcher.wake() });
+    scheduler.add({ name: 'captcha-cleanup', schedule: '41 * * * *', run: (s) => purgeChallenges(s.db, s.clock.now()) });
+  },
+  start({ services }) {
+    // Whatever was queued before a restart goes out now.
+    void guestOf(services).dispatcher.wake();
+  },
+  async stop({ services }) {
+    await guestOf(services).dispatcher.stop();
+  },
+};

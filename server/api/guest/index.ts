@@ -1,2 +1,6 @@
-// Routes of the guest feature register here.
-export {};
+// Routes of the guest feature. Literal paths (/v1/waitlist/messages) register before :id ones.
+import './public-waitlist.ts';
+import './staff-waitlist.ts';
+import './feedback.ts';
+import './pricing.ts';
+import './contact.ts';

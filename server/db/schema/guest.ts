@@ -1,3 +1,12 @@
+import type { CaptchaChallengesTable } from '../tables/captcha-challenges.table.ts';
+import type { FeedbackTable } from '../tables/feedback.table.ts';
+import type { GuestMessagesTable } from '../tables/guest-messages.table.ts';
+import type { WaitlistEntriesTable } from '../tables/waitlist-entries.table.ts';
+
 /** Tables of the guest feature: one line per `*.table.ts`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface GuestTables {}
+export interface GuestTables {
+  waitlist_entries: WaitlistEntriesTable;
+  feedback: FeedbackTable;
+  guest_messages: GuestMessagesTable;
+  captcha_challenges: CaptchaChallengesTable;
+}

@@ -1,0 +1,63 @@
+import { recordFeedback } from '../../domain/feedback/feedback.ts';
+import { restaurantBySlug } from '../../domain/waitlist/access.ts';
+import { notFound } from '../../errors.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam } from '../../http/route.ts';
+import { limitIp, limitRestaurant } from './guard.ts';
+import { presentFeedback } from './presenter.ts';
+import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
+
+defineRoute({
+  method: 'post',
+  path: '/public/restaurants/:slug/feedback',
+  summary: 'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant',
+  tag: 'Guest: feedback',
+  auth: 'none',
+  params: SlugParam,
+  body: SubmitFeedback,
+  status: 201,
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    const { restaurant } = await restaurantBySlug(c.db, c.params.slug);
+    limitRestaurant(c.services, restaurant.id);
+    const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
+    const row = await c.services.tx.run((trx) => recordFeedback(trx, actor, c.body));
+    return presentFeedback(row);
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/feedback',
+  summary: 'List guest feedback, newest first',
+  tag: 'Feedback',
+  auth: 'secret',
+  scope: 'feedback:read',
+  query: ListFeedback,
+  handler: async (c) => {
+    let qb = c.db.selectFrom('feedback').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    if (c.query.rating !== undefined) qb = qb.where('rating', '=', c.query.rating);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('feedback'), url: '/v1/feedback' });
+    return mapPage(page, async (rows) => rows.map(presentFeedback));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/feedback/:id',
+  summary: 'Retrieve one feedback record',
+  tag: 'Feedback',
+  auth: 'secret',
+  scope: 'feedback:read',
+  params: idParam('fb_ id'),
+  handler: async (c) => {
+    const row = await c.db
+      .selectFrom('feedback')
+      .selectAll()
+      .where('restaurant_id', '=', c.actor().restaurantId)
+      .where('id', '=', c.params.id)
+      .executeTakeFirst();
+    if (!row) throw notFound('feedback', c.params.id);
+    return presentFeedback(row);
+  },
+});

@@ -1,0 +1,35 @@
+import { isIP } from 'node:net';
+import type { Context } from 'koa';
+import { guestOf } from '../../features/guest.ts';
+import type { Services } from '../../services.ts';
+
+const bare = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
+
+/**
+ * The caller's address. X-Forwarded-For is believed only when the connection comes from a
+ * configured trusted proxy; then the right-most hop that is not itself a trusted proxy is
+ * the client (hops further left were written by the client and prove nothing).
+ */
+export function callerIp(ctx: Context, trustedProxies: string[]): string {
+  const trusted = new Set(trustedProxies.map(bare));
+  const peer = bare(ctx.req.socket.remoteAddress ?? '');
+  if (!trusted.has(peer)) return peer;
+  const hops = (ctx.get('x-forwarded-for') || '')
+    .split(',')
+    .map((h) => bare(h.trim()))
+    .filter((h) => isIP(h) !== 0);
+  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i])) return hops[i];
+  return hops[0] ?? peer;
+}
+
+/** Per-IP limit of every guest route; throws 429 with Retry-After. Returns the caller IP. */
+export function limitIp(ctx: Context, services: Services): string {
+  const ip = callerIp(ctx, services.config.trustedProxies);
+  guestOf(services).ipLimiter?.take(`ip:${ip}`, services.clock.now());
+  return ip;
+}
+
+/** Per-restaurant limit of the guest routes that name a restaurant. */
+export function limitRestaurant(services: Services, restaurantId: string): void {
+  guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, services.clock.now());
+}

@@ -1,0 +1,26 @@
+import { PLANS } from '../../domain/restaurants/plans.ts';
+import { defineRoute } from '../../http/route.ts';
+import { limitIp } from './guard.ts';
+
+defineRoute({
+  method: 'get',
+  path: '/public/pricing',
+  summary: 'The public price list in euros per month; plans no longer sold are left out',
+  tag: 'Guest: platform',
+  auth: 'none',
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    return {
+      object: 'list',
+      currency: 'eur',
+      interval: 'month',
+      data: PLANS.filter((p) => p.sold).map((p) => ({
+        object: 'plan',
+        id: p.id,
+        name: p.name,
+        priceEurPerMonth: p.price_eur_month,
+        features: { ...p.features },
+      })),
+    };
+  },
+});

@@ -1,0 +1,121 @@
+import { ApiError } from '../../errors.ts';
+import type { Executor } from '../../db/records.ts';
+import { assertWaitlistOffered, restaurantBySlug } from '../../domain/waitlist/access.ts';
+import { addEntry, moveEntry, queueSummary, standing } from '../../domain/waitlist/entries.ts';
+import { isOpenAt } from '../../domain/waitlist/open-now.ts';
+import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
+import { readSettings } from '../../domain/restaurants/settings.ts';
+import { defineRoute } from '../../http/route.ts';
+import { limitIp, limitRestaurant } from './guard.ts';
+import { presentGuestStatus } from './presenter.ts';
+import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
+
+const tag = 'Guest: waitlist';
+const entryNotFound = () => new ApiError('WAITLIST_ENTRY_NOT_FOUND', 'No waitlist entry matches this token.', 'token');
+
+/** Resolves a status token; any token that is not exactly what this server signed is 404. */
+async function entryByToken(db: Executor, token: string) {
+  const id = tokenEntryId(token);
+  if (!id) throw entryNotFound();
+  const entry = await db.selectFrom('waitlist_entries').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!entry) throw entryNotFound();
+  const restaurant = await db.selectFrom('restaurants').selectAll().where('id', '=', entry.restaurant_id).executeTakeFirstOrThrow();
+  if (!verifyEntryToken(token, id, restaurant.guest_secret)) throw entryNotFound();
+  return { entry, restaurant, settings: readSettings(restaurant) };
+}
+
+defineRoute({
+  method: 'get',
+  path: '/public/restaurants/:slug/waitlist',
+  summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
+  tag,
+  auth: 'none',
+  params: SlugParam,
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    const { restaurant, settings } = await restaurantBySlug(c.db, c.params.slug);
+    limitRestaurant(c.services, restaurant.id);
+    assertWaitlistOffered(restaurant, settings);
+    const queue = await queueSummary(c.db, restaurant.id, settings, c.now);
+    return {
+      object: 'waitlist_page',
+      restaurant: { name: restaurant.name, slug: restaurant.slug },
+      branding: { name: restaurant.name },
+      isOpen: isOpenAt(settings, c.now),
+      maxPartySize: settings.waitlist.max_party_size,
+      message: settings.waitlist.message,
+      waitingParties: queue.waitingParties,
+      estimatedWaitMinutes: queue.estimatedWaitMinutes,
+      channels: settings.waitlist.channels,
+    };
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/public/restaurants/:slug/waitlist/join',
+  summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
+  tag,
+  auth: 'none',
+  params: SlugParam,
+  body: JoinWaitlist,
+  status: 201,
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    const { restaurant, settings } = await restaurantBySlug(c.db, c.params.slug);
+    limitRestaurant(c.services, restaurant.id);
+    if (!c.body.phone && !c.body.email) throw new ApiError('parameter_missing', 'Give a phone number or an email (or both).', 'phone');
+    assertWaitlistOffered(restaurant, settings);
+    if (c.body.partySize > settings.waitlist.max_party_size) {
+      throw new ApiError(
+        'WAITLIST_PARTY_TOO_LARGE',
+        `Parties of up to ${settings.waitlist.max_party_size} can join online; please call the restaurant.`,
+        'partySize',
+      );
+    }
+    if (!isOpenAt(settings, c.now)) throw new ApiError('WAITLIST_CLOSED', 'The restaurant is closed now; the waitlist opens with it.');
+    const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
+    const entry = await c.services.tx.run((trx) =>
+      addEntry(trx, actor, { ...c.body, source: 'online', consent: true }),
+    );
+    return {
+      token: signEntryToken(entry.id, restaurant.guest_secret),
+      ...presentGuestStatus(entry, restaurant, await standing(c.db, entry, settings, c.now)),
+    };
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/waitlist/:token',
+  summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
+  tag,
+  auth: 'none',
+  params: TokenParam,
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    const { entry, restaurant, settings } = await entryByToken(c.db, c.params.token);
+    limitRestaurant(c.services, restaurant.id);
+    return presentGuestStatus(entry, restaurant, await standing(c.db, entry, settings, c.now));
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/public/waitlist/:token/leave',
+  summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',
+  tag,
+  auth: 'none',
+  params: TokenParam,
+  handler: async (c) => {
+    limitIp(c.ctx, c.services);
+    const found = await entryByToken(c.db, c.params.token);
+    limitRestaurant(c.services, found.restaurant.id);
+    const actor = { restaurantId: found.restaurant.id, livemode: found.entry.livemode === 1, now: c.now };
+    const saved = await c.services.tx.run(async (trx) => {
+      const { entry } = await entryByToken(trx, c.params.token);
+      return moveEntry(trx, actor, entry, 'cancelled', { cancelled_by: 'guest' });
+    });
+    return presentGuestStatus(saved, found.restaurant, await standing(c.db, saved, found.settings, c.now));
+  },
+});

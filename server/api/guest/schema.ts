@@ -1,0 +1,65 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { z } from 'zod';
+import { f } from '../../http/fields.ts';
+import { listParams, q } from '../../http/query.ts';
+
+/** A phone number libphonenumber accepts as real; without a country code it is read as German, like normalizePhone. */
+const phone = () =>
+  z
+    .string()
+    .trim()
+    .max(40, 'must be at most 40 characters')
+    .refine((v) => parsePhoneNumberFromString(v.replace(/^00/, '+'), 'DE')?.isValid() === true, 'is not a valid phone number');
+
+const email = () => z.string().trim().max(254, 'must be at most 254 characters').pipe(z.email('is not a valid email address'));
+
+export const JoinWaitlist = z.object({
+  guestName: f.name(),
+  // the venue's cap (WAITLIST_PARTY_TOO_LARGE) is checked against the settings; this only refuses nonsense
+  partySize: f.int(1, 100_000),
+  phone: phone().nullish(),
+  email: email().nullish(),
+  consent: z.boolean().refine((v) => v, 'must be true: the guest has to agree to be contacted'),
+});
+
+export const AddWalkIn = z.object({
+  guest_name: f.name(),
+  party_size: f.int(1, 1000),
+  phone: phone().nullish(),
+  email: email().nullish(),
+  consent: z.boolean().optional(),
+  notes: f.text(500).nullish(),
+});
+
+export const NotifyEntry = z.object({ channel: z.enum(['email', 'sms']).optional() });
+
+export const ListWaitlist = z.object({
+  ...listParams(),
+  status: z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']).optional(),
+  source: z.enum(['online', 'walk_in']).optional(),
+});
+
+export const ListMessages = z.object({
+  ...listParams(),
+  status: z.enum(['pending', 'sent', 'stored']).optional(),
+});
+
+export const SubmitFeedback = z.object({
+  rating: f.int(1, 5),
+  comment: f.text(2000).nullish(),
+  orderId: f.id().nullish(),
+});
+
+export const ListFeedback = z.object({ ...listParams(), rating: q.int({ min: 1, max: 5 }).optional() });
+
+export const SubmitContact = z.object({
+  name: f.name(),
+  email: email(),
+  restaurantName: f.name().nullish(),
+  message: z.string().trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
+  captchaToken: z.string().min(1, 'must not be empty').max(4000),
+  lang: z.string().max(35).nullish(),
+});
+
+export const SlugParam = z.object({ slug: z.string().min(1).max(200) });
+export const TokenParam = z.object({ token: z.string().min(1).max(200) });

@@ -1,0 +1,152 @@
+import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
+import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
+import { notFound } from '../../errors.ts';
+import { guestOf } from '../../features/guest.ts';
+import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { presentGuestMessage, presentWaitlistEntry } from './presenter.ts';
+import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry } from './schema.ts';
+
+const tag = 'Waitlist';
+
+/** The queue order: first come, first served. */
+const QUEUE_ORDER: SortKey[] = [
+  { column: 'waitlist_entries.created', field: 'created', direction: 'asc' },
+  { column: 'waitlist_entries.id', field: 'id', direction: 'asc' },
+];
+
+async function loadEntry(c: Call<{ id: string }, any, any>, db = c.db) {
+  const entry = await findEntry(db, c.actor().restaurantId, c.params.id);
+  if (!entry) throw notFound('waitlist entry', c.params.id);
+  return entry;
+}
+
+defineRoute({
+  method: 'get',
+  path: '/v1/waitlist',
+  summary: 'List waitlist entries in queue order (oldest first); online joins carry source "online"',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:read',
+  query: ListWaitlist,
+  handler: async (c) => {
+    let qb = c.db.selectFrom('waitlist_entries').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    if (c.query.status) qb = qb.where('status', '=', c.query.status);
+    if (c.query.source) qb = qb.where('source', '=', c.query.source);
+    const page = await paginate(qb, { ...c.query, keys: QUEUE_ORDER, url: '/v1/waitlist' });
+    return mapPage(page, async (rows) => rows.map(presentWaitlistEntry));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/waitlist/messages',
+  summary: 'The notice outbox, newest first: sent, pending (retrying) and stored (no SMTP/SMS configured) messages',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:read',
+  query: ListMessages,
+  handler: async (c) => {
+    let qb = c.db
+      .selectFrom('guest_messages')
+      .selectAll()
+      .where('restaurant_id', '=', c.actor().restaurantId)
+      .where('kind', '=', 'waitlist_notice');
+    if (c.query.status) qb = qb.where('status', '=', c.query.status);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('guest_messages'), url: '/v1/waitlist/messages' });
+    return mapPage(page, async (rows) => rows.map(presentGuestMessage));
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/waitlist',
+  summary: 'Add a walk-in party (no opening-hours or party-size check: staff decide)',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:write',
+  body: AddWalkIn,
+  idempotent: true,
+  status: 201,
+  handler: async (c) => {
+    const b = c.body;
+    const row = await addEntry(c.db, c.actor(), {
+      guestName: b.guest_name,
+      partySize: b.party_size,
+      phone: b.phone,
+      email: b.email,
+      consent: b.consent ?? false,
+      notes: b.notes,
+      source: 'walk_in',
+    });
+    return presentWaitlistEntry(row);
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/waitlist/:id',
+  summary: 'Retrieve a waitlist entry',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:read',
+  params: idParam('wl_ id'),
+  handler: async (c) => presentWaitlistEntry(await loadEntry(c)),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/waitlist/:id/notify',
+  summary: "Call the party back by the chosen channel (default: SMS if a phone was given, else email); starts the expiry clock",
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:write',
+  params: idParam('wl_ id'),
+  body: NotifyEntry,
+  handler: async (c) => {
+    const actor = c.actor();
+    const guest = guestOf(c.services);
+    const restaurant = await getRestaurant(c.db, actor.restaurantId);
+    const settings = await getSettings(c.db, actor.restaurantId);
+    const saved = await c.services.tx.run(async (trx) =>
+      notifyEntry(trx, actor, await loadEntry(c, trx), {
+        channel: c.body?.channel,
+        transports: guest.dispatcher.transports,
+        restaurantName: restaurant.name,
+        settings,
+      }),
+    );
+    void guest.dispatcher.wake();
+    return presentWaitlistEntry(saved);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/waitlist/:id/seat',
+  summary: 'Seat a waiting or notified party',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:write',
+  params: idParam('wl_ id'),
+  handler: async (c) => {
+    const saved = await c.services.tx.run(async (trx) => moveEntry(trx, c.actor(), await loadEntry(c, trx), 'seated'));
+    return presentWaitlistEntry(saved);
+  },
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/waitlist/:id',
+  summary: 'Remove a party from the queue: it becomes cancelled (kept, cancelled_by "staff")',
+  tag,
+  auth: 'secret',
+  scope: 'waitlist:write',
+  params: idParam('wl_ id'),
+  handler: async (c) => {
+    const saved = await c.services.tx.run(async (trx) =>
+      moveEntry(trx, c.actor(), await loadEntry(c, trx), 'cancelled', { cancelled_by: 'staff' }),
+    );
+    return presentWaitlistEntry(saved);
+  },
+});

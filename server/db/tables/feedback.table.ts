@@ -1,0 +1,12 @@
+export interface FeedbackTable {
+  id: string;
+  restaurant_id: string;
+  /** 1–5 */
+  rating: number;
+  comment: string | null;
+  order_id: string | null;
+  /** 'guest' for the public form */
+  source: string;
+  created: number;
+  updated: number;
+}

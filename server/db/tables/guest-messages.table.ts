@@ -1,0 +1,27 @@
+/**
+ * Outbox of guest-facing messages (waitlist notices, contact-form mails). Local bookkeeping,
+ * not a replicated record: each node sends what it queued. Written in the transaction of the
+ * change that asks for it and worked off after commit by the dispatcher.
+ */
+export interface GuestMessagesTable {
+  id: string;
+  /** null for platform mail (the contact form) */
+  restaurant_id: string | null;
+  kind: 'waitlist_notice' | 'contact';
+  channel: 'email' | 'sms';
+  /** 'pending' (queued, retried with backoff), 'sent', or 'stored' (no transport: shown in the dashboard outbox) */
+  status: 'pending' | 'sent' | 'stored';
+  recipient: string;
+  reply_to: string | null;
+  subject: string | null;
+  body: string;
+  lang: string;
+  waitlist_entry_id: string | null;
+  attempts: number;
+  /** Unix seconds */
+  next_attempt_at: number;
+  last_error: string | null;
+  sent_at: number | null;
+  created: number;
+  updated: number;
+}

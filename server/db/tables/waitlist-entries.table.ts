@@ -1,0 +1,26 @@
+export interface WaitlistEntriesTable {
+  id: string;
+  restaurant_id: string;
+  guest_name: string;
+  party_size: number;
+  /** E.164 when parseable (see normalizePhone); compared to refuse a second join */
+  phone: string | null;
+  /** lower-cased */
+  email: string | null;
+  consent: number;
+  /** 'online' (joined from the public page) or 'walk_in' (added by staff) */
+  source: 'online' | 'walk_in';
+  status: 'waiting' | 'notified' | 'seated' | 'cancelled' | 'expired';
+  notes: string | null;
+  customer_id: string | null;
+  livemode: number;
+  notified_at: number | null;
+  notified_channel: string | null;
+  seated_at: number | null;
+  cancelled_at: number | null;
+  /** 'guest' (left through the token) or 'staff' (removed from the dashboard) */
+  cancelled_by: string | null;
+  expired_at: number | null;
+  created: number;
+  updated: number;
+}

@@ -1,0 +1,196 @@
+import { presentWaitlistEntry, type EntryRow } from '../../api/guest/presenter.ts';
+import type { Executor } from '../../db/records.ts';
+import { insertRecord, updateRecord } from '../../db/records.ts';
+import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
+import { emitEvent } from '../events/emit.ts';
+import type { Settings } from '../restaurants/settings.ts';
+import { seconds } from '../time.ts';
+import { enqueueMessage } from '../guest/outbox.ts';
+import { estimateWaitMinutes, seatingPace } from './estimate.ts';
+
+type Status = WaitlistEntriesTable['status'];
+export const ACTIVE: Status[] = ['waiting', 'notified'];
+
+export interface NewEntry {
+  guestName: string;
+  partySize: number;
+  phone?: string | null;
+  email?: string | null;
+  consent: boolean;
+  notes?: string | null;
+  source: 'online' | 'walk_in';
+}
+
+export async function findEntry(db: Executor, restaurantId: string, id: string) {
+  return db.selectFrom('waitlist_entries').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Adds a party. Online joins are refused when the same phone (compared in E.164) or email
+ * is already waiting or notified: one guest, one place in the queue.
+ */
+export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
+  const phone = normalizePhone(input.phone);
+  const email = normalizeEmail(input.email);
+  if (phone || email) {
+    const dup = await trx
+      .selectFrom('waitlist_entries')
+      .select('id')
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('status', 'in', ACTIVE)
+      .where((eb) => eb.or([...(phone ? [eb('phone', '=', phone)] : []), ...(email ? [eb('email', '=', email)] : [])]))
+      .executeTakeFirst();
+    if (dup) {
+      throw new ApiError(
+        'WAITLIST_ALREADY_JOINED',
+        'A party with this phone number or email is already on the waitlist.',
+        phone ? 'phone' : 'email',
+      );
+    }
+  }
+  // Contact details only become a customer record when the guest agreed to be contacted.
+  const customer = input.consent ? await findOrCreateCustomer(trx, actor, { name: input.guestName, phone, email }) : null;
+  const now = seconds(actor);
+  const row = await insertRecord(trx, 'waitlist_entries', {
+    id: newId(PREFIXES.waitlistEntry, actor.now),
+    restaurant_id: actor.restaurantId,
+    guest_name: input.guestName,
+    party_size: input.partySize,
+    phone,
+    email,
+    consent: input.consent ? 1 : 0,
+    source: input.source,
+    status: 'waiting',
+    notes: input.notes ?? null,
+    customer_id: customer?.id ?? null,
+    livemode: actor.livemode ? 1 : 0,
+    notified_at: null,
+    notified_channel: null,
+    seated_at: null,
+    cancelled_at: null,
+    cancelled_by: null,
+    expired_at: null,
+    created: now,
+    updated: now,
+  });
+  await emitEvent(trx, actor, 'waitlist.joined', presentWaitlistEntry(row));
+  return row;
+}
+
+const EVENT_OF: Record<Status, string> = {
+  waiting: 'waitlist.joined',
+  notified: 'waitlist.notified',
+  seated: 'waitlist.seated',
+  cancelled: 'waitlist.cancelled',
+  expired: 'waitlist.expired',
+};
+
+/**
+ * Moves an active entry (waiting or notified) to `to`, through the change log, with its
+ * waitlist.* event. Anything else is 409 WAITLIST_NOT_ACTIVE. A notified entry may be
+ * notified again (a second call restarts its expiry clock).
+ */
+export async function moveEntry(
+  trx: Executor,
+  actor: Actor,
+  entry: EntryRow,
+  to: Exclude<Status, 'waiting'>,
+  patch: Partial<Pick<EntryRow, 'notified_channel' | 'cancelled_by'>> = {},
+) {
+  if (!ACTIVE.includes(entry.status)) {
+    throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);
+  }
+  const now = seconds(actor);
+  const stamp =
+    to === 'notified' ? { notified_at: now } : to === 'seated' ? { seated_at: now } : to === 'cancelled' ? { cancelled_at: now } : { expired_at: now };
+  // Claim the row in its current status first: a concurrent move of the same entry (it
+  // holds the row lock until commit) leaves nothing to claim, and this one is refused.
+  const claimed = await trx
+    .updateTable('waitlist_entries')
+    .set({ updated: now })
+    .where('id', '=', entry.id)
+    .where('restaurant_id', '=', entry.restaurant_id)
+    .where('status', '=', entry.status)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) {
+    throw new ApiError('WAITLIST_NOT_ACTIVE', 'This waitlist entry changed meanwhile; reload it.');
+  }
+  const saved = await updateRecord(trx, 'waitlist_entries', { id: entry.id, restaurant_id: entry.restaurant_id }, {
+    status: to,
+    ...stamp,
+    ...patch,
+    updated: now,
+  });
+  if (!saved) throw notFound('waitlist entry', entry.id);
+  await emitEvent(trx, actor, EVENT_OF[to], presentWaitlistEntry(saved), { previous_status: entry.status });
+  return saved;
+}
+
+/**
+ * Calls a party back. The message goes to the outbox in the same transaction: `pending`
+ * when the channel has a transport (SMTP, SMS gateway) and the dispatcher sends it after
+ * commit; `stored` when it has none, for staff to see in the dashboard outbox.
+ */
+export async function notifyEntry(
+  trx: Executor,
+  actor: Actor,
+  entry: EntryRow,
+  opts: { channel?: 'email' | 'sms'; transports: { email: boolean; sms: boolean }; restaurantName: string; settings: Settings },
+) {
+  const channel = opts.channel ?? (entry.phone ? 'sms' : entry.email ? 'email' : null);
+  const recipient = channel === 'sms' ? entry.phone : channel === 'email' ? entry.email : null;
+  if (!ACTIVE.includes(entry.status)) {
+    throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);
+  }
+  if (channel && !recipient) {
+    throw new ApiError('parameter_invalid', `This party left no ${channel === 'sms' ? 'phone number' : 'email'}.`, 'channel');
+  }
+  const saved = await moveEntry(trx, actor, entry, 'notified', { notified_channel: channel ?? 'in_person' });
+  if (channel && recipient) {
+    const minutes = opts.settings.waitlist.notify_expiry_minutes;
+    await enqueueMessage(trx, actor.now, {
+      restaurantId: actor.restaurantId,
+      kind: 'waitlist_notice',
+      channel,
+      status: opts.transports[channel] ? 'pending' : 'stored',
+      recipient,
+      subject: channel === 'email' ? `Your table at ${opts.restaurantName} is ready` : null,
+      body: `Hello ${entry.guest_name}, your table for ${entry.party_size} at ${opts.restaurantName} is ready. Please come to the host stand within ${minutes} minutes.`,
+      waitlistEntryId: entry.id,
+    });
+  }
+  return saved;
+}
+
+/** Where an entry stands: position among the active parties (oldest first) and the estimated wait. */
+export async function standing(db: Executor, entry: EntryRow, settings: Settings, nowMs: number) {
+  if (!ACTIVE.includes(entry.status)) return { position: null, partiesAhead: null, estimatedWaitMinutes: null };
+  const ahead = await db
+    .selectFrom('waitlist_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('restaurant_id', '=', entry.restaurant_id)
+    .where('status', 'in', ACTIVE)
+    .where((eb) => eb.or([eb('created', '<', entry.created), eb.and([eb('created', '=', entry.created), eb('id', '<', entry.id)])]))
+    .executeTakeFirstOrThrow();
+  const partiesAhead = Number(ahead.n);
+  if (entry.status === 'notified') return { position: partiesAhead + 1, partiesAhead, estimatedWaitMinutes: 0 };
+  const pace = await seatingPace(db, entry.restaurant_id, Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
+  return { position: partiesAhead + 1, partiesAhead, estimatedWaitMinutes: estimateWaitMinutes(partiesAhead, pace) };
+}
+
+/** The queue as the join page shows it: parties waiting now and what a party joining now can expect. */
+export async function queueSummary(db: Executor, restaurantId: string, settings: Settings, nowMs: number) {
+  const r = await db
+    .selectFrom('waitlist_entries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('restaurant_id', '=', restaurantId)
+    .where('status', 'in', ACTIVE)
+    .executeTakeFirstOrThrow();
+  const waiting = Number(r.n);
+  const pace = await seatingPace(db, restaurantId, Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
+  return { waitingParties: waiting, estimatedWaitMinutes: estimateWaitMinutes(waiting, pace), paceBasis: pace.basis };
+}

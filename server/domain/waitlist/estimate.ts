@@ -1,0 +1,47 @@
+import type { Executor } from '../../db/records.ts';
+
+/** How far back seatings count towards the pace, and how many of the latest are used. */
+export const PACE_WINDOW_SECONDS = 3 * 3600;
+export const PACE_SAMPLE = 10;
+
+export interface SeatingPace {
+  /** minutes between two seatings, 1..120 */
+  minutesPerParty: number;
+  /** seconds since the latest seating in the window, or null when there was none */
+  sinceLastSeatSeconds: number | null;
+  /** 'seatings' when measured, 'default' when the setting was used */
+  basis: 'seatings' | 'default';
+}
+
+/**
+ * The recent seating pace: over the latest PACE_SAMPLE seatings of the last three hours,
+ * the average gap between consecutive seatings. With fewer than two such seatings there is
+ * no gap to measure and the owner's `default_wait_minutes_per_party` is used.
+ */
+export async function seatingPace(db: Executor, restaurantId: string, nowSec: number, defaultMinutes: number): Promise<SeatingPace> {
+  const rows = await db
+    .selectFrom('waitlist_entries')
+    .select('seated_at')
+    .where('restaurant_id', '=', restaurantId)
+    .where('seated_at', '>=', nowSec - PACE_WINDOW_SECONDS)
+    .where('seated_at', '<=', nowSec)
+    .orderBy('seated_at', 'desc')
+    .limit(PACE_SAMPLE)
+    .execute();
+  const times = rows.map((r) => Number(r.seated_at));
+  const sinceLastSeatSeconds = times.length > 0 ? nowSec - times[0] : null;
+  if (times.length < 2) return { minutesPerParty: defaultMinutes, sinceLastSeatSeconds, basis: 'default' };
+  const span = (times[0] - times[times.length - 1]) / 60;
+  const minutesPerParty = Math.min(120, Math.max(1, span / (times.length - 1)));
+  return { minutesPerParty, sinceLastSeatSeconds, basis: 'seatings' };
+}
+
+/**
+ * Minutes until a party with `ahead` parties in front of it is called:
+ * (ahead + 1) × pace, less the time already gone since the latest seating (at most one
+ * pace: a long quiet spell does not make a long queue short), rounded up, never below 0.
+ */
+export function estimateWaitMinutes(ahead: number, pace: SeatingPace): number {
+  const elapsed = Math.min(pace.minutesPerParty, (pace.sinceLastSeatSeconds ?? 0) / 60);
+  return Math.max(0, Math.ceil((ahead + 1) * pace.minutesPerParty - elapsed));
+}

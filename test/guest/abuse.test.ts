@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/db.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+import { counts, join, openWaitlist } from './helpers.ts';
+
+const LIMITS = { perMinutePerIp: 3, perMinutePerRestaurant: 5 };
+
+describe.each(DIALECTS)('guest rate limits without a trusted proxy on %s', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect, { config: { guestRateLimit: LIMITS } });
+    await openWaitlist(hub);
+  });
+  afterAll(() => hub?.close());
+
+  it('limits each IP (429 with Retry-After); a forged X-Forwarded-For does not open a new bucket', async () => {
+    for (let i = 0; i < 3; i++) expect((await hub.api.get('/public/pricing', { key: null })).status).toBe(200);
+    const limited = await hub.api.get('/public/pricing', { key: null });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    // 3 per minute refill one every 20 s
+    expect(limited.headers.get('retry-after')).toBe('20');
+    const spoofed = await hub.api.get('/public/pricing', { key: null, headers: { 'x-forwarded-for': '203.0.113.50' } });
+    expect(spoofed.status).toBe(429);
+    const before = await counts(hub, ['waitlist_entries', 'events']);
+    const j = await join(hub);
+    expect(j.status).toBe(429);
+    expect(await counts(hub, ['waitlist_entries', 'events'])).toEqual(before);
+    hub.clock.advance(20_000);
+    expect((await hub.api.get('/public/pricing', { key: null })).status).toBe(200);
+    expect((await hub.api.get('/public/pricing', { key: null })).status).toBe(429);
+    // staff routes are not guest routes
+    expect((await hub.api.get('/v1/waitlist')).status).toBe(200);
+  });
+});
+
+describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect, { config: { guestRateLimit: LIMITS, trustedProxies: ['127.0.0.1'] } });
+    await openWaitlist(hub);
+  });
+  afterAll(() => hub?.close());
+  const from = (ip: string) => ({ key: null, headers: { 'x-forwarded-for': ip } });
+
+  it('takes the client from X-Forwarded-For (right-most untrusted hop) and limits each client separately', async () => {
+    for (let i = 0; i < 3; i++) expect((await hub.api.get('/public/pricing', from('198.51.100.1'))).status).toBe(200);
+    expect((await hub.api.get('/public/pricing', from('198.51.100.1'))).status).toBe(429);
+    // a client-written left-most hop is ignored: still 198.51.100.1
+    expect((await hub.api.get('/public/pricing', from('10.9.9.9, 198.51.100.1'))).status).toBe(429);
+    expect((await hub.api.get('/public/pricing', from('198.51.100.2'))).status).toBe(200);
+    expect((await hub.api.get('/public/pricing', from('198.51.100.2, 127.0.0.1'))).status).toBe(200);
+  });
+
+  it('limits each restaurant across all IPs; other restaurants are unaffected', async () => {
+    await hub.addRestaurant('quiet-place');
+    const path = `/public/restaurants/${hub.restaurant.slug}/waitlist`;
+    for (let i = 0; i < 5; i++) expect((await hub.api.get(path, from(`192.0.2.${i + 1}`))).status).toBe(200);
+    const limited = await hub.api.get(path, from('192.0.2.100'));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    const elsewhere = await hub.api.get('/public/restaurants/quiet-place/waitlist', from('192.0.2.101'));
+    expect(elsewhere.body.error.code).toBe('WAITLIST_DISABLED'); // answered, not rate limited
+    const fb = await hub.api.post('/public/restaurants/quiet-place/feedback', { rating: 5 }, from('192.0.2.102'));
+    expect(fb.status).toBe(201);
+  });
+});
