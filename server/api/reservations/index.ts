@@ -1,2 +1,3 @@
 // Routes of the reservations feature register here (literal paths before `:id` paths).
 import '../tables/routes.ts';
+import './availability.ts';
