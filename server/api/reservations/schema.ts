@@ -41,7 +41,8 @@ export const UpdateReservation = z
   .partial()
   .refine((b) => b.status === undefined, { message: 'status changes use PATCH /v1/reservations/{id}/status', path: ['status'] });
 
-export const SetStatus = z.object({ status: z.enum(RESERVATION_STATUSES) });
+// a string first, so a missing status reads as missing rather than as an invalid value
+export const SetStatus = z.object({ status: z.string().pipe(z.enum(RESERVATION_STATUSES)) });
 
 export const ListReservations = z.object({
   ...listParams(),
