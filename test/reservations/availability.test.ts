@@ -49,6 +49,28 @@ describe.each(DIALECTS)('availability API on %s', (dialect) => {
     }
   });
 
+  it('reflects every change at once: bookings, tables, settings and the clock', async () => {
+    const url = '/v1/reservations/availability?date=2026-11-16&from=12:00&to=12:00';
+    const slot = async () => (await hub.api.get(url)).body.slots[0];
+    expect(await slot()).toMatchObject({ available: true, remaining_capacity: 2, total_reservations: 0 });
+    expect(await slot()).toMatchObject({ remaining_capacity: 2 }); // answered again from the same data
+    const r = await hub.api.post('/v1/reservations', { guest_name: 'Cache', party_size: 2, date: '2026-11-16', time: '12:00' });
+    expect(r.status).toBe(201);
+    expect(await slot()).toMatchObject({ available: false, remaining_capacity: 0, total_reservations: 1 });
+    const extra = await hub.api.post('/v1/tables', { number: 30, capacity: 2 });
+    expect(await slot()).toMatchObject({ available: true, remaining_capacity: 2, total_reservations: 1 });
+    await hub.api.delete(`/v1/tables/${extra.body.id}`);
+    await hub.api.post(`/v1/reservations/${r.body.id}/cancel`);
+    expect(await slot()).toMatchObject({ available: true, remaining_capacity: 2, total_reservations: 0 });
+    await hub.api.patch('/v1/settings', { closed_dates: ['2026-11-10', '2026-11-16'] });
+    expect((await hub.api.get(url)).body).toMatchObject({ closed: true, slots: [] });
+    await hub.api.patch('/v1/settings', { closed_dates: ['2026-11-10'] });
+    const clock = hub.clock.now();
+    hub.clock.set(Date.UTC(2026, 10, 16, 11, 30));
+    expect(await slot()).toMatchObject({ available: false, remaining_capacity: 2 });
+    hub.clock.set(clock);
+  });
+
   it('refuses bad parameters', async () => {
     const cases: [string, string, string][] = [
       ['', 'parameter_missing', 'date'],

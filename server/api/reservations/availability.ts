@@ -10,5 +10,5 @@ defineRoute({
   auth: 'secret',
   scope: 'reservations:read',
   query: Availability,
-  handler: async (c) => getAvailability(c.db, c.actor(), c.query),
+  handler: async (c) => getAvailability(c.db, c.actor(), c.query, c.services.availabilityCache),
 });

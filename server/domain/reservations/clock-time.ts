@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 /** HH:MM → minutes after midnight. */
 export const toMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -7,15 +7,18 @@ export const toMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60
 export const toHhmm = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
+const utcMidnight = (date: string): number => Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+
 /** The calendar date `days` after a YYYY-MM-DD date. */
 export function addDays(date: string, days: number): string {
-  return DateTime.fromISO(date, { zone: 'utc' }).plus({ days }).toISODate()!;
+  return new Date(utcMidnight(date) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+
 /** monday … sunday of a YYYY-MM-DD date. */
-export function weekdayOf(date: string): 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday' {
-  const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-  return names[DateTime.fromISO(date, { zone: 'utc' }).weekday - 1];
+export function weekdayOf(date: string): (typeof WEEKDAY_NAMES)[number] {
+  return WEEKDAY_NAMES[new Date(utcMidnight(date)).getUTCDay()];
 }
 
 /**
@@ -33,6 +36,22 @@ export function wallToUnix(date: string, minutes: number, zone: string): number 
   const earlier = dt.minus({ hours: 1 });
   const chosen = earlier.hour === hour && earlier.minute === minute && earlier.day === day ? earlier : dt;
   return Math.floor(chosen.toSeconds());
+}
+
+/**
+ * wallToUnix for many minutes of one date. When the zone keeps one UTC offset from the day
+ * before to the day after (every day but the two DST days), a wall time is plain
+ * arithmetic; otherwise each time goes through luxon's DST-aware conversion.
+ */
+export function wallClockOf(date: string, zone: string): (minutes: number) => number | null {
+  const midnight = utcMidnight(date);
+  const tz = IANAZone.create(zone);
+  const before = tz.offset(midnight - 86_400_000);
+  if (before === tz.offset(midnight + 2 * 86_400_000)) {
+    const base = midnight / 1000 - before * 60;
+    return (minutes) => base + minutes * 60;
+  }
+  return (minutes) => wallToUnix(date, minutes, zone);
 }
 
 /** The restaurant's wall-clock date and minute-of-day at a Unix second. */

@@ -3,7 +3,8 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { getSettings } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
-import { computeAvailability, DEFAULT_DURATION_MINUTES, DEFAULT_PARTY_SIZE } from './availability.ts';
+import type { AvailabilityCache } from './availability-cache.ts';
+import { availabilityFrame, DEFAULT_DURATION_MINUTES, DEFAULT_PARTY_SIZE, presentAvailability, type AvailabilityFrame } from './availability.ts';
 import { toMinutes } from './clock-time.ts';
 import { activeTables, sittingsAroundDate } from './floor.ts';
 
@@ -15,18 +16,10 @@ export interface AvailabilityQuery {
   slot_interval?: number;
 }
 
-export async function getAvailability(db: Executor, actor: Actor, query: AvailabilityQuery) {
-  const from = query.from === undefined ? undefined : toMinutes(query.from);
-  const to = query.to === undefined ? undefined : toMinutes(query.to);
-  if (from !== undefined && to !== undefined && from > to) {
-    throw new ApiError('parameter_invalid', 'from must not be after to.', 'to');
-  }
-  const settings = await getSettings(db, actor.restaurantId);
-  const [tables, sittings] = await Promise.all([
-    activeTables(db, actor.restaurantId),
-    sittingsAroundDate(db, actor.restaurantId, query.date, settings.timezone),
-  ]);
-  return computeAvailability({
+async function computeFrame(db: Executor, restaurantId: string, query: AvailabilityQuery, from?: number, to?: number): Promise<AvailabilityFrame> {
+  const settings = await getSettings(db, restaurantId);
+  const [tables, sittings] = await Promise.all([activeTables(db, restaurantId), sittingsAroundDate(db, restaurantId, query.date, settings.timezone)]);
+  return availabilityFrame({
     date: query.date,
     partySize: query.party_size ?? DEFAULT_PARTY_SIZE,
     slotInterval: query.slot_interval ?? settings.slot_duration_minutes,
@@ -36,6 +29,22 @@ export async function getAvailability(db: Executor, actor: Actor, query: Availab
     settings,
     tables,
     sittings,
-    now: seconds(actor),
   });
+}
+
+export async function getAvailability(db: Executor, actor: Actor, query: AvailabilityQuery, cache?: AvailabilityCache) {
+  const from = query.from === undefined ? undefined : toMinutes(query.from);
+  const to = query.to === undefined ? undefined : toMinutes(query.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ApiError('parameter_invalid', 'from must not be after to.', 'to');
+  }
+  if (!cache) return presentAvailability(await computeFrame(db, actor.restaurantId, query, from, to), seconds(actor));
+  const key = [actor.restaurantId, query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
+  const version = await cache.version(db, actor.restaurantId);
+  let frame = cache.get(key, version);
+  if (!frame) {
+    frame = await computeFrame(db, actor.restaurantId, query, from, to);
+    cache.set(key, version, frame);
+  }
+  return presentAvailability(frame, seconds(actor));
 }
