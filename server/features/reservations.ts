@@ -1,4 +1,5 @@
 import { AvailabilityCache } from '../domain/reservations/availability-cache.ts';
+import { markNoShows } from '../domain/reservations/mark-no-shows.ts';
 import type { Feature } from './feature.ts';
 
 declare module '../services.ts' {
@@ -8,9 +9,12 @@ declare module '../services.ts' {
   }
 }
 
+export const NO_SHOW_JOB = 'reservations-no-shows';
+
 export const reservationsFeature: Feature = {
   name: 'reservations',
   install(host) {
     host.services.availabilityCache = new AvailabilityCache();
+    host.scheduler.add({ name: NO_SHOW_JOB, schedule: '*/5 * * * *', run: markNoShows });
   },
 };

@@ -29,5 +29,6 @@ export function presentReservation(row: ReservationRow) {
     special_requests: row.special_requests,
     tags: JSON.parse(row.tags) as string[],
     no_show_risk: row.no_show_risk,
+    livemode: row.livemode === 1,
   };
 }

@@ -29,12 +29,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('special_requests', 'text')
     .addColumn('tags', 'text', (c) => c.notNull())
     .addColumn('no_show_risk', 'integer', (c) => c.notNull())
+    .addColumn('livemode', 'integer', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('reservations_list').on('reservations').columns(['restaurant_id', 'created', 'id']).execute();
   await db.schema.createIndex('reservations_starts').on('reservations').columns(['restaurant_id', 'starts_at']).execute();
   await db.schema.createIndex('reservations_date').on('reservations').columns(['restaurant_id', 'date']).execute();
+  // the no-show job looks across restaurants for open reservations past their time
+  await db.schema.createIndex('reservations_due').on('reservations').columns(['status', 'starts_at']).execute();
   await db.schema.createIndex('reservations_customer').on('reservations').columns(['restaurant_id', 'customer_id']).execute();
 }
 

@@ -32,6 +32,8 @@ export interface ReservationsTable {
   /** JSON string[] */
   tags: string;
   no_show_risk: number;
+  /** 0 when made with a sandbox key */
+  livemode: number;
   created: number;
   updated: number;
 }

@@ -169,6 +169,7 @@ export async function createReservation(trx: Executor, actor: Actor, input: Rese
     special_requests: input.special_requests || null,
     tags: JSON.stringify(input.tags ?? []),
     no_show_risk: await riskOf(trx, actor.restaurantId, settings.timezone, base),
+    livemode: actor.livemode ? 1 : 0,
     updated: now,
   });
   await emitEvent(trx, actor, 'reservation.created', presentReservation(row));
