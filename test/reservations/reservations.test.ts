@@ -209,6 +209,14 @@ describe.each(DIALECTS)('reservations on %s', (dialect) => {
       expect(res.body.error.code).toBe(code);
     }
     expect((await hub.api.patch('/v1/reservations/rsv_nope', { notes: 'x' })).status).toBe(404);
+    const other = await hub.addRestaurant(`mover-${dialect}`);
+    const foreign = (await other.api.post('/v1/tables', { number: 7, capacity: 6 })).body.id;
+    const stolen = await hub.api.patch(`/v1/reservations/${r.body.id}`, { table: foreign });
+    expect(stolen.status).toBe(404);
+    expect(stolen.body.error).toMatchObject({ code: 'resource_missing', param: 'table' });
+    expect((await other.api.patch(`/v1/reservations/${r.body.id}`, { notes: 'mine now' })).status).toBe(404);
+    expect((await other.api.post(`/v1/reservations/${r.body.id}/cancel`)).status).toBe(404);
+    expect((await other.api.patch(`/v1/reservations/${r.body.id}/status`, { status: 'cancelled' })).status).toBe(404);
     expect(await changesOf(hub)).toBe(before.log);
     expect((await eventsOf(hub, 'reservation.updated')).length).toBe(before.ev);
 
