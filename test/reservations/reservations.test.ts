@@ -177,6 +177,8 @@ describe.each(DIALECTS)('reservations on %s', (dialect) => {
     expect((await other.api.get(`/v1/reservations/${r.body.id}`)).status).toBe(404);
     expect((await other.api.get('/v1/reservations')).body.data).toEqual([]);
     expect((await hub.api.get('/v1/reservations/rsv_unknown')).status).toBe(404);
+    expect((await hub.api.get(`/v1/reservations/${r.body.id}?include=all`)).body.error.code).toBe('parameter_unknown');
+    expect((await hub.api.post('/v1/reservations/rsv_unknown/cancel')).status).toBe(404);
   });
 
   it('re-checks time, size and table on update and recomputes the risk', async () => {
@@ -202,6 +204,9 @@ describe.each(DIALECTS)('reservations on %s', (dialect) => {
       [{ duration_minutes: 0 }, 400, 'parameter_invalid'],
       [{ status: 'seated' }, 400, 'parameter_invalid'],
       [{ guest_email: 'nope' }, 400, 'parameter_invalid'],
+      [{ notes: 'x'.repeat(2001) }, 400, 'parameter_invalid'],
+      [{ guest_name: '' }, 400, 'parameter_invalid'],
+      [{ table: 'tbl_unknown' }, 404, 'resource_missing'],
     ];
     for (const [body, status, code] of bad) {
       const res = await hub.api.patch(`/v1/reservations/${r.body.id}`, body);
