@@ -1,3 +1,20 @@
+import { AvailabilityCache } from '../domain/reservations/availability-cache.ts';
+import { markNoShows } from '../domain/reservations/mark-no-shows.ts';
 import type { Feature } from './feature.ts';
 
-export const reservationsFeature: Feature = { name: 'reservations' };
+declare module '../services.ts' {
+  interface Services {
+    /** availability frames, reused while the restaurant's data is unchanged */
+    availabilityCache?: AvailabilityCache;
+  }
+}
+
+export const NO_SHOW_JOB = 'reservations-no-shows';
+
+export const reservationsFeature: Feature = {
+  name: 'reservations',
+  install(host) {
+    host.services.availabilityCache = new AvailabilityCache();
+    host.scheduler.add({ name: NO_SHOW_JOB, schedule: '*/5 * * * *', run: markNoShows });
+  },
+};

@@ -1,2 +1,4 @@
-// Routes of the reservations feature register here.
-export {};
+// Routes of the reservations feature register here (literal paths before `:id` paths).
+import '../tables/routes.ts';
+import './availability.ts';
+import './routes.ts';

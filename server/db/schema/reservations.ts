@@ -1,3 +1,6 @@
+import type { ReservationsTable } from '../tables/reservations.table.ts';
+
 /** Tables of the reservations feature: one line per `*.table.ts`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface ReservationsTables {}
+export interface ReservationsTables {
+  reservations: ReservationsTable;
+}

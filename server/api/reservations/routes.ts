@@ -1,0 +1,125 @@
+import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
+import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { presentReservation, type ReservationRow } from './presenter.ts';
+import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
+
+// The 'table' type's loader is registered by the tables routes (and by orders).
+registerExpandable('reservation', {
+  refs: { table: 'table' },
+  load: async ({ db, restaurantId }, ids) => {
+    const rows = await db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, presentReservation(r)]));
+  },
+});
+
+async function present(c: Call<any, any, any>, rows: ReservationRow[]) {
+  const out = rows.map(presentReservation);
+  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'reservation', out, c.expand);
+  return out;
+}
+
+const tag = 'Reservations';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/reservations',
+  summary: 'List reservations, newest first; date.gte / date.lte compare the reserved time (Unix seconds)',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:read',
+  query: ListReservations,
+  expand: 'reservation',
+  handler: async (c) => {
+    const q = c.query;
+    if (q['date.gte'] !== undefined && q['date.lte'] !== undefined && q['date.gte'] > q['date.lte']) {
+      throw new ApiError('parameter_invalid', 'date.gte must not be after date.lte.', 'date.lte');
+    }
+    let qb = c.db.selectFrom('reservations').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    if (q.status) qb = qb.where('status', '=', q.status);
+    if (q.date) qb = qb.where('date', '=', q.date);
+    if (q['date.gte'] !== undefined) qb = qb.where('starts_at', '>=', q['date.gte']);
+    if (q['date.lte'] !== undefined) qb = qb.where('starts_at', '<=', q['date.lte']);
+    const page = await paginate(qb, { ...q, keys: NEWEST_FIRST('reservations'), url: '/v1/reservations' });
+    return mapPage(page, (rows) => present(c, rows));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/reservations/:id',
+  summary: 'Retrieve a reservation',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:read',
+  params: idParam('rsv_ id'),
+  expand: 'reservation',
+  handler: async (c) => {
+    const row = await findReservation(c.db, c.actor().restaurantId, c.params.id);
+    if (!row) throw notFound('reservation', c.params.id);
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/reservations',
+  summary: 'Create a reservation; without a table the smallest free table that fits is assigned',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:write',
+  body: CreateReservation,
+  expand: 'reservation',
+  idempotent: true,
+  status: 201,
+  handler: async (c) => (await present(c, [await createReservation(c.db, c.actor(), c.body)]))[0],
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/reservations/:id',
+  summary: 'Update a reservation; a new time, size or table is checked again. Status changes use the status route.',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:write',
+  params: idParam('rsv_ id'),
+  body: UpdateReservation,
+  expand: 'reservation',
+  handler: async (c) => {
+    const { status: _ignored, ...input } = c.body;
+    const row = await c.services.tx.run((trx) => updateReservation(trx, c.actor(), c.params.id, input));
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/reservations/:id/status',
+  summary: 'Move a reservation along its lifecycle (pending, confirmed, arrived, seated, completed; cancelled; no_show)',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:write',
+  params: idParam('rsv_ id'),
+  body: SetStatus,
+  expand: 'reservation',
+  handler: async (c) => {
+    const row = await c.services.tx.run((trx) => setReservationStatus(trx, c.actor(), c.params.id, c.body.status));
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/reservations/:id/cancel',
+  summary: 'Cancel a reservation; cancelling a cancelled reservation returns it unchanged',
+  tag,
+  auth: 'secret',
+  scope: 'reservations:write',
+  params: idParam('rsv_ id'),
+  expand: 'reservation',
+  idempotent: true,
+  handler: async (c) => (await present(c, [await cancelReservation(c.db, c.actor(), c.params.id)]))[0],
+});

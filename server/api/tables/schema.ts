@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { f } from '../../http/fields.ts';
+import { listParams, q } from '../../http/query.ts';
+
+/** Largest party a single table (and a reservation) may hold; see README. */
+export const MAX_SEATS = 100;
+
+const fields = {
+  number: f.int(1, 100_000),
+  capacity: f.int(1, MAX_SEATS),
+  min_capacity: f.int(1, MAX_SEATS).nullable(),
+  zone: z.string().trim().min(1).max(100).nullable(),
+  is_active: z.boolean(),
+};
+
+export const CreateTable = z.object(fields).partial().required({ number: true, capacity: true });
+
+export const UpdateTable = z.object(fields).partial();
+
+export const ListTables = z.object({
+  ...listParams(),
+  zone: q.string(100).optional(),
+  is_active: q.bool().optional(),
+});

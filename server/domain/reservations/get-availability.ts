@@ -1,0 +1,50 @@
+import type { Executor } from '../../db/records.ts';
+import { ApiError } from '../../errors.ts';
+import type { Actor } from '../../services.ts';
+import { getSettings } from '../restaurants/restaurants.ts';
+import { seconds } from '../time.ts';
+import type { AvailabilityCache } from './availability-cache.ts';
+import { availabilityFrame, DEFAULT_DURATION_MINUTES, DEFAULT_PARTY_SIZE, presentAvailability, type AvailabilityFrame } from './availability.ts';
+import { toMinutes } from './clock-time.ts';
+import { activeTables, sittingsAroundDate } from './floor.ts';
+
+export interface AvailabilityQuery {
+  date: string;
+  party_size?: number;
+  from?: string;
+  to?: string;
+  slot_interval?: number;
+}
+
+async function computeFrame(db: Executor, restaurantId: string, query: AvailabilityQuery, from?: number, to?: number): Promise<AvailabilityFrame> {
+  const settings = await getSettings(db, restaurantId);
+  const [tables, sittings] = await Promise.all([activeTables(db, restaurantId), sittingsAroundDate(db, restaurantId, query.date, settings.timezone)]);
+  return availabilityFrame({
+    date: query.date,
+    partySize: query.party_size ?? DEFAULT_PARTY_SIZE,
+    slotInterval: query.slot_interval ?? settings.slot_duration_minutes,
+    durationMinutes: DEFAULT_DURATION_MINUTES,
+    from,
+    to,
+    settings,
+    tables,
+    sittings,
+  });
+}
+
+export async function getAvailability(db: Executor, actor: Actor, query: AvailabilityQuery, cache?: AvailabilityCache) {
+  const from = query.from === undefined ? undefined : toMinutes(query.from);
+  const to = query.to === undefined ? undefined : toMinutes(query.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ApiError('parameter_invalid', 'from must not be after to.', 'to');
+  }
+  if (!cache) return presentAvailability(await computeFrame(db, actor.restaurantId, query, from, to), seconds(actor));
+  const key = [actor.restaurantId, query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
+  const version = await cache.version(db, actor.restaurantId);
+  let frame = cache.get(key, version);
+  if (!frame) {
+    frame = await computeFrame(db, actor.restaurantId, query, from, to);
+    cache.set(key, version, frame);
+  }
+  return presentAvailability(frame, seconds(actor));
+}
