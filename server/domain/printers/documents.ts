@@ -68,14 +68,16 @@ export function kitchenTicket(
     `^^^${literal(station.name.toUpperCase())}`,
     `^^Order #${literal(order.order_number)}`,
     '{width:auto}',
-    `|^${literal(ctx.table ?? '-')} | ^${TYPE_LABEL[order.type]}`,
-    `|${localTime(atMs, ctx.timezone)} | ${round > 1 ? `"ROUND ${round}"` : ''}`,
+    `|^^${literal(ctx.table ?? '-')} | ^^${TYPE_LABEL[order.type]}`,
     '{width:*}',
+    `|${localTime(atMs, ctx.timezone)}`,
   ];
+  if (round > 1) out.push(`^"ROUND ${round}"`);
   if (ctx.server) out.push(`|Server: ${literal(ctx.server)}`);
   out.push('---');
   for (const item of lines) {
-    out.push(`|^${item.quantity} x ${literal(item.name)}`);
+    // double height, normal width: big enough across the pass, no wrapping on 58 mm
+    out.push(`|^^${item.quantity} x ${literal(item.name)}`);
     for (const m of modifiersOf(item)) out.push(`|~~~+ ${literal(m.group)}: ${literal(m.name)}`);
     if (item.notes) out.push(`|~~~"Note: ${literal(item.notes)}"`);
   }
@@ -94,10 +96,11 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
     `|Order #${literal(order.order_number)} | ${localTime(atMs, ctx.timezone)}`,
   ];
   if (ctx.table || ctx.server) out.push(`|${literal(ctx.table ?? '')} | ${ctx.server ? `Server: ${literal(ctx.server)}` : ''}`);
-  out.push('---', '{width:*,12}');
+  out.push('---', '{width:*,10}');
   for (const item of items) {
     out.push(`|${item.quantity} x ${literal(item.name)} | ${m(item.line_subtotal)}`);
-    for (const mod of modifiersOf(item)) out.push(`|~~~+ ${literal(mod.name)} |`);
+    const mods = modifiersOf(item);
+    if (mods.length > 0) out.push('{width:*}', ...mods.map((mod) => `|~~~+ ${literal(mod.name)}`), '{width:*,10}');
   }
   out.push('---', `|Subtotal | ${m(order.subtotal)}`);
   if (order.discount_amount) out.push(`|Discount | -${m(order.discount_amount)}`);
