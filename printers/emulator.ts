@@ -17,6 +17,8 @@ export interface ReceivedConnection {
   statusQueries: number[];
   /** the mode when the connection was accepted; only online connections print */
   mode: EmulatorMode;
+  /** wall-clock ms when the connection closed; null while open */
+  closedAt: number | null;
 }
 
 /**
@@ -27,6 +29,7 @@ export class PrinterEmulator {
   readonly connections: ReceivedConnection[] = [];
   private server: net.Server;
   private sockets = new Set<net.Socket>();
+  private waiters: { count: number; resolve: () => void }[] = [];
 
   private constructor(
     public mode: EmulatorMode,
@@ -73,7 +76,9 @@ export class PrinterEmulator {
       return;
     }
     this.sockets.add(socket);
-    const conn: ReceivedConnection = { raw: Buffer.alloc(0), document: Buffer.alloc(0), statusQueries: [], mode: this.mode };
+    // answer each status byte at once, as a printer does (no Nagle wait between them)
+    socket.setNoDelay(true);
+    const conn: ReceivedConnection = { raw: Buffer.alloc(0), document: Buffer.alloc(0), statusQueries: [], mode: this.mode, closedAt: null };
     this.connections.push(conn);
     const doc: number[] = [];
     // 0: plain bytes, 1: after DLE, 2: after DLE EOT (next byte is n)
@@ -97,7 +102,22 @@ export class PrinterEmulator {
       conn.document = Buffer.from(doc);
     });
     socket.on('error', () => {});
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      conn.closedAt = Date.now();
+      const printed = this.closedPrints();
+      this.waiters = this.waiters.filter((w) => (w.count <= printed ? (w.resolve(), false) : true));
+    });
+  }
+
+  private closedPrints(): number {
+    return this.connections.filter((c) => c.mode === 'online' && c.document.length > 0 && c.closedAt !== null).length;
+  }
+
+  /** Resolves once `count` documents have been printed, their connections closed. */
+  waitForPrints(count: number): Promise<void> {
+    if (this.closedPrints() >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 
   private answer(n: number): number {

@@ -9,7 +9,8 @@ import { PrintError, type SendOptions } from '../transport.ts';
  */
 export function sendTcp(target: { host: string; port: number }, bytes: Buffer, opts: SendOptions): Promise<StatusReading> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: target.host, port: target.port });
+    // no Nagle: the 3-byte status query must not wait for the ACK of anything before it
+    const socket = net.connect({ host: target.host, port: target.port, noDelay: true });
     let phase: 'connect' | 'status' | 'ready' | 'write' | 'closing' | 'done' = 'connect';
     let reading: StatusReading = { state: 'online', detail: null };
     let received = Buffer.alloc(0);
