@@ -30,6 +30,7 @@ export interface OrderSpec {
   tableId?: string | null;
   serverId?: string | null;
   type?: OrderRow['type'];
+  customerName?: string | null;
   restaurantId?: string;
 }
 
@@ -98,7 +99,7 @@ export async function createOrder(hub: TestHub, spec: OrderSpec): Promise<{ orde
       table_id: spec.tableId ?? null,
       server_id: spec.serverId ?? null,
       customer_id: null,
-      customer_name: null,
+      customer_name: spec.customerName ?? null,
       customer_phone: null,
       customer_email: null,
       delivery_address: null,

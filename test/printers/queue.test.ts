@@ -8,7 +8,7 @@ import { provisionRestaurant } from '../../server/domain/restaurants/provision.t
 import { silentLogger } from '../../server/logger.ts';
 import { createServer } from '../../server/server.ts';
 import { DIALECTS, freshDatabase, reopen } from '../helpers/db.ts';
-import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import { ApiClient, countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { addPrinter, createOrder, drain, jobsOf, PrinterEmulator } from './fixtures.ts';
 
 describe.each(DIALECTS)('print queue on %s', (dialect) => {
@@ -140,6 +140,31 @@ describe.each(DIALECTS)('print queue on %s', (dialect) => {
     expect(job).toMatchObject({ state: 'printed', marks: ['POSSIBLE DUPLICATE'] });
     expect(emu.prints()).toHaveLength(1);
     expect(emu.texts()[0]).toContain('POSSIBLE DUPLICATE');
+  });
+
+  it('deleting a printer fails its waiting jobs; reprinting one then needs another printer', async () => {
+    const emu = await emulator('offline');
+    const p = await addPrinter(hub, emu, { name: 'Kitchen removed', stations: ['kitchen'] });
+    const { order } = await createOrder(hub, { lines: [{ name: 'Fritto misto', station: 'kitchen' }] });
+    await drain(hub);
+    expect((await jobsOf(hub, `&order=${order.id}`))[0].state).toBe('queued');
+    expect((await hub.api.delete(`/v1/printers/${p.id}`)).status).toBe(200);
+    const [job] = await jobsOf(hub, `&order=${order.id}`);
+    expect(job).toMatchObject({ state: 'failed', last_error: 'printer deleted' });
+
+    const before = await countRows(hub, 'print_jobs');
+    const refused = await hub.api.post(`/v1/print_jobs/${job.id}/reprint`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'printer_not_configured', param: 'printer' });
+    expect(await countRows(hub, 'print_jobs')).toBe(before);
+
+    const spare = await emulator('online');
+    const other = await addPrinter(hub, spare, { name: 'Spare' });
+    const re = await hub.api.post(`/v1/print_jobs/${job.id}/reprint`, { printer: other.id });
+    expect(re.body).toMatchObject({ printer: other.id, marks: ['REPRINT'], reprint_of: job.id });
+    await drain(hub);
+    expect(spare.texts()).toHaveLength(1);
+    expect(spare.texts()[0]).toContain('1 x Fritto misto');
   });
 
   it('gives up on a job that could not print for hours', async () => {

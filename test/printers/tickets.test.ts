@@ -96,6 +96,16 @@ describe.each(DIALECTS)('kitchen tickets and receipts on %s', (dialect) => {
     expect(jobs.filter((j) => j.round === 2).map((j) => j.station)).toEqual(['kitchen']);
   });
 
+  it('names the guest and the order type on a takeout ticket', async () => {
+    const { order } = await createOrder(hub, { type: 'takeout', customerName: 'Ada L.', lines: [{ name: 'Calzone', station: 'kitchen' }] });
+    await drain(hub);
+    const text = emu.kitchen.texts().at(-1)!;
+    expect(text).toContain(`Order #${order.order_number}`);
+    expect(text).toContain('TAKEOUT');
+    expect(text).toContain('Guest: Ada L.');
+    expect(text).toContain('1 x Calzone');
+  });
+
   it('prints nothing for a draft, then everything when it is placed', async () => {
     const { order } = await createOrder(hub, { status: 'draft', lines: [{ name: 'Panna cotta draft', station: 'kitchen' }] });
     await drain(hub);

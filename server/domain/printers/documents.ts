@@ -74,6 +74,7 @@ export function kitchenTicket(
   ];
   if (round > 1) out.push(`^"ROUND ${round}"`);
   if (ctx.server) out.push(`|Server: ${literal(ctx.server)}`);
+  if (order.customer_name) out.push(`|Guest: ${literal(order.customer_name)}`);
   out.push('---');
   for (const item of lines) {
     // double height, normal width: big enough across the pass, no wrapping on 58 mm

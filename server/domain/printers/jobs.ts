@@ -9,7 +9,7 @@ import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
 import { kitchenTicket, loadOrderContext, receipt, testPage, type OrderContext } from './documents.ts';
-import { getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
+import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
 import { describeTransport } from '../../../printers/transport.ts';
 
 export type PrintJobRow = Selectable<PrintJobsTable>;
@@ -132,7 +132,13 @@ export async function getJob(db: Executor, restaurantId: string, id: string) {
  */
 export async function reprintJob(trx: Executor, actor: Actor, id: string, printerId?: string): Promise<PrintJobRow> {
   const original = await getJob(trx, actor.restaurantId, id);
-  const printer = await getPrinter(trx, actor.restaurantId, printerId ?? original.original_printer_id, printerId ? 'printer' : 'id');
+  let printer: PrinterRow;
+  if (printerId) printer = await getPrinter(trx, actor.restaurantId, printerId, 'printer');
+  else {
+    const first = await findPrinter(trx, actor.restaurantId, original.original_printer_id);
+    if (!first) throw new ApiError('printer_not_configured', `The printer of job '${id}' was deleted; name another with \`printer\`.`, 'printer');
+    printer = first;
+  }
   return enqueueJob(trx, actor, {
     kind: original.kind,
     printer,
