@@ -124,6 +124,14 @@ describe.each(DIALECTS)('printers API on %s', (dialect) => {
     expect((await other.api.get(`/v1/printers/${theirs.body.id}`)).body.name).toBe('Theirs');
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await hub.api.get('/v1/openapi.json', { key: null });
+    expect(doc.status).toBe(200);
+    for (const path of ['/v1/printers', '/v1/printers/{id}', '/v1/printers/{id}/test', '/v1/print_jobs', '/v1/print_jobs/{id}/preview', '/v1/print_jobs/{id}/reprint', '/v1/orders/{id}/receipt']) {
+      expect(Object.keys(doc.body.paths), path).toContain(path);
+    }
+  });
+
   it('asks for the printers scopes', async () => {
     const widget = hub.api.withKey(hub.keys.widget);
     const res = await widget.get('/v1/printers');
