@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,47 @@ describe.each(DIALECTS)('print queue on %s', (dialect) => {
     await drain(hub);
     expect(primaryEmu.prints()).toHaveLength(0);
     expect(backupEmu.prints()).toHaveLength(1);
+  });
+
+  it('a printer that hangs holds up only its own tickets', async () => {
+    // a printer that accepts and then says nothing until the test lets it answer
+    const held: net.Socket[] = [];
+    let accepted!: () => void;
+    const connected = new Promise<void>((r) => (accepted = r));
+    const hung = net.createServer((s) => {
+      s.on('error', () => {});
+      held.push(s);
+      accepted();
+    });
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const queue = hub.server.services.printQueue!;
+    const saved = queue.opts;
+    queue.opts = { ...saved, sendOptions: { ...saved.sendOptions, statusTimeoutMs: 120_000 } };
+    try {
+      const hungPrinter = await hub.api.post('/v1/printers', { name: 'Hung', transport: { type: 'tcp', host: '127.0.0.1', port: (hung.address() as net.AddressInfo).port }, stations: ['kitchen'] });
+      const fine = await emulator('online');
+      await addPrinter(hub, fine, { name: 'Fine bar', stations: ['bar'] });
+      const { order } = await createOrder(hub, { lines: [{ name: 'Slow lasagne', station: 'kitchen' }, { name: 'Quick negroni', station: 'bar' }] });
+      await fine.waitForPrints(1);
+      expect(fine.texts()[0]).toContain('1 x Quick negroni');
+      const waiting = (await jobsOf(hub, `&order=${order.id}`)).find((j) => j.printer === hungPrinter.body.id);
+      expect(waiting.state).toBe('printing');
+
+      // the printer wakes up: answers its status queries, takes the ticket, closes
+      await connected;
+      const received: Buffer[] = [];
+      const socket = held[0];
+      socket.on('data', (d) => received.push(d));
+      socket.on('end', () => socket.end());
+      socket.write(Buffer.from([0x12, 0x12, 0x12]));
+      await drain(hub);
+      expect((await jobsOf(hub, `&order=${order.id}`)).every((j) => j.state === 'printed')).toBe(true);
+      expect(Buffer.concat(received).toString('latin1')).toContain('1 x Slow lasagne');
+    } finally {
+      queue.opts = saved;
+      for (const s of held) s.destroy();
+      await new Promise((r) => hung.close(r));
+    }
   });
 
   it('takes over a job whose dispatcher died mid-send once its lease ran out, marked POSSIBLE DUPLICATE', async () => {

@@ -48,8 +48,11 @@ export const POSSIBLE_DUPLICATE = 'POSSIBLE DUPLICATE';
  */
 export class PrintDispatcher {
   readonly owner = `disp_${randomUUID()}`;
-  readonly opts: DispatcherOptions;
+  /** tunable while running (tests stretch timeouts; an operator could too) */
+  opts: DispatcherOptions;
   private loop: Promise<void> | null = null;
+  /** printer id → the worker sending its jobs; a slow or dead printer holds up only itself */
+  private busy = new Map<string, Promise<void>>();
   private again = false;
   private running = false;
   private unsubscribe: (() => void) | null = null;
@@ -71,7 +74,7 @@ export class PrintDispatcher {
     this.running = false;
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.loop;
+    await this.idle();
   }
 
   /** Asks for a pass over the queue; cheap and safe to call any time. */
@@ -86,9 +89,9 @@ export class PrintDispatcher {
     });
   }
 
-  /** Resolves when the current pass (and any it chained) is over. */
+  /** Resolves when no pass and no printer worker is running any more. */
   async idle(): Promise<void> {
-    while (this.loop) await this.loop;
+    while (this.loop || this.busy.size > 0) await Promise.all([this.loop, ...this.busy.values()]);
   }
 
   /** kick + idle: what the sweep job and tests use. */
@@ -115,13 +118,16 @@ export class PrintDispatcher {
     return Math.floor(this.services.clock.now() / 1000);
   }
 
-  /** Claims every due job (leased), then sends each printer's jobs in order, printers in parallel. */
+  /**
+   * Claims every due job (leased) of the printers not busy now and hands each printer's jobs,
+   * in order, to a worker of its own. A worker that ends asks for another pass.
+   */
   private async pass(): Promise<number> {
     const { db } = this.services;
     const now = this.nowSeconds();
-    const due = await db
-      .selectFrom('print_jobs')
-      .select('id')
+    let query = db.selectFrom('print_jobs').select('id');
+    if (this.busy.size > 0) query = query.where('printer_id', 'not in', [...this.busy.keys()]);
+    const due = await query
       .where((eb) =>
         eb.or([
           eb.and([eb('state', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
@@ -139,7 +145,15 @@ export class PrintDispatcher {
     }
     const byPrinter = new Map<string, PrintJobRow[]>();
     for (const j of claimed) byPrinter.set(j.printer_id, [...(byPrinter.get(j.printer_id) ?? []), j]);
-    await Promise.all([...byPrinter.values()].map((jobs) => this.sendAll(jobs)));
+    for (const [printerId, jobs] of byPrinter) {
+      const worker = this.sendAll(jobs)
+        .catch((err) => this.services.logger.error({ err, printer: printerId }, 'print worker failed; its leases will expire'))
+        .finally(() => {
+        this.busy.delete(printerId);
+        this.kick();
+      });
+      this.busy.set(printerId, worker);
+    }
     return claimed.length;
   }
 
