@@ -1,4 +1,4 @@
-import type { PrinterState, StatusReading } from './status.ts';
+import type { StatusReading } from './status.ts';
 import { sendTcp } from './transports/tcp.ts';
 
 /**
@@ -31,19 +31,7 @@ export const DEFAULT_SEND_OPTIONS: SendOptions = {
   closeTimeoutMs: 2000,
 };
 
-/**
- * A send that did not complete. `written` tells whether any document bytes may have
- * reached the printer: false means a retry can never print twice.
- */
-export class PrintError extends Error {
-  constructor(
-    readonly state: PrinterState,
-    message: string,
-    readonly written: boolean,
-  ) {
-    super(message);
-  }
-}
+export { PrintError, SendCancelled } from './send-error.ts';
 
 export async function send(transport: TransportConfig, bytes: Buffer, opts: SendOptions): Promise<StatusReading> {
   switch (transport.type) {

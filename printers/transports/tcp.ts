@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { DLE_EOT, interpretStatus, type StatusReading } from '../status.ts';
-import { PrintError, type SendOptions } from '../transport.ts';
+import { PrintError, SendCancelled } from '../send-error.ts';
+import type { SendOptions } from '../transport.ts';
 
 /**
  * One print over raw TCP: connect, read the real-time status, write the document, half-close
@@ -49,7 +50,7 @@ export function sendTcp(target: { host: string; port: number }, bytes: Buffer, o
         }
         // the socket may have died while we waited
         if ((phase as string) === 'done') return;
-        if (!go) return fail(new PrintError('error', 'send cancelled before writing', false));
+        if (!go) return fail(new SendCancelled());
       }
       phase = 'write';
       arm(opts.writeTimeoutMs, 'write');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { renderCommands } from '../../../printers/encoder.ts';
 import type { StatusReading } from '../../../printers/status.ts';
-import { DEFAULT_SEND_OPTIONS, PrintError, send, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
+import { DEFAULT_SEND_OPTIONS, PrintError, send, SendCancelled, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
 import type { Services } from '../../services.ts';
 import { withMarks } from './documents.ts';
 import type { PrintJobRow } from './jobs.ts';
@@ -86,6 +86,11 @@ export class PrintDispatcher {
     }
     this.loop = this.run().finally(() => {
       this.loop = null;
+      // a kick that came after the last pass looked, but before the loop ended
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
     });
   }
 
@@ -230,8 +235,9 @@ export class PrintDispatcher {
         } catch (err) {
           const e = err instanceof PrintError ? err : new PrintError('error', (err as Error).message, false);
           // a claim lost before writing is not the printer's fault
-          if (e.message === 'send cancelled before writing') continue;
-          blocked = e;
+          if (e instanceof SendCancelled) continue;
+          // the jobs after it were never sent: they share the failure, not its written bytes
+          blocked = new PrintError(e.state, e.message, false);
           await this.failed(job, printer, e);
           await this.recordStatus(printer, e.state, e.message);
         }
