@@ -126,6 +126,18 @@ describe('raw TCP transport against odd printers', () => {
     expect(Buffer.concat(received).toString('latin1')).toContain('DOCUMENT');
   });
 
+  it('counts a reset after the document went out as a failure that may have printed', async () => {
+    const port = await server((s) => {
+      s.on('data', (d) => {
+        if (d.includes(Buffer.from([0x10, 0x04]))) s.write(Buffer.from([0x12, 0x12, 0x12]));
+        if (d.includes(Buffer.from('DOCUMENT'))) s.resetAndDestroy();
+      });
+    }, true);
+    const err = await send({ type: 'tcp', host: '127.0.0.1', port }, Buffer.from('DOCUMENT'), opts).catch((e) => e);
+    expect(err).toBeInstanceOf(PrintError);
+    expect(err).toMatchObject({ state: 'error', written: true });
+  });
+
   it('fails a port nobody listens on', async () => {
     const closed = await new Promise<number>((resolve) => {
       const s = net.createServer();

@@ -8,6 +8,7 @@ import type { Database } from '../../server/db/database.ts';
 import { provisionRestaurant } from '../../server/domain/restaurants/provision.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { createServer } from '../../server/server.ts';
+import { PrintError } from '../../printers/transport.ts';
 import { DIALECTS, freshDatabase, reopen } from '../helpers/db.ts';
 import { ApiClient, countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { addPrinter, createOrder, drain, jobsOf, PrinterEmulator } from './fixtures.ts';
@@ -207,6 +208,38 @@ describe.each(DIALECTS)('print queue on %s', (dialect) => {
     await drain(hub);
     expect(spare.texts()).toHaveLength(1);
     expect(spare.texts()[0]).toContain('1 x Fritto misto');
+  });
+
+  it('retries a send that broke after writing, marked POSSIBLE DUPLICATE', async () => {
+    const emu = await emulator('online');
+    await addPrinter(hub, emu, { name: 'Kitchen flaky', stations: ['kitchen'] });
+    const queue = hub.server.services.printQueue!;
+    const saved = queue.opts;
+    let breaks = 1;
+    queue.opts = {
+      ...saved,
+      send: async (transport, bytes, opts) => {
+        if (breaks-- > 0) {
+          await opts.beforeWrite?.();
+          throw new PrintError('error', 'ECONNRESET: connection reset mid-write', true);
+        }
+        return saved.send(transport, bytes, opts);
+      },
+    };
+    try {
+      const { order } = await createOrder(hub, { lines: [{ name: 'Carpaccio', station: 'kitchen' }] });
+      await drain(hub);
+      let [job] = await jobsOf(hub, `&order=${order.id}`);
+      expect(job).toMatchObject({ state: 'queued', attempts: 1, marks: ['POSSIBLE DUPLICATE'] });
+      hub.clock.set(job.next_attempt_at * 1000);
+      await drain(hub);
+      [job] = await jobsOf(hub, `&order=${order.id}`);
+      expect(job).toMatchObject({ state: 'printed', attempts: 2 });
+      expect(emu.texts()).toHaveLength(1);
+      expect(emu.texts()[0]).toContain('POSSIBLE DUPLICATE');
+    } finally {
+      queue.opts = saved;
+    }
   });
 
   it('gives up on a job that could not print for hours', async () => {
