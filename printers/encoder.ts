@@ -29,9 +29,13 @@ export function renderCommands(doc: string, target: Target): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-/** The same document as an SVG image of the paper, for previews. */
+/**
+ * The same document as an SVG image of the paper, for previews. receiptline's SVG imports a
+ * web font from Google; the hub works offline and shares nothing, so that import is dropped
+ * and the SVG falls back to the local monospace fonts it already names.
+ */
 export function renderSvg(doc: string, paperWidth: number): string {
-  return transform(doc, { cpl: charsPerLine(paperWidth), encoding: ENCODING, command: 'svg' });
+  return transform(doc, { cpl: charsPerLine(paperWidth), encoding: ENCODING, command: 'svg' }).replace(/@import url\([^)]*\);?/g, '');
 }
 
 /** The same document as plain text (logs, tests, the CLI). */

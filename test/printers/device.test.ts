@@ -27,6 +27,8 @@ describe('encoder', () => {
     expect(renderText(doc, 58).trimEnd().split('\n')).toHaveLength(2);
     expect(renderSvg(doc, 58)).toMatch(/^<svg width="384px"/);
     expect(renderSvg(doc, 80)).toMatch(/^<svg width="576px"/);
+    // nothing is fetched from the internet when a preview is shown
+    expect(renderSvg(doc, 80).replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:\/\//);
   });
 });
 
