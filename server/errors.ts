@@ -59,6 +59,7 @@ const CODES = {
   // realtime (issue 8)
 
   // printers (issue 9)
+  printer_not_configured: 409,
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -20,6 +20,8 @@ export const PREFIXES = {
   reservation: 'rsv',
   event: 'evt',
   webhookEndpoint: 'we',
+  printer: 'prt',
+  printJob: 'pj',
   change: 'op',
   waitlistEntry: 'wl',
   feedback: 'fb',

@@ -1,2 +1,4 @@
 // Routes of the printers feature register here.
-export {};
+import './printers.routes.ts';
+import './jobs.routes.ts';
+import './receipt.routes.ts';

@@ -1,3 +1,10 @@
+import type { PrintJobsTable } from '../tables/print-jobs.table.ts';
+import type { PrinterStatusTable } from '../tables/printer-status.table.ts';
+import type { PrintersTable } from '../tables/printers.table.ts';
+
 /** Tables of the printers feature: one line per `*.table.ts`. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PrintersTables {}
+export interface PrintersTables {
+  printers: PrintersTable;
+  print_jobs: PrintJobsTable;
+  printer_status: PrinterStatusTable;
+}

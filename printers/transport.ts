@@ -1,0 +1,45 @@
+import type { StatusReading } from './status.ts';
+import { sendTcp } from './transports/tcp.ts';
+
+/**
+ * How the hub reaches a printer. Only raw TCP (port 9100, "JetDirect") exists today; USB
+ * and serial printers add a variant here and a module under transports/.
+ */
+export type TransportConfig = { type: 'tcp'; host: string; port: number };
+
+export interface SendOptions {
+  /** ask the printer's real-time status (ESC/POS DLE EOT) before sending */
+  queryStatus: boolean;
+  connectTimeoutMs: number;
+  statusTimeoutMs: number;
+  /** the whole write, until the printer has taken every byte */
+  writeTimeoutMs: number;
+  /** how long to wait for the printer to close its side after ours */
+  closeTimeoutMs: number;
+  /**
+   * Called once the printer reported ready, before the first document byte is written;
+   * false aborts the send with nothing written (the sender lost its claim on the job).
+   */
+  beforeWrite?: () => Promise<boolean>;
+}
+
+export const DEFAULT_SEND_OPTIONS: SendOptions = {
+  queryStatus: true,
+  connectTimeoutMs: 3000,
+  statusTimeoutMs: 2000,
+  writeTimeoutMs: 15000,
+  closeTimeoutMs: 2000,
+};
+
+export { PrintError, SendCancelled } from './send-error.ts';
+
+export async function send(transport: TransportConfig, bytes: Buffer, opts: SendOptions): Promise<StatusReading> {
+  switch (transport.type) {
+    case 'tcp':
+      return sendTcp(transport, bytes, opts);
+  }
+}
+
+export function describeTransport(t: TransportConfig): string {
+  return `tcp://${t.host.includes(':') ? `[${t.host}]` : t.host}:${t.port}`;
+}

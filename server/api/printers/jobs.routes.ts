@@ -1,0 +1,87 @@
+import { renderSvg } from '../../../printers/encoder.ts';
+import { withMarks } from '../../domain/printers/documents.ts';
+import { getJob, reprintJob } from '../../domain/printers/jobs.ts';
+import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
+import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { presentPrintJob } from './presenter.ts';
+import { ListPrintJobs, Reprint } from './schema.ts';
+import type { PrintJobRow } from '../../domain/printers/jobs.ts';
+
+registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
+
+async function present(c: Call<any, any, any>, rows: PrintJobRow[]) {
+  const out = rows.map(presentPrintJob);
+  await applyExpand({ db: c.db, restaurantId: c.actor().restaurantId }, 'print_job', out, c.expand);
+  return out;
+}
+
+const tag = 'Print jobs';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/print_jobs',
+  summary: 'List print jobs and their state, newest first',
+  tag,
+  auth: 'secret',
+  scope: 'printers:read',
+  query: ListPrintJobs,
+  expand: 'print_job',
+  handler: async (c) => {
+    let qb = c.db.selectFrom('print_jobs').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    if (c.query.printer) qb = qb.where('printer_id', '=', c.query.printer);
+    if (c.query.order) qb = qb.where('order_id', '=', c.query.order);
+    if (c.query.state) qb = qb.where('state', '=', c.query.state);
+    if (c.query.kind) qb = qb.where('kind', '=', c.query.kind);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('print_jobs'), url: '/v1/print_jobs' });
+    return mapPage(page, (rows) => present(c, rows));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/print_jobs/:id',
+  summary: 'Retrieve a print job',
+  tag,
+  auth: 'secret',
+  scope: 'printers:read',
+  params: idParam('pj_ id'),
+  expand: 'print_job',
+  handler: async (c) => (await present(c, [await getJob(c.db, c.actor().restaurantId, c.params.id)]))[0],
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/print_jobs/:id/preview',
+  summary: 'The job as it prints (marks included), as an SVG image (image/svg+xml) at its printer’s paper width',
+  tag,
+  auth: 'secret',
+  scope: 'printers:read',
+  params: idParam('pj_ id'),
+  handler: async (c) => {
+    const { restaurantId } = c.actor();
+    const job = await getJob(c.db, restaurantId, c.params.id);
+    const printer = await findPrinter(c.db, restaurantId, job.printer_id);
+    const svg = renderSvg(withMarks(job.document, JSON.parse(job.marks) as string[]), printer?.paper_width ?? 80);
+    c.ctx.type = 'image/svg+xml';
+    return svg;
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/print_jobs/:id/reprint',
+  summary: 'Print a job again as a new job marked REPRINT, on its original printer or the one named',
+  tag,
+  auth: 'secret',
+  scope: 'printers:write',
+  params: idParam('pj_ id'),
+  body: Reprint,
+  idempotent: true,
+  status: 201,
+  handler: async (c) => {
+    if (c.body.printer) await getPrinter(c.db, c.actor().restaurantId, c.body.printer, 'printer');
+    return presentPrintJob(await reprintJob(c.db, c.actor(), c.params.id, c.body.printer));
+  },
+});

@@ -1,0 +1,9 @@
+/** Last known status of each printer, as the dispatcher saw it (local bookkeeping). */
+export interface PrinterStatusTable {
+  printer_id: string;
+  restaurant_id: string;
+  state: 'online' | 'offline' | 'paper_out' | 'error';
+  detail: string | null;
+  /** Unix seconds */
+  checked_at: number;
+}

@@ -1,0 +1,18 @@
+/** Network printers of the venue (the `prt_` records). */
+export interface PrintersTable {
+  id: string;
+  restaurant_id: string;
+  name: string;
+  /** JSON: { type: 'tcp', host, port } — other transports (usb, serial) add their own shape */
+  transport: string;
+  language: 'escpos' | 'starprnt';
+  /** 58 or 80 (mm) */
+  paper_width: number;
+  /** JSON array of station keys this printer gets kitchen tickets for */
+  stations: string;
+  prints_receipts: number;
+  backup_printer_id: string | null;
+  is_active: number;
+  created: number;
+  updated: number;
+}

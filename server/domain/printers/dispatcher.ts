@@ -1,0 +1,301 @@
+import { randomUUID } from 'node:crypto';
+import { renderCommands } from '../../../printers/encoder.ts';
+import type { StatusReading } from '../../../printers/status.ts';
+import { DEFAULT_SEND_OPTIONS, PrintError, send, SendCancelled, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
+import type { Services } from '../../services.ts';
+import { withMarks } from './documents.ts';
+import type { PrintJobRow } from './jobs.ts';
+import { printerTransport, type PrinterRow } from './printers.ts';
+
+export interface DispatcherOptions {
+  /** failed attempts on a printer before its jobs move to its backup */
+  failuresBeforeBackup: number;
+  /** retry delay: base × 2^(attempt−1) seconds, capped */
+  baseBackoffSeconds: number;
+  maxBackoffSeconds: number;
+  /** a claim older than this belongs to a dispatcher that died; its job is taken over */
+  leaseSeconds: number;
+  /** a job not printed after this long fails as expired: a ticket hours late only confuses */
+  maxAgeSeconds: number;
+  batchSize: number;
+  sendOptions: SendOptions;
+  /** how bytes reach a printer; tests and the bench may replace it */
+  send: (transport: TransportConfig, bytes: Buffer, opts: SendOptions) => Promise<StatusReading>;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
+  failuresBeforeBackup: 3,
+  baseBackoffSeconds: 2,
+  maxBackoffSeconds: 60,
+  leaseSeconds: 120,
+  maxAgeSeconds: 4 * 3600,
+  batchSize: 50,
+  sendOptions: DEFAULT_SEND_OPTIONS,
+  send,
+};
+
+export const POSSIBLE_DUPLICATE = 'POSSIBLE DUPLICATE';
+
+/**
+ * Works off the print queue. Woken after every commit (Transactor.onCommit) and by the
+ * periodic sweep; reads what is due from the database, so a lost wake-up loses nothing.
+ *
+ * Delivery is at-least-once: a job is marked printed only after the printer took every
+ * byte and the connection closed cleanly. A crash between the last byte and that mark
+ * sends the ticket again (marked POSSIBLE DUPLICATE) — a duplicate ticket costs a glance,
+ * a lost one costs a dish. Failures before the first document byte (refused connection,
+ * offline or paper-out status) are retried without that risk.
+ */
+export class PrintDispatcher {
+  readonly owner = `disp_${randomUUID()}`;
+  /** tunable while running (tests stretch timeouts; an operator could too) */
+  opts: DispatcherOptions;
+  private loop: Promise<void> | null = null;
+  /** printer id → the worker sending its jobs; a slow or dead printer holds up only itself */
+  private busy = new Map<string, Promise<void>>();
+  private again = false;
+  private running = false;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly services: Services,
+    opts: Partial<DispatcherOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, ...opts };
+  }
+
+  start(): void {
+    this.running = true;
+    this.unsubscribe ??= this.services.tx.onCommit(() => this.kick());
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.idle();
+  }
+
+  /** Asks for a pass over the queue; cheap and safe to call any time. */
+  kick(): void {
+    if (!this.running) return;
+    if (this.loop) {
+      this.again = true;
+      return;
+    }
+    this.loop = this.run().finally(() => {
+      this.loop = null;
+      // a kick that came after the last pass looked, but before the loop ended
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves when no pass and no printer worker is running any more. */
+  async idle(): Promise<void> {
+    while (this.loop || this.busy.size > 0) await Promise.all([this.loop, ...this.busy.values()]);
+  }
+
+  /** kick + idle: what the sweep job and tests use. */
+  async drain(): Promise<void> {
+    this.kick();
+    await this.idle();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.again = false;
+      let handled = 0;
+      try {
+        handled = await this.pass();
+      } catch (err) {
+        this.services.logger.error({ err }, 'print queue pass failed');
+        return;
+      }
+      if (handled === 0 && !this.again) return;
+    }
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.services.clock.now() / 1000);
+  }
+
+  /**
+   * Claims every due job (leased) of the printers not busy now and hands each printer's jobs,
+   * in order, to a worker of its own. A worker that ends asks for another pass.
+   */
+  private async pass(): Promise<number> {
+    const { db } = this.services;
+    const now = this.nowSeconds();
+    let query = db.selectFrom('print_jobs').select('id');
+    if (this.busy.size > 0) query = query.where('printer_id', 'not in', [...this.busy.keys()]);
+    const due = await query
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
+          eb.and([eb('state', '=', 'printing'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .orderBy('created')
+      .orderBy('id')
+      .limit(this.opts.batchSize)
+      .execute();
+    const claimed: PrintJobRow[] = [];
+    for (const { id } of due) {
+      const job = await this.claim(id, now);
+      if (job) claimed.push(job);
+    }
+    const byPrinter = new Map<string, PrintJobRow[]>();
+    for (const j of claimed) byPrinter.set(j.printer_id, [...(byPrinter.get(j.printer_id) ?? []), j]);
+    for (const [printerId, jobs] of byPrinter) {
+      const worker = this.sendAll(jobs)
+        .catch((err) => this.services.logger.error({ err, printer: printerId }, 'print worker failed; its leases will expire'))
+        .finally(() => {
+        this.busy.delete(printerId);
+        this.kick();
+      });
+      this.busy.set(printerId, worker);
+    }
+    return claimed.length;
+  }
+
+  private async claim(id: string, now: number): Promise<PrintJobRow | undefined> {
+    const job = await this.services.db
+      .updateTable('print_jobs')
+      .set({ state: 'printing', lease_owner: this.owner, lease_until: now + this.opts.leaseSeconds, updated: now })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
+          eb.and([eb('state', '=', 'printing'), eb('lease_until', '<', now)]),
+        ]),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (job && job.write_started_at !== null) {
+      // The last holder died after it began writing: the ticket may already be on paper.
+      this.services.logger.warn({ job: job.id }, 'print job taken over after an interrupted send');
+      return this.update(job, { marks: addMark(job.marks, POSSIBLE_DUPLICATE), write_started_at: null });
+    }
+    return job;
+  }
+
+  /** Updates a job this dispatcher holds; undefined when the claim was lost meanwhile. */
+  private async update(job: PrintJobRow, patch: Partial<PrintJobRow>): Promise<PrintJobRow | undefined> {
+    return this.services.db
+      .updateTable('print_jobs')
+      .set({ ...patch, updated: this.nowSeconds() })
+      .where('id', '=', job.id)
+      .where('lease_owner', '=', this.owner)
+      .where('state', '=', 'printing')
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  private async sendAll(jobs: PrintJobRow[]): Promise<void> {
+    const printer = await this.services.db
+      .selectFrom('printers')
+      .selectAll()
+      .where('restaurant_id', '=', jobs[0].restaurant_id)
+      .where('id', '=', jobs[0].printer_id)
+      .executeTakeFirst();
+    // Once a printer failed in this pass its other jobs fail the same way, without another
+    // connection attempt each; they keep their order for the next pass.
+    let blocked: PrintError | null = null;
+    for (const job of jobs) {
+      try {
+        if (job.created < this.nowSeconds() - this.opts.maxAgeSeconds) {
+          await this.update(job, { state: 'failed', last_error: 'expired: not printed in time', lease_owner: null, lease_until: null });
+          continue;
+        }
+        if (!printer) {
+          await this.update(job, { state: 'failed', last_error: 'printer deleted', lease_owner: null, lease_until: null });
+          continue;
+        }
+        if (!blocked && !printer.is_active) blocked = new PrintError('offline', 'printer is disabled', false);
+        if (blocked) {
+          await this.failed(job, printer, blocked);
+          continue;
+        }
+        try {
+          const reading = await this.sendOne(job, printer);
+          await this.update(job, {
+            state: 'printed',
+            printed_at: this.nowSeconds(),
+            attempts: job.attempts + 1,
+            last_error: null,
+            lease_owner: null,
+            lease_until: null,
+            write_started_at: null,
+          });
+          await this.recordStatus(printer, reading.state, reading.detail);
+        } catch (err) {
+          const e = err instanceof PrintError ? err : new PrintError('error', (err as Error).message, false);
+          // a claim lost before writing is not the printer's fault
+          if (e instanceof SendCancelled) continue;
+          // the jobs after it were never sent: they share the failure, not its written bytes
+          blocked = new PrintError(e.state, e.message, false);
+          await this.failed(job, printer, e);
+          await this.recordStatus(printer, e.state, e.message);
+        }
+      } catch (err) {
+        this.services.logger.error({ err, job: job.id }, 'print job bookkeeping failed; the lease will expire');
+      }
+    }
+  }
+
+  private async sendOne(job: PrintJobRow, printer: PrinterRow): Promise<StatusReading> {
+    const bytes = renderCommands(withMarks(job.document, JSON.parse(job.marks) as string[]), {
+      language: printer.language,
+      paperWidth: printer.paper_width,
+    });
+    return this.opts.send(printerTransport(printer), bytes, {
+      ...this.opts.sendOptions,
+      // StarPRNT has no DLE EOT; those printers are judged by the connection alone.
+      queryStatus: this.opts.sendOptions.queryStatus && printer.language === 'escpos',
+      beforeWrite: async () => Boolean(await this.update(job, { write_started_at: this.nowSeconds() })),
+    });
+  }
+
+  /** A failed attempt: back off, or after enough failures move the job to the backup printer. */
+  private async failed(job: PrintJobRow, printer: PrinterRow, err: PrintError): Promise<void> {
+    const attempts = job.attempts + 1;
+    const now = this.nowSeconds();
+    const marks = err.written ? addMark(job.marks, POSSIBLE_DUPLICATE) : job.marks;
+    const release = { lease_owner: null, lease_until: null, write_started_at: null, state: 'queued' as const, attempts, last_error: `${err.state}: ${err.message}` };
+    const onOriginal = job.printer_id === job.original_printer_id;
+    if (onOriginal && attempts >= this.opts.failuresBeforeBackup && printer.backup_printer_id) {
+      const backup = await this.services.db
+        .selectFrom('printers')
+        .selectAll()
+        .where('restaurant_id', '=', job.restaurant_id)
+        .where('id', '=', printer.backup_printer_id)
+        .where('is_active', '=', 1)
+        .executeTakeFirst();
+      if (backup) {
+        await this.update(job, { ...release, printer_id: backup.id, marks: addMark(marks, `BACKUP FROM ${printer.name}`), next_attempt_at: now });
+        this.services.logger.warn({ job: job.id, from: printer.id, to: backup.id }, 'print job moved to backup printer');
+        return;
+      }
+    }
+    const delay = Math.min(this.opts.maxBackoffSeconds, this.opts.baseBackoffSeconds * 2 ** Math.min(attempts - 1, 16));
+    await this.update(job, { ...release, marks, next_attempt_at: now + delay });
+  }
+
+  private async recordStatus(printer: PrinterRow, state: StatusReading['state'], detail: string | null): Promise<void> {
+    const row = { printer_id: printer.id, restaurant_id: printer.restaurant_id, state, detail, checked_at: this.nowSeconds() };
+    await this.services.db
+      .insertInto('printer_status')
+      .values(row)
+      .onConflict((oc) => oc.column('printer_id').doUpdateSet({ state, detail, checked_at: row.checked_at }))
+      .execute();
+  }
+}
+
+function addMark(marksJson: string, mark: string): string {
+  const marks = JSON.parse(marksJson) as string[];
+  return JSON.stringify(marks.includes(mark) ? marks : [...marks, mark]);
+}

@@ -1,0 +1,143 @@
+import { DateTime } from 'luxon';
+import { literal } from '../../../printers/encoder.ts';
+import type { Executor } from '../../db/records.ts';
+import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import { getRestaurant } from '../restaurants/restaurants.ts';
+
+/**
+ * Tickets and receipts as ReceiptLine documents: one text renders to ESC/POS, StarPRNT and
+ * SVG alike (printers/encoder.ts). Every piece of free text goes through `literal` so a
+ * dish called "Fish | Chips" can not change the layout.
+ */
+
+export interface OrderContext {
+  restaurantName: string;
+  timezone: string;
+  currency: string;
+  /** "Table 12", "Terrace 3" (virtual table) or null */
+  table: string | null;
+  server: string | null;
+}
+
+type Modifier = { group: string; name: string; price_adjustment: number };
+
+const TYPE_LABEL: Record<OrderRow['type'], string> = { dine_in: 'DINE IN', takeout: 'TAKEOUT', delivery: 'DELIVERY' };
+
+export async function loadOrderContext(db: Executor, order: OrderRow): Promise<OrderContext> {
+  const restaurant = await getRestaurant(db, order.restaurant_id);
+  let table: string | null = null;
+  if (order.is_virtual_table && order.virtual_table_label) table = order.virtual_table_label;
+  else if (order.table_id) {
+    const t = await db.selectFrom('tables').select('number').where('restaurant_id', '=', order.restaurant_id).where('id', '=', order.table_id).executeTakeFirst();
+    table = t ? `Table ${t.number}` : null;
+  }
+  let server: string | null = null;
+  if (order.server_id) {
+    const u = await db.selectFrom('users').select('name').where('restaurant_id', '=', order.restaurant_id).where('id', '=', order.server_id).executeTakeFirst();
+    server = u?.name ?? null;
+  }
+  return { restaurantName: restaurant.name, timezone: restaurant.timezone, currency: restaurant.currency, table, server };
+}
+
+export const localTime = (ms: number, timezone: string): string => DateTime.fromMillis(ms, { zone: timezone }).toFormat('yyyy-MM-dd HH:mm');
+
+/** Minor units as a decimal amount of the currency: 2950 EUR → "29.50", 1200 JPY → "1200". */
+export function money(amount: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // unknown code: two decimals
+  }
+  const sign = amount < 0 ? '-' : '';
+  return sign + (Math.abs(amount) / 10 ** digits).toFixed(digits);
+}
+
+const modifiersOf = (item: OrderItemRow): Modifier[] => JSON.parse(item.modifiers) as Modifier[];
+
+/** A kitchen ticket for one station: only the given lines (one round, or the first one). */
+export function kitchenTicket(
+  ctx: OrderContext,
+  order: OrderRow,
+  station: { key: string; name: string },
+  lines: OrderItemRow[],
+  round: number,
+  atMs: number,
+): string {
+  const out = [
+    `^^^${literal(station.name.toUpperCase())}`,
+    `^^Order #${literal(order.order_number)}`,
+    '{width:auto}',
+    `|^^${literal(ctx.table ?? '-')} | ^^${TYPE_LABEL[order.type]}`,
+    '{width:*}',
+    `|${localTime(atMs, ctx.timezone)}`,
+  ];
+  if (round > 1) out.push(`^"ROUND ${round}"`);
+  if (ctx.server) out.push(`|Server: ${literal(ctx.server)}`);
+  if (order.customer_name) out.push(`|Guest: ${literal(order.customer_name)}`);
+  out.push('---');
+  for (const item of lines) {
+    // double height, normal width: big enough across the pass, no wrapping on 58 mm
+    out.push(`|^^${item.quantity} x ${literal(item.name)}`);
+    for (const m of modifiersOf(item)) out.push(`|~~~+ ${literal(m.group)}: ${literal(m.name)}`);
+    if (item.notes) out.push(`|~~~"Note: ${literal(item.notes)}"`);
+  }
+  out.push('---');
+  if (order.notes) out.push(`|"Order note:" ${literal(order.notes)}`, '---');
+  return out.join('\n');
+}
+
+/** The guest's receipt: every line, taxes by rate when they add up, totals in the restaurant's currency. */
+export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number): string {
+  const cur = order.currency || ctx.currency;
+  const m = (n: number) => money(n, cur);
+  const out = [
+    `^^${literal(ctx.restaurantName)}`,
+    '{width:auto}',
+    `|Order #${literal(order.order_number)} | ${localTime(atMs, ctx.timezone)}`,
+  ];
+  if (ctx.table || ctx.server) out.push(`|${literal(ctx.table ?? '')} | ${ctx.server ? `Server: ${literal(ctx.server)}` : ''}`);
+  out.push('---', '{width:*,10}');
+  for (const item of items) {
+    out.push(`|${item.quantity} x ${literal(item.name)} | ${m(item.line_subtotal)}`);
+    const mods = modifiersOf(item);
+    if (mods.length > 0) out.push('{width:*}', ...mods.map((mod) => `|~~~+ ${literal(mod.name)}`), '{width:*,10}');
+  }
+  out.push('---', `|Subtotal | ${m(order.subtotal)}`);
+  if (order.discount_amount) out.push(`|Discount | -${m(order.discount_amount)}`);
+  const byRate = new Map<number, number>();
+  for (const item of items) byRate.set(item.tax_rate, (byRate.get(item.tax_rate) ?? 0) + item.tax_amount);
+  const rateSum = [...byRate.values()].reduce((a, b) => a + b, 0);
+  if (rateSum === order.tax_amount && byRate.size > 0) {
+    for (const [rate, amount] of [...byRate].sort((a, b) => a[0] - b[0])) {
+      if (amount) out.push(`|Tax ${+(rate * 100).toFixed(2)}% | ${m(amount)}`);
+    }
+  } else if (order.tax_amount) out.push(`|Tax | ${m(order.tax_amount)}`);
+  if (order.delivery_fee) out.push(`|Delivery fee | ${m(order.delivery_fee)}`);
+  if (order.tip_amount) out.push(`|Tip | ${m(order.tip_amount)}`);
+  out.push('---', `|^TOTAL ${literal(cur)} | ^${m(order.total)}`, '{width:*}', '', 'Thank you!');
+  return out.join('\n');
+}
+
+export function testPage(printer: { name: string; language: string; paper_width: number }, transport: string, atMs: number, timezone: string): string {
+  return [
+    '^^TEST PAGE',
+    `^${literal(printer.name)}`,
+    '{width:auto}',
+    `|Connection | ${literal(transport)}`,
+    `|Language | ${printer.language}`,
+    `|Paper | ${printer.paper_width} mm`,
+    `|Time | ${localTime(atMs, timezone)}`,
+    '---',
+    '{width:*}',
+    '|ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789',
+    '|"Bold" ^Wide^ _Underline_ `Inverted`',
+    '---',
+  ].join('\n');
+}
+
+/** Marks (REPRINT, BACKUP FROM <name>) go above the document, large and inverted. */
+export function withMarks(doc: string, marks: string[]): string {
+  if (marks.length === 0) return doc;
+  return [...marks.map((mark) => `^^\`${literal(mark)}\``), doc].join('\n');
+}

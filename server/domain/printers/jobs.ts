@@ -1,0 +1,153 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/records.ts';
+import type { PrintJobsTable } from '../../db/tables/print-jobs.table.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { findStation } from '../menu/stations.ts';
+import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import { getRestaurant } from '../restaurants/restaurants.ts';
+import { seconds } from '../time.ts';
+import { kitchenTicket, loadOrderContext, receipt, testPage, type OrderContext } from './documents.ts';
+import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
+import { describeTransport } from '../../../printers/transport.ts';
+
+export type PrintJobRow = Selectable<PrintJobsTable>;
+
+export const SANDBOX_SKIP = 'sandbox: nothing is printed';
+
+interface NewJob {
+  kind: PrintJobRow['kind'];
+  printer: PrinterRow;
+  document: string;
+  live: boolean;
+  orderId?: string | null;
+  station?: string | null;
+  round?: number | null;
+  marks?: string[];
+  reprintOf?: string | null;
+}
+
+/**
+ * Puts one job in the queue, inside the caller's transaction: the job commits with the
+ * order change that caused it (outbox) and the dispatcher picks it up after the commit.
+ * Sandbox jobs are recorded as skipped and never reach a printer.
+ */
+export async function enqueueJob(trx: Executor, actor: Actor, job: NewJob): Promise<PrintJobRow> {
+  const now = seconds(actor);
+  return trx
+    .insertInto('print_jobs')
+    .values({
+      id: newId(PREFIXES.printJob, actor.now),
+      restaurant_id: actor.restaurantId,
+      kind: job.kind,
+      printer_id: job.printer.id,
+      original_printer_id: job.printer.id,
+      order_id: job.orderId ?? null,
+      station: job.station ?? null,
+      round: job.round ?? null,
+      document: job.document,
+      marks: JSON.stringify(job.marks ?? []),
+      state: job.live ? 'queued' : 'skipped',
+      attempts: 0,
+      last_error: job.live ? null : SANDBOX_SKIP,
+      next_attempt_at: now,
+      lease_owner: null,
+      lease_until: null,
+      write_started_at: null,
+      printed_at: null,
+      reprint_of: job.reprintOf ?? null,
+      livemode: job.live ? 1 : 0,
+      created: now,
+      updated: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** One ticket per printer of each station, each with only that station's lines. */
+export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
+  const byStation = new Map<string, OrderItemRow[]>();
+  for (const l of lines) byStation.set(l.station, [...(byStation.get(l.station) ?? []), l]);
+  const jobs: PrintJobRow[] = [];
+  let ctx: OrderContext | undefined;
+  for (const [key, stationLines] of byStation) {
+    const printers = await printersForStation(trx, order.restaurant_id, key);
+    if (printers.length === 0) continue;
+    ctx ??= await loadOrderContext(trx, order);
+    const station = await findStation(trx, order.restaurant_id, key);
+    const round = Math.max(...stationLines.map((l) => l.round));
+    const document = kitchenTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, round, actor.now);
+    for (const printer of printers) {
+      jobs.push(
+        await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round }),
+      );
+    }
+  }
+  return jobs;
+}
+
+/**
+ * The receipt of an order on one printer, or on every receipt printer when none is named.
+ * `live` is false for sandbox orders and sandbox callers.
+ */
+export async function enqueueReceipts(
+  trx: Executor,
+  actor: Actor,
+  order: OrderRow,
+  items: OrderItemRow[],
+  opts: { printer?: PrinterRow; live: boolean; required: boolean },
+): Promise<PrintJobRow[]> {
+  const printers = opts.printer ? [opts.printer] : await receiptPrinters(trx, order.restaurant_id);
+  if (printers.length === 0) {
+    if (opts.required) throw new ApiError('printer_not_configured', 'No active printer prints receipts; name one with `printer` or set prints_receipts on a printer.', 'printer');
+    return [];
+  }
+  const document = receipt(await loadOrderContext(trx, order), order, items, actor.now);
+  const jobs: PrintJobRow[] = [];
+  for (const printer of printers) jobs.push(await enqueueJob(trx, actor, { kind: 'receipt', printer, document, live: opts.live, orderId: order.id }));
+  return jobs;
+}
+
+export async function enqueueTestPage(trx: Executor, actor: Actor, printerId: string): Promise<PrintJobRow> {
+  const printer = await getPrinter(trx, actor.restaurantId, printerId);
+  const { timezone } = await getRestaurant(trx, actor.restaurantId);
+  const document = testPage(printer, describeTransport(printerTransport(printer)), actor.now, timezone);
+  return enqueueJob(trx, actor, { kind: 'test_page', printer, document, live: actor.livemode });
+}
+
+export async function findJob(db: Executor, restaurantId: string, id: string) {
+  return db.selectFrom('print_jobs').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function getJob(db: Executor, restaurantId: string, id: string) {
+  const job = await findJob(db, restaurantId, id);
+  if (!job) throw notFound('print job', id);
+  return job;
+}
+
+/**
+ * A new job with the same document marked REPRINT, on the printer the original was meant
+ * for (or the one named). A reprint of a sandbox job stays a sandbox job.
+ */
+export async function reprintJob(trx: Executor, actor: Actor, id: string, printerId?: string): Promise<PrintJobRow> {
+  const original = await getJob(trx, actor.restaurantId, id);
+  let printer: PrinterRow;
+  if (printerId) printer = await getPrinter(trx, actor.restaurantId, printerId, 'printer');
+  else {
+    const first = await findPrinter(trx, actor.restaurantId, original.original_printer_id);
+    if (!first) throw new ApiError('printer_not_configured', `The printer of job '${id}' was deleted; name another with \`printer\`.`, 'printer');
+    printer = first;
+  }
+  return enqueueJob(trx, actor, {
+    kind: original.kind,
+    printer,
+    document: original.document,
+    live: actor.livemode && original.livemode === 1,
+    orderId: original.order_id,
+    station: original.station,
+    round: original.round,
+    marks: ['REPRINT'],
+    reprintOf: original.id,
+  });
+}
