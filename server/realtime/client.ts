@@ -1,0 +1,72 @@
+import type { WebSocket } from 'ws';
+import type { ErrorCode } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { GuestGrant } from './guest-tokens.ts';
+import type { Topic } from './topics.ts';
+
+/** Who is on the other end, once authenticated. */
+export type Principal =
+  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget' }
+  | { kind: 'guest'; restaurantId: string; grant: GuestGrant };
+
+/** Close codes (4000–4999 are the application's). */
+export const CLOSE = {
+  unauthorized: 4401,
+  forbidden: 4403,
+  authTimeout: 4408,
+  tooSlow: 4429,
+  goingAway: 1001,
+} as const;
+
+/** One connected screen: its socket, who it is, what it follows live. */
+export class RealtimeClient {
+  principal: Principal | null = null;
+  /** topics delivered live, by name */
+  readonly topics = new Map<string, Topic>();
+  /** subscribe requests still being replayed: heartbeats must not claim a seq meanwhile */
+  pending = 0;
+  /** answered the last ping */
+  alive = true;
+  closed = false;
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly maxBufferedBytes: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Sends without waiting: the socket buffers. A client that does not read lets its backlog
+   * grow; past the limit it is cut off, so one stuck tablet never holds back the others.
+   */
+  send(text: string): void {
+    if (this.closed) return;
+    if (this.ws.bufferedAmount > this.maxBufferedBytes) {
+      this.logger.warn({ restaurant: this.principal?.restaurantId, buffered: this.ws.bufferedAmount }, 'realtime: slow client cut off');
+      this.terminate();
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  sendMessage(type: string, seq: number | null, data: unknown = null): void {
+    this.send(JSON.stringify({ type, seq, data }));
+  }
+
+  /** Reports an error; for auth errors the socket is closed right after. */
+  error(code: ErrorCode, message: string, closeCode?: number): void {
+    this.sendMessage('error', null, { code, message });
+    if (closeCode !== undefined) this.close(closeCode, code);
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.ws.close(code, reason);
+  }
+
+  terminate(): void {
+    this.closed = true;
+    this.ws.terminate();
+  }
+}

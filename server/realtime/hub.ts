@@ -1,0 +1,209 @@
+import type { Services } from '../services.ts';
+import { changesFrom, livemodeOf, matches, render, type Change } from './changes.ts';
+import { CLOSE, type RealtimeClient } from './client.ts';
+import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
+import type { Topic } from './topics.ts';
+
+/**
+ * The live feed of one server process. A single loop reads the change log in seq order and
+ * hands each change to the screens that follow it; subscribing (with its replay) runs in
+ * the same loop, between two rounds, so a resumed screen gets the log up to the loop's
+ * position and then live messages from exactly there on: no gap, no duplicate.
+ */
+export class RealtimeHub {
+  /** every change with seq ≤ cursor has been handed to the live topics */
+  cursor = 0;
+  readonly clients = new Set<RealtimeClient>();
+  private readonly byRestaurant = new Map<string, Set<RealtimeClient>>();
+  private readonly tasks: (() => Promise<void>)[] = [];
+  private wanted = false;
+  private running: Promise<void> | null = null;
+  private started = false;
+  private stopped = false;
+  private retry: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly services: Services,
+    private readonly opts: RealtimeOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const head = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    this.cursor = Number(head?.seq ?? 0);
+    this.started = true;
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
+    for (const c of this.clients) c.close(CLOSE.goingAway, 'server stopping');
+    await this.running;
+  }
+
+  /** Something committed (here, or in another process): read the log from the cursor. */
+  wake(): void {
+    this.wanted = true;
+    this.kick();
+  }
+
+  add(client: RealtimeClient): void {
+    this.clients.add(client);
+  }
+
+  remove(client: RealtimeClient): void {
+    this.clients.delete(client);
+    const id = client.principal?.restaurantId;
+    const set = id ? this.byRestaurant.get(id) : undefined;
+    if (set) {
+      set.delete(client);
+      if (set.size === 0) this.byRestaurant.delete(id!);
+    }
+  }
+
+  /**
+   * Starts following `topics`. With `since`, first replays what the client missed after that
+   * seq (or tells it to resync); resolves once the topics are live.
+   */
+  subscribe(client: RealtimeClient, topics: Topic[], since: number | null): Promise<void> {
+    client.pending++;
+    return new Promise<void>((resolve, reject) => {
+      this.tasks.push(async () => {
+        try {
+          await this.attach(client, topics, since);
+          resolve();
+        } catch (err) {
+          reject(err);
+        } finally {
+          client.pending--;
+        }
+      });
+      this.kick();
+    });
+  }
+
+  /** Liveness round: drop sockets that missed the last ping; tell the rest how far the log is. */
+  heartbeat(): void {
+    for (const c of this.clients) {
+      if (!c.alive) {
+        this.services.logger.info({ restaurant: c.principal?.restaurantId }, 'realtime: dead connection dropped');
+        c.terminate();
+        this.remove(c);
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+      // Lets a quiet screen move its resume point forward; never while a replay is pending.
+      if (c.topics.size > 0 && c.pending === 0) c.sendMessage('heartbeat', this.cursor);
+    }
+  }
+
+  private kick(): void {
+    if (!this.started || this.stopped || this.running) return;
+    this.running = this.run().finally(() => {
+      this.running = null;
+      if (!this.stopped && (this.tasks.length > 0 || this.wanted) && !this.retry) this.kick();
+    });
+  }
+
+  private async run(): Promise<void> {
+    try {
+      while (!this.stopped && (this.wanted || this.tasks.length > 0)) {
+        if (this.wanted) {
+          this.wanted = false;
+          await this.catchUp();
+        }
+        const task = this.tasks.shift();
+        if (task) await task();
+      }
+    } catch (err) {
+      // The database is away (or a query failed): keep the cursor, try again shortly.
+      this.services.logger.error({ err }, 'realtime: reading the change log failed');
+      this.wanted = true;
+      this.retry = setTimeout(() => {
+        this.retry = null;
+        this.kick();
+      }, 1000);
+      this.retry.unref();
+    }
+  }
+
+  private async catchUp(): Promise<void> {
+    for (;;) {
+      const entries = await this.services.db
+        .selectFrom('change_log')
+        .selectAll()
+        .where('seq', '>', this.cursor)
+        .orderBy('seq')
+        .limit(BATCH_SIZE)
+        .execute();
+      if (entries.length === 0) return;
+      const followed = entries.filter((e) => e.restaurant_id !== null && this.byRestaurant.has(e.restaurant_id));
+      const changes = followed.length > 0 ? await changesFrom(this.services.db, followed) : [];
+      // From here to the cursor update nothing awaits: a change is handed out exactly once.
+      for (const change of changes) {
+        const clients = this.byRestaurant.get(change.restaurantId);
+        if (clients) for (const c of clients) this.deliver(change, c, c.topics.values());
+      }
+      this.cursor = entries[entries.length - 1].seq;
+      if (entries.length < BATCH_SIZE) return;
+    }
+  }
+
+  private async attach(client: RealtimeClient, topics: Topic[], since: number | null): Promise<void> {
+    if (client.closed || !client.principal) return;
+    const restaurantId = client.principal.restaurantId;
+    let resync: string | null = null;
+    let missed: Change[] = [];
+    if (since !== null) {
+      // Another process may have shown this client a later seq than this one has read yet.
+      if (since > this.cursor) await this.catchUp();
+      if (since > this.cursor) resync = 'unknown_seq';
+      else if (since < this.cursor) {
+        const entries = await this.services.db
+          .selectFrom('change_log')
+          .selectAll()
+          .where('restaurant_id', '=', restaurantId)
+          .where('seq', '>', since)
+          .where('seq', '<=', this.cursor)
+          .orderBy('seq')
+          .limit(this.opts.resumeMaxChanges + 1)
+          .execute();
+        const oldest = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
+        if (entries.length > this.opts.resumeMaxChanges) resync = 'too_old';
+        else if (oldest?.seq !== null && oldest?.seq !== undefined && Number(oldest.seq) > since + 1) resync = 'pruned';
+        else missed = await changesFrom(this.services.db, entries);
+      }
+    }
+    if (client.closed) return;
+    // Synchronous from here: the replay, then the topics go live at the same cursor.
+    if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
+    let replayed = 0;
+    for (const change of missed) replayed += this.deliver(change, client, topics);
+    for (const t of topics) client.topics.set(t.name, t);
+    let set = this.byRestaurant.get(restaurantId);
+    if (!set) this.byRestaurant.set(restaurantId, (set = new Set()));
+    set.add(client);
+    client.sendMessage('subscribed', this.cursor, { topics: [...client.topics.keys()], replayed, resync: resync !== null });
+  }
+
+  /** Sends a change on each of the client's topics it matches; returns how many messages went out. */
+  private deliver(change: Change, client: RealtimeClient, topics: Iterable<Topic>): number {
+    const p = client.principal;
+    if (!p || client.closed) return 0;
+    if (p.kind === 'staff') {
+      const livemode = livemodeOf(change);
+      if (livemode !== null && livemode !== p.livemode) return 0;
+    }
+    let sent = 0;
+    for (const topic of topics) {
+      if (!matches(change, topic)) continue;
+      const text = render(change, topic);
+      if (text) {
+        client.send(text);
+        sent++;
+      }
+    }
+    return sent;
+  }
+}
