@@ -28,6 +28,8 @@ export class RealtimeClient {
   /** answered the last ping */
   alive = true;
   closed = false;
+  /** set by the hub: forget this client the moment it is cut off, not when the socket finally closes */
+  onGone: () => void = () => {};
 
   constructor(
     readonly ws: WebSocket,
@@ -68,5 +70,6 @@ export class RealtimeClient {
   terminate(): void {
     this.closed = true;
     this.ws.terminate();
+    this.onGone();
   }
 }

@@ -49,6 +49,7 @@ export class RealtimeHub {
 
   add(client: RealtimeClient): void {
     this.clients.add(client);
+    client.onGone = () => this.remove(client);
   }
 
   remove(client: RealtimeClient): void {
@@ -88,7 +89,6 @@ export class RealtimeHub {
       if (!c.alive) {
         this.services.logger.info({ restaurant: c.principal?.restaurantId }, 'realtime: dead connection dropped');
         c.terminate();
-        this.remove(c);
         continue;
       }
       c.alive = false;

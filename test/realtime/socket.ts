@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import WebSocket from 'ws';
 
 /** A live-screen client for tests: keeps every message and waits for the ones asked for. */
@@ -73,4 +75,56 @@ export class TestSocket {
     this.ws.close();
     return this.closed;
   }
+}
+
+/**
+ * A screen that subscribes and then never reads again, at the TCP level (a `ws` client would
+ * resume its own socket). Authenticates by subprotocol, then sends one masked text frame.
+ */
+export async function stuckSubscriber(baseUrl: string, key: string, topics: string[]): Promise<net.Socket> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = net.connect(Number(port), hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(
+    [
+      'GET /realtime HTTP/1.1',
+      `Host: ${hostname}:${port}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+      'Sec-WebSocket-Version: 13',
+      `Sec-WebSocket-Protocol: comanda.v1, ${key}`,
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  let seen = '';
+  await new Promise<void>((resolve) => {
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      // the handshake answer, then the frames 'authenticated' and (after our frame) 'subscribed'
+      if (seen.includes('101 Switching Protocols') && seen.includes('"authenticated"') && !seen.includes('"subscribe"')) {
+        seen += '"subscribe"';
+        socket.write(maskedTextFrame(JSON.stringify({ type: 'subscribe', topics })));
+      }
+      if (seen.includes('"subscribed"')) {
+        socket.off('data', onData);
+        socket.pause();
+        resolve();
+      }
+    };
+    socket.on('data', onData);
+  });
+  return socket;
+}
+
+function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  if (payload.length > 125) throw new Error('keep test frames short');
+  const mask = randomBytes(4);
+  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]));
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]);
 }
