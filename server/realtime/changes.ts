@@ -21,8 +21,8 @@ export type Change =
       /** the order as it is now; null once deleted */
       order: OrderRow | null;
       items: OrderItemRow[];
-      /** JSON per topic name, made once however many screens follow it */
-      cache: Map<string, string | null>;
+      /** encoded message per topic name, made once however many screens follow it */
+      cache: Map<string, Buffer | null>;
     }
   | {
       kind: 'row';
@@ -32,7 +32,7 @@ export type Change =
       rowId: string;
       op: ChangeRow['op'];
       row: Record<string, unknown>;
-      cache: Map<string, string | null>;
+      cache: Map<string, Buffer | null>;
     };
 
 /**
@@ -110,8 +110,11 @@ export function livemodeOf(change: Change): boolean | null {
   return v === undefined || v === null ? null : v === 1 || v === true;
 }
 
-/** The wire form of a change for one topic: `{type, topic, seq, data}`, or null when there is nothing to send. */
-export function render(change: Change, topic: Topic): string | null {
+/**
+ * The wire form of a change for one topic: `{type, topic, seq, data}` as UTF-8, encoded once
+ * and shared by every screen on that topic.
+ */
+export function render(change: Change, topic: Topic): Buffer | null {
   const cached = change.cache.get(topic.name);
   if (cached !== undefined) return cached;
   let msg: { type: string; topic: string; seq: number; data: unknown } | null;
@@ -126,7 +129,7 @@ export function render(change: Change, topic: Topic): string | null {
     const type = change.op === 'delete' ? `${change.feed.type}.deleted` : change.feed.type;
     msg = { type, topic: topic.name, seq: change.seq, data: change.feed.present(change.row) };
   }
-  const text = msg && JSON.stringify(msg);
-  change.cache.set(topic.name, text);
-  return text;
+  const encoded = msg && Buffer.from(JSON.stringify(msg));
+  change.cache.set(topic.name, encoded);
+  return encoded;
 }

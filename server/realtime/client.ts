@@ -41,14 +41,15 @@ export class RealtimeClient {
    * Sends without waiting: the socket buffers. A client that does not read lets its backlog
    * grow; past the limit it is cut off, so one stuck tablet never holds back the others.
    */
-  send(text: string): void {
+  send(text: string | Buffer): void {
     if (this.closed) return;
     if (this.ws.bufferedAmount > this.maxBufferedBytes) {
       this.logger.warn({ restaurant: this.principal?.restaurantId, buffered: this.ws.bufferedAmount }, 'realtime: slow client cut off');
       this.terminate();
       return;
     }
-    this.ws.send(text);
+    // a Buffer is sent as is (a text frame): no re-encoding per screen
+    this.ws.send(text, { binary: false });
   }
 
   sendMessage(type: string, seq: number | null, data: unknown = null): void {

@@ -4,6 +4,8 @@ import { CLOSE, type RealtimeClient } from './client.ts';
 import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
 import type { Topic } from './topics.ts';
 
+const STOP_GRACE_MS = 500;
+
 /**
  * The live feed of one server process. A single loop reads the change log in seq order and
  * hands each change to the screens that follow it; subscribing (with its replay) runs in
@@ -34,10 +36,16 @@ export class RealtimeHub {
     this.kick();
   }
 
+  /** Says goodbye to every screen (they reconnect elsewhere and resume), then waits for the loop. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);
-    for (const c of this.clients) c.close(CLOSE.goingAway, 'server stopping');
+    const open = [...this.clients];
+    for (const c of open) c.close(CLOSE.goingAway, 'server stopping');
+    // a screen that does not answer the close would hold the HTTP server open
+    const deadline = Date.now() + STOP_GRACE_MS;
+    while (open.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    for (const c of open) if (c.ws.readyState !== c.ws.CLOSED) c.terminate();
     await this.running;
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteRecord } from '../../server/db/records.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { actorFor, addStation, placeOrder, setItemStatus } from './fixtures.ts';
@@ -168,5 +169,22 @@ describe.each(DIALECTS)('realtime live feed on %s', (dialect) => {
     const bad = await open({ protocols: ['comanda.v1', 'wk_live_wrongwrongwrongwrongwrongwrong12'] });
     expect(await bad.next()).toMatchObject({ type: 'error', data: { code: 'api_key_invalid' } });
     expect((await bad.closed).code).toBe(4401);
+  });
+
+  it('unsubscribing stops a topic; deleting an order sends order.deleted', async () => {
+    const { order } = await placeOrder(hub.server.services, actor(), { lines: [{ station: 'grill' }] });
+    const s = await open();
+    await s.auth(hub.keys.secret);
+    await s.subscribe(['orders', 'station:grill']);
+    s.send({ type: 'unsubscribe', topics: ['station:grill'] });
+    expect(await s.next()).toMatchObject({ type: 'unsubscribed', data: { topics: ['orders'] } });
+    await hub.server.services.tx.run(async (trx) => {
+      await deleteRecord(trx, 'order_items', { id: (await trx.selectFrom('order_items').select('id').where('order_id', '=', order.id).executeTakeFirstOrThrow()).id });
+      await deleteRecord(trx, 'orders', { id: order.id, restaurant_id: hub.restaurant.id });
+    });
+    expect(await s.next()).toMatchObject({ type: 'order.deleted', topic: 'orders', data: { id: order.id, object: 'order', deleted: true } });
+    const { order: next } = await placeOrder(hub.server.services, actor(), { lines: [{ station: 'grill' }] });
+    const m = await s.next();
+    expect(m).toMatchObject({ type: 'order', topic: 'orders', data: { id: next.id } });
   });
 });

@@ -110,3 +110,17 @@ describe.each(DIALECTS)('realtime slow clients on %s', (dialect) => {
     expect(received).toEqual([...ids, last.order.id]);
   });
 });
+
+describe.each(DIALECTS)('realtime shutdown on %s', (dialect) => {
+  it('closing the server says goodbye to every screen (1001) and does not hang on them', async () => {
+    const hub = await startHub(dialect);
+    const s = await TestSocket.open(hub.url);
+    await s.auth(hub.keys.widget);
+    await s.subscribe(['orders']);
+    const stuck = await stuckSubscriber(hub.url, hub.keys.widget, ['orders']);
+    await hub.close();
+    expect((await s.closed).code).toBe(1001);
+    expect(hub.server.services.realtime!.hub.clients.size).toBe(0);
+    stuck.destroy();
+  });
+});
