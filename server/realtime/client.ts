@@ -9,12 +9,10 @@ export type Principal =
   | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget' }
   | { kind: 'guest'; restaurantId: string; grant: GuestGrant };
 
-/** Close codes (4000–4999 are the application's). */
+/** Close codes (4000–4999 are the application's: 4000 + the HTTP status of the same refusal). */
 export const CLOSE = {
   unauthorized: 4401,
-  forbidden: 4403,
   authTimeout: 4408,
-  tooSlow: 4429,
   goingAway: 1001,
 } as const;
 

@@ -186,8 +186,10 @@ export class RealtimeHub {
     if (client.closed) return;
     // Synchronous from here: the replay, then the topics go live at the same cursor.
     if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
+    // a topic already live on this socket is not replayed again: that would repeat messages
+    const fresh = topics.filter((t) => !client.topics.has(t.name));
     let replayed = 0;
-    for (const change of missed) replayed += this.deliver(change, client, topics);
+    for (const change of missed) replayed += this.deliver(change, client, fresh);
     for (const t of topics) client.topics.set(t.name, t);
     let set = this.byRestaurant.get(restaurantId);
     if (!set) this.byRestaurant.set(restaurantId, (set = new Set()));

@@ -116,7 +116,8 @@ export class RealtimeSocketServer {
       client.sendMessage('authenticated', null, { restaurant: caller.restaurantId, livemode: caller.livemode, key_type: caller.kind });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      client.error(err.code, err.message, err.status === 403 ? CLOSE.forbidden : CLOSE.unauthorized);
+      // 4401 bad key, 4403 key of the wrong kind, 4429 the key's rate limit
+      client.error(err.code, err.message, 4000 + err.status);
     }
   }
 

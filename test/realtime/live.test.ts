@@ -54,6 +54,9 @@ describe.each(DIALECTS)('realtime live feed on %s', (dialect) => {
     expect(messages.every((m) => m.data.id === order.id)).toBe(true);
     expect(messages.at(-1).data.items.map((i: any) => i.status)).toEqual(['preparing', 'preparing', 'preparing']);
 
+    // asking again for a topic already live replays nothing
+    expect(await back.subscribe(['orders'], created.seq)).toEqual([expect.objectContaining({ type: 'subscribed', data: expect.objectContaining({ replayed: 0 }) })]);
+
     // then live, from exactly there: the next message is the next change, nothing repeated
     await setItemStatus(hub.server.services, actor(), order.id, 0, 'ready');
     const live = await back.next();
@@ -160,6 +163,10 @@ describe.each(DIALECTS)('realtime live feed on %s', (dialect) => {
     widget.send({ type: 'ping' });
     expect(await widget.next()).toMatchObject({ type: 'pong' });
     expect(hub.server.services.realtime!.hub.clients.size).toBeGreaterThan(0);
+  });
+
+  it('answers upgrades only on /realtime', async () => {
+    await expect(TestSocket.open(hub.url, { path: '/v1/orders' })).rejects.toThrow();
   });
 
   it('takes the key as a subprotocol next to comanda.v1', async () => {
