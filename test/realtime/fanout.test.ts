@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
@@ -115,5 +116,18 @@ describe.each(DIALECTS)('realtime fan-out across two server processes on %s', (d
     expect(orders.every((m) => m.data.id === order.id && m.seq > seen.seq)).toBe(true);
     expect(replay.at(-1)).toMatchObject({ type: 'subscribed', data: { replayed: 3 } });
     expect(orders.at(-1).data.items.map((i: any) => i.status)).toEqual(['ready', 'preparing']);
+  });
+
+  it('a process whose LISTEN connection drops catches up once it is back', async () => {
+    const onOther = await screen(other.url);
+    await onOther.subscribe(['orders']);
+    if (dialect === 'postgres') {
+      // cut every LISTEN connection to this database: the notification of the next commit is lost
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query like 'LISTEN %'`.execute(
+        hub.server.services.db,
+      );
+    }
+    const { order } = await placeOrder(hub.server.services, actor(), { lines: [{ station: 'bar' }] });
+    expect(await onOther.next()).toMatchObject({ type: 'order', data: { id: order.id } });
   });
 });
