@@ -1,10 +1,11 @@
 import type { Services } from '../services.ts';
-import { changesFrom, livemodeOf, matches, render, type Change } from './changes.ts';
+import { changesFrom, livemodeOf, matches, render, type Change, type ChangeRow } from './changes.ts';
 import { CLOSE, type RealtimeClient } from './client.ts';
 import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
 import type { Topic } from './topics.ts';
 
 const STOP_GRACE_MS = 500;
+const MAX_FILTERED_RESTAURANTS = 500;
 
 /**
  * The live feed of one server process. A single loop reads the change log in seq order and
@@ -30,8 +31,7 @@ export class RealtimeHub {
   ) {}
 
   async start(): Promise<void> {
-    const head = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-    this.cursor = Number(head?.seq ?? 0);
+    this.cursor = await this.head();
     this.started = true;
     this.kick();
   }
@@ -137,25 +137,35 @@ export class RealtimeHub {
   }
 
   private async catchUp(): Promise<void> {
+    const db = this.services.db;
     for (;;) {
-      const entries = await this.services.db
-        .selectFrom('change_log')
-        .selectAll()
-        .where('seq', '>', this.cursor)
-        .orderBy('seq')
-        .limit(BATCH_SIZE)
-        .execute();
-      if (entries.length === 0) return;
-      const followed = entries.filter((e) => e.restaurant_id !== null && this.byRestaurant.has(e.restaurant_id));
-      const changes = followed.length > 0 ? await changesFrom(this.services.db, followed) : [];
+      // Positions are gap-free and become visible in order (db/records.ts): everything up to
+      // the head read here has committed, so the range below is complete.
+      const head = await this.head();
+      if (head <= this.cursor) return;
+      const upTo = Math.min(head, this.cursor + BATCH_SIZE);
+      const restaurants = [...this.byRestaurant.keys()];
+      let entries: ChangeRow[] = [];
+      if (restaurants.length > 0) {
+        let q = db.selectFrom('change_log').selectAll().where('seq', '>', this.cursor).where('seq', '<=', upTo);
+        // a cloud process reads only the restaurants its screens follow (a long list: read all, filter here)
+        if (restaurants.length <= MAX_FILTERED_RESTAURANTS) q = q.where('restaurant_id', 'in', restaurants);
+        entries = (await q.orderBy('seq').execute()).filter((e) => e.restaurant_id !== null && this.byRestaurant.has(e.restaurant_id));
+      }
+      const changes = entries.length > 0 ? await changesFrom(db, entries) : [];
       // From here to the cursor update nothing awaits: a change is handed out exactly once.
       for (const change of changes) {
         const clients = this.byRestaurant.get(change.restaurantId);
         if (clients) for (const c of clients) this.deliver(change, c, c.topics.values());
       }
-      this.cursor = entries[entries.length - 1].seq;
-      if (entries.length < BATCH_SIZE) return;
+      this.cursor = upTo;
+      if (upTo === head) return;
     }
+  }
+
+  private async head(): Promise<number> {
+    const row = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+    return Number(row?.seq ?? 0);
   }
 
   private async attach(client: RealtimeClient, topics: Topic[], since: number | null): Promise<void> {
