@@ -56,6 +56,7 @@ export class RealtimeHub {
   }
 
   add(client: RealtimeClient): void {
+    if (this.stopped) return client.close(CLOSE.goingAway, 'server stopping');
     this.clients.add(client);
     client.onGone = () => this.remove(client);
   }
@@ -94,6 +95,7 @@ export class RealtimeHub {
   /** Liveness round: drop sockets that missed the last ping; tell the rest how far the log is. */
   heartbeat(): void {
     for (const c of this.clients) {
+      if (c.closed || c.ws.readyState !== c.ws.OPEN) continue;
       if (!c.alive) {
         this.services.logger.info({ restaurant: c.principal?.restaurantId }, 'realtime: dead connection dropped');
         c.terminate();
