@@ -28,6 +28,16 @@ export function registerGuestTokenResolver(kind: string, resolve: GuestTokenReso
 export const guestTokenResolver = (kind: string): GuestTokenResolver | undefined => resolvers.get(kind);
 
 /**
+ * The grant of a token that stands for one row of a row feed, e.g. the waitlist:
+ * `registerGuestTokenResolver('waitlist', async (s, token) => { const e = await verify(token);
+ * return e ? entryGrant(e.restaurant_id, 'waitlist_entries', e.id) : null; })`.
+ */
+export const entryGrant = (restaurantId: string, table: string, id: string): GuestGrant => ({
+  restaurantId,
+  mayFollow: async (topic) => topic.kind === 'entry' && topic.feed.table === table && topic.id === id,
+});
+
+/**
  * Default QR verifier: the QR record by its token, then an order may be followed when it was
  * placed from that QR code, or is at the QR code's table. Written against the columns the
  * orders feature is known to keep (`qr_codes.token`, `qr_codes.id`, `orders.qr_code_id`),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerGuestTokenResolver } from '../../server/realtime/guest-tokens.ts';
+import { entryGrant, registerGuestTokenResolver } from '../../server/realtime/guest-tokens.ts';
 import { registerRealtimeFeed } from '../../server/realtime/topics.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
@@ -97,11 +97,7 @@ describe.each(DIALECTS)('realtime guests on %s', (dialect) => {
         });
       return [await mk('Ada'), await mk('Bo')];
     });
-    registerGuestTokenResolver('entry-test', async (_s, token) =>
-      token === 'signed-for-own'
-        ? { restaurantId: hub.restaurant.id, mayFollow: async (topic) => topic.kind === 'entry' && topic.id === own.id }
-        : null,
-    );
+    registerGuestTokenResolver('entry-test', async (_s, token) => (token === 'signed-for-own' ? entryGrant(hub.restaurant.id, 'customers', own.id) : null));
     const g = await open();
     g.send({ type: 'auth', kind: 'entry-test', token: 'signed-for-own' });
     expect((await g.next()).type).toBe('authenticated');

@@ -165,6 +165,13 @@ describe.each(DIALECTS)('realtime live feed on %s', (dialect) => {
     expect(hub.server.services.realtime!.hub.clients.size).toBeGreaterThan(0);
   });
 
+  it('a secret key follows reservations and the waitlist', async () => {
+    const s = await open();
+    await s.auth(hub.keys.secret);
+    const [ack] = await s.subscribe(['reservations', 'waitlist', 'waitlist_entry:wl_someone']);
+    expect(ack).toMatchObject({ type: 'subscribed', data: { topics: ['reservations', 'waitlist', 'waitlist_entry:wl_someone'] } });
+  });
+
   it('answers upgrades only on /realtime', async () => {
     await expect(TestSocket.open(hub.url, { path: '/v1/orders' })).rejects.toThrow();
   });
