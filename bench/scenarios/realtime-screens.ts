@@ -6,8 +6,10 @@
  * messages do).
  */
 import { performance } from 'node:perf_hooks';
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { TestSocket } from '../../test/realtime/socket.ts';
+
+if (isMainThread) throw new Error('realtime-screens.ts runs as the worker of bench/scenarios/realtime.ts');
 
 const { url, key, screens, topic } = workerData as { url: string; key: string; screens: number; topic: string };
 const now = () => performance.timeOrigin + performance.now();
