@@ -1,12 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeOptions } from '../../server/realtime/options.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { actorFor, placeOrder } from './fixtures.ts';
 import { stuckSubscriber, TestSocket } from './socket.ts';
 
 describe.each(DIALECTS)('realtime resilience on %s', (dialect) => {
+  // each test gets a server tuned for it, so short timers never touch another test's screens
   let hub: TestHub;
   const sockets: TestSocket[] = [];
+  const start = async (realtime: Partial<RealtimeOptions>) => {
+    hub = await startHub(dialect, { config: { realtime } });
+  };
   const open = async (opts?: Parameters<typeof TestSocket.open>[1]) => {
     const s = await TestSocket.open(hub.url, opts);
     sockets.push(s);
@@ -15,17 +20,13 @@ describe.each(DIALECTS)('realtime resilience on %s', (dialect) => {
   const actor = () => actorFor(hub.server.services, hub.restaurant.id);
   const rt = () => hub.server.services.realtime!.hub;
 
-  beforeAll(async () => {
-    hub = await startHub(dialect, {
-      config: { realtime: { heartbeatMs: 250, resumeMaxChanges: 5, authTimeoutMs: 150 } },
-    });
-  });
-  afterAll(async () => {
-    for (const s of sockets) s.ws.terminate();
+  afterEach(async () => {
+    for (const s of sockets.splice(0)) s.ws.terminate();
     await hub?.close();
   });
 
   it('a seq older than the resume window gets resync, then live messages', async () => {
+    await start({ resumeMaxChanges: 5 });
     const s = await open();
     await s.auth(hub.keys.widget);
     const [ack] = await s.subscribe(['orders']);
@@ -42,12 +43,14 @@ describe.each(DIALECTS)('realtime resilience on %s', (dialect) => {
   });
 
   it('closes a socket that never authenticates', async () => {
+    await start({ authTimeoutMs: 100 });
     const s = await open();
     expect(await s.next()).toMatchObject({ type: 'error', data: { code: 'api_key_missing' } });
     expect((await s.closed).code).toBe(4408);
   });
 
   it('drops a connection that stops answering pings; a live one gets heartbeats with the log position', async () => {
+    await start({ heartbeatMs: 1000 });
     const healthy = await open();
     await healthy.auth(hub.keys.widget);
     await healthy.subscribe(['orders']);
