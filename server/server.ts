@@ -43,6 +43,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const services: Services = {
     db,
     dialect,
+    databaseUrl: opts.database.url,
     tx: new Transactor(db),
     clock: opts.clock ?? systemClock,
     logger,

@@ -13,6 +13,8 @@ import type { Logger } from './logger.ts';
 export interface Services {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL connection string (null on SQLite): realtime fan-out opens its own LISTEN connection. */
+  databaseUrl: string | null;
   tx: Transactor;
   clock: Clock;
   logger: Logger;

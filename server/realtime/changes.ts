@@ -1,0 +1,135 @@
+import type { Selectable } from 'kysely';
+import { presentOrder } from '../api/orders/presenter.ts';
+import type { Executor } from '../db/records.ts';
+import type { ChangeLogTable } from '../db/tables/change-log.table.ts';
+import { loadItemsFor } from '../domain/orders/load.ts';
+import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
+import { feedForTable, ORDER_TABLES, type RowFeed, type Topic } from './topics.ts';
+
+export type ChangeRow = Selectable<ChangeLogTable>;
+
+/**
+ * One message to be sent, before it is shaped for a topic. Orders are assembled (the order
+ * and all its lines); other tables are shown row by row.
+ */
+export type Change =
+  | {
+      kind: 'order';
+      seq: number;
+      restaurantId: string;
+      orderId: string;
+      /** the order as it is now; null once deleted */
+      order: OrderRow | null;
+      items: OrderItemRow[];
+      /** encoded message per topic name, made once however many screens follow it */
+      cache: Map<string, Buffer | null>;
+    }
+  | {
+      kind: 'row';
+      seq: number;
+      restaurantId: string;
+      feed: RowFeed;
+      rowId: string;
+      op: ChangeRow['op'];
+      row: Record<string, unknown>;
+      cache: Map<string, Buffer | null>;
+    };
+
+/**
+ * Turns change-log entries (in seq order) into messages. The entries of one order that follow
+ * each other in the restaurant's log (the order row and its lines, written by one command)
+ * become a single `order` message carrying the seq of the last of them; any other entry of the
+ * restaurant (the command's event, another order) ends that run. Orders are then shown as
+ * they are in the database now: at least as new as the seq, which is what a screen wants.
+ */
+export async function changesFrom(db: Executor, entries: ChangeRow[]): Promise<Change[]> {
+  const out: Change[] = [];
+  const openRun = new Map<string, Extract<Change, { kind: 'order' }>>();
+  for (const e of entries) {
+    const restaurantId = e.restaurant_id;
+    if (!restaurantId) continue;
+    if (ORDER_TABLES.has(e.table_name)) {
+      const orderId = e.table_name === 'orders' ? e.row_id : String(JSON.parse(e.data).order_id);
+      const run = openRun.get(restaurantId);
+      if (run && run.orderId === orderId) {
+        run.seq = e.seq;
+        continue;
+      }
+      const change: Change = { kind: 'order', seq: e.seq, restaurantId, orderId, order: null, items: [], cache: new Map() };
+      out.push(change);
+      openRun.set(restaurantId, change);
+      continue;
+    }
+    openRun.delete(restaurantId);
+    const feed = feedForTable(e.table_name);
+    if (feed) {
+      out.push({ kind: 'row', seq: e.seq, restaurantId, feed, rowId: e.row_id, op: e.op, row: JSON.parse(e.data), cache: new Map() });
+    }
+  }
+  await loadOrders(db, out);
+  return out;
+}
+
+async function loadOrders(db: Executor, changes: Change[]): Promise<void> {
+  const ids = [...new Set(changes.flatMap((c) => (c.kind === 'order' ? [c.orderId] : [])))];
+  if (ids.length === 0) return;
+  const orders = new Map<string, OrderRow>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db.selectFrom('orders').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const r of rows) orders.set(r.id, r);
+  }
+  const items = await loadItemsFor(db, [...orders.keys()]);
+  for (const c of changes) {
+    if (c.kind !== 'order') continue;
+    const order = orders.get(c.orderId);
+    // an order is scoped by its own restaurant_id, never by the log's word alone
+    if (order && order.restaurant_id === c.restaurantId) {
+      c.order = order;
+      c.items = items.get(order.id) ?? [];
+    }
+  }
+}
+
+/** Whether a change is meant for a topic (guests and staff alike; scopes are checked on subscribe). */
+export function matches(change: Change, topic: Topic): boolean {
+  if (change.kind === 'order') {
+    if (topic.kind === 'orders') return true;
+    if (topic.kind === 'order') return topic.id === change.orderId;
+    if (topic.kind === 'station') return change.order !== null && change.items.some((i) => i.station === topic.station);
+    return false;
+  }
+  if (topic.kind === 'collection') return topic.feed === change.feed;
+  if (topic.kind === 'entry') return topic.feed === change.feed && topic.id === change.rowId;
+  return false;
+}
+
+/** The livemode a change carries, when it carries one (sandbox keys only see sandbox rows). */
+export function livemodeOf(change: Change): boolean | null {
+  if (change.kind === 'order') return change.order ? change.order.livemode === 1 : null;
+  const v = change.row.livemode;
+  return v === undefined || v === null ? null : v === 1 || v === true;
+}
+
+/**
+ * The wire form of a change for one topic: `{type, topic, seq, data}` as UTF-8, encoded once
+ * and shared by every screen on that topic.
+ */
+export function render(change: Change, topic: Topic): Buffer | null {
+  const cached = change.cache.get(topic.name);
+  if (cached !== undefined) return cached;
+  let msg: { type: string; topic: string; seq: number; data: unknown } | null;
+  if (change.kind === 'order') {
+    if (!change.order) {
+      msg = { type: 'order.deleted', topic: topic.name, seq: change.seq, data: { id: change.orderId, object: 'order', deleted: true } };
+    } else {
+      const items = topic.kind === 'station' ? change.items.filter((i) => i.station === topic.station) : change.items;
+      msg = { type: 'order', topic: topic.name, seq: change.seq, data: presentOrder(change.order, items) };
+    }
+  } else {
+    const type = change.op === 'delete' ? `${change.feed.type}.deleted` : change.feed.type;
+    msg = { type, topic: topic.name, seq: change.seq, data: change.feed.present(change.row) };
+  }
+  const encoded = msg && Buffer.from(JSON.stringify(msg));
+  change.cache.set(topic.name, encoded);
+  return encoded;
+}

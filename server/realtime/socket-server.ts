@@ -1,0 +1,171 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Context } from 'koa';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { ApiError, type ErrorCode } from '../errors.ts';
+import { authenticate } from '../http/authenticate.ts';
+import type { Services } from '../services.ts';
+import { CLOSE, RealtimeClient } from './client.ts';
+import { guestTokenResolver } from './guest-tokens.ts';
+import type { RealtimeHub } from './hub.ts';
+import { SUBPROTOCOL, type RealtimeOptions } from './options.ts';
+import { clientMessage, keyFromProtocols, type ClientMessage } from './protocol.ts';
+import { parseTopic, scopeOf, type Topic } from './topics.ts';
+
+export const REALTIME_PATH = '/realtime';
+
+/** The WebSocket endpoint on the API's own HTTP server: handshake, authentication, requests. */
+export class RealtimeSocketServer {
+  private readonly wss: WebSocketServer;
+
+  constructor(
+    private readonly services: Services,
+    private readonly hub: RealtimeHub,
+    private readonly opts: RealtimeOptions,
+  ) {
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: opts.maxMessageBytes,
+      // A browser sends the key as a second subprotocol; the answer names only ours.
+      handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    });
+  }
+
+  /** Takes over an upgrade request for /realtime; false when the path is someone else's. */
+  handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== REALTIME_PATH) return false;
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+    return true;
+  }
+
+  close(): void {
+    this.wss.close();
+  }
+
+  private onConnection(ws: WebSocket, req: http.IncomingMessage): void {
+    const client = new RealtimeClient(ws, this.opts.maxBufferedBytes, this.services.logger);
+    this.hub.add(client);
+    // Messages of one client are handled one after the other, in the order sent.
+    let chain: Promise<void> = Promise.resolve();
+    const key = keyFromProtocols(req.headers['sec-websocket-protocol']);
+    if (key) chain = chain.then(() => this.authStaff(client, key));
+    const authTimer = setTimeout(() => {
+      if (!client.principal) client.error('api_key_missing', 'Authenticate within the first seconds of the connection.', CLOSE.authTimeout);
+    }, this.opts.authTimeoutMs);
+    authTimer.unref();
+    ws.on('pong', () => {
+      client.alive = true;
+    });
+    ws.on('message', (data, isBinary) => {
+      chain = chain
+        .then(() => this.onMessage(client, data, isBinary))
+        .catch((err) => {
+          this.services.logger.error({ err }, 'realtime: message failed');
+          client.error('internal_error', 'Something went wrong on our side.');
+        });
+    });
+    ws.on('close', () => {
+      client.closed = true;
+      clearTimeout(authTimer);
+      this.hub.remove(client);
+    });
+    ws.on('error', (err) => this.services.logger.debug({ err }, 'realtime: socket error'));
+  }
+
+  private async onMessage(client: RealtimeClient, data: RawData, isBinary: boolean): Promise<void> {
+    if (client.closed) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(isBinary ? '' : data.toString());
+    } catch {
+      return this.refuse(client, 'invalid_json', 'Messages are JSON text.');
+    }
+    const result = clientMessage.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return this.refuse(client, 'parameter_invalid', `Invalid message: ${issue.path.join('.') || 'message'}: ${issue.message}`);
+    }
+    const msg = result.data;
+    if (msg.type === 'auth') {
+      if (client.principal) return client.error('parameter_invalid', 'Already authenticated.');
+      if (msg.key !== undefined) return this.authStaff(client, msg.key);
+      return this.authGuest(client, msg.kind!, msg.token!);
+    }
+    if (!client.principal) return client.error('api_key_missing', 'Authenticate first: {"type":"auth","key":…}.', CLOSE.unauthorized);
+    if (msg.type === 'ping') return client.sendMessage('pong', client.pending === 0 ? this.hub.cursor : null);
+    if (msg.type === 'unsubscribe') {
+      for (const name of msg.topics) client.topics.delete(name);
+      return client.sendMessage('unsubscribed', null, { topics: [...client.topics.keys()] });
+    }
+    return this.subscribe(client, msg);
+  }
+
+  /** Before authentication every refusal closes the socket; after it the socket stays. */
+  private refuse(client: RealtimeClient, code: ErrorCode, message: string): void {
+    client.error(code, message, client.principal ? undefined : CLOSE.unauthorized);
+  }
+
+  private async authStaff(client: RealtimeClient, key: string): Promise<void> {
+    const kind = key.startsWith('wk_') ? 'widget' : 'secret';
+    // the HTTP authenticator reads the key from a header: hand it one
+    const ctx = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? key : '') } as unknown as Context;
+    try {
+      const caller = await authenticate(ctx, this.services, kind, undefined);
+      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind };
+      client.sendMessage('authenticated', null, { restaurant: caller.restaurantId, livemode: caller.livemode, key_type: caller.kind });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // 4401 bad key, 4403 key of the wrong kind, 4429 the key's rate limit
+      client.error(err.code, err.message, 4000 + err.status);
+    }
+  }
+
+  private async authGuest(client: RealtimeClient, kind: string, token: string): Promise<void> {
+    const resolve = guestTokenResolver(kind);
+    if (!resolve) return client.error('parameter_invalid', `Unknown token kind '${kind}'.`, CLOSE.unauthorized);
+    let grant;
+    try {
+      grant = await resolve(this.services, token);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return client.error(err.code, err.message, CLOSE.unauthorized);
+    }
+    if (!grant) return client.error('resource_missing', 'Unknown or expired token.', CLOSE.unauthorized);
+    client.principal = { kind: 'guest', restaurantId: grant.restaurantId, grant };
+    client.sendMessage('authenticated', null, { restaurant: grant.restaurantId, guest: kind });
+  }
+
+  private async subscribe(client: RealtimeClient, msg: Extract<ClientMessage, { type: 'subscribe' }>): Promise<void> {
+    const p = client.principal!;
+    const topics: Topic[] = [];
+    for (const name of msg.topics) {
+      const topic = parseTopic(name);
+      if (!topic) return client.error('parameter_invalid', `Unknown topic '${name}'.`);
+      if (p.kind === 'guest') {
+        // never say whether someone else's order exists
+        if (!(await p.grant.mayFollow(topic, this.services))) return client.error('resource_missing', `No such topic for this token: '${name}'.`);
+      } else {
+        if (!p.scopes.has(scopeOf(topic))) return client.error('insufficient_scope', `This API key lacks the required scope '${scopeOf(topic)}'.`);
+        const refusal = await this.checkStaffTopic(p.restaurantId, topic);
+        if (refusal) return client.error(refusal[0], refusal[1]);
+      }
+      topics.push(topic);
+    }
+    await this.hub.subscribe(client, topics, msg.since ?? null);
+  }
+
+  /** One order must be the restaurant's; a station must exist there. */
+  private async checkStaffTopic(restaurantId: string, topic: Topic): Promise<[ErrorCode, string] | null> {
+    const db = this.services.db;
+    if (topic.kind === 'order') {
+      const row = await db.selectFrom('orders').select('id').where('restaurant_id', '=', restaurantId).where('id', '=', topic.id).executeTakeFirst();
+      return row ? null : ['resource_missing', `No such order: '${topic.id}'`];
+    }
+    if (topic.kind === 'station') {
+      const row = await db.selectFrom('stations').select('id').where('restaurant_id', '=', restaurantId).where('key', '=', topic.station).executeTakeFirst();
+      return row ? null : ['unknown_station', `No such station: '${topic.station}'`];
+    }
+    return null;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Scope } from '../auth/scopes.ts';
+
+/**
+ * What a screen can follow. `orders` every order of the restaurant; `station:<key>` the orders
+ * with lines for that station, showing only those lines; `order:<id>` one order;
+ * `reservations`, `waitlist` every row of those; `waitlist_entry:<id>` one waitlist entry.
+ */
+export type Topic =
+  | { name: string; kind: 'orders' }
+  | { name: string; kind: 'station'; station: string }
+  | { name: string; kind: 'order'; id: string }
+  | { name: string; kind: 'collection'; feed: RowFeed }
+  | { name: string; kind: 'entry'; feed: RowFeed; id: string };
+
+/**
+ * A table shown as is (one message per change-log entry) rather than assembled like orders.
+ * `present` turns the row after the change into the message payload; the lead points it at
+ * the feature's presenter (see setRealtimePresenter).
+ */
+export interface RowFeed {
+  table: string;
+  /** message type; deletes are sent as `<type>.deleted` */
+  type: string;
+  /** topic that follows every row of the restaurant */
+  collection: string;
+  /** prefix of the topic that follows one row (`<entry>:<id>`), when guests or staff may follow one */
+  entry: string | null;
+  scope: Scope;
+  present(row: Record<string, unknown>): unknown;
+}
+
+/** Until the reservations and guest features hand in their presenters, the stored row is the payload. */
+const asStored = (row: Record<string, unknown>) => row;
+
+const feeds = new Map<string, RowFeed>([
+  ['reservations', { table: 'reservations', type: 'reservation', collection: 'reservations', entry: null, scope: 'reservations:read', present: asStored }],
+  ['waitlist_entries', { table: 'waitlist_entries', type: 'waitlist_entry', collection: 'waitlist', entry: 'waitlist_entry', scope: 'waitlist:read', present: asStored }],
+]);
+
+/** Point a table's live messages at its real presenter (row of the change log → API JSON). */
+export function setRealtimePresenter(table: string, present: (row: Record<string, unknown>) => unknown): void {
+  const feed = feeds.get(table);
+  if (!feed) throw new Error(`realtime: no feed for table ${table}`);
+  feed.present = present;
+}
+
+/** Adds another table to the live feed (message type, topic names, scope to read it). */
+export function registerRealtimeFeed(feed: RowFeed): void {
+  feeds.set(feed.table, feed);
+}
+
+export const feedForTable = (table: string): RowFeed | undefined => feeds.get(table);
+
+export const ORDER_TABLES = new Set(['orders', 'order_items']);
+
+/** Parses a topic name; null when it names nothing. */
+export function parseTopic(name: string): Topic | null {
+  if (name === 'orders') return { name, kind: 'orders' };
+  const colon = name.indexOf(':');
+  const head = colon < 0 ? name : name.slice(0, colon);
+  const arg = colon < 0 ? null : name.slice(colon + 1);
+  if (arg !== null && (arg.length === 0 || arg.length > 200)) return null;
+  if (head === 'station' && arg) return { name, kind: 'station', station: arg };
+  if (head === 'order' && arg) return { name, kind: 'order', id: arg };
+  for (const feed of feeds.values()) {
+    if (arg === null && head === feed.collection) return { name, kind: 'collection', feed };
+    if (arg && head === feed.entry) return { name, kind: 'entry', feed, id: arg };
+  }
+  return null;
+}
+
+/** The scope a staff key needs to follow a topic. */
+export function scopeOf(topic: Topic): Scope {
+  return topic.kind === 'collection' || topic.kind === 'entry' ? topic.feed.scope : 'orders:read';
+}
