@@ -21,6 +21,8 @@ export const PREFIXES = {
   event: 'evt',
   webhookEndpoint: 'we',
   change: 'op',
+  qrCode: 'qr',
+  delivery: 'dlv',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

@@ -1,2 +1,2 @@
-// Routes of the orders feature register here.
-export {};
+// Routes of the orders feature. Literal paths come before `:id` paths.
+import './routes.ts';
