@@ -1,3 +1,5 @@
 // Routes of the orders feature. Literal paths come before `:id` paths.
 import './routes.ts';
 import './public-routes.ts';
+import './qr-codes.ts';
+import './guest-qr.ts';
