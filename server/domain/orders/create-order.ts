@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/records.ts';
-import { insertRecord, updateRecord } from '../../db/records.ts';
+import { insertRecord, insertRecords, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
@@ -47,33 +47,31 @@ export async function insertLines(
   from: { idx: number; round: number; sentToKitchen: boolean },
 ): Promise<OrderItemRow[]> {
   const now = seconds(actor);
-  const rows: OrderItemRow[] = [];
-  for (const [i, l] of priced.entries()) {
-    rows.push(
-      await insertRecord(trx, 'order_items', {
-        id: newId(PREFIXES.orderItem, actor.now),
-        restaurant_id: actor.restaurantId,
-        order_id: order.id,
-        idx: from.idx + i,
-        menu_item_id: l.menu_item_id,
-        name: l.name,
-        quantity: l.quantity,
-        unit_price: l.unit_price,
-        modifiers: JSON.stringify(l.modifiers),
-        line_subtotal: l.line_subtotal,
-        tax_rate: l.tax_rate,
-        tax_amount: l.tax_amount,
-        notes: l.notes,
-        status: 'pending',
-        station: l.station,
-        round: from.round,
-        sent_to_kitchen_at: from.sentToKitchen ? now : null,
-        ready_at: null,
-        created: now,
-        updated: now,
-      }),
-    );
-  }
+  const rows: OrderItemRow[] = priced.map((l, i) => ({
+    id: newId(PREFIXES.orderItem, actor.now),
+    restaurant_id: actor.restaurantId,
+    order_id: order.id,
+    idx: from.idx + i,
+    menu_item_id: l.menu_item_id,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    modifiers: JSON.stringify(l.modifiers),
+    line_subtotal: l.line_subtotal,
+    tax_rate: l.tax_rate,
+    tax_amount: l.tax_amount,
+    notes: l.notes,
+    status: 'pending',
+    station: l.station,
+    round: from.round,
+    sent_to_kitchen_at: from.sentToKitchen ? now : null,
+    ready_at: null,
+    created: now,
+    updated: now,
+  }));
+  // One multi-row insert (and one change-log block) for all lines: an order is written in
+  // a handful of statements however many lines it has.
+  await insertRecords(trx, 'order_items', rows);
   return rows;
 }
 
