@@ -9,6 +9,7 @@ import { findStation } from '../../domain/menu/stations.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
+import { cachedView } from './screen-cache.ts';
 import { ALL_FIELDS, DEFAULT_FIELDS, parseFields, project, TICKET_FIELDS, type FieldName } from './projection.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
@@ -23,6 +24,13 @@ const withItems = async (c: Call<any, any, any>, orders: OrderRow[], fields: Fie
     const all = items.get(order.id) ?? [];
     return { order, items: station ? all.filter((l) => l.station === station) : all };
   });
+};
+
+/** A live-screen view, answered from the change-log-versioned cache (see screen-cache.ts). */
+const screen = async (c: Call<any, any, any>, key: string, compute: () => Promise<unknown>) => {
+  const json = await cachedView(c.services, key, compute);
+  c.ctx.type = 'application/json';
+  return json;
 };
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
@@ -74,16 +82,19 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
-    const rows = await c.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('restaurant_id', '=', c.actor().restaurantId)
-      .where('status', 'in', OPEN_STATUSES)
-      .orderBy('created')
-      .orderBy('id')
-      .limit(SCREEN_CAP)
-      .execute();
-    return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    const { restaurantId } = c.actor();
+    return screen(c, `active|${restaurantId}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('status', 'in', OPEN_STATUSES)
+        .orderBy('created')
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    });
   },
 });
 
@@ -103,26 +114,28 @@ defineRoute({
       const s = await findStation(c.db, restaurantId, station);
       if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
     }
-    const rows = await c.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('restaurant_id', '=', restaurantId)
-      .where('status', 'in', OPEN_STATUSES)
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('order_items')
-            .select(sql.lit(1).as('one'))
-            .whereRef('order_items.order_id', '=', 'orders.id')
-            .where('order_items.status', 'in', ['pending', 'preparing'])
-            .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
-        ),
-      )
-      .orderBy('created')
-      .orderBy('id')
-      .limit(SCREEN_CAP)
-      .execute();
-    return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
+    return screen(c, `kitchen|${restaurantId}|${station ?? ''}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('status', 'in', OPEN_STATUSES)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('order_items')
+              .select(sql.lit(1).as('one'))
+              .whereRef('order_items.order_id', '=', 'orders.id')
+              .where('order_items.status', 'in', ['pending', 'preparing'])
+              .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
+          ),
+        )
+        .orderBy('created')
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
+    });
   },
 });
 
@@ -136,17 +149,20 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
-    const rows = await c.db
-      .selectFrom('orders')
-      .selectAll()
-      .where('restaurant_id', '=', c.actor().restaurantId)
-      .where('type', '=', 'delivery')
-      .where('status', 'in', OPEN_STATUSES)
-      .orderBy('created')
-      .orderBy('id')
-      .limit(SCREEN_CAP)
-      .execute();
-    return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    const { restaurantId } = c.actor();
+    return screen(c, `delivery|${restaurantId}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('type', '=', 'delivery')
+        .where('status', 'in', OPEN_STATUSES)
+        .orderBy('created')
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    });
   },
 });
 

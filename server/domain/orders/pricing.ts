@@ -62,8 +62,16 @@ export interface PricingOptions {
 export async function priceLines(db: Executor, restaurantId: string, lines: LineInput[], opts: PricingOptions): Promise<PricedLine[]> {
   const param = opts.param ?? 'items';
   const ids = [...new Set(lines.map((l) => l.menu_item))];
+  // The line's station comes with its item: one join instead of a read of every category.
   const items = ids.length
-    ? await db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute()
+    ? await db
+        .selectFrom('menu_items')
+        .leftJoin('menu_categories', 'menu_categories.id', 'menu_items.category_id')
+        .selectAll('menu_items')
+        .select('menu_categories.station')
+        .where('menu_items.restaurant_id', '=', restaurantId)
+        .where('menu_items.id', 'in', ids)
+        .execute()
     : [];
   const itemById = new Map(items.map((i) => [i.id, i]));
   const groupIds = [...new Set(items.flatMap((i) => JSON.parse(i.modifier_group_ids) as string[]))];
@@ -71,13 +79,18 @@ export async function priceLines(db: Executor, restaurantId: string, lines: Line
     ? await db.selectFrom('modifier_groups').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', groupIds).execute()
     : [];
   const groupById = new Map(groups.map((g) => [g.id, { ...g, list: JSON.parse(g.modifiers) as Modifier[] }]));
-  // Categories are few; one read gives every line its station and the parents' windows.
-  const cats = await db
-    .selectFrom('menu_categories')
-    .select(['id', 'station', 'is_active', 'parent_category_id', 'available_from', 'available_until', 'available_days'])
-    .where('restaurant_id', '=', restaurantId)
-    .execute();
-  const catById = new Map(cats.map((c) => [c.id, c]));
+  // Guest channels check each category's window and its parents', so they read them all (few).
+  const catById = opts.availableAt
+    ? new Map(
+        (
+          await db
+            .selectFrom('menu_categories')
+            .select(['id', 'is_active', 'parent_category_id', 'available_from', 'available_until', 'available_days'])
+            .where('restaurant_id', '=', restaurantId)
+            .execute()
+        ).map((c) => [c.id, c]),
+      )
+    : new Map();
 
   return lines.map((line, i) => {
     const at = `${param}[${i}]`;
@@ -112,7 +125,7 @@ export async function priceLines(db: Executor, restaurantId: string, lines: Line
       tax_rate,
       tax_amount: lineTax(line_subtotal, tax_rate),
       notes: line.notes || null,
-      station: catById.get(item.category_id)?.station ?? DEFAULT_STATION,
+      station: item.station ?? DEFAULT_STATION,
     };
   });
 }
