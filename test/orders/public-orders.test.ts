@@ -248,3 +248,20 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     expect((await screen.get(`/public/orders/delivery/${takeout.id}/track`)).status).toBe(404);
   });
 });
+
+describe.each(DIALECTS)('orders in the OpenAPI document on %s', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect);
+  });
+  afterAll(() => hub?.close());
+
+  it('describes every orders, QR and guest route', async () => {
+    const doc = await hub.api.get('/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    const paths = Object.keys(doc.body.paths);
+    for (const p of ['/v1/orders', '/v1/orders/{id}/cancel', '/public/orders/kitchen', '/public/orders/{id}/items/{itemIndex}/status', '/v1/qr_codes', '/public/qr/{token}/orders/{orderId}/items']) {
+      expect(paths, p).toContain(p);
+    }
+  });
+});
