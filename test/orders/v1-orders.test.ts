@@ -67,6 +67,18 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect(c.body.order_number).toBe('1');
   });
 
+  it('takes the business day in the restaurant\'s timezone', async () => {
+    // 23:30 UTC on 10 Dec is already 11 Dec in Berlin: a new business day, numbered from 1.
+    // (The clock only moves forward here: later tests rely on newest-first order.)
+    hub.clock.set(Date.UTC(2026, 11, 10, 22, 30));
+    await create({ type: 'takeout', items: [steakLine()] });
+    hub.clock.set(Date.UTC(2026, 11, 10, 23, 30));
+    const late = await create({ type: 'takeout', items: [steakLine()] });
+    expect(late.body.order_number).toBe('1');
+    const row = await hub.server.services.db.selectFrom('orders').select('business_date').where('id', '=', late.body.id).executeTakeFirstOrThrow();
+    expect(row.business_date).toBe('2026-12-11');
+  });
+
   it('records order.created with the full order and links a customer', async () => {
     const res = await create({ type: 'takeout', customer_name: 'Bea', customer_email: 'Bea@Example.com', items: [steakLine()] });
     const ev = await hub.api.get('/v1/events?type=order.created&limit=1');

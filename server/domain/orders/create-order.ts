@@ -7,6 +7,7 @@ import { findOrCreateCustomer } from '../customers/match-customer.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
 import type { OrderItemRow, OrderRow } from './hooks.ts';
+import { businessDate } from './business-date.ts';
 import { localTime } from './menu-availability.ts';
 import { nextOrderNumber } from './order-number.ts';
 import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
@@ -100,17 +101,16 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   if (input.type === 'delivery' && ctx.fleet && !input.delivery_address) {
     throw new ApiError('delivery_address_required', 'A delivery order needs a delivery_address: couriers are dispatched to it.', 'delivery_address');
   }
-  const local = localTime(actor.now, restaurant.timezone);
   const priced = await priceLines(trx, actor.restaurantId, input.items, {
     defaultTaxRate: restaurant.default_tax_rate,
-    availableAt: input.guestMenu ? local : undefined,
+    availableAt: input.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
   });
   const customer = await findOrCreateCustomer(trx, actor, {
     name: input.customer_name,
     email: input.customer_email,
     phone: input.customer_phone,
   });
-  const business_date = local.toISODate()!;
+  const business_date = businessDate(actor.now, restaurant.timezone);
   const now = seconds(actor);
   const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0 };
   const placed = input.status === 'placed';
