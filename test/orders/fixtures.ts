@@ -44,9 +44,9 @@ export async function seedMenu(hub: TestHub, api: ApiClient = hub.api, restauran
       ],
     }),
   );
-  const pasta = ok(await api.post('/v1/menu_items', { name: 'Carbonara', category: pastaCat.id, price: 1450, modifier_groups: [extras.id] }));
+  const pasta = ok(await api.post('/v1/menu_items', { name: 'Carbonara', category: pastaCat.id, price: 1450, modifier_groups: [extras.id], preparation_time_minutes: 12 }));
   const steak = ok(
-    await api.post('/v1/menu_items', { name: 'Steak', category: grillCat.id, price: 2990, modifier_groups: [doneness.id, extras.id] }),
+    await api.post('/v1/menu_items', { name: 'Steak', category: grillCat.id, price: 2990, modifier_groups: [doneness.id, extras.id], preparation_time_minutes: 20 }),
   );
   const water = ok(await api.post('/v1/menu_items', { name: 'Water', category: drinks.id, price: 333, tax_rate: 0.07 }));
   const soldOut = ok(await api.post('/v1/menu_items', { name: 'Tiramisu', category: pastaCat.id, price: 700, is_available: false }));

@@ -47,6 +47,8 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect(o.total).toBe(o.subtotal + o.tax_amount - o.discount_amount + o.tip_amount + o.delivery_fee);
     expect(o.placed_at).toBeNull();
     expect(pasta.sent_to_kitchen_at).toBeNull();
+    // the slowest line's preparation time
+    expect(o.estimated_time_minutes).toBe(20);
   });
 
   it('rounds each line half up to the cent', async () => {

@@ -40,6 +40,12 @@ export function totalsOf(lines: { line_subtotal: number; tax_amount: number }[],
   return { subtotal, tax_amount, total: subtotal + tax_amount - o.discount_amount + o.tip_amount + o.delivery_fee };
 }
 
+/** The kitchen works lines in parallel: the slowest line's preparation time, if any is known. */
+export function estimateMinutes(lines: { preparation_time_minutes: number | null }[]): number | null {
+  const known = lines.flatMap((l) => (l.preparation_time_minutes === null ? [] : [l.preparation_time_minutes]));
+  return known.length ? Math.max(...known) : null;
+}
+
 export async function insertLines(
   trx: Executor,
   actor: Actor,
@@ -129,7 +135,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     customer_phone: input.customer_phone || null,
     customer_email: input.customer_email || null,
     delivery_address: input.delivery_address || null,
-    estimated_time_minutes: null,
+    estimated_time_minutes: estimateMinutes(priced),
     ...money,
     ...totalsOf(priced, money),
     currency: restaurant.currency,

@@ -30,6 +30,8 @@ export interface PricedLine {
   tax_amount: number;
   notes: string | null;
   station: string;
+  /** the item's preparation time, for the order's estimate (not stored on the line) */
+  preparation_time_minutes: number | null;
 }
 
 export const MAX_QUANTITY = 99;
@@ -126,6 +128,7 @@ export async function priceLines(db: Executor, restaurantId: string, lines: Line
       tax_amount: lineTax(line_subtotal, tax_rate),
       notes: line.notes || null,
       station: item.station ?? DEFAULT_STATION,
+      preparation_time_minutes: item.preparation_time_minutes,
     };
   });
 }
