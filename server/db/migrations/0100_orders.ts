@@ -45,10 +45,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .execute();
-
-  // The operational surface and the kitchen read lines by order and by station/status.
-  await db.schema.createIndex('order_items_station').on('order_items').columns(['restaurant_id', 'station', 'status']).execute();
-  await db.schema.createIndex('orders_business_date').on('orders').columns(['restaurant_id', 'business_date']).execute();
 }
 
 export async function down(): Promise<void> {
