@@ -95,8 +95,22 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
   it('sandbox keys make livemode false orders and events', async () => {
     const res = await hub.api.post('/v1/orders', { type: 'takeout', items: [steakLine()] }, { key: hub.keys.sandbox });
     expect(res.body.livemode).toBe(false);
+    expect(res.body.order_number).toMatch(/^T\d+$/);
     const ev = await hub.api.get('/v1/events?type=order.created&limit=1');
     expect(ev.body.data[0].livemode).toBe(false);
+    // each mode sees only its own orders: test orders never reach live screens or integrations
+    const sandbox = hub.api.withKey(hub.keys.sandbox);
+    expect((await sandbox.get(`/v1/orders/${res.body.id}`)).status).toBe(200);
+    expect((await hub.api.get(`/v1/orders/${res.body.id}`)).status).toBe(404);
+    expect((await hub.api.patch(`/v1/orders/${res.body.id}`, { status: 'placed' })).status).toBe(404);
+    const lists = [(await sandbox.get('/v1/orders?limit=100')).body.data, (await hub.api.get('/v1/orders?limit=100')).body.data];
+    expect(lists[0].map((o: any) => o.id)).toEqual([res.body.id]);
+    expect(lists[1].some((o: any) => o.id === res.body.id)).toBe(false);
+    const placed = await sandbox.patch(`/v1/orders/${res.body.id}`, { status: 'placed' });
+    expect(placed.body).toMatchObject({ status: 'placed', livemode: false });
+    const screen = hub.api.withKey(hub.keys.widget);
+    expect((await screen.get('/public/orders/active?fields=id')).body.data.some((o: any) => o.id === res.body.id)).toBe(false);
+    expect((await screen.get(`/public/orders/${res.body.id}`)).status).toBe(404);
   });
 
   it('accepts a server of the restaurant and expands table, server and items.menu_item', async () => {
@@ -275,5 +289,20 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect(await snapshot(hub)).toEqual(before);
     const widget = await hub.api.get('/v1/orders', { key: hub.keys.widget });
     expect(widget.status).toBe(403);
+  });
+});
+
+describe.each(DIALECTS)('order numbers on a cloud node (%s)', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect, { config: { role: 'cloud' } });
+  });
+  afterAll(() => hub?.close());
+
+  it('carries the node tag, so numbers made while the hub is offline never collide with the hub\'s', async () => {
+    const menu = await seedMenu(hub);
+    const a = await hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }] });
+    const b = await hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }] });
+    expect([a.body.order_number, b.body.order_number]).toEqual(['C1', 'C2']);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { loadOrder } from '../../domain/orders/load.ts';
+import { findOrder } from '../../domain/orders/find-order.ts';
 import { categoryAvailable, categoryWindowOpen, localTime } from '../../domain/orders/menu-availability.ts';
 import { assertGuestOrder, resolveToken } from '../../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
@@ -191,7 +191,7 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const qr = await resolveToken(c.db, c.params.token);
-    const found = await loadOrder(c.db, qr.restaurant_id, c.params.orderId);
+    const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId);
     await assertGuestOrder(c.db, qr, found?.order, c.params.orderId);
     const saved = await addRound(c.db, guestActor(qr.restaurant_id, c.now), orderContext(c.services), found!, toLines(c.body.items), {
       guestMenu: true,
@@ -209,7 +209,7 @@ defineRoute({
   params: orderParam,
   handler: async (c) => {
     const qr = await resolveToken(c.db, c.params.token);
-    const found = await loadOrder(c.db, qr.restaurant_id, c.params.orderId);
+    const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId);
     await assertGuestOrder(c.db, qr, found?.order, c.params.orderId);
     return guestView(c.db, found!);
   },

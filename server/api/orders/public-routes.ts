@@ -3,7 +3,8 @@ import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-
 import { createOrder } from '../../domain/orders/create-order.ts';
 import type { Tracking } from '../../domain/orders/fleets.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { loadItemsFor, loadOrder } from '../../domain/orders/load.ts';
+import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { loadItemsFor } from '../../domain/orders/load.ts';
 import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
 import { findStation } from '../../domain/menu/stations.ts';
 import { ApiError, notFound } from '../../errors.ts';
@@ -46,8 +47,8 @@ defineRoute({
   query: PublicList,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
-    const { restaurantId } = c.actor();
-    let qb = c.db.selectFrom('orders').where('restaurant_id', '=', restaurantId);
+    const actor = c.actor();
+    let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
     if (c.query.type) qb = qb.where('type', '=', c.query.type);
     const page = c.query.page ?? 1;
@@ -82,12 +83,14 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
-    const { restaurantId } = c.actor();
-    return screen(c, `active|${restaurantId}|${fields}`, async () => {
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    return screen(c, `active|${restaurantId}|${actor.livemode}|${fields}`, async () => {
       const rows = await c.db
         .selectFrom('orders')
         .selectAll()
         .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
         .where('status', 'in', OPEN_STATUSES)
         .orderBy('created')
         .orderBy('id')
@@ -108,17 +111,19 @@ defineRoute({
   query: KitchenQuery,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, TICKET_FIELDS);
-    const { restaurantId } = c.actor();
+    const actor = c.actor();
+    const { restaurantId } = actor;
     const station = c.query.station;
     if (station) {
       const s = await findStation(c.db, restaurantId, station);
       if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
     }
-    return screen(c, `kitchen|${restaurantId}|${station ?? ''}|${fields}`, async () => {
+    return screen(c, `kitchen|${restaurantId}|${actor.livemode}|${station ?? ''}|${fields}`, async () => {
       const rows = await c.db
         .selectFrom('orders')
         .selectAll()
         .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
         .where('status', 'in', OPEN_STATUSES)
         .where((eb) =>
           eb.exists(
@@ -149,12 +154,14 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
-    const { restaurantId } = c.actor();
-    return screen(c, `delivery|${restaurantId}|${fields}`, async () => {
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    return screen(c, `delivery|${restaurantId}|${actor.livemode}|${fields}`, async () => {
       const rows = await c.db
         .selectFrom('orders')
         .selectAll()
         .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
         .where('type', '=', 'delivery')
         .where('status', 'in', OPEN_STATUSES)
         .orderBy('created')
@@ -199,8 +206,8 @@ defineRoute({
       }
       fields = names as (keyof Tracking)[];
     }
-    const { restaurantId } = c.actor();
-    const order = await c.db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', c.params.id).executeTakeFirst();
+    const found = await findOrder(c.db, c.actor(), c.params.id);
+    const order = found?.order;
     if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
     const fleet = c.services.deliveryFleet;
     const delivery = await c.db.selectFrom('deliveries').selectAll().where('order_id', '=', order.id).executeTakeFirst();
@@ -223,7 +230,7 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, ALL_FIELDS);
-    const found = await loadOrder(c.db, c.actor().restaurantId, c.params.id);
+    const found = await findOrder(c.db, c.actor(), c.params.id);
     if (!found) throw notFound('order', c.params.id);
     return one(c, found, fields);
   },

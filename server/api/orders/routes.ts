@@ -1,7 +1,8 @@
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { loadItemsFor, loadOrder } from '../../domain/orders/load.ts';
+import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { loadItemsFor } from '../../domain/orders/load.ts';
 import { notFound } from '../../errors.ts';
 import { applyExpand } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -31,8 +32,8 @@ defineRoute({
   query: ListOrders,
   expand: 'order',
   handler: async (c) => {
-    const { restaurantId } = c.actor();
-    let qb = c.db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId);
+    const actor = c.actor();
+    let qb = c.db.selectFrom('orders').selectAll().where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
     if (c.query.type) qb = qb.where('type', '=', c.query.type);
     if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
@@ -56,7 +57,7 @@ defineRoute({
   params: idParam('ord_ id'),
   expand: 'order',
   handler: async (c) => {
-    const found = await loadOrder(c.db, c.actor().restaurantId, c.params.id);
+    const found = await findOrder(c.db, c.actor(), c.params.id);
     if (!found) throw notFound('order', c.params.id);
     return one(c, found);
   },

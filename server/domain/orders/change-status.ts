@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import type { OrderItemRow, OrderRow } from './hooks.ts';
-import { loadOrder } from './load.ts';
+import { findOrder } from './find-order.ts';
 import { eventFor, recordOrderChange, type OrderContext } from './record-change.ts';
 import {
   assertLineTransition,
@@ -18,7 +18,7 @@ import {
 } from './state-machine.ts';
 
 async function mustLoad(trx: Executor, actor: Actor, id: string) {
-  const found = await loadOrder(trx, actor.restaurantId, id);
+  const found = await findOrder(trx, actor, id);
   if (!found) throw notFound('order', id);
   return found;
 }
