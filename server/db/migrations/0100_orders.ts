@@ -45,6 +45,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created', 'bigint', (c) => c.notNull())
     .addColumn('updated', 'bigint', (c) => c.notNull())
     .execute();
+
+  // Lists filtered by status, newest first (`/v1/orders?status=placed`, the live screens):
+  // straight from the index even when years of completed orders surround the few open ones.
+  await db.schema.createIndex('orders_status_list').on('orders').columns(['restaurant_id', 'status', 'created', 'id']).execute();
 }
 
 export async function down(): Promise<void> {
