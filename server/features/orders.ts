@@ -1,4 +1,5 @@
 import { HttpFleet, inHouseFleet, type DeliveryFleet } from '../domain/orders/fleets.ts';
+import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
 
 declare module '../services.ts' {
@@ -22,7 +23,7 @@ declare module '../config.ts' {
  * Hands new delivery jobs to an external fleet after each commit: one pass at a time, and
  * anything a failed pass left behind is picked up by the next commit or by tracking.
  */
-function externalDispatcher(fleet: DeliveryFleet & { dispatch: NonNullable<DeliveryFleet['dispatch']> }, services: Parameters<NonNullable<Feature['install']>>[0]['services']) {
+function externalDispatcher(fleet: DeliveryFleet, dispatch: NonNullable<DeliveryFleet['dispatch']>, services: Services) {
   let running = false;
   let again = false;
   const pass = async () => {
@@ -44,7 +45,7 @@ function externalDispatcher(fleet: DeliveryFleet & { dispatch: NonNullable<Deliv
           .execute();
         for (const d of pending) {
           const order = await services.db.selectFrom('orders').selectAll().where('id', '=', d.order_id).executeTakeFirst();
-          if (order) await fleet.dispatch(services.db, d, order);
+          if (order) await dispatch.call(fleet, services.db, d, order);
         }
       } while (again);
     } catch (err) {
@@ -56,6 +57,9 @@ function externalDispatcher(fleet: DeliveryFleet & { dispatch: NonNullable<Deliv
   return pass;
 }
 
+/** Per server: how to stop its dispatcher's commit subscription. */
+const stops = new WeakMap<Services, () => void>();
+
 export const ordersFeature: Feature = {
   name: 'orders',
   install({ services }) {
@@ -66,7 +70,7 @@ export const ordersFeature: Feature = {
   start({ services }) {
     const fleet = services.deliveryFleet;
     if (!fleet?.dispatch) return;
-    const pass = externalDispatcher(fleet as any, services);
+    const pass = externalDispatcher(fleet, fleet.dispatch, services);
     const off = services.tx.onCommit(() => void pass());
     stops.set(services, off);
   },
@@ -74,5 +78,3 @@ export const ordersFeature: Feature = {
     stops.get(services)?.();
   },
 };
-
-const stops = new WeakMap<object, () => void>();

@@ -1,6 +1,5 @@
 import { presentOrder } from '../../api/orders/presenter.ts';
 import type { Executor } from '../../db/records.ts';
-import type { Actor } from '../../services.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
 import { runOrderHooks, type OrderChange, type OrderItemRow, type OrderRow } from './hooks.ts';
@@ -27,7 +26,7 @@ export async function recordOrderChange(
   const { event, ...rest } = change;
   await syncDelivery(trx, change.actor, ctx.fleet, change.order, change.previousStatus);
   const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
-  await emitEvent(trx, change.actor as Actor, event, presentOrder(change.order, change.items), extra);
+  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), extra);
   await runOrderHooks(trx, rest);
   return { order: change.order, items: change.items };
 }
