@@ -179,6 +179,9 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     expect((await screen.get(`/public/orders/${o.id}?fields=status`)).body).toEqual({ status: 'placed' });
     const ready = await screen.patch(`/public/orders/${o.id}/status`, { status: 'ready' });
     expect(ready.body.status).toBe('ready');
+    // hooks see the move with the lines it lifted to ready
+    expect(seen.at(-1)).toMatchObject({ previousStatus: 'placed', order: { id: o.id, status: 'ready' } });
+    expect(seen.at(-1)!.changedItemIds).toHaveLength(2);
     const done = await screen.patch(`/public/orders/${o.id}/status`, { status: 'completed' });
     expect(done.body.status).toBe('completed');
     const late = await screen.patch(`/public/orders/${o.id}/items/0/status`, { status: 'served' });
@@ -244,6 +247,10 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     const t2 = await screen.get(`/public/orders/delivery/${o.id}/track?fields=status,pickedUpAt,deliveredAt`);
     expect(t2.body).toEqual({ status: 'delivered', pickedUpAt: t1.body.dispatchedAt + 60, deliveredAt: t1.body.dispatchedAt + 660 });
     expect((await screen.get(`/public/orders/delivery/${o.id}/track?fields=speed`)).status).toBe(400);
+    const dropped = (await place({ type: 'delivery', tableId: null, deliveryAddress: 'Via Po 3' })).body;
+    await screen.patch(`/public/orders/${dropped.id}/status`, { status: 'cancelled', cancelReason: 'Guest cancelled' });
+    expect((await screen.get(`/public/orders/delivery/${dropped.id}/track?fields=status`)).body).toEqual({ status: 'cancelled' });
+    expect((await screen.get('/public/orders/delivery/active?fields=id')).body.data.some((x: any) => x.id === dropped.id)).toBe(false);
     const takeout = (await place({ type: 'takeout', tableId: null })).body;
     expect((await screen.get(`/public/orders/delivery/${takeout.id}/track`)).status).toBe(404);
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onOrderChange, type OrderChange } from '../../server/domain/orders/hooks.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { ApiClient, countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, snapshot, type Menu } from './fixtures.ts';
+
+const changes: OrderChange[] = [];
+onOrderChange(async (_trx, change) => {
+  changes.push(change);
+});
 
 describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
   let hub: TestHub;
@@ -129,6 +135,8 @@ describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
     expect(round.body.items[2].sentToKitchenAt).not.toBeNull();
     expect(round.body.status).toBe('ready');
     expect(round.body.subtotal).toBe(2990 + 666 + 1450);
+    expect(changes.at(-1)).toMatchObject({ previousStatus: 'ready', newItemIds: [expect.any(String)] });
+    expect(changes.at(-1)!.items).toHaveLength(3);
     expect(round.body.total).toBe(round.body.subtotal + round.body.taxAmount);
     const ev = await hub.api.get('/v1/events?limit=1');
     expect(ev.body.data[0]).toMatchObject({ type: 'order.updated' });
