@@ -59,6 +59,9 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     expect(all.body.data).toHaveLength(total);
     const totals = (await screen.get('/public/orders?limit=100&fields=total&sort=total&order=asc')).body.data.map((o: any) => o.total);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    const detail = await screen.get(`/public/orders/${all.body.data[0].id}?fields=table,server,customer,orderNumber`);
+    expect(Object.keys(detail.body).sort()).toEqual(['customer', 'orderNumber', 'server', 'table']);
+    expect(Object.keys(detail.body.customer).sort()).toEqual(['email', 'name', 'phone']);
     const withTable = all.body.data.find((o: any) => o.tableNumber !== null);
     expect(typeof withTable.tableNumber).toBe('number');
     expect(Array.isArray(withTable.items)).toBe(true);
