@@ -128,7 +128,12 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     const o = (await place()).body;
     expect(seen.at(-1)).toMatchObject({ previousStatus: null });
     expect(seen.at(-1)!.newItemIds).toHaveLength(2);
-    const s1 = await screen.patch(`/public/orders/${o.id}/items/0/status`, { status: 'preparing' });
+    const before = await snapshot(hub);
+    const wrongStation = await screen.patch(`/public/orders/${o.id}/items/0/status`, { status: 'preparing', station: 'bar' });
+    expect(wrongStation.status).toBe(409);
+    expect(wrongStation.body.error.param).toBe('station');
+    expect(await snapshot(hub)).toEqual(before);
+    const s1 = await screen.patch(`/public/orders/${o.id}/items/0/status`, { status: 'preparing', station: 'grill' });
     expect(s1.status).toBe(200);
     expect(s1.body.status).toBe('preparing');
     expect(s1.body.items[0].status).toBe('preparing');

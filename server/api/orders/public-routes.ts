@@ -308,7 +308,7 @@ defineRoute({
   body: LineStatus,
   handler: async (c) => {
     const saved = await c.services.tx.run((trx) =>
-      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status),
+      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, c.body.station),
     );
     return one(c, saved);
   },

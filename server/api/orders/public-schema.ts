@@ -59,6 +59,8 @@ export const PublicStatus = z.object({
 
 export const LineStatus = z.object({
   status: z.string().pipe(z.enum(LINE_STATUSES, { message: `must be one of ${LINE_STATUSES.join(', ')}` })),
+  /** optional: the station screen moving the line; it may only move its own lines */
+  station: z.string().min(1).max(50).optional(),
 });
 
 export const LineParams = z.object({

@@ -100,11 +100,23 @@ export async function cancelOrder(trx: Executor, actor: Actor, ctx: OrderContext
  * the first line started → preparing, every line at least ready → ready, every line
  * served → served.
  */
-export async function changeLineStatus(trx: Executor, actor: Actor, ctx: OrderContext, id: string, index: number, to: LineStatus) {
+export async function changeLineStatus(
+  trx: Executor,
+  actor: Actor,
+  ctx: OrderContext,
+  id: string,
+  index: number,
+  to: LineStatus,
+  /** the station asking; a station advances only its own lines */
+  station?: string,
+) {
   const current = await mustLoad(trx, actor, id);
   const { order } = current;
   const line = current.items.find((i) => i.idx === index);
   if (!line) throw notFound('order line', String(index), 'itemIndex');
+  if (station !== undefined && line.station !== station) {
+    throw new ApiError('state_conflict', `Line ${index} is cooked at '${line.station}', not at '${station}'.`, 'station');
+  }
   if (!OPEN_STATUSES.includes(order.status)) {
     throw new ApiError('order_not_open', `This order is '${order.status}'; its lines can no longer move.`, 'status');
   }
