@@ -36,6 +36,9 @@ const CODES = {
   menu_item_unavailable: 400,
   modifier_invalid: 400,
   invalid_transition: 409,
+  order_not_open: 409,
+  delivery_address_required: 400,
+  fleet_unavailable: 502,
 
   // reservations (issue 4)
   table_unavailable: 409,

@@ -26,6 +26,8 @@ export const PREFIXES = {
   waitlistEntry: 'wl',
   feedback: 'fb',
   guestMessage: 'msg',
+  qrCode: 'qr',
+  delivery: 'dlv',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

@@ -76,3 +76,40 @@ async function appendChange(
     })
     .execute();
 }
+
+/**
+ * Many new records of one table at once (imports, demo history): multi-row INSERTs in
+ * chunks, and one change-log entry per row, exactly as insertRecord would append them.
+ * Rows must carry every column; they are stored (and logged) as given.
+ */
+export async function insertRecords<T extends RecordTable>(trx: Executor, table: T, rows: Insertable<DB[T]>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const db = trx as Kysely<any>;
+  // Both dialects bind at most ~32k parameters per statement; stay well below.
+  const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
+  const size = perChunk(Object.keys(rows[0] as object).length);
+  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size) as any[]).execute();
+  // One UPDATE reserves a block of change-log positions for the whole batch.
+  const { origin, seq } = await (trx as Kysely<DB>)
+    .updateTable('node_state')
+    .set((eb) => ({ seq: eb('seq', '+', rows.length) }))
+    .where('id', '=', 1)
+    .returning(['origin', 'seq'])
+    .executeTakeFirstOrThrow();
+  const first = Number(seq) - rows.length + 1;
+  const created = Date.now();
+  const log = rows.map((row: any, i) => ({
+    seq: first + i,
+    op_id: newId(PREFIXES.change),
+    origin,
+    origin_seq: first + i,
+    restaurant_id: table === 'restaurants' ? row.id : (row.restaurant_id ?? null),
+    table_name: table,
+    row_id: row.id as string,
+    op: 'insert' as const,
+    data: JSON.stringify(row),
+    created,
+  }));
+  const logChunk = perChunk(10);
+  for (let i = 0; i < log.length; i += logChunk) await (trx as Kysely<DB>).insertInto('change_log').values(log.slice(i, i + logChunk)).execute();
+}

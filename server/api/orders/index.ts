@@ -1,2 +1,5 @@
-// Routes of the orders feature register here.
-export {};
+// Routes of the orders feature. Literal paths come before `:id` paths.
+import './routes.ts';
+import './public-routes.ts';
+import './qr-codes.ts';
+import './guest-qr.ts';

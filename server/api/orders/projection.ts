@@ -1,0 +1,101 @@
+import type { Executor } from '../../db/records.ts';
+import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { ApiError } from '../../errors.ts';
+
+/** A line on the operational and guest surfaces (camelCase, like the rest of /public). */
+export const projectLine = (l: OrderItemRow) => ({
+  index: l.idx,
+  menuItemId: l.menu_item_id,
+  name: l.name,
+  quantity: l.quantity,
+  unitPrice: l.unit_price,
+  modifiers: (JSON.parse(l.modifiers) as { group: string; name: string; price_adjustment: number }[]).map((m) => ({
+    group: m.group,
+    name: m.name,
+    priceAdjustment: m.price_adjustment,
+  })),
+  notes: l.notes,
+  status: l.status,
+  station: l.station,
+  round: l.round,
+  sentToKitchenAt: l.sent_to_kitchen_at,
+  readyAt: l.ready_at,
+});
+
+interface Row {
+  order: OrderRow;
+  items: OrderItemRow[];
+  tableNumber: number | null;
+}
+
+/** Every selectable field of the operational surface: the camelCase twin of each order field. */
+const FIELDS = {
+  id: (r: Row) => r.order.id,
+  orderNumber: (r: Row) => r.order.order_number,
+  type: (r: Row) => r.order.type,
+  status: (r: Row) => r.order.status,
+  total: (r: Row) => r.order.total,
+  createdAt: (r: Row) => r.order.created,
+  updatedAt: (r: Row) => r.order.updated,
+  source: (r: Row) => r.order.source,
+  table: (r: Row) => r.order.table_id,
+  tableId: (r: Row) => r.order.table_id,
+  tableNumber: (r: Row) => r.tableNumber,
+  server: (r: Row) => r.order.server_id,
+  serverId: (r: Row) => r.order.server_id,
+  customer: (r: Row) => ({ name: r.order.customer_name, phone: r.order.customer_phone, email: r.order.customer_email }),
+  customerName: (r: Row) => r.order.customer_name,
+  customerPhone: (r: Row) => r.order.customer_phone,
+  customerEmail: (r: Row) => r.order.customer_email,
+  deliveryAddress: (r: Row) => r.order.delivery_address,
+  estimatedTimeMinutes: (r: Row) => r.order.estimated_time_minutes,
+  items: (r: Row) => r.items.map(projectLine),
+  itemCount: (r: Row) => r.items.reduce((s, l) => s + l.quantity, 0),
+  subtotal: (r: Row) => r.order.subtotal,
+  taxAmount: (r: Row) => r.order.tax_amount,
+  discountAmount: (r: Row) => r.order.discount_amount,
+  tipAmount: (r: Row) => r.order.tip_amount,
+  deliveryFee: (r: Row) => r.order.delivery_fee,
+  currency: (r: Row) => r.order.currency,
+  notes: (r: Row) => r.order.notes,
+  placedAt: (r: Row) => r.order.placed_at,
+  completedAt: (r: Row) => r.order.completed_at,
+  cancelledAt: (r: Row) => r.order.cancelled_at,
+  cancelReason: (r: Row) => r.order.cancel_reason,
+  isSelfService: (r: Row) => r.order.is_self_service === 1,
+  isVirtualTable: (r: Row) => r.order.is_virtual_table === 1,
+  virtualTableLabel: (r: Row) => r.order.virtual_table_label,
+  livemode: (r: Row) => r.order.livemode === 1,
+} as const;
+
+export type FieldName = keyof typeof FIELDS;
+export const ALL_FIELDS = Object.keys(FIELDS) as FieldName[];
+export const DEFAULT_FIELDS: FieldName[] = ['id', 'orderNumber', 'type', 'status', 'total', 'createdAt'];
+/** What a kitchen or dispatch screen needs without asking. */
+export const TICKET_FIELDS: FieldName[] = [...DEFAULT_FIELDS, 'tableNumber', 'placedAt', 'notes', 'customerName', 'items'];
+
+/** `fields=a,b` → the list, refusing any name that is not a field (400, nothing read). */
+export function parseFields(raw: string | undefined, defaults: FieldName[]): FieldName[] {
+  if (raw === undefined) return defaults;
+  const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  if (names.length === 0) throw new ApiError('parameter_invalid', 'fields must name at least one field.', 'fields');
+  const unknown = names.find((n) => !(n in FIELDS));
+  if (unknown) {
+    throw new ApiError('parameter_invalid', `Unknown field '${unknown}'. Selectable fields: ${ALL_FIELDS.join(', ')}.`, 'fields');
+  }
+  return names as FieldName[];
+}
+
+/** Projects orders to `fields`; table numbers are read in one query, and only when asked. */
+export async function project(db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[], fields: FieldName[]) {
+  const numbers = new Map<string, number>();
+  const tableIds = fields.includes('tableNumber') ? [...new Set(rows.flatMap((r) => r.order.table_id ?? []))] : [];
+  if (tableIds.length) {
+    const tables = await db.selectFrom('tables').select(['id', 'number']).where('id', 'in', tableIds).execute();
+    for (const t of tables) numbers.set(t.id, t.number);
+  }
+  return rows.map((r) => {
+    const row: Row = { ...r, tableNumber: r.order.table_id ? (numbers.get(r.order.table_id) ?? null) : null };
+    return Object.fromEntries(fields.map((f) => [f, FIELDS[f](row)]));
+  });
+}

@@ -1,0 +1,315 @@
+import { sql } from 'kysely';
+import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-status.ts';
+import { createOrder } from '../../domain/orders/create-order.ts';
+import type { Tracking } from '../../domain/orders/fleets.ts';
+import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { loadItemsFor } from '../../domain/orders/load.ts';
+import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
+import { findStation } from '../../domain/menu/stations.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { orderContext } from './context.ts';
+import { cachedView } from './screen-cache.ts';
+import { ALL_FIELDS, DEFAULT_FIELDS, parseFields, project, TICKET_FIELDS, type FieldName } from './projection.ts';
+import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
+
+const tag = 'Operational orders';
+
+/**
+ * `created` as an expression, not a column: the planner then finds the few open orders
+ * through the status index and sorts them, instead of walking every order ever made in
+ * creation order (years of history) looking for the open ones.
+ */
+const BY_CREATED_VIA_STATUS = sql`orders.created + 0`;
+/** Statuses few orders are in at any time; final ones hold the whole history. */
+const TRANSIENT = new Set(['draft', 'placed', 'preparing', 'ready', 'served']);
+const NUMERIC_SORTS = new Set<string>(['created', 'updated', 'placed_at', 'total']);
+/** Lists a screen shows at once are bounded; a live screen never needs more. */
+const SCREEN_CAP = 500;
+
+const withItems = async (c: Call<any, any, any>, orders: OrderRow[], fields: FieldName[], station?: string) => {
+  if (!fields.includes('items') && !fields.includes('itemCount')) return orders.map((order) => ({ order, items: [] as OrderItemRow[] }));
+  const items = await loadItemsFor(c.db, orders.map((o) => o.id));
+  return orders.map((order) => {
+    const all = items.get(order.id) ?? [];
+    return { order, items: station ? all.filter((l) => l.station === station) : all };
+  });
+};
+
+/** A live-screen view, answered from the change-log-versioned cache (see screen-cache.ts). */
+const screen = async (c: Call<any, any, any>, key: string, compute: () => Promise<unknown>) => {
+  const json = await cachedView(c.services, key, compute);
+  c.ctx.type = 'application/json';
+  return json;
+};
+
+const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
+  (await project(c.db, [r], fields))[0];
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders',
+  summary: `Orders of the key's restaurant, projected to fields; page/limit (default ${PUBLIC_PAGE.defaultLimit}, max ${PUBLIC_PAGE.maxLimit})`,
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  query: PublicList,
+  handler: async (c) => {
+    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const actor = c.actor();
+    let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
+    if (c.query.status) qb = qb.where('status', '=', c.query.status);
+    if (c.query.type) qb = qb.where('type', '=', c.query.type);
+    const page = c.query.page ?? 1;
+    const limit = c.query.limit ?? PUBLIC_PAGE.defaultLimit;
+    const column = SORTABLE[c.query.sort ?? 'createdAt'];
+    const direction = c.query.order ?? 'desc';
+    // Filtering on a transient status: reach its few rows through the status index (numeric
+    // sort columns only; text sorts keep their column).
+    const viaStatus = Boolean(c.query.status && TRANSIENT.has(c.query.status) && NUMERIC_SORTS.has(column));
+    const [{ n }, rows] = await Promise.all([
+      qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      qb
+        .selectAll()
+        .orderBy(viaStatus ? sql`${sql.ref(column)} + 0` : sql.ref(column), direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+    ]);
+    const total = Number(n);
+    return {
+      data: await project(c.db, await withItems(c, rows, fields), fields),
+      paging: { page, limit, total, totalPages: Math.ceil(total / limit), hasMore: page * limit < total },
+    };
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders/active',
+  summary: 'Orders in play (placed, preparing, ready, served), oldest first',
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  query: FieldsOnly,
+  handler: async (c) => {
+    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    return screen(c, `active|${restaurantId}|${actor.livemode}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
+        .where('status', 'in', OPEN_STATUSES)
+        .orderBy(BY_CREATED_VIA_STATUS)
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    });
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders/kitchen',
+  summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  query: KitchenQuery,
+  handler: async (c) => {
+    const fields = parseFields(c.query.fields, TICKET_FIELDS);
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    const station = c.query.station;
+    if (station) {
+      const s = await findStation(c.db, restaurantId, station);
+      if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
+    }
+    return screen(c, `kitchen|${restaurantId}|${actor.livemode}|${station ?? ''}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
+        .where('status', 'in', OPEN_STATUSES)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('order_items')
+              .select(sql.lit(1).as('one'))
+              .whereRef('order_items.order_id', '=', 'orders.id')
+              .where('order_items.status', 'in', ['pending', 'preparing'])
+              .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
+          ),
+        )
+        .orderBy(BY_CREATED_VIA_STATUS)
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
+    });
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders/delivery/active',
+  summary: 'Delivery orders out or waiting to go out, oldest first',
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  query: FieldsOnly,
+  handler: async (c) => {
+    const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    return screen(c, `delivery|${restaurantId}|${actor.livemode}|${fields}`, async () => {
+      const rows = await c.db
+        .selectFrom('orders')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('livemode', '=', modeOf(actor))
+        .where('type', '=', 'delivery')
+        .where('status', 'in', OPEN_STATUSES)
+        .orderBy(BY_CREATED_VIA_STATUS)
+        .orderBy('id')
+        .limit(SCREEN_CAP)
+        .execute();
+      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+    });
+  },
+});
+
+const TRACKING_FIELDS = [
+  'orderId',
+  'orderNumber',
+  'provider',
+  'status',
+  'address',
+  'courier',
+  'dispatchedAt',
+  'pickedUpAt',
+  'deliveredAt',
+  'estimatedArrivalAt',
+  'location',
+] as const satisfies readonly (keyof Tracking)[];
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders/delivery/:id/track',
+  summary: 'Where a delivery order is, as the delivery fleet reports it',
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  params: idParam('ord_ id'),
+  query: FieldsOnly,
+  handler: async (c) => {
+    let fields: readonly (keyof Tracking)[] = TRACKING_FIELDS;
+    if (c.query.fields !== undefined) {
+      const names = c.query.fields.split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = names.find((n) => !(TRACKING_FIELDS as readonly string[]).includes(n));
+      if (bad || names.length === 0) {
+        throw new ApiError('parameter_invalid', `Unknown field '${bad ?? ''}'. Selectable fields: ${TRACKING_FIELDS.join(', ')}.`, 'fields');
+      }
+      fields = names as (keyof Tracking)[];
+    }
+    const found = await findOrder(c.db, c.actor(), c.params.id);
+    const order = found?.order;
+    if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
+    const fleet = c.services.deliveryFleet;
+    const delivery = await c.db.selectFrom('deliveries').selectAll().where('order_id', '=', order.id).executeTakeFirst();
+    if (!fleet || !delivery) {
+      throw new ApiError('state_conflict', fleet ? 'This delivery order has not been placed yet; nothing is dispatched.' : 'This restaurant does not dispatch couriers.');
+    }
+    const tracking = await fleet.track(c.db, delivery, order);
+    return Object.fromEntries(fields.map((f) => [f, tracking[f]]));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/orders/:id',
+  summary: 'One order of the key\'s restaurant (every field unless fields narrows it)',
+  tag,
+  auth: 'widget',
+  scope: 'orders:read',
+  params: idParam('ord_ id'),
+  query: FieldsOnly,
+  handler: async (c) => {
+    const fields = parseFields(c.query.fields, ALL_FIELDS);
+    const found = await findOrder(c.db, c.actor(), c.params.id);
+    if (!found) throw notFound('order', c.params.id);
+    return one(c, found, fields);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/public/orders',
+  summary: 'Create an order from a screen; it is placed at once so the kitchen sees it',
+  tag,
+  auth: 'widget',
+  scope: 'orders:write',
+  body: PublicCreate,
+  idempotent: true,
+  status: 201,
+  handler: async (c) => {
+    const b = c.body;
+    const created = await createOrder(c.db, c.actor(), orderContext(c.services), {
+      type: b.type,
+      items: b.items.map((l) => ({ menu_item: l.menuItemId, quantity: l.quantity, modifiers: l.modifiers, notes: l.notes })),
+      table: b.tableId,
+      customer_name: b.customerName,
+      customer_phone: b.customerPhone,
+      customer_email: b.customerEmail,
+      delivery_address: b.deliveryAddress,
+      notes: b.notes,
+      source: 'pos',
+      status: 'placed',
+    });
+    return one(c, created);
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/public/orders/:id/status',
+  summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
+  tag,
+  auth: 'widget',
+  scope: 'orders:write',
+  params: idParam('ord_ id'),
+  body: PublicStatus,
+  handler: async (c) => {
+    if (c.body.status === 'cancelled' && !c.body.cancelReason) {
+      throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
+    }
+    const saved = await c.services.tx.run((trx) =>
+      changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, { status: c.body.status, cancel_reason: c.body.cancelReason }),
+    );
+    return one(c, saved);
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/public/orders/:id/items/:itemIndex/status',
+  summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
+  tag,
+  auth: 'widget',
+  scope: 'orders:write',
+  params: LineParams,
+  body: LineStatus,
+  handler: async (c) => {
+    const saved = await c.services.tx.run((trx) =>
+      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, c.body.station),
+    );
+    return one(c, saved);
+  },
+});

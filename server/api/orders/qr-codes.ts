@@ -1,0 +1,103 @@
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
+import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
+import { notFound } from '../../errors.ts';
+import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { f } from '../../http/fields.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { listParams, q } from '../../http/query.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import './refs.ts';
+
+/** The address printed on the code: the guest page that opens /public/qr/{token}. */
+export const qrUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}/qr/${token}`;
+
+export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string) {
+  return {
+    id: row.id,
+    object: 'qr_code' as const,
+    created: row.created,
+    updated: row.updated,
+    token: row.token,
+    url: qrUrl(publicUrl, row.token),
+    type: row.type,
+    table: row.table_id as string | object | null,
+    label: row.label,
+    is_active: row.is_active === 1,
+    disabled_at: row.disabled_at,
+  };
+}
+
+registerExpandable('qr_code', { refs: { table: 'table' } });
+
+async function present(c: Call<any, any, any>, rows: Selectable<QrCodesTable>[]) {
+  const out = rows.map((r) => presentQrCode(r, c.services.config.publicUrl));
+  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'qr_code', out, c.expand);
+  return out;
+}
+
+const tag = 'QR codes';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/qr_codes',
+  summary: 'List QR codes, newest first',
+  tag,
+  auth: 'secret',
+  scope: 'tables:read',
+  query: z.object({ ...listParams(), table: f.id().optional(), is_active: q.bool().optional() }),
+  expand: 'qr_code',
+  handler: async (c) => {
+    let qb = c.db.selectFrom('qr_codes').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
+    if (c.query.is_active !== undefined) qb = qb.where('is_active', '=', c.query.is_active ? 1 : 0);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('qr_codes'), url: '/v1/qr_codes' });
+    return mapPage(page, (rows) => present(c, rows));
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/qr_codes/:id',
+  summary: 'Retrieve a QR code',
+  tag,
+  auth: 'secret',
+  scope: 'tables:read',
+  params: idParam('qr_ id'),
+  expand: 'qr_code',
+  handler: async (c) => {
+    const row = await findQrCode(c.db, c.actor().restaurantId, c.params.id);
+    if (!row) throw notFound('QR code', c.params.id);
+    return (await present(c, [row]))[0];
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/qr_codes',
+  summary: 'Create a QR code for a table (dine_in) or the counter (takeout); returns the URL to print',
+  tag,
+  auth: 'secret',
+  scope: 'tables:write',
+  body: z.object({
+    table: f.id().nullable().optional(),
+    type: z.enum(['dine_in', 'takeout']).optional(),
+    label: f.name().nullable().optional(),
+  }),
+  expand: 'qr_code',
+  idempotent: true,
+  status: 201,
+  handler: async (c) => (await present(c, [await createQrCode(c.db, c.actor(), c.body)]))[0],
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/qr_codes/:id/disable',
+  summary: 'Disable a QR code; guests scanning it are refused from now on',
+  tag,
+  auth: 'secret',
+  scope: 'tables:write',
+  params: idParam('qr_ id'),
+  handler: async (c) => (await present(c, [await c.services.tx.run((trx) => disableQrCode(trx, c.actor(), c.params.id))]))[0],
+});

@@ -1,0 +1,49 @@
+import type { Selectable } from 'kysely';
+import type { TablesTable } from '../../db/tables/tables.table.ts';
+import type { UsersTable } from '../../db/tables/users.table.ts';
+import { loadItemsFor } from '../../domain/orders/load.ts';
+import { registerExpandable } from '../../http/expand.ts';
+import { presentOrder } from './presenter.ts';
+
+export const presentTable = (t: Pick<Selectable<TablesTable>, 'id' | 'number' | 'capacity' | 'status'>) => ({
+  id: t.id,
+  object: 'table' as const,
+  number: t.number,
+  capacity: t.capacity,
+  status: t.status,
+});
+
+/** What an expanded `server` shows: who served, never credentials or pay. */
+export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'email' | 'role'>) => ({
+  id: u.id,
+  object: 'user' as const,
+  name: u.name,
+  email: u.email,
+  role: u.role,
+});
+
+registerExpandable('order', {
+  refs: { table: 'table', server: 'user' },
+  nested: { items: 'order_item' },
+  load: async ({ db, restaurantId }, ids) => {
+    const rows = await db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+    const items = await loadItemsFor(db, rows.map((r) => r.id));
+    return new Map(rows.map((r) => [r.id, presentOrder(r, items.get(r.id) ?? [])]));
+  },
+});
+
+registerExpandable('order_item', { refs: { menu_item: 'menu_item' } });
+
+registerExpandable('table', {
+  load: async ({ db, restaurantId }, ids) => {
+    const rows = await db.selectFrom('tables').select(['id', 'number', 'capacity', 'status']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, presentTable(r)]));
+  },
+});
+
+registerExpandable('user', {
+  load: async ({ db, restaurantId }, ids) => {
+    const rows = await db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, presentUser(r)]));
+  },
+});

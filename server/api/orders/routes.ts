@@ -1,0 +1,117 @@
+import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
+import { createOrder } from '../../domain/orders/create-order.ts';
+import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { loadItemsFor } from '../../domain/orders/load.ts';
+import { notFound } from '../../errors.ts';
+import { applyExpand } from '../../http/expand.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { orderContext } from './context.ts';
+import { presentOrder } from './presenter.ts';
+import './refs.ts';
+import { CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
+
+async function present(c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) {
+  const out = rows.map((r) => presentOrder(r.order, r.items));
+  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'order', out, c.expand);
+  return out;
+}
+
+const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await present(c, [r]))[0];
+
+const tag = 'Orders';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/orders',
+  summary: 'List orders, newest first',
+  tag,
+  auth: 'secret',
+  scope: 'orders:read',
+  query: ListOrders,
+  expand: 'order',
+  handler: async (c) => {
+    const actor = c.actor();
+    let qb = c.db.selectFrom('orders').selectAll().where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
+    if (c.query.status) qb = qb.where('status', '=', c.query.status);
+    if (c.query.type) qb = qb.where('type', '=', c.query.type);
+    if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
+    if (c.query['created.gte'] !== undefined) qb = qb.where('created', '>=', c.query['created.gte']);
+    if (c.query['created.lte'] !== undefined) qb = qb.where('created', '<=', c.query['created.lte']);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('orders'), url: '/v1/orders' });
+    return mapPage(page, async (rows) => {
+      const items = await loadItemsFor(c.db, rows.map((r) => r.id));
+      return present(c, rows.map((order) => ({ order, items: items.get(order.id) ?? [] })));
+    });
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/orders/:id',
+  summary: 'Retrieve an order',
+  tag,
+  auth: 'secret',
+  scope: 'orders:read',
+  params: idParam('ord_ id'),
+  expand: 'order',
+  handler: async (c) => {
+    const found = await findOrder(c.db, c.actor(), c.params.id);
+    if (!found) throw notFound('order', c.params.id);
+    return one(c, found);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/orders',
+  summary: 'Create an order (a draft); names and prices come from the menu',
+  tag,
+  auth: 'secret',
+  scope: 'orders:write',
+  body: CreateOrder,
+  expand: 'order',
+  idempotent: true,
+  status: 201,
+  handler: async (c) =>
+    one(
+      c,
+      await createOrder(c.db, c.actor(), orderContext(c.services), {
+        ...c.body,
+        source: 'api',
+        status: 'draft',
+      }),
+    ),
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/orders/:id',
+  summary: 'Move an order to another status (cancel_reason required for cancelled)',
+  tag,
+  auth: 'secret',
+  scope: 'orders:write',
+  params: idParam('ord_ id'),
+  body: UpdateOrder,
+  expand: 'order',
+  handler: async (c) =>
+    one(c, await c.services.tx.run((trx) => changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/orders/:id/cancel',
+  summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
+  tag,
+  auth: 'secret',
+  scope: 'orders:write',
+  params: idParam('ord_ id'),
+  body: CancelOrder,
+  expand: 'order',
+  handler: async (c) =>
+    one(
+      c,
+      await c.services.tx.run((trx) => cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null)),
+    ),
+});

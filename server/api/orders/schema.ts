@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { MAX_LINES, MAX_QUANTITY } from '../../domain/orders/pricing.ts';
+import { ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
+import { f } from '../../http/fields.ts';
+import { listParams, q } from '../../http/query.ts';
+
+export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
+
+export const quantity = () =>
+  z
+    .number({ message: `must be a whole number from 1 to ${MAX_QUANTITY}` })
+    .int(`must be a whole number from 1 to ${MAX_QUANTITY}`)
+    .min(1, `must be a whole number from 1 to ${MAX_QUANTITY}`)
+    .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}; split a bigger quantity into lines`);
+
+export const modifierPick = () =>
+  z.union([z.string().trim().min(1).max(200), z.object({ group: f.id().optional(), name: z.string().trim().min(1).max(200) })]);
+
+export const lineNotes = () => f.text(500).nullable().optional();
+export const orderNotes = () => f.text(1000).nullable().optional();
+
+/** One or more lines, at most MAX_LINES; each is a menu item id and a quantity, nothing priced. */
+export const lines = <T extends z.ZodRawShape>(shape: T) =>
+  z
+    .array(z.object({ ...shape, quantity: quantity(), modifiers: z.array(modifierPick()).max(20).optional(), notes: lineNotes() }))
+    .min(1, 'must hold at least one item')
+    .max(MAX_LINES, `must hold at most ${MAX_LINES} lines`);
+
+export const contact = {
+  customer_name: f.name().nullable().optional(),
+  customer_phone: z.string().trim().max(40).nullable().optional(),
+  customer_email: z.string().trim().max(254).email('must be an email address').nullable().optional(),
+};
+
+/** A required enum that reports a missing value as missing (a bare z.enum calls it invalid). */
+export const requiredEnum = <T extends readonly [string, ...string[]]>(values: T, message?: string) =>
+  z.string().pipe(z.enum(values, message ? { message } : undefined));
+
+export const CreateOrder = z.object({
+  type: requiredEnum(ORDER_TYPES),
+  items: lines({ menu_item: f.id() }),
+  table: f.id().nullable().optional(),
+  server: f.id().nullable().optional(),
+  ...contact,
+  delivery_address: f.text(500).nullable().optional(),
+  notes: orderNotes(),
+});
+
+export const ListOrders = z.object({
+  ...listParams(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  type: z.enum(ORDER_TYPES).optional(),
+  table: f.id().optional(),
+  'created.gte': q.int({ min: 0 }).optional(),
+  'created.lte': q.int({ min: 0 }).optional(),
+});
+
+const cancelReason = () => z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters');
+
+export const UpdateOrder = z.object({
+  status: requiredEnum(
+    ['placed', 'preparing', 'ready', 'served', 'completed', 'cancelled'] as const,
+    'must be one of placed, preparing, ready, served, completed, cancelled (draft cannot be set)',
+  ),
+  cancel_reason: cancelReason().nullable().optional(),
+});
+
+export const CancelOrder = z.object({ cancel_reason: cancelReason().nullable().optional() });

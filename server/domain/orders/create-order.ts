@@ -1,0 +1,198 @@
+import type { Executor } from '../../db/records.ts';
+import { insertRecord, insertRecords, updateRecord } from '../../db/records.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { findOrCreateCustomer } from '../customers/match-customer.ts';
+import { getRestaurant } from '../restaurants/restaurants.ts';
+import { seconds } from '../time.ts';
+import type { OrderItemRow, OrderRow } from './hooks.ts';
+import { businessDate } from './business-date.ts';
+import { localTime } from './menu-availability.ts';
+import { nextOrderNumber } from './order-number.ts';
+import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
+import { recordOrderChange, type OrderContext } from './record-change.ts';
+import { OPEN_STATUSES } from './state-machine.ts';
+
+export interface NewOrder {
+  type: OrderRow['type'];
+  items: LineInput[];
+  table?: string | null;
+  server?: string | null;
+  customer_name?: string | null;
+  customer_phone?: string | null;
+  customer_email?: string | null;
+  delivery_address?: string | null;
+  notes?: string | null;
+  source: string;
+  /** v1 orders start as drafts; screens and guests place at once so the kitchen sees them */
+  status: 'draft' | 'placed';
+  is_self_service?: boolean;
+  qr_code_id?: string | null;
+  /** guest channels also respect category time windows (restaurant time) */
+  guestMenu?: boolean;
+}
+
+/** subtotal + tax − discount + tip + delivery fee; every part an exact sum of integers. */
+export function totalsOf(lines: { line_subtotal: number; tax_amount: number }[], o: { discount_amount: number; tip_amount: number; delivery_fee: number }) {
+  const subtotal = lines.reduce((s, l) => s + l.line_subtotal, 0);
+  const tax_amount = lines.reduce((s, l) => s + l.tax_amount, 0);
+  return { subtotal, tax_amount, total: subtotal + tax_amount - o.discount_amount + o.tip_amount + o.delivery_fee };
+}
+
+/** The kitchen works lines in parallel: the slowest line's preparation time, if any is known. */
+export function estimateMinutes(lines: { preparation_time_minutes: number | null }[]): number | null {
+  const known = lines.flatMap((l) => (l.preparation_time_minutes === null ? [] : [l.preparation_time_minutes]));
+  return known.length ? Math.max(...known) : null;
+}
+
+export async function insertLines(
+  trx: Executor,
+  actor: Actor,
+  order: OrderRow,
+  priced: PricedLine[],
+  from: { idx: number; round: number; sentToKitchen: boolean },
+): Promise<OrderItemRow[]> {
+  const now = seconds(actor);
+  const rows: OrderItemRow[] = priced.map((l, i) => ({
+    id: newId(PREFIXES.orderItem, actor.now),
+    restaurant_id: actor.restaurantId,
+    order_id: order.id,
+    idx: from.idx + i,
+    menu_item_id: l.menu_item_id,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: l.unit_price,
+    modifiers: JSON.stringify(l.modifiers),
+    line_subtotal: l.line_subtotal,
+    tax_rate: l.tax_rate,
+    tax_amount: l.tax_amount,
+    notes: l.notes,
+    status: 'pending',
+    station: l.station,
+    round: from.round,
+    sent_to_kitchen_at: from.sentToKitchen ? now : null,
+    ready_at: null,
+    created: now,
+    updated: now,
+  }));
+  // One multi-row insert (and one change-log block) for all lines: an order is written in
+  // a handful of statements however many lines it has.
+  await insertRecords(trx, 'order_items', rows);
+  return rows;
+}
+
+export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext, input: NewOrder) {
+  const restaurant = await getRestaurant(trx, actor.restaurantId);
+  if (input.table) {
+    const table = await trx
+      .selectFrom('tables')
+      .select(['id', 'is_active'])
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('id', '=', input.table)
+      .executeTakeFirst();
+    if (!table) throw notFound('table', input.table, 'table');
+    if (input.type !== 'dine_in') throw new ApiError('parameter_invalid', 'Only a dine_in order sits at a table.', 'table');
+    if (table.is_active !== 1) throw new ApiError('parameter_invalid', `Table '${input.table}' is not in use.`, 'table');
+  }
+  if (input.server) {
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'is_active'])
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('id', '=', input.server)
+      .executeTakeFirst();
+    if (!user || user.is_active !== 1) throw notFound('user', input.server, 'server');
+  }
+  if (input.type === 'delivery' && ctx.fleet && !input.delivery_address) {
+    throw new ApiError('delivery_address_required', 'A delivery order needs a delivery_address: couriers are dispatched to it.', 'delivery_address');
+  }
+  const priced = await priceLines(trx, actor.restaurantId, input.items, {
+    defaultTaxRate: restaurant.default_tax_rate,
+    availableAt: input.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
+  });
+  const customer = await findOrCreateCustomer(trx, actor, {
+    name: input.customer_name,
+    email: input.customer_email,
+    phone: input.customer_phone,
+  });
+  const business_date = businessDate(actor.now, restaurant.timezone);
+  const now = seconds(actor);
+  const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0 };
+  const placed = input.status === 'placed';
+  const order = await insertRecord(trx, 'orders', {
+    id: newId(PREFIXES.order, actor.now),
+    restaurant_id: actor.restaurantId,
+    // Sandbox orders count on their own ("T3"), leaving no gaps in the live numbers.
+    order_number: await nextOrderNumber(trx, actor.restaurantId, business_date, (actor.livemode ? '' : 'T') + ctx.nodeTag),
+    business_date,
+    type: input.type,
+    status: input.status,
+    source: input.source,
+    table_id: input.table ?? null,
+    server_id: input.server ?? null,
+    customer_id: customer?.id ?? null,
+    customer_name: input.customer_name || null,
+    customer_phone: input.customer_phone || null,
+    customer_email: input.customer_email || null,
+    delivery_address: input.delivery_address || null,
+    estimated_time_minutes: estimateMinutes(priced),
+    ...money,
+    ...totalsOf(priced, money),
+    currency: restaurant.currency,
+    notes: input.notes || null,
+    placed_at: placed ? now : null,
+    completed_at: null,
+    cancelled_at: null,
+    cancel_reason: null,
+    is_self_service: input.is_self_service ? 1 : 0,
+    is_virtual_table: 0,
+    virtual_table_label: null,
+    qr_code_id: input.qr_code_id ?? null,
+    livemode: actor.livemode ? 1 : 0,
+    created: now,
+    updated: now,
+  });
+  const items = await insertLines(trx, actor, order, priced, { idx: 0, round: 1, sentToKitchen: placed });
+  return recordOrderChange(trx, ctx, {
+    actor,
+    order,
+    items,
+    previousStatus: null,
+    newItemIds: items.map((i) => i.id),
+    changedItemIds: [],
+    event: 'order.created',
+  });
+}
+
+/**
+ * A further round on an open order (a guest's second drinks): the new lines follow the old
+ * ones, start pending and go to the kitchen at once; totals grow by exactly their sums.
+ */
+export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, lines: LineInput[], opts: { guestMenu?: boolean } = {}) {
+  const { order } = current;
+  if (!OPEN_STATUSES.includes(order.status)) {
+    throw new ApiError('order_not_open', `This order is '${order.status}'; only a placed order still being served takes more items.`, 'items');
+  }
+  if (current.items.length + lines.length > 100) {
+    throw new ApiError('parameter_invalid', 'An order holds at most 100 lines.', 'items');
+  }
+  const restaurant = await getRestaurant(trx, actor.restaurantId);
+  const priced = await priceLines(trx, actor.restaurantId, lines, {
+    defaultTaxRate: restaurant.default_tax_rate,
+    availableAt: opts.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
+  });
+  const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
+  const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });
+  const items = [...current.items, ...added];
+  const saved = (await updateRecord(trx, 'orders', order, { ...totalsOf(items, order), updated: seconds(actor) }))!;
+  return recordOrderChange(trx, ctx, {
+    actor,
+    order: saved,
+    items,
+    previousStatus: order.status,
+    newItemIds: added.map((i) => i.id),
+    changedItemIds: [],
+    event: 'order.updated',
+  });
+}

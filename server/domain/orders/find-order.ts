@@ -1,0 +1,16 @@
+import type { Executor } from '../../db/records.ts';
+import type { Actor } from '../../services.ts';
+import { loadOrder } from './load.ts';
+
+/** 1 for live orders, 0 for sandbox ones: the value of `orders.livemode` a key may see. */
+export const modeOf = (actor: Pick<Actor, 'livemode'>) => (actor.livemode ? 1 : 0);
+
+/**
+ * An order as one key sees it: of the key's restaurant and of its mode. Sandbox orders stay
+ * off live screens (no cook makes a test order) and live orders out of sandbox integrations;
+ * the other mode's order is simply not found.
+ */
+export async function findOrder(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string) {
+  const found = await loadOrder(db, actor.restaurantId, id);
+  return found && found.order.livemode === modeOf(actor) ? found : undefined;
+}

@@ -1,0 +1,39 @@
+import { presentOrder } from '../../api/orders/presenter.ts';
+import type { Executor } from '../../db/records.ts';
+import { emitEvent } from '../events/emit.ts';
+import { syncDelivery } from './delivery.ts';
+import { runOrderHooks, type OrderChange, type OrderItemRow, type OrderRow } from './hooks.ts';
+
+/** How this node makes and routes orders; the routes fill it from the server's config. */
+export interface OrderContext {
+  /** '' on the hub, see order-number.ts */
+  nodeTag: string;
+  /** the delivery fleet that takes delivery orders, or null when couriers are not dispatched */
+  fleet: string | null;
+}
+
+export type OrderEventType = 'order.created' | 'order.updated' | 'order.completed' | 'order.cancelled';
+
+/**
+ * Everything that must happen in the transaction of any order change: the courier side
+ * of a delivery, the event with the order as it now is, and the hooks of other features.
+ */
+export async function recordOrderChange(
+  trx: Executor,
+  ctx: OrderContext,
+  change: Omit<OrderChange, 'items'> & { items: OrderItemRow[]; event: OrderEventType },
+): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+  const { event, ...rest } = change;
+  await syncDelivery(trx, change.actor, ctx.fleet, change.order, change.previousStatus);
+  const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
+  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), extra);
+  await runOrderHooks(trx, rest);
+  return { order: change.order, items: change.items };
+}
+
+/** The event a status move emits. */
+export function eventFor(status: OrderRow['status']): OrderEventType {
+  if (status === 'completed') return 'order.completed';
+  if (status === 'cancelled') return 'order.cancelled';
+  return 'order.updated';
+}
