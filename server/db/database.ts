@@ -78,6 +78,9 @@ const pgTypes = {
 
 function openPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max, types: pgTypes as any });
+  // An idle connection dropped by the server (restart, failover) must not crash the
+  // process: the pool discards it and the next query opens a new one.
+  pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', url, close: () => db.destroy() };
 }
