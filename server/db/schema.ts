@@ -52,7 +52,7 @@ export interface DB
     PrintersTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
-export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'print_jobs' | 'printer_status';
+export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'print_jobs' | 'printer_status' | 'order_counters';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;
