@@ -20,6 +20,8 @@ export const PREFIXES = {
   reservation: 'rsv',
   event: 'evt',
   webhookEndpoint: 'we',
+  shift: 'shf',
+  inventoryItem: 'inv',
   change: 'op',
 } as const;
 

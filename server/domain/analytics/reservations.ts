@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { DateRange } from './calendar.ts';
+import type { ReportContext } from './context.ts';
+
+/**
+ * Reservations are another feature's table (status, party_size, date 'YYYY-MM-DD'). It is
+ * read defensively: when it is missing every figure is 0, and `livemode` is honoured only
+ * when the table has that column.
+ */
+let known: Set<string> | null = null;
+
+async function reservationColumns(ctx: ReportContext): Promise<Set<string> | null> {
+  if (known) return known;
+  const tables = await (ctx.db as Kysely<any>).introspection.getTables();
+  const t = tables.find((x) => x.name === 'reservations');
+  if (!t) return null;
+  known = new Set(t.columns.map((c) => c.name));
+  return known;
+}
+
+export const RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show'];
+/** Bookings still ahead or in the house: counted by the dashboard for today. */
+export const ACTIVE_RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated'];
+
+async function countsByStatus(ctx: ReportContext, range: DateRange): Promise<Map<string, { count: number; party: number }>> {
+  const out = new Map<string, { count: number; party: number }>();
+  const cols = await reservationColumns(ctx);
+  if (!cols) return out;
+  let q = (ctx.db as Kysely<any>)
+    .selectFrom('reservations')
+    .select((eb: any) => ['status', eb.fn.countAll().as('n'), eb.fn.sum('party_size').as('party')])
+    .where('restaurant_id', '=', ctx.restaurantId)
+    .where('date', '>=', range.start)
+    .where('date', '<=', range.end)
+    .groupBy('status');
+  if (cols.has('livemode')) q = q.where('livemode', '=', 1);
+  for (const r of await q.execute()) out.set(r.status, { count: Number(r.n), party: Number(r.party) });
+  return out;
+}
+
+export async function reservationsReport(ctx: ReportContext, range: DateRange) {
+  const counts = await countsByStatus(ctx, range);
+  const statuses = [...RESERVATION_STATUSES, ...[...counts.keys()].filter((s) => !RESERVATION_STATUSES.includes(s)).sort()];
+  return {
+    object: 'analytics.reservations' as const,
+    by_status: statuses.map((status) => {
+      const c = counts.get(status) ?? { count: 0, party: 0 };
+      return { status, count: c.count, avg_party_size: c.count ? Math.round((c.party * 100) / c.count) / 100 : 0 };
+    }),
+  };
+}
+
+/** Reservations of the range whose status is one of `statuses`. */
+export async function reservationCount(ctx: ReportContext, range: DateRange, statuses: (s: string) => boolean): Promise<number> {
+  let n = 0;
+  for (const [status, c] of await countsByStatus(ctx, range)) if (statuses(status)) n += c.count;
+  return n;
+}
