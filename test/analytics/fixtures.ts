@@ -3,6 +3,7 @@ import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { findOrCreateCustomer } from '../../server/domain/customers/match-customer.ts';
 import { type OrderItemRow, type OrderRow, runOrderHooks } from '../../server/domain/orders/hooks.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
+import type { Services } from '../../server/services.ts';
 import type { TestHub } from '../helpers/server.ts';
 
 export interface FixtureLine {
@@ -63,7 +64,10 @@ function lineRow(restaurantId: string, orderId: string, idx: number, l: FixtureL
  * insertRecord in one transaction, then every order hook in that same transaction.
  */
 export async function createOrder(hub: TestHub, o: FixtureOrder, restaurantId = hub.restaurant.id): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const services = hub.server.services;
+  return createOrderWith(hub.server.services, restaurantId, o);
+}
+
+export async function createOrderWith(services: Services, restaurantId: string, o: FixtureOrder): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
   const actor = { restaurantId, livemode: o.livemode !== false, now: o.created * 1000 };
   return services.tx.run(async (trx) => {
     const zone = (await trx.selectFrom('restaurants').select('timezone').where('id', '=', restaurantId).executeTakeFirstOrThrow()).timezone;
@@ -75,7 +79,7 @@ export async function createOrder(hub: TestHub, o: FixtureOrder, restaurantId = 
     const order = await insertRecord(trx, 'orders', {
       id,
       restaurant_id: restaurantId,
-      order_number: String(++counter),
+      order_number: `F${++counter}-${Math.random().toString(36).slice(2, 8)}`,
       business_date: DateTime.fromSeconds(o.created, { zone }).toISODate()!,
       type: o.type ?? 'dine_in',
       status: o.status,
@@ -120,7 +124,15 @@ export async function changeOrder(
   at: number,
   change: { status?: OrderRow['status']; placedAt?: number; append?: FixtureLine[] },
 ): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const services = hub.server.services;
+  return changeOrderWith(hub.server.services, orderId, at, change);
+}
+
+export async function changeOrderWith(
+  services: Services,
+  orderId: string,
+  at: number,
+  change: { status?: OrderRow['status']; placedAt?: number; append?: FixtureLine[] },
+): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
   return services.tx.run(async (trx) => {
     const before = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
     const actor = { restaurantId: before.restaurant_id, livemode: before.livemode === 1, now: at * 1000 };

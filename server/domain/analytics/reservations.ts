@@ -7,15 +7,20 @@ import type { ReportContext } from './context.ts';
  * read defensively: when it is missing every figure is 0, and `livemode` is honoured only
  * when the table has that column.
  */
-let known: Set<string> | null = null;
+const known = new Map<string, { at: number; columns: Set<string> | null }>();
+const RECHECK_MS = 60_000;
 
 async function reservationColumns(ctx: ReportContext): Promise<Set<string> | null> {
-  if (known) return known;
+  // Introspection is slow; its answer is kept per dialect, and a missing table is looked
+  // for again after a minute (another build may have created it meanwhile).
+  const dialect = (ctx.db as any).getExecutor().adapter.constructor.name as string;
+  const hit = known.get(dialect);
+  if (hit && (hit.columns || Date.now() - hit.at < RECHECK_MS)) return hit.columns;
   const tables = await (ctx.db as Kysely<any>).introspection.getTables();
   const t = tables.find((x) => x.name === 'reservations');
-  if (!t) return null;
-  known = new Set(t.columns.map((c) => c.name));
-  return known;
+  const columns = t ? new Set(t.columns.map((c) => c.name)) : null;
+  known.set(dialect, { at: Date.now(), columns });
+  return columns;
 }
 
 export const RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show'];

@@ -104,7 +104,7 @@ async function applyFact(trx: Executor, f: OrderFact, sign: 1 | -1): Promise<voi
   }
 }
 
-async function zoneOf(trx: Executor, restaurantId: string): Promise<string> {
+export async function zoneOf(trx: Executor, restaurantId: string): Promise<string> {
   const r = await trx.selectFrom('restaurants').select('timezone').where('id', '=', restaurantId).executeTakeFirstOrThrow();
   return r.timezone;
 }
@@ -129,20 +129,6 @@ export async function syncOrderRollups(trx: Executor, order: OrderRow, items: Or
       .values(row)
       .onConflict((oc) => oc.column('order_id').doUpdateSet(row))
       .execute();
-  }
-}
-
-/** Recomputes one restaurant's roll-ups from its orders (after a time-zone change or a sync). */
-export async function rebuildRollups(trx: Executor, restaurantId: string): Promise<void> {
-  const db = trx as Kysely<DB>;
-  for (const t of ['analytics_order_facts', 'analytics_daily', 'analytics_item_daily', 'analytics_customer_totals'] as const) {
-    await db.deleteFrom(t).where('restaurant_id', '=', restaurantId).execute();
-  }
-  const zone = await zoneOf(trx, restaurantId);
-  const orders = await db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).execute();
-  for (const order of orders) {
-    const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', order.id).orderBy('idx').execute();
-    await syncOrderRollups(trx, order, items, zone);
   }
 }
 

@@ -1,0 +1,64 @@
+/**
+ * The analytics benchmark on its own: builds (or reuses) the big data set in a data
+ * directory or PostgreSQL database, serves it on loopback, and times every report while
+ * orders keep being written.
+ *
+ *   node --import tsx bench/analytics-run.ts --data-dir /tmp/comanda-analytics --days 730 --orders-per-day 1400
+ *   node --import tsx bench/analytics-run.ts --database-url postgres://… --days 730 --orders-per-day 1400
+ */
+import { parseArgs } from 'node:util';
+import { systemClock } from '../server/clock.ts';
+import { openDatabase } from '../server/db/database.ts';
+import { Transactor } from '../server/db/transact.ts';
+import { seedDemo } from '../server/demo/seed.ts';
+import { createApiKey } from '../server/domain/keys/create-key.ts';
+import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
+import { silentLogger } from '../server/logger.ts';
+import { createServer } from '../server/server.ts';
+import { buildAnalyticsData } from './analytics-data.ts';
+import { measureReports } from './analytics-measure.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    'data-dir': { type: 'string', default: '/tmp/comanda-analytics-bench' },
+    'database-url': { type: 'string' },
+    days: { type: 'string', default: '730' },
+    'orders-per-day': { type: 'string', default: '1400' },
+    samples: { type: 'string', default: '30' },
+  },
+});
+const days = Number(flags.days);
+const perDay = Number(flags['orders-per-day']);
+const log = (m: string) => process.stdout.write(`${m}\n`);
+
+const database = await openDatabase({ databaseUrl: flags['database-url'] ?? null, dataDir: flags['data-dir'] });
+const tx = new Transactor(database.db);
+const slug = 'analytics-bench';
+let restaurant = await database.db.selectFrom('restaurants').select('id').where('slug', '=', slug).executeTakeFirst();
+if (!restaurant) {
+  const p = await provisionRestaurant(tx, systemClock.now(), { name: 'Analytics Bench', slug });
+  await seedDemo(tx, { restaurantId: p.restaurant.id, livemode: true, now: systemClock.now() }, { historyDays: 0, ordersPerDay: 1 });
+  restaurant = { id: p.restaurant.id };
+}
+const count = await database.db
+  .selectFrom('orders')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .where('restaurant_id', '=', restaurant.id)
+  .executeTakeFirstOrThrow();
+if (Number(count.n) < days * perDay * 0.9) {
+  log(`building ${days} days × ~${perDay} orders on ${database.dialect}…`);
+  const built = await buildAnalyticsData(database.db, tx, { restaurantId: restaurant.id, days, ordersPerDay: perDay, endMs: systemClock.now(), log });
+  log(`built ${built.orders} orders, ${built.lines} lines in ${(built.ms / 1000).toFixed(0)} s`);
+} else {
+  log(`reusing ${count.n} orders`);
+}
+const key = await tx.run((trx) => createApiKey(trx, systemClock.now(), { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'bench' }));
+const server = createServer({ database, clock: systemClock, logger: silentLogger, config: { rateLimit: false } });
+const { url } = await server.listen(0, '127.0.0.1');
+try {
+  const { lines } = await measureReports({ url, key: key.key, services: server.services, restaurantId: restaurant.id, samples: Number(flags.samples) });
+  log(`analytics on ${database.dialect}, 90-day ranges:`);
+  for (const l of lines) log(l);
+} finally {
+  await server.close();
+}
