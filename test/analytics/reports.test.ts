@@ -148,6 +148,12 @@ describe.each(DIALECTS)('analytics reports on %s', (dialect) => {
     expect(r.data).toEqual(plainRevenue(orders, ZONE, plusDays(TODAY, -29), TODAY, 'day').map(({ by_type: _b, ...x }) => x));
   });
 
+  it('ISO weeks cross the year boundary (2026 has 53 weeks)', async () => {
+    const r = await get('/v1/analytics/orders?start_date=2026-12-27&end_date=2027-01-04&group_by=week');
+    expect(r.data.map((d: any) => d.period)).toEqual(plainRevenue(orders, ZONE, '2026-12-27', '2027-01-04', 'week').map((x) => x.period));
+    expect(r.data.map((d: any) => d.period)).toEqual(['2026-W52', '2026-W53', '2027-W01']);
+  });
+
   it('menu_items and menu_abc match the lines', async () => {
     const start = '2026-10-05';
     const end = '2026-10-28';
