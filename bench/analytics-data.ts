@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.ts';
 import type { Transactor } from '../server/db/transact.ts';
 import { rebuildRollups } from '../server/domain/analytics/rebuild.ts';
+import { createCategory } from '../server/domain/menu/categories.ts';
+import { createMenuItem } from '../server/domain/menu/items.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 
 /**
@@ -46,8 +48,7 @@ export async function buildAnalyticsData(db: Kysely<DB>, tx: Transactor, o: Buil
   const log = o.log ?? (() => {});
   const rnd = rng(o.seed ?? 42);
   const zone = (await db.selectFrom('restaurants').select('timezone').where('id', '=', o.restaurantId).executeTakeFirstOrThrow()).timezone;
-  const menu = await db.selectFrom('menu_items').select(['id', 'name', 'price']).where('restaurant_id', '=', o.restaurantId).where('is_active', '=', 1).execute();
-  if (menu.length === 0) throw new Error('the restaurant has no menu; run the demo seed first');
+  const menu = await ensureMenu(db, tx, o.restaurantId, o.endMs);
   const customers = await ensureCustomers(db, tx, o.restaurantId, Math.max(200, Math.floor(o.ordersPerDay * 5)), o.endMs, o.days);
   const endDay = DateTime.fromMillis(o.endMs, { zone }).startOf('day');
   let orders = 0;
@@ -154,6 +155,20 @@ export async function buildAnalyticsData(db: Kysely<DB>, tx: Transactor, o: Buil
   log(`  roll-ups…`);
   await tx.run((trx) => rebuildRollups(trx, o.restaurantId));
   return { orders, lines, ms: Date.now() - started };
+}
+
+/** The restaurant's active menu; a small one is made when it has none. */
+async function ensureMenu(db: Kysely<DB>, tx: Transactor, restaurantId: string, nowMs: number) {
+  const load = () =>
+    db.selectFrom('menu_items').select(['id', 'name', 'price']).where('restaurant_id', '=', restaurantId).where('is_active', '=', 1).orderBy('id').execute();
+  const menu = await load();
+  if (menu.length > 0) return menu;
+  const actor = { restaurantId, livemode: true, now: nowMs };
+  await tx.run(async (trx) => {
+    const cat = await createCategory(trx, actor, { name: 'Bench menu' });
+    for (let i = 0; i < 40; i++) await createMenuItem(trx, actor, { name: `Dish ${i + 1}`, category: cat.id, price: 450 + 75 * i });
+  });
+  return load();
 }
 
 /** A pool of customers first seen over the period. */
