@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
 import type { DB } from '../../db/schema.ts';
@@ -27,7 +27,8 @@ export async function rebuildRollups(trx: Executor, restaurantId: string): Promi
   const daily = new Map<string, { restaurant_id: string; day: string; hour: number; type: string; weekday: number; orders: number; revenue: number }>();
   const itemDaily = new Map<string, { restaurant_id: string; day: string; menu_item_id: string; quantity: number; revenue: number; orders: number }>();
   const customers = new Map<string, { customer_id: string; restaurant_id: string; visits: number; total_spent: number }>();
-  let after = '';
+  // keyset over the (restaurant_id, created, id) index: each chunk is one index range
+  let after: [number, string] = [-1, ''];
   let orders = 0;
   let sales = 0;
   for (;;) {
@@ -35,12 +36,14 @@ export async function rebuildRollups(trx: Executor, restaurantId: string): Promi
       .selectFrom('orders')
       .selectAll()
       .where('restaurant_id', '=', restaurantId)
-      .where('id', '>', after)
+      .where(sql<boolean>`(created, id) > (${after[0]}, ${after[1]})`)
+      .orderBy('created')
       .orderBy('id')
       .limit(CHUNK)
       .execute();
     if (chunk.length === 0) break;
-    after = chunk[chunk.length - 1].id;
+    const last = chunk[chunk.length - 1];
+    after = [Number(last.created), last.id];
     orders += chunk.length;
     const lines = await db
       .selectFrom('order_items')
