@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../server/domain/keys/create-key.ts';
+import { applyExpand, validateExpand } from '../../server/http/expand.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type TestHub } from '../helpers/server.ts';
 
@@ -102,6 +103,11 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
         ],
       });
       expect(secs(start)).toBeLessThanOrEqual(in1.body.clock_in);
+      // an order's server expands to the staff user
+      const orders = [{ object: 'order', server: s.body.id }];
+      expect(validateExpand('order', ['server'])).toEqual(['server']);
+      await applyExpand({ db: hub.server.services.db, restaurantId: hub.restaurant.id }, 'order', orders, ['server']);
+      expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'staff_user', name: 'Marco' });
       const expanded = await hub.api.get(`/v1/shifts/${in1.body.id}?expand[]=user`);
       expect(expanded.body.user).toMatchObject({ id: s.body.id, object: 'staff_user' });
       const open = await hub.api.get('/v1/shifts?open=true');
