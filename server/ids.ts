@@ -22,6 +22,8 @@ export const PREFIXES = {
   webhookEndpoint: 'we',
   printer: 'prt',
   printJob: 'pj',
+  shift: 'shf',
+  inventoryItem: 'inv',
   change: 'op',
   waitlistEntry: 'wl',
   feedback: 'fb',

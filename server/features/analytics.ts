@@ -1,3 +1,8 @@
+import { registerRollupHook } from '../domain/analytics/rollup.ts';
 import type { Feature } from './feature.ts';
 
-export const analyticsFeature: Feature = { name: 'analytics' };
+export const analyticsFeature: Feature = {
+  name: 'analytics',
+  // The roll-ups follow every order change inside the order's own transaction.
+  install: () => registerRollupHook(),
+};

@@ -1,0 +1,94 @@
+import { type GroupBy, resolveRange } from '../../domain/analytics/calendar.ts';
+import { periodComparisonReport } from '../../domain/analytics/comparison.ts';
+import { reportContext, type ReportContext } from '../../domain/analytics/context.ts';
+import { customersReport } from '../../domain/analytics/customers.ts';
+import { dashboardReport } from '../../domain/analytics/dashboard.ts';
+import { salesForecastReport } from '../../domain/analytics/forecast.ts';
+import { inventoryReport } from '../../domain/analytics/inventory.ts';
+import { laborReport } from '../../domain/analytics/labor.ts';
+import { menuAbcReport, menuItemsReport } from '../../domain/analytics/menu.ts';
+import { reservationsReport } from '../../domain/analytics/reservations.ts';
+import { ordersReport, peakHoursReport, revenueReport } from '../../domain/analytics/sales.ts';
+import { defineRoute, type Call } from '../../http/route.ts';
+import { ForecastQuery, GroupedRangeQuery, RangeQuery } from './schema.ts';
+
+const tag = 'Analytics';
+
+const ctxOf = (c: Call<any, any, any>): Promise<ReportContext> => reportContext(c.db, c.actor().restaurantId, c.now);
+
+/** A report over start_date..end_date (inclusive, local dates; a reversed range is a 400). */
+function rangeReport(path: string, summary: string, run: (ctx: ReportContext, range: ReturnType<typeof resolveRange>) => Promise<unknown>) {
+  defineRoute({
+    method: 'get',
+    path,
+    summary,
+    tag,
+    auth: 'secret',
+    scope: 'analytics:read',
+    query: RangeQuery,
+    handler: async (c) => {
+      const ctx = await ctxOf(c);
+      return run(ctx, resolveRange(c.query, c.now, ctx.zone));
+    },
+  });
+}
+
+defineRoute({
+  method: 'get',
+  path: '/v1/analytics/dashboard',
+  summary: "Today's orders, revenue, active reservations and new customers",
+  tag,
+  auth: 'secret',
+  scope: 'analytics:read',
+  handler: async (c) => dashboardReport(await ctxOf(c)),
+});
+
+for (const [path, what, report] of [
+  ['/v1/analytics/revenue', 'Revenue per day, ISO week or month', revenueReport],
+  ['/v1/analytics/orders', 'Orders per day, ISO week or month, by type', ordersReport],
+] as const) {
+  defineRoute({
+    method: 'get',
+    path,
+    summary: what,
+    tag,
+    auth: 'secret',
+    scope: 'analytics:read',
+    query: GroupedRangeQuery,
+    handler: async (c) => {
+      const ctx = await ctxOf(c);
+      return report(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
+    },
+  });
+}
+
+rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', menuItemsReport);
+rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', customersReport);
+rangeReport('/v1/analytics/reservations', 'Reservations by status', reservationsReport);
+
+defineRoute({
+  method: 'get',
+  path: '/v1/analytics/inventory',
+  summary: 'Stock value and items at or below their reorder level',
+  tag,
+  auth: 'secret',
+  scope: 'analytics:read',
+  handler: async (c) => inventoryReport(await ctxOf(c)),
+});
+
+rangeReport('/v1/analytics/labor', 'Hours and shifts per staff user', laborReport);
+rangeReport('/v1/analytics/peak_hours', 'Orders and revenue by weekday and local hour', peakHoursReport);
+rangeReport('/v1/analytics/menu_abc', 'Menu items classed A/B/C by revenue share', menuAbcReport);
+
+defineRoute({
+  method: 'get',
+  path: '/v1/analytics/sales_forecast',
+  summary: 'Least-squares forecast of daily revenue from the last 30 days',
+  tag,
+  auth: 'secret',
+  scope: 'analytics:read',
+  query: ForecastQuery,
+  handler: async (c) => salesForecastReport(await ctxOf(c), c.query.days ?? 7),
+});
+
+rangeReport('/v1/analytics/period_comparison', 'The range against the period of the same length just before it', periodComparisonReport);

@@ -1,0 +1,10 @@
+/** Local roll-up (not replicated), kept by domain/analytics/rollup.ts. */
+export interface AnalyticsDailyTable {
+  restaurant_id: string;
+  day: string;
+  hour: number;
+  type: string;
+  weekday: number;
+  orders: number;
+  revenue: number;
+}

@@ -1,0 +1,10 @@
+/** Local roll-up (not replicated), kept by domain/analytics/rollup.ts. */
+export interface AnalyticsItemDailyTable {
+  restaurant_id: string;
+  day: string;
+  menu_item_id: string;
+  quantity: number;
+  revenue: number;
+  /** orders that had this item (an order falls on one day, so daily counts add up) */
+  orders: number;
+}

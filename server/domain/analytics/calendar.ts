@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon';
+import { ApiError } from '../../errors.ts';
+
+/**
+ * The calendar every report uses: a sale falls on its order's placed_at (created when it was
+ * never placed), read in the restaurant's time zone. Days are local dates, weeks are ISO
+ * weeks (Monday first), months are calendar months.
+ */
+
+export type GroupBy = 'day' | 'week' | 'month';
+
+/** The local date, hour and weekday (0 = Sunday) of a Unix time in a zone. */
+export function localSlot(unixSeconds: number, zone: string): { day: string; hour: number; weekday: number } {
+  const dt = DateTime.fromSeconds(unixSeconds, { zone });
+  return { day: dt.toISODate()!, hour: dt.hour, weekday: dt.weekday % 7 };
+}
+
+export const saleTime = (order: { placed_at: number | null; created: number }): number => order.placed_at ?? order.created;
+
+export function today(nowMs: number, zone: string): string {
+  return DateTime.fromMillis(nowMs, { zone }).toISODate()!;
+}
+
+export function addDays(day: string, n: number): string {
+  return DateTime.fromISO(day, { zone: 'utc' }).plus({ days: n }).toISODate()!;
+}
+
+/** Days from a to b, inclusive (a ≤ b gives ≥ 1). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round(DateTime.fromISO(b, { zone: 'utc' }).diff(DateTime.fromISO(a, { zone: 'utc' }), 'days').days) + 1;
+}
+
+export function eachDay(start: string, end: string): string[] {
+  const out: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/** The Unix second at which a local date begins (DST-aware: a day may be 23 or 25 hours). */
+export function startOfLocalDay(day: string, zone: string): number {
+  return Math.floor(DateTime.fromISO(day, { zone }).startOf('day').toSeconds());
+}
+
+/** `day` → the day itself, `week` → ISO week like 2026-W03, `month` → 2026-01. */
+export function periodOf(day: string, groupBy: GroupBy): string {
+  if (groupBy === 'day') return day;
+  const dt = DateTime.fromISO(day, { zone: 'utc' });
+  return groupBy === 'week' ? dt.toFormat("kkkk-'W'WW") : dt.toFormat('yyyy-MM');
+}
+
+/** Every period touched by the range, in order (a range may start or end mid-week). */
+export function periodsOf(start: string, end: string, groupBy: GroupBy): string[] {
+  const out: string[] = [];
+  for (const d of eachDay(start, end)) {
+    const p = periodOf(d, groupBy);
+    if (out[out.length - 1] !== p) out.push(p);
+  }
+  return out;
+}
+
+export interface DateRange {
+  start: string;
+  end: string;
+}
+
+export const DEFAULT_RANGE_DAYS = 30;
+export const MAX_RANGE_DAYS = 3660;
+
+/**
+ * start_date / end_date, both inclusive and optional: without either the last 30 days up to
+ * today; with only one, 30 days from the start or up to the end.
+ */
+export function resolveRange(q: { start_date?: string; end_date?: string }, nowMs: number, zone: string): DateRange {
+  const end = q.end_date ?? (q.start_date ? addDays(q.start_date, DEFAULT_RANGE_DAYS - 1) : today(nowMs, zone));
+  const start = q.start_date ?? addDays(end, -(DEFAULT_RANGE_DAYS - 1));
+  if (end < start) throw new ApiError('parameter_invalid', 'end_date is before start_date.', 'end_date');
+  if (daysBetween(start, end) > MAX_RANGE_DAYS) {
+    throw new ApiError('parameter_invalid', `A range covers at most ${MAX_RANGE_DAYS} days.`, 'end_date');
+  }
+  return { start, end };
+}

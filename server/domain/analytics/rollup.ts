@@ -1,0 +1,142 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { Executor } from '../../db/records.ts';
+import { updateRecord } from '../../db/records.ts';
+import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import { onOrderChange } from '../orders/hooks.ts';
+import { localSlot, saleTime } from './calendar.ts';
+import { countsAsSale, loyaltyPoints } from './rules.ts';
+
+/** What one counted order adds to the roll-ups. */
+export interface OrderFact {
+  order_id: string;
+  restaurant_id: string;
+  day: string;
+  hour: number;
+  weekday: number;
+  type: string;
+  revenue: number;
+  customer_id: string | null;
+  /** [menu_item_id, quantity, revenue] per menu item */
+  items: [string, number, number][];
+}
+
+/** The roll-up contribution of an order in its current state; null when it is not a sale. */
+export function factOf(order: OrderRow, items: OrderItemRow[], zone: string): OrderFact | null {
+  if (!countsAsSale(order)) return null;
+  const slot = localSlot(saleTime(order), zone);
+  const byItem = new Map<string, [string, number, number]>();
+  for (const line of items) {
+    const e = byItem.get(line.menu_item_id) ?? [line.menu_item_id, 0, 0];
+    e[1] += line.quantity;
+    e[2] += line.line_subtotal;
+    byItem.set(line.menu_item_id, e);
+  }
+  return {
+    order_id: order.id,
+    restaurant_id: order.restaurant_id,
+    ...slot,
+    type: order.type,
+    revenue: order.total,
+    customer_id: order.customer_id,
+    items: [...byItem.values()].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+  };
+}
+
+const sameFact = (a: OrderFact | null, b: OrderFact | null) => JSON.stringify(a) === JSON.stringify(b);
+
+function readFact(row: DB['analytics_order_facts'] | undefined): OrderFact | null {
+  if (!row) return null;
+  return { ...row, revenue: Number(row.revenue), items: JSON.parse(row.items) };
+}
+
+/** Adds (sign 1) or takes back (sign -1) one order's contribution. */
+async function applyFact(trx: Executor, f: OrderFact, sign: 1 | -1): Promise<void> {
+  const db = trx as Kysely<DB>;
+  await db
+    .insertInto('analytics_daily')
+    .values({ restaurant_id: f.restaurant_id, day: f.day, hour: f.hour, type: f.type, weekday: f.weekday, orders: sign, revenue: sign * f.revenue })
+    .onConflict((oc) =>
+      oc.columns(['restaurant_id', 'day', 'hour', 'type']).doUpdateSet((eb) => ({
+        orders: eb('analytics_daily.orders', '+', eb.ref('excluded.orders')),
+        revenue: eb('analytics_daily.revenue', '+', eb.ref('excluded.revenue')),
+      })),
+    )
+    .execute();
+  if (f.items.length) {
+    await db
+      .insertInto('analytics_item_daily')
+      .values(
+        f.items.map(([id, qty, rev]) => ({ restaurant_id: f.restaurant_id, day: f.day, menu_item_id: id, quantity: sign * qty, revenue: sign * rev, orders: sign })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['restaurant_id', 'day', 'menu_item_id']).doUpdateSet((eb) => ({
+          quantity: eb('analytics_item_daily.quantity', '+', eb.ref('excluded.quantity')),
+          revenue: eb('analytics_item_daily.revenue', '+', eb.ref('excluded.revenue')),
+          orders: eb('analytics_item_daily.orders', '+', eb.ref('excluded.orders')),
+        })),
+      )
+      .execute();
+  }
+  if (f.customer_id) {
+    const totals = await db
+      .insertInto('analytics_customer_totals')
+      .values({ customer_id: f.customer_id, restaurant_id: f.restaurant_id, visits: sign, total_spent: sign * f.revenue })
+      .onConflict((oc) =>
+        oc.column('customer_id').doUpdateSet((eb) => ({
+          visits: eb('analytics_customer_totals.visits', '+', eb.ref('excluded.visits')),
+          total_spent: eb('analytics_customer_totals.total_spent', '+', eb.ref('excluded.total_spent')),
+        })),
+      )
+      .returning(['total_spent'])
+      .executeTakeFirstOrThrow();
+    // The customer record carries its points so sync and the customers API see them.
+    const points = loyaltyPoints(Number(totals.total_spent));
+    const customer = await db
+      .selectFrom('customers')
+      .select(['loyalty_points', 'updated'])
+      .where('id', '=', f.customer_id)
+      .where('restaurant_id', '=', f.restaurant_id)
+      .executeTakeFirst();
+    if (customer && customer.loyalty_points !== points) {
+      await updateRecord(trx, 'customers', { id: f.customer_id, restaurant_id: f.restaurant_id }, { loyalty_points: points });
+    }
+  }
+}
+
+export async function zoneOf(trx: Executor, restaurantId: string): Promise<string> {
+  const r = await trx.selectFrom('restaurants').select('timezone').where('id', '=', restaurantId).executeTakeFirstOrThrow();
+  return r.timezone;
+}
+
+/**
+ * Brings the roll-ups in line with an order's current state: takes back what the order
+ * contributed before (kept in analytics_order_facts) and adds what it contributes now.
+ * Runs in the order command's transaction, so reports never see half a change.
+ */
+export async function syncOrderRollups(trx: Executor, order: OrderRow, items: OrderItemRow[], zone?: string): Promise<void> {
+  const db = trx as Kysely<DB>;
+  const before = readFact(await db.selectFrom('analytics_order_facts').selectAll().where('order_id', '=', order.id).executeTakeFirst());
+  const after = factOf(order, items, zone ?? (await zoneOf(trx, order.restaurant_id)));
+  if (sameFact(before, after)) return;
+  if (before) await applyFact(trx, before, -1);
+  if (after) await applyFact(trx, after, 1);
+  if (before && !after) await db.deleteFrom('analytics_order_facts').where('order_id', '=', order.id).execute();
+  if (after) {
+    const row = { ...after, items: JSON.stringify(after.items) };
+    await db
+      .insertInto('analytics_order_facts')
+      .values(row)
+      .onConflict((oc) => oc.column('order_id').doUpdateSet(row))
+      .execute();
+  }
+}
+
+let registered = false;
+
+/** Registers the roll-up hook once per process. */
+export function registerRollupHook(): void {
+  if (registered) return;
+  registered = true;
+  onOrderChange((trx, change) => syncOrderRollups(trx, change.order, change.items));
+}
