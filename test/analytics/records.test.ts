@@ -103,11 +103,12 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
         ],
       });
       expect(secs(start)).toBeLessThanOrEqual(in1.body.clock_in);
-      // an order's server expands to the staff user
+      // an order's server expands to the staff user, without pay (orders:read must not show wages)
       const orders = [{ object: 'order', server: s.body.id }];
       expect(validateExpand('order', ['server'])).toEqual(['server']);
       await applyExpand({ db: hub.server.services.db, restaurantId: hub.restaurant.id }, 'order', orders, ['server']);
-      expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'staff_user', name: 'Marco' });
+      expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'user', name: 'Marco' });
+      expect(orders[0].server).not.toHaveProperty('hourly_rate');
       const expanded = await hub.api.get(`/v1/shifts/${in1.body.id}?expand[]=user`);
       expect(expanded.body.user).toMatchObject({ id: s.body.id, object: 'staff_user' });
       const open = await hub.api.get('/v1/shifts?open=true');

@@ -1,19 +1,12 @@
 import type { Selectable } from 'kysely';
-import type { TablesTable } from '../../db/tables/tables.table.ts';
 import type { UsersTable } from '../../db/tables/users.table.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { presentOrder } from './presenter.ts';
 
-export const presentTable = (t: Pick<Selectable<TablesTable>, 'id' | 'number' | 'capacity' | 'status'>) => ({
-  id: t.id,
-  object: 'table' as const,
-  number: t.number,
-  capacity: t.capacity,
-  status: t.status,
-});
+// An expanded `table` is the venue table as /v1/tables shows it (loader in api/tables).
 
-/** What an expanded `server` shows: who served, never credentials or pay. */
+/** What an expanded `server` shows: who served, never credentials or pay (orders:read must not reveal wages). */
 export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'email' | 'role'>) => ({
   id: u.id,
   object: 'user' as const,
@@ -33,13 +26,6 @@ registerExpandable('order', {
 });
 
 registerExpandable('order_item', { refs: { menu_item: 'menu_item' } });
-
-registerExpandable('table', {
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('tables').select(['id', 'number', 'capacity', 'status']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentTable(r)]));
-  },
-});
 
 registerExpandable('user', {
   load: async ({ db, restaurantId }, ids) => {

@@ -12,8 +12,6 @@ registerExpandable('staff_user', {
     return new Map(rows.map((r) => [r.id, presentStaff(r)]));
   },
 });
-// An order's `server` is a staff user.
-registerExpandable('order', { refs: { server: 'staff_user' } });
 
 const tag = 'Staff';
 
