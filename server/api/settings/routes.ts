@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { updateRecord } from '../../db/records.ts';
+import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
 import { settingsShape } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
@@ -54,7 +55,11 @@ defineRoute({
       if (name !== undefined) {
         await updateRecord(trx, 'restaurants', { id: actor.restaurantId }, { name, updated: Math.floor(actor.now / 1000) });
       }
-      return updateSettings(trx, actor, patch);
+      const before = await getSettings(trx, actor.restaurantId);
+      const saved = await updateSettings(trx, actor, patch);
+      // Reports keep local dates per order; a new timezone moves sales to other days.
+      if (saved.timezone !== before.timezone) await rebuildRollups(trx, actor.restaurantId);
+      return saved;
     });
     return present(await getRestaurant(c.db, actor.restaurantId), saved);
   },
