@@ -14,6 +14,16 @@ export interface Config {
   publicUrl: string;
   /** How long a replayable Idempotency-Key answer is kept. */
   idempotencyTtlSeconds: number;
+  /** Webhook delivery; unset fields take the defaults in domain/webhooks/config.ts (they depend on role). */
+  webhooks: {
+    /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
+    allowPrivateTargets?: boolean;
+    timeoutMs?: number;
+    leaseMs?: number;
+    maxParallel?: number;
+    perEndpointConcurrency?: number;
+    eventRetentionDays?: number;
+  };
 }
 
 export const defaultConfig: Config = {
@@ -24,4 +34,5 @@ export const defaultConfig: Config = {
   trustedProxies: [],
   publicUrl: 'http://127.0.0.1:8080',
   idempotencyTtlSeconds: 24 * 3600,
+  webhooks: {},
 };

@@ -20,6 +20,7 @@ export const PREFIXES = {
   reservation: 'rsv',
   event: 'evt',
   webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
   change: 'op',
 } as const;
 
