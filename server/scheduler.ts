@@ -108,8 +108,8 @@ export class Scheduler {
     status.lastStartedAt = started;
     status.runs++;
     logger.debug({ job: name }, 'job started');
-    const p = Promise.resolve()
-      .then(() => job.run(this.services, this.abort.signal))
+    // The executor runs the job at once and turns a synchronous throw into a rejection.
+    const p = new Promise<unknown>((resolve) => resolve(job.run(this.services, this.abort.signal)))
       .then(
         (result) => {
           status.lastError = null;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/tables/events.table.ts';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.table.ts';
@@ -37,6 +38,8 @@ export class WebhookDispatcher {
 
   constructor(private readonly services: Services) {
     this.cfg = webhooksConfig(services.config);
+    // every request in flight listens on it
+    setMaxListeners(0, this.abort.signal);
   }
 
   start(): void {
@@ -61,6 +64,10 @@ export class WebhookDispatcher {
       try {
         do {
           this.again = false;
+          // better-sqlite3 answers synchronously, so a chain of queries never reaches the
+          // event loop's I/O phase: yield first, letting requests and receivers' answers
+          // through (and letting a burst of commits coalesce into this one pass).
+          await new Promise((resolve) => setImmediate(resolve));
           launched += await this.claimAndLaunch();
         } while (this.again && !this.closed);
         if (!this.closed && this.unsubscribe) await this.armTimer();
@@ -77,15 +84,21 @@ export class WebhookDispatcher {
   /** Sends until nothing is due and nothing is in flight (the scheduler's sweep; tests await it). */
   async drain(signal?: AbortSignal): Promise<number> {
     let total = 0;
-    const aborted = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
-    while (!this.closed && !signal?.aborted) {
-      const n = await this.pump();
-      total += n;
-      if (this.inflight.size === 0) {
-        if (n === 0) break;
-        continue;
+    let onAbort = () => {};
+    const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      while (!this.closed && !signal?.aborted) {
+        const n = await this.pump();
+        total += n;
+        if (this.inflight.size === 0) {
+          if (n === 0) break;
+          continue;
+        }
+        await Promise.race([...this.inflight.values(), aborted]);
       }
-      await Promise.race([...this.inflight.values(), aborted]);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
     return total;
   }
