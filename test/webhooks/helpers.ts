@@ -51,6 +51,19 @@ export class Receiver {
     return r;
   }
 
+  /** Checks every request received so far against `secret` with the standardwebhooks package. */
+  allVerify(secret: string): boolean {
+    const wh = new Webhook(secret);
+    return this.received.every((r) => {
+      try {
+        wh.verify(r.body, r.headers as Record<string, string>);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  }
+
   ids(): Set<string> {
     return new Set(this.received.map((r) => r.id));
   }

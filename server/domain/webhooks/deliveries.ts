@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { decodeTime } from 'ulid';
 import type { Dialect } from '../../db/database.ts';
+import type { WebhookAttemptsTable } from '../../db/tables/webhook-attempts.table.ts';
 import { updateRecord, type Executor } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
@@ -61,31 +62,46 @@ export async function fanOut(trx: Executor, event: { id: string; type: string; l
 }
 
 /**
- * Sets the event's status from its deliveries. Touching the event row first takes its row
- * lock on PostgreSQL, so two deliveries of one event finishing at once cannot both see the
- * other still pending (SQLite runs one writer at a time anyway).
+ * Sets each event's status from its deliveries. Touching the event rows first takes their
+ * row locks on PostgreSQL, so two deliveries of one event finishing at once in different
+ * transactions cannot both see the other still pending (SQLite runs one writer at a time).
  */
-export async function settleEvent(trx: Executor, restaurantId: string, eventId: string, nowSec: number): Promise<void> {
-  const ev = await trx
-    .updateTable('events')
-    .set((eb) => ({ updated: eb.ref('updated') }))
-    .where('id', '=', eventId)
-    .returning(['status'])
-    .executeTakeFirst();
-  if (!ev) return;
-  const counts = await trx
-    .selectFrom('webhook_deliveries')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('event_id', '=', eventId)
-    .groupBy('status')
-    .execute();
-  const by = new Map(counts.map((c) => [c.status, Number(c.n)]));
-  const total = counts.reduce((s, c) => s + Number(c.n), 0);
-  const status =
-    total === 0 ? NO_ENDPOINTS : (by.get('pending') ?? 0) > 0 ? 'pending' : by.get('delivered') === total ? 'delivered' : 'failed';
-  if (status !== ev.status) {
-    await updateRecord(trx, 'events', { id: eventId, restaurant_id: restaurantId }, { status, updated: nowSec });
+export async function settleEvents(trx: Executor, events: Map<string, { restaurantId: string; now: number }>): Promise<void> {
+  const all = [...events.keys()];
+  for (let i = 0; i < all.length; i += 200) {
+    const ids = all.slice(i, i + 200);
+    const current = await trx
+      .updateTable('events')
+      .set((eb) => ({ updated: eb.ref('updated') }))
+      .where('id', 'in', ids)
+      .returning(['id', 'status'])
+      .execute();
+    const counts = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['event_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('event_id', 'in', ids)
+      .groupBy(['event_id', 'status'])
+      .execute();
+    const by = new Map<string, Map<string, number>>();
+    for (const c of counts) {
+      const m = by.get(c.event_id) ?? new Map<string, number>();
+      m.set(c.status, Number(c.n));
+      by.set(c.event_id, m);
+    }
+    for (const ev of current) {
+      const m = by.get(ev.id) ?? new Map<string, number>();
+      const total = [...m.values()].reduce((a, b) => a + b, 0);
+      const status =
+        total === 0 ? NO_ENDPOINTS : (m.get('pending') ?? 0) > 0 ? 'pending' : m.get('delivered') === total ? 'delivered' : 'failed';
+      if (status === ev.status) continue;
+      const { restaurantId, now } = events.get(ev.id)!;
+      await updateRecord(trx, 'events', { id: ev.id, restaurant_id: restaurantId }, { status, updated: now });
+    }
   }
+}
+
+export async function settleEvent(trx: Executor, restaurantId: string, eventId: string, nowSec: number): Promise<void> {
+  await settleEvents(trx, new Map([[eventId, { restaurantId, now: nowSec }]]));
 }
 
 /** Cancels what still waits for an endpoint that was disabled or removed, and settles those events. */
@@ -247,58 +263,131 @@ export interface AttemptOutcome {
   disableEndpoint: boolean;
 }
 
-/** Stores one attempt and what follows from it, in one transaction. */
-export async function recordAttempt(trx: Executor, o: AttemptOutcome): Promise<void> {
-  const now = Math.floor(o.attemptedAtMs / 1000);
-  // Numbering under the row lock: even a claimer whose lease lapsed cannot reuse a number.
-  const d = await trx
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1) }))
-    .where('id', '=', o.deliveryId)
-    .returning(['attempt_count', 'lease_owner', 'status'])
-    .executeTakeFirst();
-  if (!d) return; // removed by retention meanwhile
-  await trx
-    .insertInto('webhook_attempts')
-    .values({
+/**
+ * Stores attempts and what follows from them, in the caller's transaction (the dispatcher
+ * batches the attempts that finished together). Successes, the common case, move on in one
+ * statement per batch; events whose deliveries all ended are settled once each.
+ */
+export async function recordAttempts(trx: Executor, outcomes: AttemptOutcome[]): Promise<void> {
+  const settle = new Map<string, { restaurantId: string; now: number }>();
+  const attempts: Insertable<WebhookAttemptsTable>[] = [];
+  const attemptOf = (o: AttemptOutcome, n: number) =>
+    attempts.push({
       delivery_id: o.deliveryId,
-      n: d.attempt_count,
+      n,
       restaurant_id: o.restaurantId,
       event_id: o.eventId,
-      attempted_at: now,
+      attempted_at: Math.floor(o.attemptedAtMs / 1000),
       response_status: o.responseStatus,
       duration_ms: Math.round(o.durationMs),
       error: o.error,
       succeeded: o.succeeded ? 1 : 0,
-    })
-    .execute();
-  // Only the holder of the claim moves the delivery on; a cancelled delivery stays cancelled.
-  if (d.lease_owner !== o.owner || d.status !== 'pending') return;
-  await trx
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      status: o.status,
-      round_attempts: eb('round_attempts', '+', 1),
-      next_attempt_at: o.nextAttemptAt,
-      delivered_at: o.succeeded ? now : null,
-      url: o.url,
-      lease_until: null,
-      lease_owner: null,
-      updated: now,
-    }))
-    .where('id', '=', o.deliveryId)
-    .execute();
-  const actor: Actor = { restaurantId: o.restaurantId, livemode: true, now: o.attemptedAtMs };
-  if (o.disableEndpoint) {
+    });
+  const rest: AttemptOutcome[] = [];
+  const gone = new Map<string, AttemptOutcome>();
+
+  // Successes by (second, owner, url): only the holder of the claim moves a delivery on (a
+  // cancelled one stays cancelled); the same statement numbers the attempt under the row lock.
+  const groups = new Map<string, AttemptOutcome[]>();
+  for (const o of outcomes) {
+    if (!o.succeeded) {
+      rest.push(o);
+      continue;
+    }
+    const key = `${Math.floor(o.attemptedAtMs / 1000)}|${o.owner}|${o.url}`;
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
+  for (const group of groups.values()) {
+    const { owner, url } = group[0];
+    const now = Math.floor(group[0].attemptedAtMs / 1000);
+    const moved = await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempt_count: eb('attempt_count', '+', 1),
+        round_attempts: eb('round_attempts', '+', 1),
+        status: 'delivered',
+        next_attempt_at: null,
+        delivered_at: now,
+        url,
+        lease_until: null,
+        lease_owner: null,
+        updated: now,
+      }))
+      .where('id', 'in', group.map((o) => o.deliveryId))
+      .where('lease_owner', '=', owner)
+      // cancelled while this send was in flight: the answer still counts
+      .where('status', 'in', ['pending', 'cancelled'])
+      .returning(['id', 'attempt_count'])
+      .execute();
+    const n = new Map(moved.map((m) => [m.id, m.attempt_count]));
+    for (const o of group) {
+      const num = n.get(o.deliveryId);
+      if (num === undefined) rest.push(o);
+      else {
+        attemptOf(o, num);
+        settle.set(o.eventId, { restaurantId: o.restaurantId, now });
+      }
+    }
+  }
+
+  for (const o of rest) {
+    const now = Math.floor(o.attemptedAtMs / 1000);
+    const moved = o.succeeded
+      ? undefined // a success that did not move above lost its claim
+      : await trx
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({
+            attempt_count: eb('attempt_count', '+', 1),
+            round_attempts: eb('round_attempts', '+', 1),
+            // a delivery cancelled while this send was in flight ends failed, never retried
+            status: sql<string>`case when status = 'cancelled' then 'failed' else cast(${o.status} as text) end`,
+            next_attempt_at: sql<number | null>`case when status = 'cancelled' then null else cast(${o.nextAttemptAt} as bigint) end`,
+            delivered_at: null,
+            url: o.url,
+            lease_until: null,
+            lease_owner: null,
+            updated: now,
+          }))
+          .where('id', '=', o.deliveryId)
+          .where('lease_owner', '=', o.owner)
+          .where('status', 'in', ['pending', 'cancelled'])
+          .returning(['attempt_count', 'status'])
+          .executeTakeFirst();
+    let n = moved?.attempt_count;
+    if (n === undefined) {
+      // The claim lapsed (another process may be sending it now) or the delivery was
+      // cancelled: the attempt goes into the history only.
+      const d = await trx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1) }))
+        .where('id', '=', o.deliveryId)
+        .returning(['attempt_count'])
+        .executeTakeFirst();
+      if (!d) continue; // removed by retention meanwhile
+      n = d.attempt_count;
+    }
+    attemptOf(o, n);
+    if (!moved) continue;
+    if (o.disableEndpoint) gone.set(o.endpointId, o);
+    if (moved.status !== 'pending') settle.set(o.eventId, { restaurantId: o.restaurantId, now });
+  }
+
+  // After every outcome of the batch has moved its own delivery on: what still waits for a
+  // receiver that answered 410 is cancelled, not what it answered itself.
+  for (const o of gone.values()) {
     await updateRecord(
       trx,
       'webhook_endpoints',
       { id: o.endpointId, restaurant_id: o.restaurantId },
-      { status: 'disabled', disabled_reason: 'The receiver answered 410 Gone.', updated: now },
+      { status: 'disabled', disabled_reason: 'The receiver answered 410 Gone.', updated: Math.floor(o.attemptedAtMs / 1000) },
     );
-    await cancelPendingForEndpoint(trx, actor, o.endpointId);
+    await cancelPendingForEndpoint(trx, { restaurantId: o.restaurantId, livemode: true, now: o.attemptedAtMs }, o.endpointId);
   }
-  if (o.status !== 'pending') await settleEvent(trx, o.restaurantId, o.eventId, now);
+
+  for (let i = 0; i < attempts.length; i += 100) {
+    await trx.insertInto('webhook_attempts').values(attempts.slice(i, i + 100)).execute();
+  }
+  if (settle.size) await settleEvents(trx, settle);
 }
 
 /** Returns claims a stopping dispatcher holds but never sent, so they are due again at once. */

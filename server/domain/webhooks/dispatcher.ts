@@ -7,13 +7,17 @@ import type { WebhookEndpointsTable } from '../../db/tables/webhook-endpoints.ta
 import type { Services } from '../../services.ts';
 import { parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { webhooksConfig, type WebhooksConfig } from './config.ts';
-import { claimDue, dueByEndpoint, nextDueAt, recordAttempt, releaseClaims, settleEvent, type AttemptOutcome } from './deliveries.ts';
+import { claimDue, dueByEndpoint, nextDueAt, recordAttempts, releaseClaims, settleEvent, type AttemptOutcome } from './deliveries.ts';
 import { webhookBody } from './payload.ts';
 import { postWebhook } from './send.ts';
 import { signatureHeaders } from './signing.ts';
 
 type Delivery = Selectable<WebhookDeliveriesTable>;
-type Endpoint = Selectable<WebhookEndpointsTable>;
+/** Wake-ups this close together are served by one pass. */
+const WAKE_COALESCE_MS = 5;
+/** Attempts finishing within this long are stored in one transaction. */
+const FLUSH_AFTER_MS = 5;
+type Target = Pick<Selectable<WebhookEndpointsTable>, 'id' | 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires'>;
 
 /**
  * Sends what the database says is due. Nothing lives only in memory: a delivery is claimed
@@ -31,10 +35,14 @@ export class WebhookDispatcher {
   private pumping: Promise<number> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  private wakeTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
   private closed = false;
   private abort = new AbortController();
   private abandoned: string[] = [];
+  private outcomes: { outcome: AttemptOutcome; done: () => void }[] = [];
+  private flushQueued = false;
+  private flushChain: Promise<void> = Promise.resolve();
 
   constructor(private readonly services: Services) {
     this.cfg = webhooksConfig(services.config);
@@ -49,15 +57,22 @@ export class WebhookDispatcher {
     this.wake();
   }
 
+  /** Runs a pump soon; wake-ups within a few milliseconds share it, so a burst is claimed in batches. */
   wake(): void {
-    if (!this.closed) void this.pump();
+    if (this.closed || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      void this.pump();
+    }, WAKE_COALESCE_MS);
   }
 
   /** Claims and launches whatever is due now (without waiting for the sends); returns how many. */
   pump(): Promise<number> {
     if (this.pumping) {
+      // Join the pass in progress; if it had already made its last claim when asked,
+      // `again` is still set once it ends, and a new pass follows.
       this.again = true;
-      return this.pumping;
+      return this.pumping.then((n) => (this.again && !this.closed ? this.pump().then((m) => n + m) : n));
     }
     this.pumping = (async () => {
       let launched = 0;
@@ -70,7 +85,8 @@ export class WebhookDispatcher {
           await new Promise((resolve) => setImmediate(resolve));
           launched += await this.claimAndLaunch();
         } while (this.again && !this.closed);
-        if (!this.closed && this.unsubscribe) await this.armTimer();
+        // While sends are in flight their completions wake the pump; the timer is for idle times.
+        if (!this.closed && this.unsubscribe && this.inflight.size === 0) await this.armTimer();
       } catch (err) {
         if (!this.closed) this.services.logger.error({ err }, 'webhook dispatch failed; retrying on the next wake-up');
       } finally {
@@ -113,6 +129,7 @@ export class WebhookDispatcher {
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.timer) clearTimeout(this.timer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.abort.abort();
     await this.pumping;
     await Promise.allSettled(this.inflight.values());
@@ -145,19 +162,42 @@ export class WebhookDispatcher {
       if (this.closed || capacity <= 0) break;
       const free = Math.min(capacity, this.cfg.perEndpointConcurrency - (this.perEndpoint.get(endpointId) ?? 0));
       if (free <= 0) continue;
-      const rows = await claimDue(db, dialect, { endpointId, limit: free, nowMs: now, owner: this.owner, leaseUntil: now + this.cfg.leaseMs });
+      const claimed = await claimDue(db, dialect, { endpointId, limit: free, nowMs: now, owner: this.owner, leaseUntil: now + this.cfg.leaseMs });
+      // A claim of ours that lapsed while its send is still going (a stalled process, or a
+      // clock moved far ahead) was just renewed: it is in flight already, not sent twice.
+      const rows = claimed.filter((r) => !this.inflight.has(r.id));
       if (rows.length === 0) continue;
       if (this.closed) {
         await releaseClaims(db, this.owner, rows.map((r) => r.id));
         break;
       }
-      const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpointId).executeTakeFirst();
-      if (!endpoint || endpoint.status !== 'enabled') {
+      // The events and their endpoint's current URL and secrets, in one query.
+      const found = await db
+        .selectFrom('events')
+        .innerJoin('webhook_endpoints as w', (j) => j.on('w.id', '=', endpointId))
+        .selectAll('events')
+        .select([
+          'w.url as w_url',
+          'w.status as w_status',
+          'w.secret as w_secret',
+          'w.previous_secret as w_previous_secret',
+          'w.previous_secret_expires as w_previous_secret_expires',
+        ])
+        .where('events.id', 'in', rows.map((r) => r.event_id))
+        .execute();
+      if (found.length === 0 || found[0].w_status !== 'enabled') {
         await this.cancel(rows);
         continue;
       }
-      const events = await db.selectFrom('events').selectAll().where('id', 'in', rows.map((r) => r.event_id)).execute();
-      const byId = new Map(events.map((e) => [e.id, e]));
+      const f = found[0];
+      const endpoint: Target = {
+        id: endpointId,
+        url: f.w_url,
+        secret: f.w_secret,
+        previous_secret: f.w_previous_secret,
+        previous_secret_expires: f.w_previous_secret_expires,
+      };
+      const byId = new Map(found.map((e) => [e.id, e]));
       for (const row of rows) {
         const event = byId.get(row.event_id);
         if (event) this.launch(row, endpoint, event);
@@ -168,22 +208,31 @@ export class WebhookDispatcher {
     return launched;
   }
 
-  private launch(row: Delivery, endpoint: Endpoint, event: Selectable<EventsTable>): void {
+  private launch(row: Delivery, endpoint: Target, event: Selectable<EventsTable>): void {
     this.perEndpoint.set(endpoint.id, (this.perEndpoint.get(endpoint.id) ?? 0) + 1);
-    const p = this.deliver(row, endpoint, event)
+    // The endpoint's slot frees as soon as its answer is in; the delivery stays claimed (and
+    // in flight for drain()) until its attempt is stored.
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      const left = (this.perEndpoint.get(endpoint.id) ?? 1) - 1;
+      if (left > 0) this.perEndpoint.set(endpoint.id, left);
+      else this.perEndpoint.delete(endpoint.id);
+      this.wake();
+    };
+    const p = this.deliver(row, endpoint, event, free)
       .catch((err) => this.services.logger.error({ err, delivery: row.id }, 'webhook attempt could not be stored'))
       .finally(() => {
         this.inflight.delete(row.id);
-        const left = (this.perEndpoint.get(endpoint.id) ?? 1) - 1;
-        if (left > 0) this.perEndpoint.set(endpoint.id, left);
-        else this.perEndpoint.delete(endpoint.id);
+        free();
         this.wake();
       });
     this.inflight.set(row.id, p);
   }
 
-  private async deliver(row: Delivery, endpoint: Endpoint, event: Selectable<EventsTable>): Promise<void> {
-    const { clock, db } = this.services;
+  private async deliver(row: Delivery, endpoint: Target, event: Selectable<EventsTable>, answered: () => void): Promise<void> {
+    const { clock } = this.services;
     const attemptedAtMs = clock.now();
     const body = webhookBody(event);
     const secrets = [endpoint.secret];
@@ -203,6 +252,7 @@ export class WebhookDispatcher {
       this.abandoned.push(row.id);
       return;
     }
+    answered();
     const succeeded = r.status !== null && r.status >= 200 && r.status < 300;
     const outcome: AttemptOutcome = {
       deliveryId: row.id,
@@ -231,9 +281,38 @@ export class WebhookDispatcher {
         outcome.nextAttemptAt = clock.now() + Math.max(delay, asked ?? 0);
       }
     }
-    // A plain transaction, not tx.run: an attempt is nothing other listeners wait for, and
-    // the finally above wakes this dispatcher anyway.
-    await db.transaction().execute((trx) => recordAttempt(trx, outcome));
+    await this.store(outcome);
+  }
+
+  /**
+   * Queues an attempt's outcome for the next batch write. Attempts that finish in the same
+   * few milliseconds share one transaction; a crash before it commits only means
+   * those deliveries are sent again once their claims lapse (at least once).
+   */
+  private store(outcome: AttemptOutcome): Promise<void> {
+    return new Promise((resolve) => {
+      this.outcomes.push({ outcome, done: resolve });
+      if (this.flushQueued) return;
+      this.flushQueued = true;
+      setTimeout(() => {
+        this.flushQueued = false;
+        this.flushChain = this.flushChain.then(() => this.flush());
+      }, FLUSH_AFTER_MS);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.outcomes.splice(0);
+    if (batch.length === 0) return;
+    try {
+      // A plain transaction, not tx.run: attempts are nothing other listeners wait for, and
+      // each finished delivery wakes this dispatcher anyway.
+      await this.services.db.transaction().execute((trx) => recordAttempts(trx, batch.map((b) => b.outcome)));
+    } catch (err) {
+      this.services.logger.error({ err, attempts: batch.length }, 'webhook attempts could not be stored; they will be sent again');
+    } finally {
+      for (const b of batch) b.done();
+    }
   }
 
   private async cancel(rows: Delivery[]): Promise<void> {
