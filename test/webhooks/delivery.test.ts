@@ -185,6 +185,40 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     expect((await v.api.get(`/v1/events/${third.id}`)).body.status).toBe('no_endpoints');
   });
 
+  it('deleting an endpoint cancels what waited for it and keeps the history on the event', async () => {
+    const v = await venue();
+    const rcv = await receiver();
+    rcv.respond = () => ({ status: 500 });
+    const ep = await endpoint(v.api, rcv);
+    const ev = await emit(hub, 'order.created', { restaurantId: v.id });
+    await sweep(hub);
+    expect((await v.api.delete(`/v1/webhook_endpoints/${ep.id}`)).status).toBe(200);
+    const shown = (await v.api.get(`/v1/events/${ev.id}`)).body;
+    expect(shown.status).toBe('failed');
+    expect(shown.deliveries).toHaveLength(1);
+    expect(shown.deliveries[0]).toMatchObject({ endpoint: ep.id, url: rcv.url, status: 'cancelled', next_retry_at: null });
+    expect(shown.deliveries[0].attempts).toHaveLength(1);
+    hub.clock.advance(3600_000);
+    await sweep(hub);
+    expect(rcv.received).toHaveLength(1);
+  });
+
+  it('a URL change applies to deliveries still waiting', async () => {
+    const v = await venue();
+    const first = await receiver();
+    const second = await receiver();
+    first.respond = () => ({ status: 500 });
+    const ep = await endpoint(v.api, first);
+    const ev = await emit(hub, 'order.created', { restaurantId: v.id });
+    await sweep(hub);
+    expect((await v.api.patch(`/v1/webhook_endpoints/${ep.id}`, { url: second.url })).status).toBe(200);
+    hub.clock.advance(10_000);
+    await sweep(hub);
+    expect([...second.ids()]).toEqual([ev.id]);
+    const d = (await v.api.get(`/v1/events/${ev.id}`)).body.deliveries[0];
+    expect(d).toMatchObject({ url: second.url, status: 'delivered' });
+  });
+
   it('honours Retry-After on 429 and 503', async () => {
     const v = await venue();
     const rcv = await receiver();

@@ -135,6 +135,18 @@ describe.each(DIALECTS)('webhook endpoints on %s', (dialect) => {
     expect((await other.api.get(`/v1/webhook_endpoints/${theirs.body.id}`)).body.description).toBeNull();
   });
 
+  it('replays a create with the same Idempotency-Key, secret included', async () => {
+    const headers = { 'idempotency-key': `wh-create-${dialect}` };
+    const body = { url: 'http://127.0.0.1:9/idem', enabled_events: ['*'] };
+    const a = await hub.api.post('/v1/webhook_endpoints', body, { headers });
+    const before = await countRows(hub, 'webhook_endpoints');
+    const b = await hub.api.post('/v1/webhook_endpoints', body, { headers });
+    expect(b.status).toBe(201);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(b.body).toEqual(a.body);
+    expect(await countRows(hub, 'webhook_endpoints')).toBe(before);
+  });
+
   it('needs the webhooks scopes and a secret key', async () => {
     const r = await hub.api.get('/v1/webhook_endpoints', { key: hub.keys.widget });
     expect(r.status).toBe(403);
