@@ -11,7 +11,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
   let n = 0;
 
   beforeAll(async () => {
-    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 1000 } } });
+    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 2000 } } });
   });
   afterAll(() => hub?.close());
   afterEach(async () => {
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     expect(d.status).toBe('pending');
     expect(d.attempts).toHaveLength(1);
     expect(d.attempts[0]).toMatchObject({ response_status: null, succeeded: false });
-    expect(d.attempts[0].error).toMatch(/timed out after 1000 ms/);
+    expect(d.attempts[0].error).toMatch(/timed out after 2000 ms/);
     expect(d.next_retry_at).not.toBeNull();
   });
 
