@@ -24,6 +24,8 @@ async function receivers(n: number) {
 }
 
 async function withEndpoints<T>(ctx: BenchContext, urls: string[], fn: (ids: string[]) => Promise<T>): Promise<T> {
+  // the server's dispatcher starts on listen(); make sure it runs whatever the runner did
+  ctx.services.webhooks?.start();
   const ids: string[] = [];
   try {
     for (const url of urls) {
