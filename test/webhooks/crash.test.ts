@@ -55,6 +55,8 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
     }
     const receivers = await Promise.all([Receiver.start(), Receiver.start(), Receiver.start()]);
     cleanups.push(() => Promise.all(receivers.map((r) => r.close())).then(() => undefined));
+    // slow answers: the burst outpaces delivery, so the kill lands with sends in flight and a backlog
+    for (const r of receivers) r.respond = () => ({ status: 200, delayMs: 200 });
 
     const emitted: string[] = [];
     let ready: any = null;

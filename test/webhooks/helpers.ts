@@ -13,7 +13,7 @@ export interface Received {
   verified: boolean | null;
 }
 
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /** A webhook receiver on loopback: records every request and answers what `respond` says. */
 export class Receiver {
@@ -38,8 +38,12 @@ export class Receiver {
       this.received.push(r);
       const reply = this.respond(r, this.received.length);
       if (reply === 'hang') return; // never answers; the sender's timeout must end it
-      res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
-      res.end('ok');
+      const answer = () => {
+        res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });
+        res.end('ok');
+      };
+      if (reply.delayMs) setTimeout(answer, reply.delayMs);
+      else answer();
     });
   });
   url = '';

@@ -7,7 +7,7 @@ import type { WebhookEndpointsTable } from '../../db/tables/webhook-endpoints.ta
 import type { Services } from '../../services.ts';
 import { parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { webhooksConfig, type WebhooksConfig } from './config.ts';
-import { claimDue, dueByEndpoint, nextDueAt, recordAttempts, releaseClaims, settleEvent, type AttemptOutcome } from './deliveries.ts';
+import { claimDue, dueByEndpoint, fanOutCount, nextDueAt, recordAttempts, releaseClaims, settleEvent, type AttemptOutcome } from './deliveries.ts';
 import { webhookBody } from './payload.ts';
 import { postWebhook } from './send.ts';
 import { signatureHeaders } from './signing.ts';
@@ -36,6 +36,8 @@ export class WebhookDispatcher {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private timerStale = true;
+  private timerFanOut = -1;
   private unsubscribe: (() => void) | null = null;
   private closed = false;
   private abort = new AbortController();
@@ -137,12 +139,21 @@ export class WebhookDispatcher {
   }
 
   private async armTimer(): Promise<void> {
+    // Most commits change nothing the timer depends on (no new delivery, no stored attempt):
+    // keep the armed timer instead of asking the database again.
+    if (!this.timerStale && fanOutCount() === this.timerFanOut) return;
+    this.timerStale = false;
+    this.timerFanOut = fanOutCount();
     const next = await nextDueAt(this.services.db);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (next === null) return;
     const wait = Math.min(Math.max(next - this.services.clock.now(), 250), 60_000);
-    this.timer = setTimeout(() => this.wake(), wait);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerStale = true;
+      this.wake();
+    }, wait);
     this.timer.unref();
   }
 
@@ -311,6 +322,7 @@ export class WebhookDispatcher {
     } catch (err) {
       this.services.logger.error({ err, attempts: batch.length }, 'webhook attempts could not be stored; they will be sent again');
     } finally {
+      this.timerStale = true;
       for (const b of batch) b.done();
     }
   }
