@@ -351,6 +351,9 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
       expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(status);
       expect(r.body.error.code).toBe(code);
     }
+    // another restaurant's event does not resolve on read either
+    expect((await v.api.get(`/v1/events/${theirs.id}`)).status).toBe(404);
+    expect((await v.api.get('/v1/events?limit=100')).body.data.some((e: any) => e.id === theirs.id)).toBe(false);
     // a sandbox key cannot resend a live event
     expect((await v.api.post(`/v1/events/${ev.id}/resend`, {}, { key: v.keys.sandbox })).status).toBe(404);
     // an event whose only endpoint is now disabled has nothing to resend to
