@@ -3,7 +3,7 @@ import { RETRY_DELAYS_MS, MAX_ATTEMPTS } from '../../server/domain/webhooks/back
 import { WEBHOOK_JOBS } from '../../server/features/webhooks.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
-import { createEndpoint, emit, Receiver, sweep } from './helpers.ts';
+import { emit, Receiver, sweep } from './helpers.ts';
 
 describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
   let hub: TestHub;

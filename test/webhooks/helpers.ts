@@ -90,9 +90,3 @@ export async function emit(hub: TestHub, type = 'order.created', opts: { livemod
 export function sweep(hub: TestHub): Promise<void> {
   return hub.server.scheduler.runNow(WEBHOOK_JOBS.retrySweep);
 }
-
-export async function createEndpoint(hub: TestHub, body: Record<string, unknown>, key?: string) {
-  const r = await hub.api.post('/v1/webhook_endpoints', body, key ? { key } : undefined);
-  if (r.status !== 201) throw new Error(`endpoint create failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body as { id: string; secret: string; url: string; livemode: boolean };
-}
