@@ -26,6 +26,16 @@ export interface SmtpConfig {
   secure?: boolean;
   user?: string;
   pass?: string;
+  /** Webhook delivery; unset fields take the defaults in domain/webhooks/config.ts (they depend on role). */
+  webhooks: {
+    /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
+    allowPrivateTargets?: boolean;
+    timeoutMs?: number;
+    leaseMs?: number;
+    maxParallel?: number;
+    perEndpointConcurrency?: number;
+    eventRetentionDays?: number;
+  };
 }
 
 export const defaultConfig: Config = {
@@ -38,4 +48,5 @@ export const defaultConfig: Config = {
   idempotencyTtlSeconds: 24 * 3600,
   mail: { smtp: null, from: 'comanda <no-reply@comanda.local>', contactTo: 'hello@comanda.local' },
   sms: null,
+  webhooks: {},
 };

@@ -24,6 +24,7 @@ export const PREFIXES = {
   printJob: 'pj',
   shift: 'shf',
   inventoryItem: 'inv',
+  webhookDelivery: 'whd',
   change: 'op',
   waitlistEntry: 'wl',
   feedback: 'fb',

@@ -6,53 +6,155 @@ export interface Job {
   name: string;
   /** node-cron expression (seconds field allowed) */
   schedule: string;
-  run(services: Services): Promise<unknown>;
+  /** `signal` aborts when the server stops: a long job should end early and leave the rest for its next run */
+  run(services: Services, signal: AbortSignal): Promise<unknown>;
 }
 
+export interface JobStatus {
+  name: string;
+  schedule: string;
+  running: boolean;
+  runs: number;
+  /** ticks that found the previous run still going */
+  skipped: number;
+  failures: number;
+  /** wall-clock milliseconds */
+  lastStartedAt: number | null;
+  lastFinishedAt: number | null;
+  lastError: string | null;
+}
+
+/** How long stop() waits for running jobs before giving up on them. */
+const STOP_GRACE_MS = 10_000;
+
 /**
- * Owns every periodic job. A job never overlaps itself: a tick that finds the previous run
- * still going is skipped and logged. stop() ends them all on shutdown.
+ * Owns every periodic job (webhook retry sweep, event retention, idempotency-key cleanup,
+ * and whatever features add). A job never overlaps itself: a tick that finds the previous
+ * run still going is skipped and logged. Every run is logged with its duration and result.
+ * stop() ends the ticks, aborts the jobs' signal and waits for running jobs, so the
+ * database can close under nobody.
  */
 export class Scheduler {
-  readonly jobs: Job[] = [
-    { name: 'idempotency-cleanup', schedule: '17 * * * *', run: (s) => purgeIdempotencyKeys(s) },
-  ];
-  private tasks: ScheduledTask[] = [];
+  private readonly entries = new Map<string, { job: Job; status: JobStatus; task: ScheduledTask | null }>();
   private running = new Map<string, Promise<void>>();
+  private started = false;
+  private stopped = false;
+  private readonly abort = new AbortController();
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: Services) {
+    this.add({ name: 'idempotency-cleanup', schedule: '17 * * * *', run: (s) => purgeIdempotencyKeys(s) });
+  }
+
+  /** Every job, in the order added. */
+  get jobs(): Job[] {
+    return [...this.entries.values()].map((e) => e.job);
+  }
 
   add(job: Job): void {
-    this.jobs.push(job);
+    if (this.entries.has(job.name)) throw new Error(`a job named ${job.name} already exists`);
+    if (!cron.validate(job.schedule)) throw new Error(`job ${job.name}: invalid cron expression '${job.schedule}'`);
+    const entry = {
+      job,
+      task: null as ScheduledTask | null,
+      status: {
+        name: job.name,
+        schedule: job.schedule,
+        running: false,
+        runs: 0,
+        skipped: 0,
+        failures: 0,
+        lastStartedAt: null,
+        lastFinishedAt: null,
+        lastError: null,
+      } as JobStatus,
+    };
+    this.entries.set(job.name, entry);
+    if (this.started && !this.stopped) entry.task = this.schedule(job);
   }
 
+  /** Starts the cron ticks (the CLI's serve does; tests run jobs by hand with runNow). */
   start(): void {
-    for (const job of this.jobs) {
-      this.tasks.push(cron.schedule(job.schedule, () => void this.runNow(job.name), { name: job.name, noOverlap: true }));
-    }
+    if (this.started || this.stopped) return;
+    this.started = true;
+    for (const entry of this.entries.values()) entry.task = this.schedule(entry.job);
   }
 
-  /** Runs one job now (tests, and the cron ticks); skipped if that job is already running. */
+  private schedule(job: Job): ScheduledTask {
+    return cron.schedule(job.schedule, () => this.runNow(job.name), { name: job.name });
+  }
+
+  /**
+   * Runs one job now (tests, and the cron ticks). If that job is already running, nothing
+   * new starts: the tick is counted as skipped and the caller gets the run in progress.
+   */
   async runNow(name: string): Promise<void> {
-    const job = this.jobs.find((j) => j.name === name);
-    if (!job) throw new Error(`no job named ${name}`);
+    const entry = this.entries.get(name);
+    if (!entry) throw new Error(`no job named ${name}`);
+    const { job, status } = entry;
+    const { logger } = this.services;
+    if (this.stopped) {
+      logger.debug({ job: name }, 'scheduler stopped; job not run');
+      return;
+    }
     const current = this.running.get(name);
     if (current) {
-      this.services.logger.debug({ job: name }, 'job still running; tick skipped');
+      status.skipped++;
+      logger.info({ job: name, runningForMs: Date.now() - (status.lastStartedAt ?? Date.now()) }, 'job still running; tick skipped');
       return current;
     }
+    // Wall-clock time: durations of real work, not the service's (possibly manual) clock.
     const started = Date.now();
-    const p = job
-      .run(this.services)
-      .then((result) => this.services.logger.debug({ job: name, ms: Date.now() - started, result }, 'job done'))
-      .catch((err) => this.services.logger.error({ err, job: name }, 'job failed'))
-      .finally(() => this.running.delete(name));
+    status.running = true;
+    status.lastStartedAt = started;
+    status.runs++;
+    logger.debug({ job: name }, 'job started');
+    // The executor runs the job at once and turns a synchronous throw into a rejection.
+    const p = new Promise<unknown>((resolve) => resolve(job.run(this.services, this.abort.signal)))
+      .then(
+        (result) => {
+          status.lastError = null;
+          logger.info({ job: name, ms: Date.now() - started, result }, 'job done');
+        },
+        (err) => {
+          status.failures++;
+          status.lastError = err instanceof Error ? err.message : String(err);
+          logger.error({ err, job: name, ms: Date.now() - started }, 'job failed');
+        },
+      )
+      .finally(() => {
+        status.running = false;
+        status.lastFinishedAt = Date.now();
+        this.running.delete(name);
+      });
     this.running.set(name, p);
     return p;
   }
 
-  stop(): void {
-    for (const t of this.tasks) void t.stop();
-    this.tasks = [];
+  /** What each job did last (for logs, health pages and tests). */
+  status(): JobStatus[] {
+    return [...this.entries.values()].map((e) => ({ ...e.status }));
+  }
+
+  /** Ends every tick, tells running jobs to stop, and waits (up to a grace period) for them. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const entry of this.entries.values()) {
+      if (entry.task) await entry.task.destroy();
+      entry.task = null;
+    }
+    this.abort.abort();
+    const pending = [...this.running.entries()];
+    if (pending.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), STOP_GRACE_MS);
+      timer.unref();
+    });
+    const outcome = await Promise.race([Promise.allSettled(pending.map(([, p]) => p)), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      this.services.logger.warn({ jobs: [...this.running.keys()] }, 'jobs still running at shutdown; not waiting any longer');
+    }
   }
 }

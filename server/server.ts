@@ -84,7 +84,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
     },
     close() {
       closing ??= (async () => {
-        scheduler.stop();
+        await scheduler.stop();
         for (const f of [...features].reverse()) await f.stop?.(featureHost);
         if (server.listening) {
           await new Promise<void>((resolve) => {

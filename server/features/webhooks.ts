@@ -1,3 +1,35 @@
+import { WebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
+import { fanOut } from '../domain/webhooks/deliveries.ts';
+import { purgeOldEvents } from '../domain/webhooks/retention.ts';
+import { onEventEmitted } from '../domain/events/emit.ts';
 import type { Feature } from './feature.ts';
 
-export const webhooksFeature: Feature = { name: 'webhooks' };
+declare module '../services.ts' {
+  interface Services {
+    /** set by the webhooks feature's install() (optional only because Services is built before features install) */
+    webhooks?: WebhookDispatcher;
+  }
+}
+
+// Module scope: the hook registry is process-wide, and the hook only reads the transaction it is given.
+onEventEmitted(fanOut);
+
+export const WEBHOOK_JOBS = { retrySweep: 'webhooks-retry-sweep', eventRetention: 'webhooks-event-retention' } as const;
+
+export const webhooksFeature: Feature = {
+  name: 'webhooks',
+  install(host) {
+    const dispatcher = new WebhookDispatcher(host.services);
+    host.services.webhooks = dispatcher;
+    // The sweep is the safety net behind the commit wake-ups and the retry timer (another
+    // process's commits, lapsed claims).
+    host.scheduler.add({ name: WEBHOOK_JOBS.retrySweep, schedule: '*/5 * * * * *', run: (_s, signal) => dispatcher.drain(signal) });
+    host.scheduler.add({ name: WEBHOOK_JOBS.eventRetention, schedule: '0 23 3 * * *', run: (s) => purgeOldEvents(s) });
+  },
+  start(host) {
+    host.services.webhooks?.start();
+  },
+  async stop(host) {
+    await host.services.webhooks?.stop();
+  },
+};

@@ -1,7 +1,33 @@
 import type { Selectable } from 'kysely';
 import type { EventsTable } from '../../db/tables/events.table.ts';
+import type { WebhookAttemptsTable } from '../../db/tables/webhook-attempts.table.ts';
+import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.table.ts';
 
-export function presentEvent(row: Selectable<EventsTable>, deliveries: unknown[] = []) {
+export function presentAttempt(a: Selectable<WebhookAttemptsTable>) {
+  return {
+    attempted_at: a.attempted_at,
+    response_status: a.response_status,
+    duration_ms: a.duration_ms,
+    error: a.error,
+    succeeded: a.succeeded === 1,
+  };
+}
+
+export function presentDelivery(d: Selectable<WebhookDeliveriesTable>, attempts: Selectable<WebhookAttemptsTable>[]) {
+  return {
+    endpoint: d.endpoint_id,
+    url: d.url,
+    status: d.status,
+    delivered_at: d.delivered_at,
+    // Only a retry is announced: the first attempt of a fresh or resent delivery is immediate.
+    next_retry_at: d.status === 'pending' && d.round_attempts > 0 && d.next_attempt_at !== null ? Math.ceil(d.next_attempt_at / 1000) : null,
+    attempts: attempts.map(presentAttempt),
+  };
+}
+
+export type PresentedDelivery = ReturnType<typeof presentDelivery>;
+
+export function presentEvent(row: Selectable<EventsTable>, deliveries: PresentedDelivery[] = []) {
   return {
     id: row.id,
     object: 'event' as const,
@@ -12,4 +38,25 @@ export function presentEvent(row: Selectable<EventsTable>, deliveries: unknown[]
     data: JSON.parse(row.data) as Record<string, unknown>,
     deliveries,
   };
+}
+
+/** Groups loaded deliveries and attempts per event. */
+export function deliveriesByEvent(loaded: {
+  deliveries: Selectable<WebhookDeliveriesTable>[];
+  attempts: Selectable<WebhookAttemptsTable>[];
+}): Map<string, PresentedDelivery[]> {
+  const attemptsOf = new Map<string, Selectable<WebhookAttemptsTable>[]>();
+  for (const a of loaded.attempts) {
+    const list = attemptsOf.get(a.delivery_id);
+    if (list) list.push(a);
+    else attemptsOf.set(a.delivery_id, [a]);
+  }
+  const out = new Map<string, PresentedDelivery[]>();
+  for (const d of loaded.deliveries) {
+    const p = presentDelivery(d, attemptsOf.get(d.id) ?? []);
+    const list = out.get(d.event_id);
+    if (list) list.push(p);
+    else out.set(d.event_id, [p]);
+  }
+  return out;
 }

@@ -1,2 +1,2 @@
 // Routes of the webhooks feature register here.
-export {};
+import './routes.ts';

@@ -1,0 +1,110 @@
+import { createEndpoint, deleteEndpoint, findEndpoint, rollSecret, updateEndpoint } from '../../domain/webhooks/endpoints.ts';
+import { webhooksConfig } from '../../domain/webhooks/config.ts';
+import { checkEndpointUrl } from '../../domain/webhooks/url-policy.ts';
+import { notFound } from '../../errors.ts';
+import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
+import { defineRoute, idParam } from '../../http/route.ts';
+import { presentEndpoint } from './presenter.ts';
+import { CreateEndpoint, ListEndpoints, RollSecret, UpdateEndpoint } from './schema.ts';
+
+const tag = 'Webhook endpoints';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/webhook_endpoints',
+  summary: "List the webhook endpoints of the key's mode (live or sandbox), newest first",
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:read',
+  query: ListEndpoints,
+  handler: async (c) => {
+    const actor = c.actor();
+    const qb = c.db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('livemode', '=', actor.livemode ? 1 : 0);
+    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('webhook_endpoints'), url: '/v1/webhook_endpoints' });
+    return mapPage(page, (rows) => rows.map((r) => presentEndpoint(r)));
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/webhook_endpoints',
+  summary: 'Create a webhook endpoint; its signing secret (whsec_…) is in this answer only',
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:write',
+  body: CreateEndpoint,
+  idempotent: true,
+  status: 201,
+  handler: async (c) => {
+    const url = await checkEndpointUrl(c.body.url, webhooksConfig(c.services.config));
+    const row = await createEndpoint(c.db, c.actor(), { ...c.body, url });
+    return presentEndpoint(row, { withSecret: true });
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/webhook_endpoints/:id',
+  summary: 'Retrieve a webhook endpoint (without its secret)',
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:read',
+  params: idParam('we_ id'),
+  handler: async (c) => {
+    const row = await findEndpoint(c.db, c.actor(), c.params.id);
+    if (!row) throw notFound('webhook endpoint', c.params.id);
+    return presentEndpoint(row);
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/webhook_endpoints/:id',
+  summary: 'Update a webhook endpoint; disabling it cancels what still waits for it',
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:write',
+  params: idParam('we_ id'),
+  body: UpdateEndpoint,
+  handler: async (c) => {
+    const patch = { ...c.body };
+    if (patch.url !== undefined) patch.url = await checkEndpointUrl(patch.url, webhooksConfig(c.services.config));
+    const row = await c.services.tx.run((trx) => updateEndpoint(trx, c.actor(), c.params.id, patch));
+    return presentEndpoint(row);
+  },
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/webhook_endpoints/:id',
+  summary: 'Delete a webhook endpoint; its delivery history stays on the events',
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:write',
+  params: idParam('we_ id'),
+  handler: async (c) => {
+    const row = await c.services.tx.run((trx) => deleteEndpoint(trx, c.actor(), c.params.id));
+    return { id: row.id, object: 'webhook_endpoint' as const, deleted: true };
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/webhook_endpoints/:id/roll_secret',
+  summary: 'Issue a new signing secret (shown once); expires_in keeps the old one signing for that many seconds',
+  tag,
+  auth: 'secret',
+  scope: 'webhooks:write',
+  params: idParam('we_ id'),
+  body: RollSecret,
+  // A retried roll with the same Idempotency-Key gets the same new secret, not a third one.
+  idempotent: true,
+  handler: async (c) => {
+    const row = await rollSecret(c.db, c.actor(), c.params.id, c.body.expires_in ?? 0);
+    return presentEndpoint(row, { withSecret: true });
+  },
+});

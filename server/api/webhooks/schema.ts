@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { f } from '../../http/fields.ts';
+import { listParams } from '../../http/query.ts';
+
+/** An event type like `order.created`, or `*` for every type. */
+const eventType = z
+  .string()
+  .max(100)
+  .regex(/^(\*|[a-z][a-z_]*(\.[a-z][a-z_]*)+)$/, 'must be an event type like order.created, or *');
+
+const fields = {
+  url: z.string().trim().min(1).max(2000),
+  enabled_events: z.array(eventType).min(1, 'must name at least one event type, or *').max(50),
+  description: f.text(500).nullable(),
+  status: z.enum(['enabled', 'disabled']),
+};
+
+export const CreateEndpoint = z.object(fields).partial().required({ url: true, enabled_events: true });
+export const UpdateEndpoint = z.object(fields).partial();
+export const RollSecret = z.object({
+  /** seconds the old secret keeps signing too; 0 drops it at once */
+  expires_in: f.int(0, 7 * 86_400).optional(),
+});
+export const ListEndpoints = z.object({ ...listParams() });
