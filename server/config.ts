@@ -18,14 +18,6 @@ export interface Config {
   mail: { smtp: SmtpConfig | null; from: string; contactTo: string };
   /** SMS gateway taking POST {to, text} as JSON; null: SMS notices go to the dashboard outbox. */
   sms: { url: string; token?: string } | null;
-}
-
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  secure?: boolean;
-  user?: string;
-  pass?: string;
   /** Webhook delivery; unset fields take the defaults in domain/webhooks/config.ts (they depend on role). */
   webhooks: {
     /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
@@ -36,6 +28,14 @@ export interface SmtpConfig {
     perEndpointConcurrency?: number;
     eventRetentionDays?: number;
   };
+}
+
+export interface SmtpConfig {
+  host: string;
+  port: number;
+  secure?: boolean;
+  user?: string;
+  pass?: string;
 }
 
 export const defaultConfig: Config = {

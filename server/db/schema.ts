@@ -53,7 +53,8 @@ export interface DB
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
 export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'print_jobs' | 'printer_status' | 'order_counters'
-  | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals';
+  | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
+  | 'webhook_deliveries' | 'webhook_attempts';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;
