@@ -16,6 +16,8 @@ import { allScenarios } from './scenarios/index.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const filter = process.argv.slice(2).join(' ').toLowerCase();
+// BENCH_SKIP=analytics,realtime leaves out scenarios whose name contains one of these
+const skip = (process.env.BENCH_SKIP ?? '').toLowerCase().split(',').filter(Boolean);
 
 interface Measured {
   rps: number;
@@ -75,6 +77,7 @@ async function main() {
   let failed = 0;
   for (const s of allScenarios) {
     if (filter && !s.name.toLowerCase().includes(filter)) continue;
+    if (skip.some((word) => s.name.toLowerCase().includes(word))) continue;
     console.log(`■ ${s.name}\n  target: ${s.target}`);
     try {
       if (s.custom) {

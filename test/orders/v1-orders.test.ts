@@ -96,8 +96,12 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     const res = await hub.api.post('/v1/orders', { type: 'takeout', items: [steakLine()] }, { key: hub.keys.sandbox });
     expect(res.body.livemode).toBe(false);
     expect(res.body.order_number).toMatch(/^T\d+$/);
-    const ev = await hub.api.get('/v1/events?type=order.created&limit=1');
+    // events too belong to one mode: the sandbox key sees the sandbox event, the live key does not
+    const ev = await hub.api.get('/v1/events?type=order.created&limit=1', { key: hub.keys.sandbox });
     expect(ev.body.data[0].livemode).toBe(false);
+    expect(ev.body.data[0].data.object.id).toBe(res.body.id);
+    const live = await hub.api.get('/v1/events?type=order.created&limit=100');
+    expect(live.body.data.some((e: any) => e.data.object.id === res.body.id)).toBe(false);
     // each mode sees only its own orders: test orders never reach live screens or integrations
     const sandbox = hub.api.withKey(hub.keys.sandbox);
     expect((await sandbox.get(`/v1/orders/${res.body.id}`)).status).toBe(200);
