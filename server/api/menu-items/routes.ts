@@ -1,5 +1,6 @@
 import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
 import { notFound } from '../../errors.ts';
+import { cachedJson } from '../../http/cached-json.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
@@ -32,17 +33,19 @@ defineRoute({
   scope: 'menu:read',
   query: ListMenuItems,
   expand: 'menu_item',
-  handler: async (c) => {
-    const { restaurantId } = c.actor();
-    let qb = c.db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId);
-    if (c.query.category) qb = qb.where('category_id', '=', normalizeCategoryId(c.query.category));
-    if (c.query.is_available === true) qb = qb.where('is_available', '=', 1);
-    if (c.query.is_available === false) qb = qb.where('is_available', '=', 0);
-    // Soft-deleted items are left out unless is_active=false asks to include them.
-    if (c.query.is_active !== false) qb = qb.where('is_active', '=', 1);
-    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('menu_items'), url: '/v1/menu_items' });
-    return mapPage(page, (rows) => present(c, rows));
-  },
+  // Menus are read far more than written: the page is served from cache until the next write.
+  handler: async (c) =>
+    cachedJson(c, `menu_items?${c.ctx.querystring}`, async () => {
+      const { restaurantId } = c.actor();
+      let qb = c.db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId);
+      if (c.query.category) qb = qb.where('category_id', '=', normalizeCategoryId(c.query.category));
+      if (c.query.is_available === true) qb = qb.where('is_available', '=', 1);
+      if (c.query.is_available === false) qb = qb.where('is_available', '=', 0);
+      // Soft-deleted items are left out unless is_active=false asks to include them.
+      if (c.query.is_active !== false) qb = qb.where('is_active', '=', 1);
+      const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('menu_items'), url: '/v1/menu_items' });
+      return mapPage(page, (rows) => present(c, rows));
+    }),
 });
 
 defineRoute({

@@ -10,7 +10,7 @@ import { findStation } from '../../domain/menu/stations.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
-import { cachedView } from './screen-cache.ts';
+import { cachedJson } from '../../http/cached-json.ts';
 import { ALL_FIELDS, DEFAULT_FIELDS, parseFields, project, TICKET_FIELDS, type FieldName } from './projection.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
@@ -37,12 +37,8 @@ const withItems = async (c: Call<any, any, any>, orders: OrderRow[], fields: Fie
   });
 };
 
-/** A live-screen view, answered from the change-log-versioned cache (see screen-cache.ts). */
-const screen = async (c: Call<any, any, any>, key: string, compute: () => Promise<unknown>) => {
-  const json = await cachedView(c.services, key, compute);
-  c.ctx.type = 'application/json';
-  return json;
-};
+/** A live-screen view, answered from the change-log-versioned cache (see http/cached-json.ts). */
+const screen = (c: Call<any, any, any>, key: string, compute: () => Promise<unknown>) => cachedJson(c, key, compute);
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
   (await project(c.db, [r], fields))[0];

@@ -40,11 +40,6 @@ export async function getAvailability(db: Executor, actor: Actor, query: Availab
   }
   if (!cache) return presentAvailability(await computeFrame(db, actor.restaurantId, query, from, to), seconds(actor));
   const key = [actor.restaurantId, query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
-  const version = await cache.version(db, actor.restaurantId);
-  let frame = cache.get(key, version);
-  if (!frame) {
-    frame = await computeFrame(db, actor.restaurantId, query, from, to);
-    cache.set(key, version, frame);
-  }
+  const frame = await cache.through(db, actor.restaurantId, key, () => computeFrame(db, actor.restaurantId, query, from, to));
   return presentAvailability(frame, seconds(actor));
 }

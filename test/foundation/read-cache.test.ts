@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../server/logger.ts';
+import { createServer, type ComandaServer } from '../../server/server.ts';
+import type { Database } from '../../server/db/database.ts';
+import { DIALECTS, reopen } from '../helpers/db.ts';
+import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+
+describe.each(DIALECTS)('cached reads on %s', (dialect) => {
+  let hub: TestHub;
+  let other: ComandaServer;
+  let otherApi: ApiClient;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-cache-'));
+
+  beforeAll(async () => {
+    hub = await startHub(dialect, { dataDir: dir });
+    // a second server on the same database, as a second cloud process would be
+    const database = await reopen({ dialect, url: hub.server.services.databaseUrl } as Database, dir);
+    other = createServer({ database, logger: silentLogger, config: { rateLimit: false } });
+    otherApi = new ApiClient((await other.listen(0, '127.0.0.1')).url, hub.keys.secret);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await hub?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the menu page again only until a write commits, on this server or another', async () => {
+    const cat = (await hub.api.post('/v1/menu_categories', { name: 'Soups' })).body.id;
+    const item = (await hub.api.post('/v1/menu_items', { name: 'Minestrone', category: cat, price: 700 })).body.id;
+    const url = '/v1/menu_items?limit=100&expand[]=category';
+    const first = await hub.api.get(url);
+    expect(first.headers.get('content-type')).toMatch(/application\/json/);
+    expect(first.body.data.find((d: any) => d.id === item).price).toBe(700);
+    expect((await hub.api.get(url)).body).toEqual(first.body);
+
+    expect((await hub.api.patch(`/v1/menu_items/${item}`, { price: 750 })).status).toBe(200);
+    expect((await hub.api.get(url)).body.data.find((d: any) => d.id === item).price).toBe(750);
+
+    // the other server writes; this one must not serve its older page
+    expect((await otherApi.patch(`/v1/menu_items/${item}`, { price: 800 })).status).toBe(200);
+    expect((await hub.api.get(url)).body.data.find((d: any) => d.id === item).price).toBe(800);
+    expect((await otherApi.get(url)).body.data.find((d: any) => d.id === item).price).toBe(800);
+  });
+
+  it('keeps restaurants apart', async () => {
+    const second = await hub.addRestaurant(`cache-${dialect}`);
+    const url = '/v1/menu_items?limit=100';
+    const mine = await hub.api.get(url);
+    const theirs = await second.api.get(url);
+    expect(theirs.body.data).toEqual([]);
+    expect(mine.body.data.length).toBeGreaterThan(0);
+  });
+});
