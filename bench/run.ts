@@ -101,7 +101,7 @@ async function main() {
         const ok = (s.minRatio === undefined || ratio >= s.minRatio) && (s.maxP99Ms === undefined || real.p99 <= s.maxP99Ms) && (s.maxP50Ms === undefined || real.p50 <= s.maxP50Ms) && real.non2xx === 0 && real.errors === 0;
         if (!ok) failed++;
         console.log(
-          `  baseline ${baseline.rps.toFixed(0)} req/s (body ${text.length} B) | comanda ${real.rps.toFixed(0)} req/s, p50 ${real.p50} ms, p99 ${real.p99} ms, non-2xx ${real.non2xx}, errors ${real.errors}`,
+          `  baseline ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms (body ${text.length} B) | comanda ${real.rps.toFixed(0)} req/s, p50 ${real.p50} ms, p99 ${real.p99} ms, non-2xx ${real.non2xx}, errors ${real.errors}`,
         );
         console.log(`  ratio ${(ratio * 100).toFixed(1)} % of baseline → ${ok ? 'MEETS target' : 'MISSES target'}`);
       }
