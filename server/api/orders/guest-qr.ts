@@ -8,6 +8,7 @@ import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
 import type { Modifier } from '../../domain/menu/modifier-groups.ts';
 import type { Executor } from '../../db/records.ts';
 import { f } from '../../http/fields.ts';
+import { limitIp, limitRestaurant } from '../guest/guard.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
@@ -33,8 +34,16 @@ const guestActor = (restaurantId: string, now: number): Actor => ({ restaurantId
 
 const guestView = async (db: Executor, r: { order: OrderRow; items: OrderItemRow[] }) => (await project(db, [r], GUEST_FIELDS))[0];
 
-async function context(c: Call<any, any, any>) {
+/** The code behind the token, after the guest rate limits (per IP, then per restaurant). */
+async function guestToken(c: Call<any, any, any>) {
+  limitIp(c.ctx, c.services);
   const qr = await resolveToken(c.db, c.params.token);
+  limitRestaurant(c.services, qr.restaurant_id);
+  return qr;
+}
+
+async function context(c: Call<any, any, any>) {
+  const qr = await guestToken(c);
   const restaurant = await getRestaurant(c.db, qr.restaurant_id);
   const table = qr.table_id
     ? await c.db.selectFrom('tables').select(['id', 'number']).where('id', '=', qr.table_id).executeTakeFirst()
@@ -162,7 +171,7 @@ defineRoute({
   idempotent: true,
   status: 201,
   handler: async (c) => {
-    const qr = await resolveToken(c.db, c.params.token);
+    const qr = await guestToken(c);
     const created = await createOrder(c.db, guestActor(qr.restaurant_id, c.now), orderContext(c.services), {
       type: qr.type,
       table: qr.table_id,
@@ -190,7 +199,7 @@ defineRoute({
   idempotent: true,
   status: 201,
   handler: async (c) => {
-    const qr = await resolveToken(c.db, c.params.token);
+    const qr = await guestToken(c);
     const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId);
     await assertGuestOrder(c.db, qr, found?.order, c.params.orderId);
     const saved = await addRound(c.db, guestActor(qr.restaurant_id, c.now), orderContext(c.services), found!, toLines(c.body.items), {
@@ -208,7 +217,7 @@ defineRoute({
   auth: 'none',
   params: orderParam,
   handler: async (c) => {
-    const qr = await resolveToken(c.db, c.params.token);
+    const qr = await guestToken(c);
     const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId);
     await assertGuestOrder(c.db, qr, found?.order, c.params.orderId);
     return guestView(c.db, found!);
