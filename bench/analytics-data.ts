@@ -6,6 +6,7 @@ import { rebuildRollups } from '../server/domain/analytics/rebuild.ts';
 import { createCategory } from '../server/domain/menu/categories.ts';
 import { createMenuItem } from '../server/domain/menu/items.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
+import { seededRandom as rng } from '../server/demo/random.ts';
 
 /**
  * Writes the analytics benchmark's data set fast: orders and their lines by direct batched
@@ -23,16 +24,6 @@ export interface BuildOptions {
   log?: (msg: string) => void;
 }
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // minutes after local midnight, weighted to lunch and dinner
 const SERVICE = [

@@ -12,22 +12,12 @@ import type { Modifier } from '../domain/menu/modifier-groups.ts';
 import { newId, PREFIXES } from '../ids.ts';
 import type { Actor } from '../services.ts';
 import type { DemoStep } from './step.ts';
+import { seededRandom as rng } from './random.ts';
 
 const FIRST = ['Giulia', 'Marco', 'Sofia', 'Luca', 'Anna', 'Paul', 'Lea', 'Jonas', 'Mia', 'Noah', 'Emma', 'Ben', 'Clara', 'Felix', 'Ida'];
 const LAST = ['Rossi', 'Müller', 'Bianchi', 'Schmidt', 'Romano', 'Weber', 'Ricci', 'Fischer', 'Greco', 'Wagner', 'Conti', 'Becker'];
 const STREETS = ['Kastanienallee', 'Oranienstraße', 'Bergmannstraße', 'Torstraße', 'Schönhauser Allee', 'Kollwitzstraße'];
 
-/** A small deterministic generator, so two demo runs with the same options look alike. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Catalogue = { item: Selectable<MenuItemsTable>; station: string; groups: { id: string; min: number; max: number; list: Modifier[] }[] }[];
 

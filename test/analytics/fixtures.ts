@@ -5,6 +5,7 @@ import { type OrderItemRow, type OrderRow, runOrderHooks } from '../../server/do
 import { newId, PREFIXES } from '../../server/ids.ts';
 import type { Services } from '../../server/services.ts';
 import type { TestHub } from '../helpers/server.ts';
+import { seededRandom } from '../../server/demo/random.ts';
 
 export interface FixtureLine {
   menuItemId: string;
@@ -164,14 +165,4 @@ export async function changeOrderWith(
   });
 }
 
-/** A small deterministic random source, so the seeded data set is the same on every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;

@@ -5,21 +5,14 @@ import { updateRecord } from '../../db/records.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { onOrderChange } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
+import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
 import { countsAsSale, loyaltyPoints } from './rules.ts';
 
-/** What one counted order adds to the roll-ups. */
-export interface OrderFact {
-  order_id: string;
-  restaurant_id: string;
-  day: string;
-  hour: number;
-  weekday: number;
-  type: string;
-  revenue: number;
-  customer_id: string | null;
+/** What one counted order adds to the roll-ups: its stored fact, with the items parsed. */
+export type OrderFact = Omit<AnalyticsOrderFactsTable, 'items'> & {
   /** [menu_item_id, quantity, revenue] per menu item */
   items: [string, number, number][];
-}
+};
 
 /** The roll-up contribution of an order in its current state; null when it is not a sale. */
 export function factOf(order: OrderRow, items: OrderItemRow[], zone: string): OrderFact | null {

@@ -18,6 +18,27 @@ let fannedOut = 0;
 export const fanOutCount = () => fannedOut;
 
 /** onEventEmitted hook: one pending delivery per enabled endpoint of the event's restaurant and mode that wants its type. */
+/** A delivery row waiting for its first attempt, stamped with the moment `ms`. */
+function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: string; url: string }, ms: number) {
+  const now = Math.floor(ms / 1000);
+  return {
+    id: newId(PREFIXES.webhookDelivery, ms),
+    restaurant_id: restaurantId,
+    event_id: eventId,
+    endpoint_id: endpoint.id,
+    url: endpoint.url,
+    status: 'pending',
+    attempt_count: 0,
+    round_attempts: 0,
+    next_attempt_at: 0,
+    lease_until: null,
+    lease_owner: null,
+    delivered_at: null,
+    created: now,
+    updated: now,
+  } as const;
+}
+
 export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<void> {
   const endpoints = await trx
     .selectFrom('webhook_endpoints')
@@ -36,27 +57,9 @@ export async function fanOut(trx: Executor, event: { id: string; type: string; l
   }
   // The event id is a ULID of the actor's clock: the delivery is stamped with the same moment.
   const ms = decodeTime(event.id.slice(event.id.indexOf('_') + 1));
-  const now = Math.floor(ms / 1000);
   await trx
     .insertInto('webhook_deliveries')
-    .values(
-      targets.map((e) => ({
-        id: newId(PREFIXES.webhookDelivery, ms),
-        restaurant_id: event.restaurantId,
-        event_id: event.id,
-        endpoint_id: e.id,
-        url: e.url,
-        status: 'pending',
-        attempt_count: 0,
-        round_attempts: 0,
-        next_attempt_at: 0,
-        lease_until: null,
-        lease_owner: null,
-        delivered_at: null,
-        created: now,
-        updated: now,
-      })),
-    )
+    .values(targets.map((e) => pendingDelivery(event.restaurantId, event.id, e, ms)))
     .execute();
   fannedOut++;
 }
@@ -163,22 +166,7 @@ export async function resendEvent(trx: Executor, actor: Actor, eventId: string, 
     if (Number(requeued.numUpdatedRows) === 0) {
       await trx
         .insertInto('webhook_deliveries')
-        .values({
-          id: newId(PREFIXES.webhookDelivery, actor.now),
-          restaurant_id: actor.restaurantId,
-          event_id: eventId,
-          endpoint_id: ep.id,
-          url: ep.url,
-          status: 'pending',
-          attempt_count: 0,
-          round_attempts: 0,
-          next_attempt_at: 0,
-          lease_until: null,
-          lease_owner: null,
-          delivered_at: null,
-          created: now,
-          updated: now,
-        })
+        .values(pendingDelivery(actor.restaurantId, eventId, ep, actor.now))
         .execute();
     }
   }
