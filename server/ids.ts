@@ -1,3 +1,4 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 /**
@@ -35,7 +36,19 @@ export const PREFIXES = {
 
 export type PrefixName = keyof typeof PREFIXES;
 
-const ulid = monotonicFactory();
+// ulid's default source asks the OS for one byte per character; a pool of random bytes gives
+// the same uniform characters (256 is a multiple of the 32-letter alphabet) for a fraction of the cost.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+const pooledRandom = () => {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  return pool[used++] / 256;
+};
+
+const ulid = monotonicFactory(pooledRandom);
 
 export function newId(prefix: string, nowMs: number = Date.now()): string {
   return `${prefix}_${ulid(nowMs)}`;
