@@ -7,10 +7,14 @@ import type { Executor } from './records.ts';
  * the data: an entry can then only be older than it claims, never newer.
  */
 export async function restaurantVersion(db: Executor, restaurantId: string): Promise<number> {
+  // ORDER BY … LIMIT 1 walks the (restaurant_id, seq) index from its end; max() would
+  // scan every entry of the restaurant on SQLite.
   const r = await db
     .selectFrom('change_log')
-    .select((eb) => eb.fn.max('seq').as('seq'))
+    .select('seq')
     .where('restaurant_id', '=', restaurantId)
+    .orderBy('seq', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return Number(r?.seq ?? 0);
 }

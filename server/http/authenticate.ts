@@ -28,6 +28,46 @@ function limiterFor(services: Services): RateLimiter | null {
   return l;
 }
 
+/**
+ * A resolved key is reused for a few seconds, sparing a query on every request. A key
+ * revoked elsewhere (another process, sync) therefore keeps working for at most this long.
+ */
+const KEY_CACHE_MS = 5_000;
+
+interface KnownKey {
+  caller: Caller;
+  /** ms of the last_used_at this process knows was written */
+  lastUsedMs: number | null;
+  fetchedAt: number;
+}
+
+const keyCaches = new WeakMap<Services, Map<string, KnownKey>>();
+
+async function resolveKey(services: Services, key: string): Promise<KnownKey | null> {
+  let cache = keyCaches.get(services);
+  if (!cache) keyCaches.set(services, (cache = new Map()));
+  const hash = hashApiKey(key);
+  const hit = cache.get(hash);
+  if (hit && Date.now() - hit.fetchedAt < KEY_CACHE_MS) return hit;
+  const row = await services.db
+    .selectFrom('api_keys')
+    .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'last_used_at', 'revoked_at'])
+    .where('hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null) {
+    cache.delete(hash);
+    return null;
+  }
+  const known: KnownKey = {
+    caller: { keyId: row.id, restaurantId: row.restaurant_id, kind: row.kind, livemode: row.livemode === 1, scopes: new Set<string>(JSON.parse(row.scopes)) },
+    lastUsedMs: row.last_used_at === null ? null : row.last_used_at * 1000,
+    fetchedAt: Date.now(),
+  };
+  if (cache.size > 10_000) cache.clear();
+  cache.set(hash, known);
+  return known;
+}
+
 export async function authenticate(
   ctx: Context,
   services: Services,
@@ -36,28 +76,24 @@ export async function authenticate(
 ): Promise<Caller> {
   const key = ctx.get('x-api-key');
   if (!key) throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header.');
-  const row = await services.db
-    .selectFrom('api_keys')
-    .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'last_used_at', 'revoked_at'])
-    .where('hash', '=', hashApiKey(key))
-    .executeTakeFirst();
-  if (!row || row.revoked_at !== null) throw new ApiError('api_key_invalid', 'Invalid API key provided.');
-  if (row.kind !== kind) {
+  const known = await resolveKey(services, key);
+  if (!known) throw new ApiError('api_key_invalid', 'Invalid API key provided.');
+  const { caller } = known;
+  if (caller.kind !== kind) {
     throw new ApiError(
       'key_type_not_allowed',
       kind === 'widget' ? 'This surface takes a widget key (wk_…).' : 'This route takes a secret key (sk_…), not a widget key.',
     );
   }
-  const scopes = new Set<string>(JSON.parse(row.scopes));
-  if (scope && !scopes.has(scope)) {
+  if (scope && !caller.scopes.has(scope)) {
     throw new ApiError('insufficient_scope', `This API key lacks the required scope '${scope}'.`);
   }
   const now = services.clock.now();
-  limiterFor(services)?.take(row.id, now);
-  const nowSec = Math.floor(now / 1000);
-  if (row.last_used_at === null || (now - row.last_used_at * 1000) >= LAST_USED_RESOLUTION_MS) {
+  limiterFor(services)?.take(caller.keyId, now);
+  if (known.lastUsedMs === null || now - known.lastUsedMs >= LAST_USED_RESOLUTION_MS) {
+    known.lastUsedMs = now;
     // Key bookkeeping, not a replicated record change: it stays out of the change log.
-    await services.db.updateTable('api_keys').set({ last_used_at: nowSec }).where('id', '=', row.id).execute();
+    await services.db.updateTable('api_keys').set({ last_used_at: Math.floor(now / 1000) }).where('id', '=', caller.keyId).execute();
   }
-  return { keyId: row.id, restaurantId: row.restaurant_id, kind: row.kind, livemode: row.livemode === 1, scopes };
+  return caller;
 }
