@@ -176,8 +176,11 @@ export class RealtimeHub {
     let resync: string | null = null;
     let missed: Change[] = [];
     if (since !== null) {
-      // Another process may have shown this client a later seq than this one has read yet.
-      if (since > this.cursor) await this.catchUp();
+      // Read up to what is committed now (attach runs inside the loop, so this is not a
+      // second reader): the replay then holds every change made before the client asked,
+      // however late this process's wake-up, and another process may have shown the client
+      // a later seq than this one had read.
+      await this.catchUp();
       if (since > this.cursor) resync = 'unknown_seq';
       else if (since < this.cursor) {
         const entries = await this.services.db
