@@ -38,7 +38,22 @@ const withItems = async (c: Call<any, any, any>, orders: OrderRow[], fields: Fie
 };
 
 /** A live-screen view, answered from the change-log-versioned cache (see http/cached-json.ts). */
+// cachedJson already keys by restaurant and mode; `key` names the view and its parameters.
 const screen = (c: Call<any, any, any>, key: string, compute: () => Promise<unknown>) => cachedJson(c, key, compute);
+
+/** The open orders of the caller's restaurant and mode, oldest first, as many as a screen shows. */
+const openOrders = (c: Call<any, any, any>) => {
+  const actor = c.actor();
+  return c.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('restaurant_id', '=', actor.restaurantId)
+    .where('livemode', '=', modeOf(actor))
+    .where('status', 'in', OPEN_STATUSES)
+    .orderBy(BY_CREATED_VIA_STATUS)
+    .orderBy('id')
+    .limit(SCREEN_CAP);
+};
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
   (await project(c.db, [r], fields))[0];
@@ -92,19 +107,8 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
-    const actor = c.actor();
-    const { restaurantId } = actor;
-    return screen(c, `active|${restaurantId}|${actor.livemode}|${fields}`, async () => {
-      const rows = await c.db
-        .selectFrom('orders')
-        .selectAll()
-        .where('restaurant_id', '=', restaurantId)
-        .where('livemode', '=', modeOf(actor))
-        .where('status', 'in', OPEN_STATUSES)
-        .orderBy(BY_CREATED_VIA_STATUS)
-        .orderBy('id')
-        .limit(SCREEN_CAP)
-        .execute();
+    return screen(c, `active|${fields}`, async () => {
+      const rows = await openOrders(c).execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
     });
   },
@@ -120,20 +124,14 @@ defineRoute({
   query: KitchenQuery,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, TICKET_FIELDS);
-    const actor = c.actor();
-    const { restaurantId } = actor;
+    const { restaurantId } = c.actor();
     const station = c.query.station;
     if (station) {
       const s = await findStation(c.db, restaurantId, station);
       if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
     }
-    return screen(c, `kitchen|${restaurantId}|${actor.livemode}|${station ?? ''}|${fields}`, async () => {
-      const rows = await c.db
-        .selectFrom('orders')
-        .selectAll()
-        .where('restaurant_id', '=', restaurantId)
-        .where('livemode', '=', modeOf(actor))
-        .where('status', 'in', OPEN_STATUSES)
+    return screen(c, `kitchen|${station ?? ''}|${fields}`, async () => {
+      const rows = await openOrders(c)
         .where((eb) =>
           eb.exists(
             eb
@@ -144,9 +142,6 @@ defineRoute({
               .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
           ),
         )
-        .orderBy(BY_CREATED_VIA_STATUS)
-        .orderBy('id')
-        .limit(SCREEN_CAP)
         .execute();
       return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
     });
@@ -163,20 +158,8 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
-    const actor = c.actor();
-    const { restaurantId } = actor;
-    return screen(c, `delivery|${restaurantId}|${actor.livemode}|${fields}`, async () => {
-      const rows = await c.db
-        .selectFrom('orders')
-        .selectAll()
-        .where('restaurant_id', '=', restaurantId)
-        .where('livemode', '=', modeOf(actor))
-        .where('type', '=', 'delivery')
-        .where('status', 'in', OPEN_STATUSES)
-        .orderBy(BY_CREATED_VIA_STATUS)
-        .orderBy('id')
-        .limit(SCREEN_CAP)
-        .execute();
+    return screen(c, `delivery|${fields}`, async () => {
+      const rows = await openOrders(c).where('type', '=', 'delivery').execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
     });
   },
