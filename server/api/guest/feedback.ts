@@ -3,7 +3,7 @@ import { restaurantBySlug } from '../../domain/waitlist/access.ts';
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { limitIp, limitRestaurant } from './guard.ts';
+import { guestLookup } from './guard.ts';
 import { presentFeedback } from './presenter.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
 
@@ -17,9 +17,7 @@ defineRoute({
   body: SubmitFeedback,
   status: 201,
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
-    const { restaurant } = await restaurantBySlug(c.db, c.params.slug);
-    limitRestaurant(c.services, restaurant.id);
+    const { restaurant } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
     const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
     const row = await c.services.tx.run((trx) => recordFeedback(trx, actor, c.body));
     return presentFeedback(row);

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import type { Context } from 'koa';
 import { guestOf } from '../../features/guest.ts';
+import type { Executor } from '../../db/records.ts';
+import type { Call } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 
 const bare = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
@@ -32,4 +34,15 @@ export function limitIp(ctx: Context, services: Services): string {
 /** Per-restaurant limit of the guest routes that name a restaurant. */
 export function limitRestaurant(services: Services, restaurantId: string): void {
   guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, services.clock.now());
+}
+
+/**
+ * What a guest route names (a slug, a token), looked up between the per-IP limit and the
+ * per-restaurant limit of the restaurant it turns out to belong to.
+ */
+export async function guestLookup<T>(c: Call<any, any, any>, find: (db: Executor) => Promise<T>, restaurantOf: (found: T) => string): Promise<T> {
+  limitIp(c.ctx, c.services);
+  const found = await find(c.db);
+  limitRestaurant(c.services, restaurantOf(found));
+  return found;
 }

@@ -6,7 +6,7 @@ import { isOpenAt } from '../../domain/waitlist/open-now.ts';
 import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
-import { limitIp, limitRestaurant } from './guard.ts';
+import { guestLookup } from './guard.ts';
 import { presentGuestStatus } from './presenter.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
@@ -32,9 +32,7 @@ defineRoute({
   auth: 'none',
   params: SlugParam,
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
-    const { restaurant, settings } = await restaurantBySlug(c.db, c.params.slug);
-    limitRestaurant(c.services, restaurant.id);
+    const { restaurant, settings } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
     assertWaitlistOffered(restaurant, settings);
     const queue = await queueSummary(c.db, restaurant.id, settings, c.now);
     return {
@@ -61,9 +59,7 @@ defineRoute({
   body: JoinWaitlist,
   status: 201,
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
-    const { restaurant, settings } = await restaurantBySlug(c.db, c.params.slug);
-    limitRestaurant(c.services, restaurant.id);
+    const { restaurant, settings } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
     if (!c.body.phone && !c.body.email) throw new ApiError('parameter_missing', 'Give a phone number or an email (or both).', 'phone');
     assertWaitlistOffered(restaurant, settings);
     if (c.body.partySize > settings.waitlist.max_party_size) {
@@ -93,9 +89,7 @@ defineRoute({
   auth: 'none',
   params: TokenParam,
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
-    const { entry, restaurant, settings } = await entryByToken(c.db, c.params.token);
-    limitRestaurant(c.services, restaurant.id);
+    const { entry, restaurant, settings } = await guestLookup(c, (db) => entryByToken(db, c.params.token), (f) => f.restaurant.id);
     return presentGuestStatus(entry, restaurant, await standing(c.db, entry, settings, c.now));
   },
 });
@@ -108,9 +102,7 @@ defineRoute({
   auth: 'none',
   params: TokenParam,
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
-    const found = await entryByToken(c.db, c.params.token);
-    limitRestaurant(c.services, found.restaurant.id);
+    const found = await guestLookup(c, (db) => entryByToken(db, c.params.token), (f) => f.restaurant.id);
     const actor = { restaurantId: found.restaurant.id, livemode: found.entry.livemode === 1, now: c.now };
     const saved = await c.services.tx.run(async (trx) => {
       const { entry } = await entryByToken(trx, c.params.token);

@@ -8,7 +8,7 @@ import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
 import type { Modifier } from '../../domain/menu/modifier-groups.ts';
 import type { Executor } from '../../db/records.ts';
 import { f } from '../../http/fields.ts';
-import { limitIp, limitRestaurant } from '../guest/guard.ts';
+import { guestLookup } from '../guest/guard.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
@@ -35,12 +35,7 @@ const guestActor = (restaurantId: string, now: number): Actor => ({ restaurantId
 const guestView = async (db: Executor, r: { order: OrderRow; items: OrderItemRow[] }) => (await project(db, [r], GUEST_FIELDS))[0];
 
 /** The code behind the token, after the guest rate limits (per IP, then per restaurant). */
-async function guestToken(c: Call<any, any, any>) {
-  limitIp(c.ctx, c.services);
-  const qr = await resolveToken(c.db, c.params.token);
-  limitRestaurant(c.services, qr.restaurant_id);
-  return qr;
-}
+const guestToken = (c: Call<any, any, any>) => guestLookup(c, (db) => resolveToken(db, c.params.token), (qr) => qr.restaurant_id);
 
 async function context(c: Call<any, any, any>) {
   const qr = await guestToken(c);
