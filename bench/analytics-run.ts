@@ -8,7 +8,6 @@
  *   node --import tsx bench/analytics-run.ts --embedded-postgres /tmp/comanda-analytics-pg …   (starts one on loopback)
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../server/clock.ts';
@@ -22,6 +21,7 @@ import { silentLogger } from '../server/logger.ts';
 import { createServer } from '../server/server.ts';
 import { buildAnalyticsData } from './analytics-data.ts';
 import { measureReports } from './analytics-measure.ts';
+import { freePort } from '../test/helpers/free-port.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -37,16 +37,6 @@ const days = Number(flags.days);
 const perDay = Number(flags['orders-per-day']);
 const log = (m: string) => process.stdout.write(`${m}\n`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** An embedded PostgreSQL kept in `dir` between runs, so the data set is built once. */
 async function embeddedPostgres(dir: string) {

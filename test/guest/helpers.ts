@@ -3,6 +3,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge } from 'altcha-lib/v1';
 import type { TestHub } from '../helpers/server.ts';
+import { freePort } from '../helpers/free-port.ts';
+export { freePort };
 
 /** The clock's default moment, Monday 2026-11-02 12:00 UTC, is 13:00 in Berlin. */
 export const MONDAY_LUNCH = { monday: [{ open: '11:00', close: '15:00' }] };
@@ -101,14 +103,6 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   };
 }
 
-/** A free loopback port with nothing listening (for "the mail server is down"). */
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 /** A fake SMS gateway on 127.0.0.1 recording what it was asked to send. */
 export async function startSmsGateway(status = 200) {
