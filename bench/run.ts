@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database.ts';
 import { seedDemo } from '../server/demo/seed.ts';
@@ -46,6 +47,29 @@ async function load(url: string, l: HttpLoad): Promise<Measured> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * BENCH_PROFILE=DIR writes a CPU profile of the server's thread while the real load runs
+ * (the baseline and the seeding stay out of it); open it in Chrome's DevTools.
+ */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`  profile: ${file}`);
+  }
 }
 
 async function main() {
@@ -96,7 +120,7 @@ async function main() {
         const base = await startBaseline(JSON.parse(text));
         const baseline = await load(base.url, { path: '/', connections: l.connections });
         await base.close();
-        const real = await load(url, l);
+        const real = await profiled(s.name, () => load(url, l));
         const ratio = real.rps / baseline.rps;
         const ok = (s.minRatio === undefined || ratio >= s.minRatio) && (s.maxP99Ms === undefined || real.p99 <= s.maxP99Ms) && (s.maxP50Ms === undefined || real.p50 <= s.maxP50Ms) && real.non2xx === 0 && real.errors === 0;
         if (!ok) failed++;

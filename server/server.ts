@@ -44,7 +44,8 @@ export function createServer(opts: ServerOptions): ComandaServer {
     db,
     dialect,
     databaseUrl: opts.database.url,
-    tx: new Transactor(db),
+    // One writer on SQLite: units of work arriving together commit together.
+    tx: new Transactor(db, { groupCommit: dialect === 'sqlite' }),
     clock: opts.clock ?? systemClock,
     logger,
     config,

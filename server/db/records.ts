@@ -46,35 +46,71 @@ export async function deleteRecord<T extends RecordTable>(
   return removed;
 }
 
-async function appendChange(
-  trx: Executor,
-  table: string,
-  op: 'insert' | 'update' | 'delete',
-  row: { id: string; restaurant_id?: string; updated?: number },
-): Promise<void> {
-  // Taking the next number is an UPDATE of the single node_state row: it holds a row lock
-  // until commit, so on PostgreSQL positions are handed out in commit order with no gaps.
+type Op = 'insert' | 'update' | 'delete';
+type LogRow = { id: string; restaurant_id?: string | null };
+
+/** A big import writes its log as it goes rather than holding it all in memory. */
+const MAX_PENDING = 1000;
+
+/** Change-log entries of the unit of work running on a transaction, written when it ends. */
+const pending = new WeakMap<object, { table: string; op: Op; row: LogRow; data: string }[]>();
+
+/**
+ * From here until flushChanges, the changes made on `trx` are kept in memory and then
+ * appended in one go: two statements per unit of work instead of two per record. The
+ * Transactor calls this; writes on an executor it did not open are appended at once.
+ */
+export function beginChanges(trx: Executor): void {
+  pending.set(trx, []);
+}
+
+/** Appends what the unit of work changed to the change log, before it commits. */
+export async function flushChanges(trx: Executor): Promise<void> {
+  const list = pending.get(trx);
+  if (!list?.length) return;
+  pending.set(trx, []);
+  await writeLog(trx, list);
+}
+
+/** Forgets the changes of a unit of work that was rolled back. */
+export function discardChanges(trx: Executor): void {
+  pending.delete(trx);
+}
+
+async function appendChange(trx: Executor, table: string, op: Op, row: LogRow): Promise<void> {
+  // The row is serialised now: a caller may change its object after the write.
+  const entry = { table, op, row, data: JSON.stringify(row) };
+  const list = pending.get(trx);
+  if (!list) return writeLog(trx, [entry]);
+  list.push(entry);
+  if (list.length >= MAX_PENDING) await flushChanges(trx);
+}
+
+async function writeLog(trx: Executor, entries: { table: string; op: Op; row: LogRow; data: string }[]): Promise<void> {
+  // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
+  // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
   const { origin, seq } = await (trx as Kysely<DB>)
     .updateTable('node_state')
-    .set((eb) => ({ seq: eb('seq', '+', 1) }))
+    .set((eb) => ({ seq: eb('seq', '+', entries.length) }))
     .where('id', '=', 1)
     .returning(['origin', 'seq'])
     .executeTakeFirstOrThrow();
-  await (trx as Kysely<DB>)
-    .insertInto('change_log')
-    .values({
-      seq,
-      op_id: newId(PREFIXES.change),
-      origin,
-      origin_seq: seq,
-      restaurant_id: table === 'restaurants' ? row.id : (row.restaurant_id ?? null),
-      table_name: table,
-      row_id: row.id,
-      op,
-      data: JSON.stringify(row),
-      created: Date.now(),
-    })
-    .execute();
+  const first = Number(seq) - entries.length + 1;
+  const created = Date.now();
+  const log = entries.map((e, i) => ({
+    seq: first + i,
+    op_id: newId(PREFIXES.change),
+    origin,
+    origin_seq: first + i,
+    restaurant_id: e.table === 'restaurants' ? e.row.id : (e.row.restaurant_id ?? null),
+    table_name: e.table,
+    row_id: e.row.id,
+    op: e.op,
+    data: e.data,
+    created,
+  }));
+  // Both dialects bind at most ~32k parameters per statement; 10 columns per entry.
+  for (let i = 0; i < log.length; i += 1000) await (trx as Kysely<DB>).insertInto('change_log').values(log.slice(i, i + 1000)).execute();
 }
 
 /**
@@ -89,27 +125,9 @@ export async function insertRecords<T extends RecordTable>(trx: Executor, table:
   const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
   const size = perChunk(Object.keys(rows[0] as object).length);
   for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size) as any[]).execute();
-  // One UPDATE reserves a block of change-log positions for the whole batch.
-  const { origin, seq } = await (trx as Kysely<DB>)
-    .updateTable('node_state')
-    .set((eb) => ({ seq: eb('seq', '+', rows.length) }))
-    .where('id', '=', 1)
-    .returning(['origin', 'seq'])
-    .executeTakeFirstOrThrow();
-  const first = Number(seq) - rows.length + 1;
-  const created = Date.now();
-  const log = rows.map((row: any, i) => ({
-    seq: first + i,
-    op_id: newId(PREFIXES.change),
-    origin,
-    origin_seq: first + i,
-    restaurant_id: table === 'restaurants' ? row.id : (row.restaurant_id ?? null),
-    table_name: table,
-    row_id: row.id as string,
-    op: 'insert' as const,
-    data: JSON.stringify(row),
-    created,
-  }));
-  const logChunk = perChunk(10);
-  for (let i = 0; i < log.length; i += logChunk) await (trx as Kysely<DB>).insertInto('change_log').values(log.slice(i, i + logChunk)).execute();
+  const list = pending.get(trx);
+  const entries = rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row) }));
+  if (!list) return writeLog(trx, entries);
+  list.push(...entries);
+  if (list.length >= MAX_PENDING) await flushChanges(trx);
 }

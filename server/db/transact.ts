@@ -1,22 +1,102 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { beginChanges, discardChanges, flushChanges } from './records.ts';
 import type { DB } from './schema.ts';
 
 type Listener = () => void;
+type Work<T> = (trx: Transaction<DB>) => Promise<T>;
+
+interface Unit {
+  fn: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+export interface TransactorOptions {
+  /**
+   * Group commit (SQLite): units of work that arrive together share one transaction, each
+   * inside its own savepoint, and are answered once it has committed. SQLite has one
+   * writer and one connection here, so a commit per unit only adds work; PostgreSQL runs
+   * writers side by side on a pool and keeps one transaction per unit.
+   */
+  groupCommit?: boolean;
+  /** most units in one shared transaction, so reads waiting for the connection are not starved */
+  maxBatch?: number;
+}
 
 /**
- * Runs `fn` in one transaction and, once it has committed, wakes whoever works off the
- * outbox (webhook, print and mail dispatchers, live screens). The wake-up carries nothing:
- * listeners read what is new from the database, so a lost wake-up loses nothing.
+ * Runs units of work in transactions and, once they have committed, wakes whoever works off
+ * the outbox (webhook, print and mail dispatchers, live screens). The wake-up carries
+ * nothing: listeners read what is new from the database, so a lost wake-up loses nothing.
+ * A unit's result is handed back only after its commit, and a unit that fails leaves
+ * nothing behind, alone or in a group.
  */
 export class Transactor {
   private listeners = new Set<Listener>();
+  private queue: Unit[] = [];
+  private draining = false;
+  private readonly groupCommit: boolean;
+  private readonly maxBatch: number;
 
-  constructor(readonly db: Kysely<DB>) {}
+  constructor(
+    readonly db: Kysely<DB>,
+    opts: TransactorOptions = {},
+  ) {
+    this.groupCommit = opts.groupCommit ?? false;
+    this.maxBatch = opts.maxBatch ?? 64;
+  }
 
-  async run<T>(fn: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction().execute(fn);
-    this.notify();
-    return result;
+  async run<T>(fn: Work<T>): Promise<T> {
+    if (!this.groupCommit) {
+      const result = await this.db.transaction().execute((trx) => unitOfWork(trx, fn));
+      this.notify();
+      return result;
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // One turn of the event loop lets every request that is already readable queue its
+        // unit: they then commit together.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      let outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[];
+      try {
+        outcomes = await this.db.transaction().execute(async (trx) => {
+          // Alone, a unit needs no savepoint: its failure rolls the transaction back.
+          if (batch.length === 1) return [{ ok: true as const, value: await unitOfWork(trx, batch[0].fn) }];
+          const out: typeof outcomes = [];
+          for (const unit of batch) {
+            await sql`savepoint unit`.execute(trx);
+            try {
+              out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
+              await sql`release unit`.execute(trx);
+            } catch (err) {
+              await sql`rollback to unit`.execute(trx);
+              await sql`release unit`.execute(trx);
+              out.push({ ok: false, err });
+            }
+          }
+          return out;
+        });
+      } catch (err) {
+        // Nothing of the batch committed: every unit gets the error.
+        for (const unit of batch) unit.reject(err);
+        continue;
+      }
+      this.notify();
+      batch.forEach((unit, i) => {
+        const o = outcomes[i];
+        if (o.ok) unit.resolve(o.value);
+        else unit.reject(o.err);
+      });
+    }
+    this.draining = false;
   }
 
   onCommit(listener: Listener): () => void {
@@ -32,5 +112,17 @@ export class Transactor {
         // a listener's failure must never fail the request that committed
       }
     }
+  }
+}
+
+/** One unit: its changes are logged in one go at its end, or forgotten if it fails. */
+async function unitOfWork<T>(trx: Transaction<DB>, fn: Work<T>): Promise<T> {
+  beginChanges(trx);
+  try {
+    const result = await fn(trx);
+    await flushChanges(trx);
+    return result;
+  } finally {
+    discardChanges(trx);
   }
 }

@@ -1,4 +1,4 @@
-import type { Executor } from './records.ts';
+import { flushChanges, type Executor } from './records.ts';
 
 /**
  * Every write of a replicated record appends to the change log in its own transaction, so
@@ -7,6 +7,8 @@ import type { Executor } from './records.ts';
  * the data: an entry can then only be older than it claims, never newer.
  */
 export async function restaurantVersion(db: Executor, restaurantId: string): Promise<number> {
+  // Inside a unit of work, its own changes must count: they are logged before reading.
+  await flushChanges(db);
   // ORDER BY … LIMIT 1 walks the (restaurant_id, seq) index from its end; max() would
   // scan every entry of the restaurant on SQLite.
   const r = await db

@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { insertRecord } from '../../server/db/records.ts';
+import { Transactor } from '../../server/db/transact.ts';
+import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
+import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+
+const station = (restaurantId: string, key: string) => ({
+  id: `st_${key}_${Math.random().toString(36).slice(2)}`,
+  restaurant_id: restaurantId,
+  key,
+  name: key,
+  is_active: 1,
+  created: 1,
+  updated: 1,
+});
+
+// Group commit is what the hub runs on SQLite; PostgreSQL keeps one transaction per unit.
+// Both modes must keep the same promises, so both are checked on every dialect.
+describe.each(DIALECTS.flatMap((d) => [[d, true] as const, [d, false] as const]))('units of work on %s (group commit %s)', (dialect, groupCommit) => {
+  let database: Database;
+  let tx: Transactor;
+  let restaurantId: string;
+
+  beforeEach(async () => {
+    database = await freshDatabase(dialect);
+    tx = new Transactor(database.db, { groupCommit });
+    restaurantId = (await tx.run((trx) => createRestaurant(trx, Date.now(), { name: 'Group', slug: 'group' }))).id;
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  const stationKeys = async () =>
+    (await database.db.selectFrom('stations').select('key').where('restaurant_id', '=', restaurantId).execute()).map((r) => r.key).sort();
+  const logged = async () =>
+    database.db.selectFrom('change_log').select(['seq', 'table_name', 'row_id', 'data']).where('table_name', '=', 'stations').orderBy('seq').execute();
+
+  it('a unit that fails leaves nothing behind, and the units next to it commit', async () => {
+    const before = (await logged()).length;
+    const results = await Promise.allSettled([
+      tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'grill'))),
+      tx.run(async (trx) => {
+        await insertRecord(trx, 'stations', station(restaurantId, 'wok'));
+        throw new Error('refused after writing');
+      }),
+      tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'pizza'))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('refused after writing');
+    expect(await stationKeys()).toEqual(['bar', 'dessert', 'grill', 'kitchen', 'other', 'pizza']);
+    // the log holds exactly the committed writes, numbered without gaps
+    const log = await logged();
+    expect(log.slice(before).map((l) => JSON.parse(l.data).key)).toEqual(['grill', 'pizza']);
+    const all = await database.db.selectFrom('change_log').select('seq').orderBy('seq').execute();
+    expect(all.map((r) => Number(r.seq))).toEqual(all.map((_, i) => i + 1));
+  });
+
+  it('answers a unit only once it has committed, after the commit listeners ran', async () => {
+    const seen: string[] = [];
+    tx.onCommit(() => seen.push('committed'));
+    await Promise.all(
+      ['a', 'b', 'c'].map((k) =>
+        tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, k))).then(() => seen.push(`answered ${k}`)),
+      ),
+    );
+    expect(seen[0]).toBe('committed');
+    expect(seen.filter((s) => s.startsWith('answered')).sort()).toEqual(['answered a', 'answered b', 'answered c']);
+    if (groupCommit) expect(seen.filter((s) => s === 'committed')).toHaveLength(1);
+  });
+
+  it('a unit reads what the units before it in the same group wrote', async () => {
+    await Promise.all([
+      tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'first'))),
+      tx.run(async (trx) => {
+        const seen = await trx.selectFrom('stations').select('key').where('restaurant_id', '=', restaurantId).where('key', '=', 'first').executeTakeFirst();
+        // a unique key: the second write of the same key must be refused, not double-booked
+        if (seen) throw new Error('taken');
+        return insertRecord(trx, 'stations', station(restaurantId, 'first'));
+      }),
+    ]).catch(() => undefined);
+    expect((await stationKeys()).filter((k) => k === 'first')).toHaveLength(1);
+  });
+
+  it('when the commit itself fails, no unit of the group is answered as stored', async () => {
+    // a foreign key checked only at COMMIT, which then fails for the whole transaction
+    await sql`create table gc_parent (id text primary key)`.execute(database.db);
+    await sql`create table gc_child (id text primary key, parent text references gc_parent (id) deferrable initially deferred)`.execute(database.db);
+    const results = await Promise.allSettled([
+      tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'ok'))),
+      tx.run(async (trx) => {
+        await insertRecord(trx, 'stations', station(restaurantId, 'orphan'));
+        await sql`insert into gc_child (id, parent) values ('c1', 'missing')`.execute(trx);
+      }),
+    ]);
+    if (groupCommit) {
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      expect(await stationKeys()).not.toContain('ok');
+    } else {
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+      expect(await stationKeys()).toContain('ok');
+    }
+    expect(await stationKeys()).not.toContain('orphan');
+    expect((await logged()).map((l) => JSON.parse(l.data).key)).not.toContain('orphan');
+  });
+});
