@@ -107,10 +107,11 @@ export async function zoneOf(trx: Executor, restaurantId: string): Promise<strin
  * contributed before (kept in analytics_order_facts) and adds what it contributes now.
  * Runs in the order command's transaction, so reports never see half a change.
  */
-export async function syncOrderRollups(trx: Executor, order: OrderRow, items: OrderItemRow[], zone?: string): Promise<void> {
+export async function syncOrderRollups(trx: Executor, order: OrderRow, items: OrderItemRow[], zone?: string, isNew = false): Promise<void> {
   const db = trx as Kysely<DB>;
-  const before = readFact(await db.selectFrom('analytics_order_facts').selectAll().where('order_id', '=', order.id).executeTakeFirst());
-  const after = factOf(order, items, zone ?? (await zoneOf(trx, order.restaurant_id)));
+  // An order created just now has counted nowhere yet; a draft counts nowhere at all.
+  const before = isNew ? null : readFact(await db.selectFrom('analytics_order_facts').selectAll().where('order_id', '=', order.id).executeTakeFirst());
+  const after = countsAsSale(order) ? factOf(order, items, zone ?? (await zoneOf(trx, order.restaurant_id))) : null;
   if (sameFact(before, after)) return;
   if (before) await applyFact(trx, before, -1);
   if (after) await applyFact(trx, after, 1);
@@ -131,5 +132,5 @@ let registered = false;
 export function registerRollupHook(): void {
   if (registered) return;
   registered = true;
-  onOrderChange((trx, change) => syncOrderRollups(trx, change.order, change.items));
+  onOrderChange((trx, change) => syncOrderRollups(trx, change.order, change.items, undefined, change.previousStatus === null));
 }

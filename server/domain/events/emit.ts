@@ -4,11 +4,20 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 
-export type EventHook = (trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }) => Promise<void>;
+/** What a hook decides before the event is stored: its status, and what to write once it is. */
+export interface EventPlan {
+  status?: string;
+  write?: () => Promise<void>;
+}
+
+export type EventHook = (trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }) => Promise<EventPlan | void>;
 
 const hooks: EventHook[] = [];
 
-/** Lets delivery (webhooks) fan an event out to its endpoints inside the same transaction. */
+/**
+ * Lets delivery (webhooks) fan an event out to its endpoints inside the same transaction:
+ * the hook reads and plans before the event row is written, and writes after it.
+ */
 export function onEventEmitted(hook: EventHook): void {
   hooks.push(hook);
 }
@@ -25,16 +34,20 @@ export async function emitEvent(
   extra: Record<string, unknown> = {},
 ) {
   const now = seconds(actor);
+  const id = newId(PREFIXES.event, actor.now);
+  // Hooks decide first, so the event is written once with its final status.
+  const plans: (EventPlan | void)[] = [];
+  for (const hook of hooks) plans.push(await hook(trx, { id, type, livemode: actor.livemode, restaurantId: actor.restaurantId }));
   const row = await insertRecord(trx, 'events', {
-    id: newId(PREFIXES.event, actor.now),
+    id,
     restaurant_id: actor.restaurantId,
     type,
     livemode: actor.livemode ? 1 : 0,
     data: JSON.stringify({ object, ...extra }),
-    status: 'pending',
+    status: plans.find((p) => p?.status)?.status ?? 'pending',
     created: now,
     updated: now,
   });
-  for (const hook of hooks) await hook(trx, { id: row.id, type, livemode: actor.livemode, restaurantId: actor.restaurantId });
+  for (const plan of plans) await plan?.write?.();
   return row;
 }

@@ -7,6 +7,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
+import type { EventPlan } from '../events/emit.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -39,7 +40,7 @@ function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: 
   } as const;
 }
 
-export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<void> {
+export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<EventPlan> {
   const endpoints = await trx
     .selectFrom('webhook_endpoints')
     .select(['id', 'url', 'enabled_events'])
@@ -51,17 +52,18 @@ export async function fanOut(trx: Executor, event: { id: string; type: string; l
     const types = JSON.parse(e.enabled_events) as string[];
     return types.includes('*') || types.includes(event.type);
   });
-  if (targets.length === 0) {
-    await updateRecord(trx, 'events', { id: event.id, restaurant_id: event.restaurantId }, { status: NO_ENDPOINTS });
-    return;
-  }
-  // The event id is a ULID of the actor's clock: the delivery is stamped with the same moment.
-  const ms = decodeTime(event.id.slice(event.id.indexOf('_') + 1));
-  await trx
-    .insertInto('webhook_deliveries')
-    .values(targets.map((e) => pendingDelivery(event.restaurantId, event.id, e, ms)))
-    .execute();
-  fannedOut++;
+  if (targets.length === 0) return { status: NO_ENDPOINTS };
+  return {
+    async write() {
+      // The event id is a ULID of the actor's clock: the delivery is stamped with the same moment.
+      const ms = decodeTime(event.id.slice(event.id.indexOf('_') + 1));
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(targets.map((e) => pendingDelivery(event.restaurantId, event.id, e, ms)))
+        .execute();
+      fannedOut++;
+    },
+  };
 }
 
 /**
