@@ -6,6 +6,7 @@ import pg from 'pg';
 import { ulid } from 'ulid';
 import type { DB } from './schema.ts';
 import { migrations } from './migrations/index.ts';
+import { queryVersions, sqliteVersions, type Versions } from './versions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -14,6 +15,8 @@ export interface Database {
   dialect: Dialect;
   /** For PostgreSQL: the connection string (realtime fan-out opens its own LISTEN connection). */
   url: string | null;
+  /** versions of a restaurant's records, for caches (db/versions.ts) */
+  versions: Versions;
   close(): Promise<void>;
 }
 
@@ -63,7 +66,7 @@ function openSqlite(dataDir: string): Database {
     close: () => sqlite.close(),
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
-  return { db, dialect: 'sqlite', url: null, close: () => db.destroy() };
+  return { db, dialect: 'sqlite', url: null, versions: lazyVersions(() => sqliteVersions(sqlite)), close: () => db.destroy() };
 }
 
 // bigint and numeric come back as strings from pg by default; every such value here
@@ -82,11 +85,18 @@ function openPostgres(url: string, max = 10): Database {
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', url, close: () => db.destroy() };
+  return { db, dialect: 'postgres', url, versions: queryVersions, close: () => db.destroy() };
+}
+
+/** Statements on the change log can only be prepared once the migrations made it. */
+function lazyVersions(make: () => Versions): Versions {
+  let made: Versions | undefined;
+  return { of: (db, restaurantId, tables) => (made ??= make()).of(db, restaurantId, tables) };
 }
 
 export async function migrate(db: Kysely<DB>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Each feature owns a range of names, so a later migration may sort before one applied earlier.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -14,7 +14,7 @@ export const NO_SHOW_JOB = 'reservations-no-shows';
 export const reservationsFeature: Feature = {
   name: 'reservations',
   install(host) {
-    host.services.availabilityCache = new AvailabilityCache();
+    host.services.availabilityCache = new AvailabilityCache(host.services.versions);
     host.scheduler.add({ name: NO_SHOW_JOB, schedule: '*/5 * * * *', run: markNoShows });
   },
 };

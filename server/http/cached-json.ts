@@ -1,4 +1,5 @@
 import { VersionedCache } from '../db/versioned-cache.ts';
+import type { RecordTable } from '../db/schema.ts';
 import type { Services } from '../services.ts';
 import type { Call } from './route.ts';
 
@@ -9,11 +10,11 @@ const caches = new WeakMap<Services, VersionedCache<string>>();
  * written since it was made (db/versioned-cache.ts). For reads of replicated records only,
  * that depend on nothing but those records and the request (not on the clock).
  */
-export async function cachedJson(c: Call<any, any, any>, key: string, compute: () => Promise<unknown>): Promise<string> {
+export async function cachedJson(c: Call<any, any, any>, key: string, compute: () => Promise<unknown>, tables?: readonly RecordTable[]): Promise<string> {
   let cache = caches.get(c.services);
-  if (!cache) caches.set(c.services, (cache = new VersionedCache<string>(512)));
+  if (!cache) caches.set(c.services, (cache = new VersionedCache<string>(c.services.versions, 512)));
   const { restaurantId, livemode } = c.actor();
-  const json = await cache.through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => JSON.stringify(await compute()));
+  const json = await cache.through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => JSON.stringify(await compute()), tables);
   c.ctx.type = 'application/json';
   return json;
 }

@@ -45,6 +45,28 @@ describe.each(DIALECTS)('cached reads on %s', (dialect) => {
     expect((await otherApi.get(url)).body.data.find((d: any) => d.id === item).price).toBe(800);
   });
 
+  it('prices orders from the menu as it is now, whichever server changed it', async () => {
+    const cat = (await hub.api.post('/v1/menu_categories', { name: 'Grill', station: 'kitchen' })).body.id;
+    const item = (await hub.api.post('/v1/menu_items', { name: 'Ribeye', category: cat, price: 2500 })).body.id;
+    const order = async (api: ApiClient) => (await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: item, quantity: 1 }] })).body;
+    expect((await order(hub.api)).items[0].unit_price).toBe(2500);
+    // orders in between do not change the menu, and are priced from the same catalogue
+    expect((await order(hub.api)).items[0].unit_price).toBe(2500);
+    await hub.api.patch(`/v1/menu_items/${item}`, { price: 2700 });
+    expect((await order(hub.api)).items[0].unit_price).toBe(2700);
+    await otherApi.patch(`/v1/menu_items/${item}`, { price: 2900 });
+    expect((await order(hub.api)).items[0].unit_price).toBe(2900);
+    await otherApi.patch(`/v1/menu_items/${item}`, { is_available: false });
+    const refused = await hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: item, quantity: 1 }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('menu_item_unavailable');
+    // the default tax rate is part of the catalogue too
+    await otherApi.patch('/v1/settings', { default_tax_rate: 0.25 });
+    await otherApi.patch(`/v1/menu_items/${item}`, { is_available: true });
+    const taxed = await order(hub.api);
+    expect(taxed.tax_amount).toBe(725);
+  });
+
   it('keeps restaurants apart', async () => {
     const second = await hub.addRestaurant(`cache-${dialect}`);
     const url = '/v1/menu_items?limit=100';

@@ -5,6 +5,7 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
+import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
 import { presentMenuItem } from './presenter.ts';
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
 
@@ -45,7 +46,7 @@ defineRoute({
       if (c.query.is_active !== false) qb = qb.where('is_active', '=', 1);
       const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('menu_items'), url: '/v1/menu_items' });
       return mapPage(page, (rows) => present(c, rows));
-    }),
+    }, MENU_TABLES),
 });
 
 defineRoute({

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_change_log_by_table.ts';
 
 import * as m0100 from './0100_orders.ts';
 
@@ -22,6 +23,7 @@ import * as m0700 from './0700_printers.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_change_log_by_table': m0002,
 
   '0100_orders': m0100,
 

@@ -4,7 +4,6 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer } from '../customers/match-customer.ts';
-import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
 import type { OrderItemRow, OrderRow } from './hooks.ts';
 import { businessDate } from './business-date.ts';
@@ -83,7 +82,8 @@ export async function insertLines(
 }
 
 export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext, input: NewOrder) {
-  const restaurant = await getRestaurant(trx, actor.restaurantId);
+  const catalogue = await ctx.catalogues.of(trx, actor.restaurantId);
+  const { restaurant } = catalogue;
   if (input.table) {
     const table = await trx
       .selectFrom('tables')
@@ -107,7 +107,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   if (input.type === 'delivery' && ctx.fleet && !input.delivery_address) {
     throw new ApiError('delivery_address_required', 'A delivery order needs a delivery_address: couriers are dispatched to it.', 'delivery_address');
   }
-  const priced = await priceLines(trx, actor.restaurantId, input.items, {
+  const priced = priceLines(catalogue, input.items, {
     defaultTaxRate: restaurant.default_tax_rate,
     availableAt: input.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
   });
@@ -177,8 +177,9 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   if (current.items.length + lines.length > 100) {
     throw new ApiError('parameter_invalid', 'An order holds at most 100 lines.', 'items');
   }
-  const restaurant = await getRestaurant(trx, actor.restaurantId);
-  const priced = await priceLines(trx, actor.restaurantId, lines, {
+  const catalogue = await ctx.catalogues.of(trx, actor.restaurantId);
+  const { restaurant } = catalogue;
+  const priced = priceLines(catalogue, lines, {
     defaultTaxRate: restaurant.default_tax_rate,
     availableAt: opts.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
   });

@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon';
-import type { Executor } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
+import type { Catalogue } from '../menu/catalogue.ts';
 import type { Modifier } from '../menu/modifier-groups.ts';
 import { categoryAvailable } from './menu-availability.ts';
 
@@ -57,42 +57,15 @@ export interface PricingOptions {
 }
 
 /**
- * Prices lines against the stored catalogue of one restaurant. An unknown id and one of
- * another restaurant are the same 404; an inactive or unavailable item is refused with
+ * Prices lines against one restaurant's catalogue. An unknown id and one of another
+ * restaurant are the same 404; an inactive or unavailable item is refused with
  * `menu_item_unavailable`; modifiers are checked against the item's groups.
  */
-export async function priceLines(db: Executor, restaurantId: string, lines: LineInput[], opts: PricingOptions): Promise<PricedLine[]> {
+export function priceLines(catalogue: Catalogue, lines: LineInput[], opts: PricingOptions): PricedLine[] {
   const param = opts.param ?? 'items';
-  const ids = [...new Set(lines.map((l) => l.menu_item))];
-  // The line's station comes with its item: one join instead of a read of every category.
-  const items = ids.length
-    ? await db
-        .selectFrom('menu_items')
-        .leftJoin('menu_categories', 'menu_categories.id', 'menu_items.category_id')
-        .selectAll('menu_items')
-        .select('menu_categories.station')
-        .where('menu_items.restaurant_id', '=', restaurantId)
-        .where('menu_items.id', 'in', ids)
-        .execute()
-    : [];
-  const itemById = new Map(items.map((i) => [i.id, i]));
-  const groupIds = [...new Set(items.flatMap((i) => JSON.parse(i.modifier_group_ids) as string[]))];
-  const groups = groupIds.length
-    ? await db.selectFrom('modifier_groups').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', groupIds).execute()
-    : [];
-  const groupById = new Map(groups.map((g) => [g.id, { ...g, list: JSON.parse(g.modifiers) as Modifier[] }]));
-  // Guest channels check each category's window and its parents', so they read them all (few).
-  const catById = opts.availableAt
-    ? new Map(
-        (
-          await db
-            .selectFrom('menu_categories')
-            .select(['id', 'is_active', 'parent_category_id', 'available_from', 'available_until', 'available_days'])
-            .where('restaurant_id', '=', restaurantId)
-            .execute()
-        ).map((c) => [c.id, c]),
-      )
-    : new Map();
+  const itemById = catalogue.items;
+  const groupById = catalogue.groups;
+  const catById = catalogue.categories;
 
   return lines.map((line, i) => {
     const at = `${param}[${i}]`;

@@ -1,4 +1,5 @@
 import { VersionedCache } from '../../db/versioned-cache.ts';
+import type { Versions } from '../../db/versions.ts';
 import type { AvailabilityFrame } from './availability.ts';
 
 /**
@@ -6,7 +7,7 @@ import type { AvailabilityFrame } from './availability.ts';
  * tables and settings are all replicated records, so the change-log version covers them).
  */
 export class AvailabilityCache extends VersionedCache<AvailabilityFrame> {
-  constructor(maxEntries = 500) {
-    super(maxEntries);
+  constructor(versions: Versions, maxEntries = 500) {
+    super(versions, maxEntries);
   }
 }

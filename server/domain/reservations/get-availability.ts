@@ -8,6 +8,9 @@ import { availabilityFrame, DEFAULT_DURATION_MINUTES, DEFAULT_PARTY_SIZE, presen
 import { toMinutes } from './clock-time.ts';
 import { activeTables, sittingsAroundDate } from './floor.ts';
 
+/** what a frame is made of: settings and hours, the tables, the bookings */
+const FLOOR_TABLES = ['restaurants', 'tables', 'reservations'] as const;
+
 export interface AvailabilityQuery {
   date: string;
   party_size?: number;
@@ -40,6 +43,6 @@ export async function getAvailability(db: Executor, actor: Actor, query: Availab
   }
   if (!cache) return presentAvailability(await computeFrame(db, actor.restaurantId, query, from, to), seconds(actor));
   const key = [actor.restaurantId, query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
-  const frame = await cache.through(db, actor.restaurantId, key, () => computeFrame(db, actor.restaurantId, query, from, to));
+  const frame = await cache.through(db, actor.restaurantId, key, () => computeFrame(db, actor.restaurantId, query, from, to), FLOOR_TABLES);
   return presentAvailability(frame, seconds(actor));
 }

@@ -1,0 +1,61 @@
+import type SQLite from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { flushChanges, type Executor } from './records.ts';
+import type { DB, RecordTable } from './schema.ts';
+
+/**
+ * The exact version of a restaurant's replicated records: its last change-log position,
+ * over all its tables or only the given ones. Every write of such a record appends to the
+ * change log in its own transaction, so the version moves with every commit, made by this
+ * process or any other sharing the database. Read the version BEFORE the data it guards:
+ * a cached value can then only be older than it claims, never newer.
+ *
+ * A version names the last entry by position AND op id: a unit of work that rolls back
+ * frees its positions for the next one, so a value cached inside it must never match
+ * what another unit later commits at the same position.
+ */
+export interface Versions {
+  of(db: Executor, restaurantId: string, tables?: readonly RecordTable[]): Promise<string>;
+}
+
+type Last = { seq: number | string; op_id: string } | undefined;
+const label = (rows: Last[]) => rows.map((r) => (r ? `${r.seq}:${r.op_id}` : '0')).join('|');
+
+/** Any dialect: one indexed query per table (or one for the whole restaurant). */
+export const queryVersions: Versions = {
+  async of(db, restaurantId, tables) {
+    // Inside a unit of work, its own changes must count: they are logged before reading.
+    await flushChanges(db);
+    const k = db as Kysely<DB>;
+    // ORDER BY … LIMIT 1 walks an index from its end; max() would scan every entry on SQLite.
+    const last = (table?: string) => {
+      let q = k.selectFrom('change_log').select(['seq', 'op_id']).where('restaurant_id', '=', restaurantId);
+      if (table) q = q.where('table_name', '=', table);
+      return q.orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    };
+    return label(tables ? await Promise.all(tables.map(last)) : [await last()]);
+  },
+};
+
+/**
+ * SQLite: the same reads as prepared statements on the raw connection, a few microseconds
+ * instead of a query through kysely. That is safe when the reader owns the connection (it
+ * runs inside its unit of work) or when no transaction is open (it then reads what is
+ * committed); otherwise it waits its turn through kysely like any other query.
+ */
+export function sqliteVersions(connection: SQLite.Database): Versions {
+  const whole = connection.prepare('select seq, op_id from change_log where restaurant_id = ? order by seq desc limit 1');
+  const byTable = connection.prepare('select seq, op_id from change_log where restaurant_id = ? and table_name = ? order by seq desc limit 1');
+  const read = (restaurantId: string, tables?: readonly string[]) =>
+    label(tables ? tables.map((t) => byTable.get(restaurantId, t) as Last) : [whole.get(restaurantId) as Last]);
+  return {
+    async of(db, restaurantId, tables) {
+      if (db.isTransaction) {
+        await flushChanges(db);
+        return read(restaurantId, tables);
+      }
+      if (!connection.inTransaction) return read(restaurantId, tables);
+      return queryVersions.of(db, restaurantId, tables);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/records.ts';
+import type { MenuCategoriesTable } from '../../db/tables/menu-categories.table.ts';
+import type { MenuItemsTable } from '../../db/tables/menu-items.table.ts';
+import type { ModifierGroupsTable } from '../../db/tables/modifier-groups.table.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
+import type { Versions } from '../../db/versions.ts';
+import { getRestaurant } from '../restaurants/restaurants.ts';
+import type { Modifier } from './modifier-groups.ts';
+
+/** The tables a menu is made of: a cached menu stays valid until one of them changes. */
+export const MENU_TABLES = ['menu_items', 'menu_categories', 'modifier_groups'] as const;
+const CATALOGUE_TABLES = [...MENU_TABLES, 'restaurants'] as const;
+
+export type CatalogueItem = Selectable<MenuItemsTable> & { station: string | null };
+export type CatalogueGroup = Selectable<ModifierGroupsTable> & { list: Modifier[] };
+
+/** Everything an order is priced from, as one restaurant's records say now. Read-only. */
+export interface Catalogue {
+  restaurant: Awaited<ReturnType<typeof getRestaurant>>;
+  items: Map<string, CatalogueItem>;
+  groups: Map<string, CatalogueGroup>;
+  categories: Map<string, Selectable<MenuCategoriesTable>>;
+}
+
+async function load(db: Executor, restaurantId: string): Promise<Catalogue> {
+  const [restaurant, categories, items, groups] = await Promise.all([
+    getRestaurant(db, restaurantId),
+    db.selectFrom('menu_categories').selectAll().where('restaurant_id', '=', restaurantId).execute(),
+    db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).execute(),
+    db.selectFrom('modifier_groups').selectAll().where('restaurant_id', '=', restaurantId).execute(),
+  ]);
+  const catById = new Map(categories.map((c) => [c.id, c]));
+  return {
+    restaurant,
+    categories: catById,
+    // A line goes to its category's station.
+    items: new Map(items.map((i) => [i.id, { ...i, station: catById.get(i.category_id)?.station ?? null }])),
+    groups: new Map(groups.map((g) => [g.id, { ...g, list: JSON.parse(g.modifiers) as Modifier[] }])),
+  };
+}
+
+/**
+ * Orders are priced far more often than the menu changes: the whole catalogue of a
+ * restaurant is read once per version of its menu and settings and then served from memory,
+ * inside the order's own transaction (a menu change in the same unit of work counts).
+ */
+export class Catalogues {
+  private cache: VersionedCache<Catalogue>;
+
+  constructor(versions: Versions) {
+    this.cache = new VersionedCache(versions, 64);
+  }
+
+  of(db: Executor, restaurantId: string): Promise<Catalogue> {
+    return this.cache.through(db, restaurantId, restaurantId, () => load(db, restaurantId), CATALOGUE_TABLES);
+  }
+}
+
+const perDatabase = new WeakMap<Versions, Catalogues>();
+
+/** The catalogues of one database (its versions say when they go stale). */
+export function cataloguesOf(versions: Versions): Catalogues {
+  let c = perDatabase.get(versions);
+  if (!c) perDatabase.set(versions, (c = new Catalogues(versions)));
+  return c;
+}
