@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/records.ts';
-import { insertRecord } from '../../db/records.ts';
+import { insertCompleteRecord } from '../../db/records.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
@@ -38,7 +38,7 @@ export async function emitEvent(
   // Hooks decide first, so the event is written once with its final status.
   const plans: (EventPlan | void)[] = [];
   for (const hook of hooks) plans.push(await hook(trx, { id, type, livemode: actor.livemode, restaurantId: actor.restaurantId }));
-  const row = await insertRecord(trx, 'events', {
+  const row = await insertCompleteRecord(trx, 'events', {
     id,
     restaurant_id: actor.restaurantId,
     type,

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/records.ts';
-import { insertRecord, insertRecords, updateRecord } from '../../db/records.ts';
+import { insertCompleteRecord, insertRecords, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
@@ -120,7 +120,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   const now = seconds(actor);
   const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0 };
   const placed = input.status === 'placed';
-  const order = await insertRecord(trx, 'orders', {
+  const order = await insertCompleteRecord(trx, 'orders', {
     id: newId(PREFIXES.order, actor.now),
     restaurant_id: actor.restaurantId,
     // Sandbox orders count on their own ("T3"), leaving no gaps in the live numbers.

@@ -1,0 +1,36 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { insertRows } from '../../server/db/insert-rows.ts';
+import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+
+describe.each(DIALECTS)('inserts of one shape on %s', (dialect) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const row = (key: string, name: string) => ({ id: `st_${key}`, restaurant_id: 'rst_x', key, name, is_active: 1, created: 1, updated: 2 });
+  const stored = (key: string) => database.db.selectFrom('stations').selectAll().where('id', '=', `st_${key}`).executeTakeFirst();
+
+  it('runs a shape again with the new values, whatever order the keys come in', async () => {
+    expect(await insertRows(database.db, 'stations', [row('a', 'A')], true)).toEqual([row('a', 'A')]);
+    // the same shape again: the values are the second row's, read back by RETURNING too
+    expect(await insertRows(database.db, 'stations', [row('b', 'B')], true)).toEqual([row('b', 'B')]);
+    const { name, key, ...rest } = row('c', 'C');
+    await insertRows(database.db, 'stations', [{ name, ...rest, key }], false);
+    expect(await stored('c')).toEqual(row('c', 'C'));
+    await insertRows(database.db, 'stations', [row('d', 'D'), row('e', 'E')], false);
+    expect(await stored('d')).toEqual(row('d', 'D'));
+    expect(await stored('e')).toEqual(row('e', 'E'));
+  });
+
+  it('leaves rows that are not one shape to kysely (undefined values, missing columns)', async () => {
+    await expect(insertRows(database.db, 'stations', [{ ...row('f', 'F'), name: undefined }], false)).rejects.toThrow();
+    expect(await stored('f')).toBeUndefined();
+    await insertRows(database.db, 'stations', [row('g', 'G'), { ...row('h', 'H'), name: 'H' }], false);
+    expect((await stored('h'))?.name).toBe('H');
+  });
+});
