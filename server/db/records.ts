@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
-import { insertRows } from './insert-rows.ts';
+import { insertRows, runShape } from './statement-shapes.ts';
 import type { DB, RecordTable } from './schema.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
@@ -100,13 +100,15 @@ async function appendChange(trx: Executor, table: string, op: Op, row: LogRow): 
 async function writeLog(trx: Executor, entries: { table: string; op: Op; row: LogRow; data: string }[]): Promise<void> {
   // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
   // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
-  const { origin, seq } = await (trx as Kysely<DB>)
-    .updateTable('node_state')
-    .set((eb) => ({ seq: eb('seq', '+', entries.length) }))
-    .where('id', '=', 1)
-    .returning(['origin', 'seq'])
-    .executeTakeFirstOrThrow();
-  const first = Number(seq) - entries.length + 1;
+  const n = entries.length;
+  const bumped = await runShape(
+    trx,
+    'node_state+',
+    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq']),
+    [n, 1],
+  );
+  const { origin, seq } = bumped.rows[0];
+  const first = Number(seq) - n + 1;
   const created = Date.now();
   const log = entries.map((e, i) => ({
     seq: first + i,

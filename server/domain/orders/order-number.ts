@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runShape } from '../../db/statement-shapes.ts';
 import type { Executor } from '../../db/records.ts';
 
 /**
@@ -14,13 +15,16 @@ export function nodeTag(role: 'hub' | 'cloud'): string {
 
 export async function nextOrderNumber(trx: Executor, restaurantId: string, businessDate: string, tag: string): Promise<string> {
   // One atomic upsert: concurrent creates on PostgreSQL serialise on the counter row.
-  const row = await trx
-    .insertInto('order_counters')
-    .values({ restaurant_id: restaurantId, business_date: businessDate, node_tag: tag, last: 1 })
-    .onConflict((oc) =>
-      oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`order_counters.last + 1` }),
-    )
-    .returning('last')
-    .executeTakeFirstOrThrow();
-  return `${tag}${row.last}`;
+  const { rows } = await runShape(
+    trx,
+    'order_counters+',
+    () =>
+      trx
+        .insertInto('order_counters')
+        .values({ restaurant_id: restaurantId, business_date: businessDate, node_tag: tag, last: 1 })
+        .onConflict((oc) => oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`order_counters.last + 1` }))
+        .returning('last'),
+    [restaurantId, businessDate, tag, 1],
+  );
+  return `${tag}${rows[0].last}`;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { insertRows } from '../../server/db/insert-rows.ts';
+import { insertRows, runShape } from '../../server/db/statement-shapes.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 
 describe.each(DIALECTS)('inserts of one shape on %s', (dialect) => {
@@ -32,5 +32,31 @@ describe.each(DIALECTS)('inserts of one shape on %s', (dialect) => {
     expect(await stored('f')).toBeUndefined();
     await insertRows(database.db, 'stations', [row('g', 'G'), { ...row('h', 'H'), name: 'H' }], false);
     expect((await stored('h'))?.name).toBe('H');
+  });
+});
+
+describe.each(DIALECTS)('statements of fixed shape on %s', (dialect) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await freshDatabase(dialect);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('runs with the values given, and refuses values that are not the ones kysely binds', async () => {
+    const bump = (n: number) =>
+      runShape(
+        database.db,
+        'test node_state+',
+        () => database.db.updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning('seq'),
+        [n, 1],
+      );
+    const start = Number((await bump(0)).rows[0].seq);
+    expect(Number((await bump(5)).rows[0].seq)).toBe(start + 5);
+    expect(Number((await bump(2)).rows[0].seq)).toBe(start + 7);
+    await expect(
+      runShape(database.db, 'test wrong order', () => database.db.updateTable('node_state').set({ seq: 3 }).where('id', '=', 1), [1, 3]),
+    ).rejects.toThrow(/not kysely's/);
   });
 });

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './records.ts';
 
 /** SQL text of each insert shape (table, columns, row count, returning), per dialect. */
@@ -39,4 +39,25 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
     query = CompiledQuery.raw(text, params);
   }
   return (await k.executeQuery(query)).rows as Record<string, unknown>[];
+}
+
+/**
+ * A statement of fixed shape (a counter bump, a sequence step), compiled by kysely once per
+ * dialect and then run with `params`, which must be the values kysely binds, in its order:
+ * the first run checks that they are.
+ */
+export async function runShape<R>(db: Executor, key: string, build: () => Compilable<R>, params: unknown[]): Promise<QueryResult<R>> {
+  const k = db as Kysely<any>;
+  const adapter = k.getExecutor().adapter;
+  let known = shapes.get(adapter);
+  if (!known) shapes.set(adapter, (known = new Map()));
+  let text = known.get(key);
+  if (text === undefined) {
+    const compiled = build().compile();
+    if (JSON.stringify(compiled.parameters) !== JSON.stringify(params)) {
+      throw new Error(`statement ${key}: parameters ${JSON.stringify(params)} are not kysely's ${JSON.stringify(compiled.parameters)}`);
+    }
+    known.set(key, (text = compiled.sql));
+  }
+  return k.executeQuery<R>(CompiledQuery.raw(text, params));
 }
