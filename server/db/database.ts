@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { ulid } from 'ulid';
 import type { DB } from './schema.ts';
+import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import { queryVersions, sqliteVersions, type Versions } from './versions.ts';
 
@@ -47,6 +48,12 @@ function openSqlite(dataDir: string): Database {
   }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  let checkpointer: Checkpointer | null = null;
+  if (file !== ':memory:') {
+    checkpointer = startCheckpointer(file);
+    // a safety net only (about 40 MB of log): the checkpointer keeps the log short
+    sqlite.pragma('wal_autocheckpoint = 10000');
+  }
   // NORMAL in WAL mode stays consistent on power loss; only the last commits may roll back.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -66,7 +73,16 @@ function openSqlite(dataDir: string): Database {
     close: () => sqlite.close(),
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
-  return { db, dialect: 'sqlite', url: null, versions: lazyVersions(() => sqliteVersions(sqlite)), close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    url: null,
+    versions: lazyVersions(() => sqliteVersions(sqlite)),
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 // bigint and numeric come back as strings from pg by default; every such value here

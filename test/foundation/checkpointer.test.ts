@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { insertRecords } from '../../server/db/records.ts';
+import { Transactor } from '../../server/db/transact.ts';
+
+describe('WAL checkpoints of the hub (SQLite)', () => {
+  let database: Database | undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-wal-'));
+  afterEach(async () => {
+    await database?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies committed pages into the database file off the request thread', async () => {
+    database = await openDatabase({ dataDir: dir });
+    const file = path.join(dir, 'comanda.sqlite');
+    const before = fs.statSync(file).size;
+    // ~3 MB of records: far below the writer's own automatic checkpoint (about 40 MB)
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      id: `st_${i}`,
+      restaurant_id: 'rst_wal',
+      key: `k${i}`,
+      name: 'x'.repeat(1000),
+      is_active: 1,
+      created: 1,
+      updated: 1,
+    }));
+    await new Transactor(database.db).run((trx) => insertRecords(trx, 'stations', rows));
+    expect(fs.statSync(path.join(dir, 'comanda.sqlite-wal')).size).toBeGreaterThan(3_000_000);
+    // only a checkpoint grows the database file; the writer did not run one
+    expect(fs.statSync(file).size).toBeLessThan(before + 1_000_000);
+    const deadline = Date.now() + 10_000;
+    while (fs.statSync(file).size < before + 3_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.statSync(file).size).toBeGreaterThan(before + 3_000_000);
+    // closing stops the worker and leaves a database another connection reads in full
+    await database.close();
+    database = await openDatabase({ dataDir: dir });
+    const n = await database.db.selectFrom('stations').select((eb) => eb.fn.countAll<number>().as('n')).where('restaurant_id', '=', 'rst_wal').executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(3000);
+  });
+});
