@@ -5,19 +5,24 @@ import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentPrintJob } from './presenter.ts';
+import { presentPrintJob, type ListedPrintJob } from './presenter.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
 import type { PrintJobRow } from '../../domain/printers/jobs.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 
-async function present(c: Call<any, any, any>, rows: PrintJobRow[]) {
+async function present(c: Call<any, any, any>, rows: ListedPrintJob[]) {
   const out = rows.map(presentPrintJob);
   await applyExpand({ db: c.db, restaurantId: c.actor().restaurantId }, 'print_job', out, c.expand);
   return out;
 }
 
 const tag = 'Print jobs';
+
+const LISTED = [
+  'id', 'restaurant_id', 'kind', 'printer_id', 'original_printer_id', 'order_id', 'station', 'round', 'marks', 'state', 'attempts',
+  'last_error', 'next_attempt_at', 'lease_owner', 'lease_until', 'write_started_at', 'printed_at', 'reprint_of', 'livemode', 'created', 'updated',
+] as const satisfies readonly Exclude<keyof PrintJobRow, 'document'>[];
 
 defineRoute({
   method: 'get',
@@ -29,7 +34,8 @@ defineRoute({
   query: ListPrintJobs,
   expand: 'print_job',
   handler: async (c) => {
-    let qb = c.db.selectFrom('print_jobs').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    // Documents are the bulk of a job and no list shows them: they stay in the table.
+    let qb = c.db.selectFrom('print_jobs').select(LISTED).where('restaurant_id', '=', c.actor().restaurantId);
     if (c.query.printer) qb = qb.where('printer_id', '=', c.query.printer);
     if (c.query.order) qb = qb.where('order_id', '=', c.query.order);
     if (c.query.state) qb = qb.where('state', '=', c.query.state);

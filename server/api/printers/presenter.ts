@@ -26,7 +26,10 @@ export function presentPrinter(row: PrinterRow, status?: StatusRow) {
   };
 }
 
-export function presentPrintJob(row: PrintJobRow) {
+/** The API shows a job without its document (the preview route renders that). */
+export type ListedPrintJob = Omit<PrintJobRow, 'document'>;
+
+export function presentPrintJob(row: ListedPrintJob) {
   return {
     id: row.id,
     object: 'print_job' as const,

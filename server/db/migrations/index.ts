@@ -15,6 +15,7 @@ import * as m0500 from './0500_analytics.ts';
 import * as m0600 from './0600_realtime.ts';
 
 import * as m0700 from './0700_printers.ts';
+import * as m0701 from './0701_print_jobs_list.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0600_realtime': m0600,
 
   '0700_printers': m0700,
+  '0701_print_jobs_list': m0701,
 };
