@@ -5,16 +5,8 @@ import { insertRecord } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+import { stationRow as station } from '../helpers/rows.ts';
 
-const station = (restaurantId: string, key: string) => ({
-  id: `st_${key}_${Math.random().toString(36).slice(2)}`,
-  restaurant_id: restaurantId,
-  key,
-  name: key,
-  is_active: 1,
-  created: 1,
-  updated: 1,
-});
 
 // Group commit is what the hub runs on SQLite; PostgreSQL keeps one transaction per unit.
 // Both modes must keep the same promises, so both are checked on every dialect.

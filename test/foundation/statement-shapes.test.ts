@@ -3,7 +3,7 @@ import type { Database } from '../../server/db/database.ts';
 import { insertRows, runShape } from '../../server/db/statement-shapes.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 
-describe.each(DIALECTS)('inserts of one shape on %s', (dialect) => {
+describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
   let database: Database;
   beforeAll(async () => {
     database = await freshDatabase(dialect);
@@ -27,21 +27,15 @@ describe.each(DIALECTS)('inserts of one shape on %s', (dialect) => {
     expect(await stored('e')).toEqual(row('e', 'E'));
   });
 
-  it('leaves rows that are not one shape to kysely (undefined values, missing columns)', async () => {
+  it('leaves rows that are not one shape to kysely: an undefined value is a column left out', async () => {
+    // kysely drops `name`, so the NOT NULL column is refused rather than bound as undefined
     await expect(insertRows(database.db, 'stations', [{ ...row('f', 'F'), name: undefined }], false)).rejects.toThrow();
     expect(await stored('f')).toBeUndefined();
-    await insertRows(database.db, 'stations', [row('g', 'G'), { ...row('h', 'H'), name: 'H' }], false);
-    expect((await stored('h'))?.name).toBe('H');
-  });
-});
-
-describe.each(DIALECTS)('statements of fixed shape on %s', (dialect) => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await freshDatabase(dialect);
-  });
-  afterAll(async () => {
-    await database?.close();
+    // rows of one shape whose keys come in another order are bound by column name
+    const { id, name, ...rest } = row('h', 'H');
+    await insertRows(database.db, 'stations', [row('g', 'G'), { name, ...rest, id }], false);
+    expect(await stored('g')).toEqual(row('g', 'G'));
+    expect(await stored('h')).toEqual(row('h', 'H'));
   });
 
   it('runs with the values given, and refuses values that are not the ones kysely binds', async () => {

@@ -4,16 +4,8 @@ import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+import { stationRow as station } from '../helpers/rows.ts';
 
-const station = (restaurantId: string, key: string) => ({
-  id: `st_${key}_${Math.random().toString(36).slice(2)}`,
-  restaurant_id: restaurantId,
-  key,
-  name: key,
-  is_active: 1,
-  created: 1,
-  updated: 1,
-});
 
 describe.each(DIALECTS)('record versions on %s', (dialect) => {
   let database: Database;
