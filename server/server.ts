@@ -9,7 +9,6 @@ import type { Database } from './db/database.ts';
 import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
-import { jsonBody } from './http/body.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -56,7 +55,6 @@ export function createServer(opts: ServerOptions): ComandaServer {
   app.proxy = false;
   app.silent = true;
   app.use(errorMiddleware(logger));
-  app.use(jsonBody(config.bodyLimitBytes));
   const router = new Router();
   mountRoutes(router, services);
   app.use(router.routes());

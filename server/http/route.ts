@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
+import { readJsonBody } from './body.ts';
 import { readExpandParam, validateExpand } from './expand.ts';
 import { withIdempotency } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
@@ -48,6 +49,8 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   idempotent?: boolean;
   /** success status, default 200 */
   status?: number;
+  /** runs before anything of the request is read: the guest routes take their per-IP limit here, so bad input counts too */
+  preflight?: (ctx: Context, services: Services) => void;
   handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
 }
 
@@ -88,6 +91,8 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
     const querySchema = strictQuery(spec.query);
     const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
     router[spec.method](spec.path, async (ctx) => {
+      spec.preflight?.(ctx, services);
+      await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let expand: string[] = [];

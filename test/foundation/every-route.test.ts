@@ -44,3 +44,11 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
     }
   });
 });
+
+describe('guest routes', () => {
+  it('every keyless /public route takes the per-IP guest limit before it reads anything', () => {
+    const guest = registry.filter((r) => r.auth === 'none' && r.path.startsWith('/public/'));
+    expect(guest.length).toBeGreaterThan(10);
+    for (const r of guest) expect(r.preflight, `${r.method} ${r.path}`).toBeDefined();
+  });
+});

@@ -32,6 +32,16 @@ describe.each(DIALECTS)('guest rate limits without a trusted proxy on %s', (dial
     // staff routes are not guest routes
     expect((await hub.api.get('/v1/waitlist')).status).toBe(200);
   });
+
+  it('counts malformed and invalid requests too: they are limited before they are read', async () => {
+    hub.clock.advance(60_000);
+    const bad = () => hub.api.request('POST', '/public/restaurants/x_unknown/waitlist/join', { key: null, raw: '{"partySize":', headers: { 'content-type': 'application/json' } });
+    for (let i = 0; i < 3; i++) expect((await bad()).status).toBe(400);
+    const limited = await bad();
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect((await hub.api.get('/public/pricing', { key: null })).status).toBe(429);
+  });
 });
 
 describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (dialect) => {

@@ -2,7 +2,7 @@ import { issueChallenge, redeemChallenge } from '../../domain/contact/captcha.ts
 import { queueContactMail } from '../../domain/contact/contact-mail.ts';
 import { guestOf } from '../../features/guest.ts';
 import { defineRoute } from '../../http/route.ts';
-import { limitIp } from './guard.ts';
+import { guestIp, limitIp } from './guard.ts';
 import { SubmitContact } from './schema.ts';
 
 const tag = 'Guest: platform';
@@ -10,11 +10,12 @@ const tag = 'Guest: platform';
 defineRoute({
   method: 'get',
   path: '/public/captcha',
+  preflight: limitIp,
   summary: 'A proof-of-work challenge (altcha) for the contact form, bound to the caller IP, valid 10 minutes, usable once',
   tag,
   auth: 'none',
   handler: async (c) => {
-    const ip = limitIp(c.ctx, c.services);
+    const ip = guestIp(c);
     const guest = guestOf(c.services);
     return issueChallenge(c.db, guest.captchaKey, ip, c.now, guest.captchaMaxNumber);
   },
@@ -23,13 +24,14 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/contact',
+  preflight: limitIp,
   summary: 'Send the contact form; the bot check is redeemed before any mail is built; the mail is queued and retried until it goes out',
   tag,
   auth: 'none',
   body: SubmitContact,
   status: 202,
   handler: async (c) => {
-    const ip = limitIp(c.ctx, c.services);
+    const ip = guestIp(c);
     const guest = guestOf(c.services);
     const queued = await c.services.tx.run(async (trx) => {
       await redeemChallenge(trx, guest.captchaKey, c.body.captchaToken, ip, c.now);

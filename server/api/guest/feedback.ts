@@ -3,13 +3,14 @@ import { restaurantBySlug } from '../../domain/waitlist/access.ts';
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { guestLookup } from './guard.ts';
+import { guestLookup, limitIp } from './guard.ts';
 import { presentFeedback } from './presenter.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
 
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/feedback',
+  preflight: limitIp,
   summary: 'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant',
   tag: 'Guest: feedback',
   auth: 'none',

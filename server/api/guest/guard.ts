@@ -24,12 +24,17 @@ export function callerIp(ctx: Context, trustedProxies: string[]): string {
   return hops[0] ?? peer;
 }
 
-/** Per-IP limit of every guest route; throws 429 with Retry-After. Returns the caller IP. */
-export function limitIp(ctx: Context, services: Services): string {
+/**
+ * Per-IP limit of every guest route (throws 429 with Retry-After): the routes' preflight,
+ * taken before the body or anything else is read, so malformed requests count too.
+ */
+export function limitIp(ctx: Context, services: Services): void {
   const ip = callerIp(ctx, services.config.trustedProxies);
   guestOf(services).ipLimiter?.take(`ip:${ip}`, services.clock.now());
-  return ip;
 }
+
+/** The caller's address as the guest routes see it. */
+export const guestIp = (c: Call<any, any, any>) => callerIp(c.ctx, c.services.config.trustedProxies);
 
 /** Per-restaurant limit of the guest routes that name a restaurant. */
 export function limitRestaurant(services: Services, restaurantId: string): void {
@@ -37,11 +42,10 @@ export function limitRestaurant(services: Services, restaurantId: string): void 
 }
 
 /**
- * What a guest route names (a slug, a token), looked up between the per-IP limit and the
- * per-restaurant limit of the restaurant it turns out to belong to.
+ * What a guest route names (a slug, a token), looked up after the per-IP limit (the route's
+ * preflight) and before the per-restaurant limit of the restaurant it turns out to belong to.
  */
 export async function guestLookup<T>(c: Call<any, any, any>, find: (db: Executor) => Promise<T>, restaurantOf: (found: T) => string): Promise<T> {
-  limitIp(c.ctx, c.services);
   const found = await find(c.db);
   limitRestaurant(c.services, restaurantOf(found));
   return found;

@@ -5,11 +5,11 @@ import { limitIp } from './guard.ts';
 defineRoute({
   method: 'get',
   path: '/public/pricing',
+  preflight: limitIp,
   summary: 'The public price list in euros per month; plans no longer sold are left out',
   tag: 'Guest: platform',
   auth: 'none',
   handler: async (c) => {
-    limitIp(c.ctx, c.services);
     return {
       object: 'list',
       currency: 'eur',

@@ -6,7 +6,7 @@ import { isOpenAt } from '../../domain/waitlist/open-now.ts';
 import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
-import { guestLookup } from './guard.ts';
+import { guestLookup, limitIp } from './guard.ts';
 import { presentGuestStatus } from './presenter.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
@@ -27,6 +27,7 @@ async function entryByToken(db: Executor, token: string) {
 defineRoute({
   method: 'get',
   path: '/public/restaurants/:slug/waitlist',
+  preflight: limitIp,
   summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
   tag,
   auth: 'none',
@@ -52,6 +53,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/waitlist/join',
+  preflight: limitIp,
   summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
   tag,
   auth: 'none',
@@ -84,6 +86,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/waitlist/:token',
+  preflight: limitIp,
   summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
   tag,
   auth: 'none',
@@ -97,6 +100,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/waitlist/:token/leave',
+  preflight: limitIp,
   summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',
   tag,
   auth: 'none',

@@ -8,7 +8,7 @@ import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
 import type { Modifier } from '../../domain/menu/modifier-groups.ts';
 import type { Executor } from '../../db/records.ts';
 import { f } from '../../http/fields.ts';
-import { guestLookup } from '../guest/guard.ts';
+import { guestLookup, limitIp } from '../guest/guard.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
@@ -60,6 +60,7 @@ async function activeCategories(db: Executor, restaurantId: string) {
 defineRoute({
   method: 'get',
   path: '/public/qr/:token',
+  preflight: limitIp,
   summary: 'Resolve a QR code: restaurant, table, ordering type and the menu categories',
   tag,
   auth: 'none',
@@ -93,6 +94,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/qr/:token/menu',
+  preflight: limitIp,
   summary: 'The live menu: active, available items of categories open now, each with its kitchen station',
   tag,
   auth: 'none',
@@ -158,6 +160,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders',
+  preflight: limitIp,
   summary: "A guest's self-service order for the code's table; placed at once, priced from the menu",
   tag,
   auth: 'none',
@@ -186,6 +189,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders/:orderId/items',
+  preflight: limitIp,
   summary: 'Add a round to an open order of this table; the new lines start pending',
   tag,
   auth: 'none',
@@ -207,6 +211,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/qr/:token/orders/:orderId',
+  preflight: limitIp,
   summary: 'The current state of an order placed from this table',
   tag,
   auth: 'none',
