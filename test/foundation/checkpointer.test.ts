@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { insertRecords } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
 
-describe('WAL checkpoints of the hub (SQLite)', () => {
+describe('the hub database file (SQLite)', () => {
   let database: Database | undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-wal-'));
   afterEach(async () => {
@@ -40,5 +41,14 @@ describe('WAL checkpoints of the hub (SQLite)', () => {
     database = await openDatabase({ dataDir: dir });
     const n = await database.db.selectFrom('stations').select((eb) => eb.fn.countAll<number>().as('n')).where('restaurant_id', '=', 'rst_wal').executeTakeFirstOrThrow();
     expect(Number(n.n)).toBe(3000);
+  });
+
+  it('syncs every commit before it is answered (WAL, synchronous FULL) and checks foreign keys', async () => {
+    database = await openDatabase({ dataDir: dir });
+    const pragma = async (name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(database!.db)).rows[0] as object)[0];
+    expect(await pragma('journal_mode')).toBe('wal');
+    // 2 = FULL: the WAL is synced at every commit, so an answered order survives a power cut
+    expect(await pragma('synchronous')).toBe(2);
+    expect(await pragma('foreign_keys')).toBe(1);
   });
 });
