@@ -7,6 +7,7 @@ import { ulid } from 'ulid';
 import type { DB } from './schema.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
+import { registerRawSqlite } from './statement-shapes.ts';
 import { queryVersions, sqliteVersions, type Versions } from './versions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -74,6 +75,7 @@ function openSqlite(dataDir: string): Database {
     close: () => sqlite.close(),
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
+  registerRawSqlite(db, sqlite);
   return {
     db,
     dialect: 'sqlite',

@@ -1,8 +1,44 @@
+import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './records.ts';
 
-/** SQL text of each insert shape (table, columns, row count, returning), per dialect. */
-const shapes = new WeakMap<object, Map<string, string>>();
+interface Shape {
+  sql: string;
+  /** the same SQL prepared on the raw SQLite connection, once first run there */
+  stmt?: SQLite.Statement;
+}
+
+/** Each statement shape (by its key), per dialect adapter. */
+const shapes = new WeakMap<object, Map<string, Shape>>();
+/** The raw connection behind a SQLite kysely instance (see database.ts). */
+const rawConnections = new WeakMap<object, SQLite.Database>();
+
+/** Lets shapes run on the raw connection of `db` inside its units of work. */
+export function registerRawSqlite(db: Kysely<any>, connection: SQLite.Database): void {
+  rawConnections.set(db.getExecutor().adapter, connection);
+}
+
+function known(k: Kysely<any>) {
+  const adapter = k.getExecutor().adapter;
+  let map = shapes.get(adapter);
+  if (!map) shapes.set(adapter, (map = new Map()));
+  return { map, raw: rawConnections.get(adapter) };
+}
+
+/**
+ * Runs a known shape with new values. Inside a unit of work on SQLite the unit owns the one
+ * connection, so the prepared statement runs on it directly and skips kysely's executor;
+ * anywhere else the compiled text goes through kysely like any query.
+ */
+async function runKnown<R>(k: Kysely<any>, shape: Shape, raw: SQLite.Database | undefined, params: unknown[]): Promise<QueryResult<R>> {
+  if (raw && k.isTransaction) {
+    shape.stmt ??= raw.prepare(shape.sql);
+    if (shape.stmt.reader) return { rows: shape.stmt.all(params) as R[] };
+    const info = shape.stmt.run(params);
+    return { rows: [], numAffectedRows: BigInt(info.changes) };
+  }
+  return k.executeQuery<R>(CompiledQuery.raw(shape.sql, params));
+}
 
 /**
  * INSERT of rows that all carry the same defined columns. The write path inserts the same
@@ -23,22 +59,18 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
     return returning ? q.returningAll() : q;
   };
   // Big batches (imports, demo history) vary in size: caching each size would only hoard text.
-  if (!uniform || rows.length > 16) return (await build().execute()) as Record<string, unknown>[];
-  const adapter = k.getExecutor().adapter;
-  let known = shapes.get(adapter);
-  if (!known) shapes.set(adapter, (known = new Map()));
+  if (!uniform || rows.length > 16) return (await build().execute()) as unknown as Record<string, unknown>[];
+  const { map, raw } = known(k);
   const key = `${table}|${returning ? 'r' : ''}|${rows.length}|${cols.join(',')}`;
-  const text = known.get(key);
-  let query: CompiledQuery;
-  if (text === undefined) {
-    query = build().compile();
-    known.set(key, query.sql);
-  } else {
-    const params: unknown[] = [];
-    for (const r of rows) for (const c of cols) params.push(r[c]);
-    query = CompiledQuery.raw(text, params);
+  const shape = map.get(key);
+  if (shape === undefined) {
+    const query = build().compile();
+    map.set(key, { sql: query.sql });
+    return (await k.executeQuery(query)).rows as unknown as Record<string, unknown>[];
   }
-  return (await k.executeQuery(query)).rows as Record<string, unknown>[];
+  const params: unknown[] = [];
+  for (const r of rows) for (const c of cols) params.push(r[c]);
+  return (await runKnown<Record<string, unknown>>(k, shape, raw, params)).rows;
 }
 
 /**
@@ -48,16 +80,14 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
  */
 export async function runShape<R>(db: Executor, key: string, build: () => Compilable<R>, params: unknown[]): Promise<QueryResult<R>> {
   const k = db as Kysely<any>;
-  const adapter = k.getExecutor().adapter;
-  let known = shapes.get(adapter);
-  if (!known) shapes.set(adapter, (known = new Map()));
-  let text = known.get(key);
-  if (text === undefined) {
+  const { map, raw } = known(k);
+  let shape = map.get(key);
+  if (shape === undefined) {
     const compiled = build().compile();
     if (JSON.stringify(compiled.parameters) !== JSON.stringify(params)) {
       throw new Error(`statement ${key}: parameters ${JSON.stringify(params)} are not kysely's ${JSON.stringify(compiled.parameters)}`);
     }
-    known.set(key, (text = compiled.sql));
+    map.set(key, (shape = { sql: compiled.sql }));
   }
-  return k.executeQuery<R>(CompiledQuery.raw(text, params));
+  return runKnown<R>(k, shape, raw, params);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { insertRows, runShape } from '../../server/db/statement-shapes.ts';
+import { Transactor } from '../../server/db/transact.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 
 describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
@@ -52,5 +53,28 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     await expect(
       runShape(database.db, 'test wrong order', () => database.db.updateTable('node_state').set({ seq: 3 }).where('id', '=', 1), [1, 3]),
     ).rejects.toThrow(/not kysely's/);
+  });
+
+  it('inside a unit of work (the raw connection, on SQLite) runs the same shapes and rolls back with the unit', async () => {
+    const tx = new Transactor(database.db, { groupCommit: dialect === 'sqlite' });
+    const saved = await tx.run(async (trx) => {
+      // twice, so the second run takes the known shape
+      await insertRows(trx, 'stations', [row('u1', 'U1')], true);
+      const again = await insertRows(trx, 'stations', [row('u2', 'U2')], true);
+      const seq = (await runShape(trx, 'test unit bump', () => trx.updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', 0) })).where('id', '=', 1).returning('seq'), [0, 1])).rows;
+      return { again, seq };
+    });
+    expect(saved.again).toEqual([row('u2', 'U2')]);
+    expect(saved.seq).toHaveLength(1);
+    expect(await stored('u2')).toEqual(row('u2', 'U2'));
+    await expect(
+      tx.run(async (trx) => {
+        await insertRows(trx, 'stations', [row('u3', 'U3')], false);
+        await insertRows(trx, 'stations', [row('u4', 'U4')], false);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await stored('u3')).toBeUndefined();
+    expect(await stored('u4')).toBeUndefined();
   });
 });
