@@ -3,6 +3,10 @@ import { beginChanges, discardChanges, flushChanges } from './records.ts';
 import type { DB } from './schema.ts';
 
 type Listener = () => void;
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the unit is rolled back whole. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const RETRIES = 3;
 type Work<T> = (trx: Transaction<DB>) => Promise<T>;
 
 interface Unit {
@@ -47,7 +51,7 @@ export class Transactor {
 
   async run<T>(fn: Work<T>): Promise<T> {
     if (!this.groupCommit) {
-      const result = await this.db.transaction().execute((trx) => unitOfWork(trx, fn));
+      const result = await this.alone(fn);
       this.notify();
       return result;
     }
@@ -60,6 +64,21 @@ export class Transactor {
         setImmediate(() => void this.drain());
       }
     });
+  }
+
+  /**
+   * One transaction for one unit. PostgreSQL may abort a unit that deadlocked with another
+   * or lost a serialization race; nothing of it was kept or sent, so it simply runs again.
+   */
+  private async alone<T>(fn: Work<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => unitOfWork(trx, fn));
+      } catch (err) {
+        if (attempt >= RETRIES || !RETRYABLE.has((err as { code?: string })?.code ?? '')) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+      }
+    }
   }
 
   private async drain(): Promise<void> {

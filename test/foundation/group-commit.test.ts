@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
-import { insertRecord } from '../../server/db/records.ts';
+import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
@@ -96,4 +96,31 @@ describe.each(DIALECTS.flatMap((d) => [[d, true] as const, [d, false] as const])
     expect(await stationKeys()).not.toContain('orphan');
     expect((await logged()).map((l) => JSON.parse(l.data).key)).not.toContain('orphan');
   });
+
+  // PostgreSQL runs writers side by side: two units that lock the same rows in opposite
+  // orders deadlock, and the one the server aborts must simply run again.
+  if (dialect === 'postgres' && !groupCommit) {
+    it('runs a unit again when PostgreSQL aborted it in a deadlock', async () => {
+      const [a, b] = [station(restaurantId, 'left'), station(restaurantId, 'right')];
+      await tx.run(async (trx) => {
+        await insertRecord(trx, 'stations', a);
+        await insertRecord(trx, 'stations', b);
+      });
+      let arrived = 0;
+      let release!: () => void;
+      const bothHoldOne = new Promise<void>((r) => (release = r));
+      const lockBoth = (first: string, second: string, name: string) =>
+        tx.run(async (trx) => {
+          await updateRecord(trx, 'stations', { id: first }, { name });
+          // on the first attempt each unit waits until the other holds its first row
+          if (++arrived === 2) release();
+          await Promise.race([bothHoldOne, new Promise((r) => setTimeout(r, 2000))]);
+          await updateRecord(trx, 'stations', { id: second }, { name });
+        });
+      const results = await Promise.allSettled([lockBoth(a.id, b.id, 'one'), lockBoth(b.id, a.id, 'two')]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      // a deadlock happened: a unit ran more than once
+      expect(arrived).toBeGreaterThan(2);
+    });
+  }
 });
