@@ -8,7 +8,7 @@ import type { DB } from './schema.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRawSqlite } from './statement-shapes.ts';
-import { queryVersions, sqliteVersions, type Versions } from './versions.ts';
+import { queryVersions, registerVersions, sqliteVersions, type Versions } from './versions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,11 +76,13 @@ function openSqlite(dataDir: string): Database {
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
   registerRawSqlite(db, sqlite);
+  const versions = lazyVersions(() => sqliteVersions(sqlite));
+  registerVersions(db, versions);
   return {
     db,
     dialect: 'sqlite',
     url: null,
-    versions: lazyVersions(() => sqliteVersions(sqlite)),
+    versions,
     async close() {
       await checkpointer?.stop();
       await db.destroy();
@@ -104,6 +106,7 @@ function openPostgres(url: string, max = 10): Database {
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  registerVersions(db, queryVersions);
   return { db, dialect: 'postgres', url, versions: queryVersions, close: () => db.destroy() };
 }
 

@@ -75,10 +75,14 @@ export function beginChanges(trx: Executor): void {
   pending.set(trx, []);
 }
 
-/** Appends what the unit of work changed to the change log, before it commits. */
-export async function flushChanges(trx: Executor): Promise<void> {
+/**
+ * Appends what the unit of work changed to the change log, before it commits; with `tables`,
+ * only if it changed one of them (a version of those tables is about to be read).
+ */
+export async function flushChanges(trx: Executor, tables?: readonly string[]): Promise<void> {
   const list = pending.get(trx);
   if (!list?.length) return;
+  if (tables && !list.some((e) => tables.includes(e.table))) return;
   pending.set(trx, []);
   await writeLog(trx, list);
 }

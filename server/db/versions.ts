@@ -25,7 +25,7 @@ const label = (rows: Last[]) => rows.map((r) => (r ? `${r.seq}:${r.op_id}` : '0'
 export const queryVersions: Versions = {
   async of(db, restaurantId, tables) {
     // Inside a unit of work, its own changes must count: they are logged before reading.
-    await flushChanges(db);
+    await flushChanges(db, tables);
     const k = db as Kysely<DB>;
     // ORDER BY … LIMIT 1 walks an index from its end; max() would scan every entry on SQLite.
     const last = (table?: string) => {
@@ -51,11 +51,26 @@ export function sqliteVersions(connection: SQLite.Database): Versions {
   return {
     async of(db, restaurantId, tables) {
       if (db.isTransaction) {
-        await flushChanges(db);
+        await flushChanges(db, tables);
         return read(restaurantId, tables);
       }
       if (!connection.inTransaction) return read(restaurantId, tables);
       return queryVersions.of(db, restaurantId, tables);
     },
   };
+}
+
+const registered = new WeakMap<object, Versions>();
+
+/** Makes `versions` the ones of every executor of `db` (see versionsOf). */
+export function registerVersions(db: Kysely<any>, versions: Versions): void {
+  registered.set(db.getExecutor().adapter, versions);
+}
+
+/**
+ * The versions of the database behind an executor, for code that is handed a transaction
+ * and nothing else (hooks inside the writing transaction).
+ */
+export function versionsOf(db: Executor): Versions {
+  return registered.get((db as Kysely<any>).getExecutor().adapter) ?? queryVersions;
 }

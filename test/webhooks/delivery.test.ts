@@ -36,6 +36,22 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
   }
   const nowSec = () => Math.floor(hub.clock.now() / 1000);
 
+  it('fans each event out to the endpoints as they are when it is written (a change shows at once)', async () => {
+    const v = await venue();
+    const rcv = await receiver();
+    const ep = await endpoint(v.api, rcv, { enabled_events: ['order.created'] });
+    const deliveriesOf = async (eventId: string) =>
+      (await hub.server.services.db.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', eventId).execute()).map((d) => d.endpoint_id);
+    const object = { id: 'ord_x', object: 'order' };
+    expect(await deliveriesOf((await emit(hub, 'order.created', { restaurantId: v.id, object })).id)).toEqual([ep.id]);
+    expect((await v.api.patch(`/v1/webhook_endpoints/${ep.id}`, { enabled_events: ['reservation.created'] })).status).toBe(200);
+    expect(await deliveriesOf((await emit(hub, 'order.created', { restaurantId: v.id, object })).id)).toEqual([]);
+    const second = await endpoint(v.api, rcv, { enabled_events: ['order.created'] });
+    expect(await deliveriesOf((await emit(hub, 'order.created', { restaurantId: v.id, object })).id)).toEqual([second.id]);
+    expect((await v.api.delete(`/v1/webhook_endpoints/${second.id}`)).status).toBe(200);
+    expect(await deliveriesOf((await emit(hub, 'order.created', { restaurantId: v.id, object })).id)).toEqual([]);
+  });
+
   it('signs deliveries the Standard Webhooks way; the receiver verifies them with the standardwebhooks package', async () => {
     const v = await venue();
     const rcv = await receiver();

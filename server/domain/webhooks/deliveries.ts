@@ -8,6 +8,8 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import type { EventPlan } from '../events/emit.ts';
+import { VersionedCache } from '../../db/versioned-cache.ts';
+import { versionsOf, type Versions } from '../../db/versions.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -40,18 +42,35 @@ function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: 
   } as const;
 }
 
+type Endpoint = { id: string; url: string; types: string[] };
+const endpointCaches = new WeakMap<Versions, VersionedCache<Endpoint[]>>();
+
+/** A restaurant's enabled endpoints of one mode, read again only when an endpoint changed. */
+function enabledEndpoints(trx: Executor, restaurantId: string, livemode: boolean): Promise<Endpoint[]> {
+  const versions = versionsOf(trx);
+  let cache = endpointCaches.get(versions);
+  if (!cache) endpointCaches.set(versions, (cache = new VersionedCache(versions, 256)));
+  return cache.through(
+    trx,
+    restaurantId,
+    `${restaurantId}|${livemode}`,
+    async () =>
+      (
+        await trx
+          .selectFrom('webhook_endpoints')
+          .select(['id', 'url', 'enabled_events'])
+          .where('restaurant_id', '=', restaurantId)
+          .where('livemode', '=', livemode ? 1 : 0)
+          .where('status', '=', 'enabled')
+          .execute()
+      ).map((e) => ({ id: e.id, url: e.url, types: JSON.parse(e.enabled_events) as string[] })),
+    ['webhook_endpoints'],
+  );
+}
+
 export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<EventPlan> {
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'enabled_events'])
-    .where('restaurant_id', '=', event.restaurantId)
-    .where('livemode', '=', event.livemode ? 1 : 0)
-    .where('status', '=', 'enabled')
-    .execute();
-  const targets = endpoints.filter((e) => {
-    const types = JSON.parse(e.enabled_events) as string[];
-    return types.includes('*') || types.includes(event.type);
-  });
+  const endpoints = await enabledEndpoints(trx, event.restaurantId, event.livemode);
+  const targets = endpoints.filter((e) => e.types.includes('*') || e.types.includes(event.type));
   if (targets.length === 0) return { status: NO_ENDPOINTS };
   return {
     async write() {
