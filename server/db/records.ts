@@ -63,8 +63,11 @@ type LogRow = { id: string; restaurant_id?: string | null };
 /** A big import writes its log as it goes rather than holding it all in memory. */
 const MAX_PENDING = 1000;
 
+/** One change waiting for its log position; the row is serialised when the change is made. */
+type Entry = { table: string; op: Op; row: LogRow; data: string };
+
 /** Change-log entries of the unit of work running on a transaction, written when it ends. */
-const pending = new WeakMap<object, { table: string; op: Op; row: LogRow; data: string }[]>();
+const pending = new WeakMap<object, Entry[]>();
 
 /**
  * From here until flushChanges, the changes made on `trx` are kept in memory and then
@@ -94,14 +97,19 @@ export function discardChanges(trx: Executor): void {
 
 async function appendChange(trx: Executor, table: string, op: Op, row: LogRow): Promise<void> {
   // The row is serialised now: a caller may change its object after the write.
-  const entry = { table, op, row, data: JSON.stringify(row) };
+  await logChanges(trx, [{ table, op, row, data: JSON.stringify(row) }]);
+}
+
+/** Into the unit's pending entries, or straight to the log when no unit of work is open. */
+async function logChanges(trx: Executor, entries: Entry[]): Promise<void> {
   const list = pending.get(trx);
-  if (!list) return writeLog(trx, [entry]);
-  list.push(entry);
+  if (!list) return writeLog(trx, entries);
+  // one by one: an import may hand over more entries than a call takes arguments
+  for (const e of entries) list.push(e);
   if (list.length >= MAX_PENDING) await flushChanges(trx);
 }
 
-async function writeLog(trx: Executor, entries: { table: string; op: Op; row: LogRow; data: string }[]): Promise<void> {
+async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
   // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
   const n = entries.length;
@@ -141,9 +149,8 @@ export async function insertRecords<T extends RecordTable>(trx: Executor, table:
   const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
   const size = perChunk(Object.keys(rows[0] as object).length);
   for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size) as Record<string, unknown>[], false);
-  const list = pending.get(trx);
-  const entries = rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row) }));
-  if (!list) return writeLog(trx, entries);
-  list.push(...entries);
-  if (list.length >= MAX_PENDING) await flushChanges(trx);
+  await logChanges(
+    trx,
+    rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row) })),
+  );
 }
