@@ -44,3 +44,16 @@ export class VersionedCache<T> {
     return value;
   }
 }
+
+/**
+ * One cache per database for one use, made on first use: `perDatabase(n)` gives the getter,
+ * and a database is named by its versions.
+ */
+export function perDatabase<T>(maxEntries: number): (versions: Versions) => VersionedCache<T> {
+  const made = new WeakMap<Versions, VersionedCache<T>>();
+  return (versions) => {
+    let cache = made.get(versions);
+    if (!cache) made.set(versions, (cache = new VersionedCache<T>(versions, maxEntries)));
+    return cache;
+  };
+}

@@ -1,9 +1,8 @@
-import { VersionedCache } from '../db/versioned-cache.ts';
+import { perDatabase } from '../db/versioned-cache.ts';
 import type { RecordTable } from '../db/schema.ts';
-import type { Services } from '../services.ts';
 import type { Call } from './route.ts';
 
-const caches = new WeakMap<Services, VersionedCache<Buffer>>();
+const pages = perDatabase<Buffer>(512);
 
 /**
  * Answers a read from its serialised JSON while nothing of the caller's restaurant has been
@@ -12,10 +11,8 @@ const caches = new WeakMap<Services, VersionedCache<Buffer>>();
  * bytes: a big page is then written to the socket as it is, not encoded again each time.
  */
 export async function cachedJson(c: Call<any, any, any>, key: string, compute: () => Promise<unknown>, tables?: readonly RecordTable[]): Promise<Buffer> {
-  let cache = caches.get(c.services);
-  if (!cache) caches.set(c.services, (cache = new VersionedCache<Buffer>(c.services.versions, 512)));
   const { restaurantId, livemode } = c.actor();
-  const json = await cache.through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => Buffer.from(JSON.stringify(await compute())), tables);
+  const json = await pages(c.services.versions).through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => Buffer.from(JSON.stringify(await compute())), tables);
   c.ctx.type = 'application/json';
   return json;
 }

@@ -1,4 +1,3 @@
-import { cataloguesOf } from '../../domain/menu/catalogue.ts';
 import { nodeTag } from '../../domain/orders/order-number.ts';
 import type { OrderContext } from '../../domain/orders/record-change.ts';
 import type { Services } from '../../services.ts';
@@ -6,5 +5,4 @@ import type { Services } from '../../services.ts';
 export const orderContext = (services: Services): OrderContext => ({
   nodeTag: nodeTag(services.config.role),
   fleet: services.deliveryFleet?.name ?? null,
-  catalogues: cataloguesOf(services.versions),
 });

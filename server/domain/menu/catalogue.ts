@@ -3,8 +3,8 @@ import type { Executor } from '../../db/records.ts';
 import type { MenuCategoriesTable } from '../../db/tables/menu-categories.table.ts';
 import type { MenuItemsTable } from '../../db/tables/menu-items.table.ts';
 import type { ModifierGroupsTable } from '../../db/tables/modifier-groups.table.ts';
-import { VersionedCache } from '../../db/versioned-cache.ts';
-import type { Versions } from '../../db/versions.ts';
+import { perDatabase } from '../../db/versioned-cache.ts';
+import { versionsOf } from '../../db/versions.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import type { Modifier } from './modifier-groups.ts';
 
@@ -40,28 +40,13 @@ async function load(db: Executor, restaurantId: string): Promise<Catalogue> {
   };
 }
 
+const catalogues = perDatabase<Catalogue>(64);
+
 /**
  * Orders are priced far more often than the menu changes: the whole catalogue of a
  * restaurant is read once per version of its menu and settings and then served from memory,
  * inside the order's own transaction (a menu change in the same unit of work counts).
  */
-export class Catalogues {
-  private cache: VersionedCache<Catalogue>;
-
-  constructor(versions: Versions) {
-    this.cache = new VersionedCache(versions, 64);
-  }
-
-  of(db: Executor, restaurantId: string): Promise<Catalogue> {
-    return this.cache.through(db, restaurantId, restaurantId, () => load(db, restaurantId), CATALOGUE_TABLES);
-  }
-}
-
-const perDatabase = new WeakMap<Versions, Catalogues>();
-
-/** The catalogues of one database (its versions say when they go stale). */
-export function cataloguesOf(versions: Versions): Catalogues {
-  let c = perDatabase.get(versions);
-  if (!c) perDatabase.set(versions, (c = new Catalogues(versions)));
-  return c;
+export function catalogueOf(db: Executor, restaurantId: string): Promise<Catalogue> {
+  return catalogues(versionsOf(db)).through(db, restaurantId, restaurantId, () => load(db, restaurantId), CATALOGUE_TABLES);
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/records.ts';
 import { insertCompleteRecord, insertRecords, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
+import { catalogueOf } from '../menu/catalogue.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer } from '../customers/match-customer.ts';
@@ -82,7 +83,7 @@ export async function insertLines(
 }
 
 export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext, input: NewOrder) {
-  const catalogue = await ctx.catalogues.of(trx, actor.restaurantId);
+  const catalogue = await catalogueOf(trx, actor.restaurantId);
   const { restaurant } = catalogue;
   if (input.table) {
     const table = await trx
@@ -177,7 +178,7 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   if (current.items.length + lines.length > 100) {
     throw new ApiError('parameter_invalid', 'An order holds at most 100 lines.', 'items');
   }
-  const catalogue = await ctx.catalogues.of(trx, actor.restaurantId);
+  const catalogue = await catalogueOf(trx, actor.restaurantId);
   const { restaurant } = catalogue;
   const priced = priceLines(catalogue, lines, {
     defaultTaxRate: restaurant.default_tax_rate,

@@ -1,6 +1,5 @@
 import { presentOrder } from '../../api/orders/presenter.ts';
 import type { Executor } from '../../db/records.ts';
-import type { Catalogues } from '../menu/catalogue.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
 import { runOrderHooks, type OrderChange, type OrderItemRow, type OrderRow } from './hooks.ts';
@@ -11,8 +10,6 @@ export interface OrderContext {
   nodeTag: string;
   /** the delivery fleet that takes delivery orders, or null when couriers are not dispatched */
   fleet: string | null;
-  /** what orders are priced from */
-  catalogues: Catalogues;
 }
 
 export type OrderEventType = 'order.created' | 'order.updated' | 'order.completed' | 'order.cancelled';

@@ -8,8 +8,8 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import type { EventPlan } from '../events/emit.ts';
-import { VersionedCache } from '../../db/versioned-cache.ts';
-import { versionsOf, type Versions } from '../../db/versions.ts';
+import { perDatabase } from '../../db/versioned-cache.ts';
+import { versionsOf } from '../../db/versions.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -43,14 +43,11 @@ function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: 
 }
 
 type Endpoint = { id: string; url: string; types: string[] };
-const endpointCaches = new WeakMap<Versions, VersionedCache<Endpoint[]>>();
+const endpointCaches = perDatabase<Endpoint[]>(256);
 
 /** A restaurant's enabled endpoints of one mode, read again only when an endpoint changed. */
 function enabledEndpoints(trx: Executor, restaurantId: string, livemode: boolean): Promise<Endpoint[]> {
-  const versions = versionsOf(trx);
-  let cache = endpointCaches.get(versions);
-  if (!cache) endpointCaches.set(versions, (cache = new VersionedCache(versions, 256)));
-  return cache.through(
+  return endpointCaches(versionsOf(trx)).through(
     trx,
     restaurantId,
     `${restaurantId}|${livemode}`,
