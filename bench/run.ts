@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
-import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database.ts';
 import { seedDemo } from '../server/demo/seed.ts';
 import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
@@ -12,42 +11,13 @@ import { silentLogger } from '../server/logger.ts';
 import { createServer } from '../server/server.ts';
 import { ApiClient } from '../test/helpers/server.ts';
 import { startBaseline } from './baseline.ts';
-import type { BenchContext, HttpLoad } from './scenario.ts';
+import { DURATION, load } from './load.ts';
+import type { BenchContext } from './scenario.ts';
 import { allScenarios } from './scenarios/index.ts';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 // BENCH_SKIP=analytics,realtime leaves out scenarios whose name contains one of these
 const skip = (process.env.BENCH_SKIP ?? '').toLowerCase().split(',').filter(Boolean);
-
-interface Measured {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function load(url: string, l: HttpLoad): Promise<Measured> {
-  const opts: Record<string, unknown> = {
-    url: l.requests ? url : url + l.path,
-    connections: l.connections ?? 32,
-    duration: DURATION,
-    workers: process.env.BENCH_WORKERS === "0" ? undefined : 1,
-    method: l.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...l.headers },
-    body: l.body,
-  };
-  if (l.requests) opts.requests = l.requests.map((r) => ({ ...r, method: r.method ?? l.method ?? 'GET' }));
-  const result = await autocannon(opts as unknown as autocannon.Options);
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
-}
 
 /**
  * BENCH_PROFILE=DIR writes a CPU profile of the server's thread while the real load runs
@@ -87,6 +57,7 @@ async function main() {
     restaurantId: r.restaurant.id,
     services: server.services,
     api,
+    databaseFile: path.join(dir, 'comanda.sqlite'),
     async baselineRps(bytes: number, connections = 32) {
       const base = await startBaseline({ data: 'x'.repeat(Math.max(0, bytes - 11)) });
       try {

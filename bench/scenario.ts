@@ -7,6 +7,8 @@ export interface BenchContext {
   restaurantId: string;
   services: Services;
   api: ApiClient;
+  /** the server's SQLite file (a scenario may copy it, never write to it behind the server) */
+  databaseFile: string;
   /** requests/s of the bare Koa baseline returning a constant JSON of the given size, measured in this run */
   baselineRps(bodyBytes: number, connections?: number): Promise<number>;
 }
