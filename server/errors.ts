@@ -112,3 +112,9 @@ export const notFound = (what: string, id: string, param: string | null = 'id') 
   new ApiError('resource_missing', `No such ${what}: '${id}'`, param);
 
 export const errorStatus = (code: ErrorCode): number => CODES[code];
+
+/** A unique constraint refused a write, on either dialect: two writers raced for one thing. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

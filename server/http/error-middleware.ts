@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError } from '../errors.ts';
+import { ApiError, isUniqueViolation } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** The one place an error becomes an HTTP answer. Anything not an ApiError is a 500 that says nothing inside. */
@@ -30,8 +30,7 @@ export function errorMiddleware(logger: Logger) {
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const code = (err as { code?: unknown } | null)?.code;
-  if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if (isUniqueViolation(err)) {
     return new ApiError('resource_conflict', 'The request conflicts with a record that was just written. Retry it.');
   }
   return new ApiError('internal_error', 'An internal error occurred. It has been logged; please retry.');

@@ -7,6 +7,7 @@ import * as m0100 from './0100_orders.ts';
 import * as m0200 from './0200_reservations.ts';
 
 import * as m0300 from './0300_guest.ts';
+import * as m0301 from './0301_waitlist_one_place.ts';
 
 import * as m0400 from './0400_webhooks.ts';
 
@@ -31,6 +32,7 @@ export const migrations: Record<string, Migration> = {
   '0200_reservations': m0200,
 
   '0300_guest': m0300,
+  '0301_waitlist_one_place': m0301,
 
   '0400_webhooks': m0400,
 

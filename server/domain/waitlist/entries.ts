@@ -2,7 +2,7 @@ import { presentWaitlistEntry, type EntryRow } from '../../api/guest/presenter.t
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, isUniqueViolation, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
@@ -36,6 +36,8 @@ export async function findEntry(db: Executor, restaurantId: string, id: string) 
 export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
   const phone = normalizePhone(input.phone);
   const email = normalizeEmail(input.email);
+  const alreadyJoined = (field: string) =>
+    new ApiError('WAITLIST_ALREADY_JOINED', 'A party with this phone number or email is already on the waitlist.', field);
   if (phone || email) {
     const dup = await trx
       .selectFrom('waitlist_entries')
@@ -44,17 +46,13 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
       .where('status', 'in', ACTIVE)
       .where((eb) => eb.or([...(phone ? [eb('phone', '=', phone)] : []), ...(email ? [eb('email', '=', email)] : [])]))
       .executeTakeFirst();
-    if (dup) {
-      throw new ApiError(
-        'WAITLIST_ALREADY_JOINED',
-        'A party with this phone number or email is already on the waitlist.',
-        phone ? 'phone' : 'email',
-      );
-    }
+    if (dup) throw alreadyJoined(phone ? 'phone' : 'email');
   }
   // Contact details only become a customer record when the guest agreed to be contacted.
   const customer = input.consent ? await findOrCreateCustomer(trx, actor, { name: input.guestName, phone, email }) : null;
   const now = seconds(actor);
+  // A join racing this one (PostgreSQL) may have taken the place since the check above:
+  // the active-contact indexes (migration 0301) refuse the second, with the same answer.
   const row = await insertRecord(trx, 'waitlist_entries', {
     id: newId(PREFIXES.waitlistEntry, actor.now),
     restaurant_id: actor.restaurantId,
@@ -76,6 +74,11 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
     expired_at: null,
     created: now,
     updated: now,
+  }).catch((err: unknown) => {
+    if (!isUniqueViolation(err)) throw err;
+    // the index's name (PostgreSQL) or its columns (SQLite) say which contact was taken
+    const which = `${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`;
+    throw alreadyJoined(which.includes('email') ? 'email' : 'phone');
   });
   await emitEvent(trx, actor, 'waitlist.joined', presentWaitlistEntry(row));
   return row;
