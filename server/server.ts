@@ -45,7 +45,6 @@ export function createServer(opts: ServerOptions): ComandaServer {
     databaseUrl: opts.database.url,
     // One writer on SQLite: units of work arriving together commit together.
     tx: new Transactor(db, { groupCommit: dialect === 'sqlite' }),
-    versions: opts.database.versions,
     clock: opts.clock ?? systemClock,
     logger,
     config,

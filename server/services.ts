@@ -4,7 +4,6 @@ import type { Config } from './config.ts';
 import type { Dialect } from './db/database.ts';
 import type { DB } from './db/schema.ts';
 import type { Transactor } from './db/transact.ts';
-import type { Versions } from './db/versions.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -17,8 +16,6 @@ export interface Services {
   /** PostgreSQL connection string (null on SQLite): realtime fan-out opens its own LISTEN connection. */
   databaseUrl: string | null;
   tx: Transactor;
-  /** versions of a restaurant's records, for read caches */
-  versions: Versions;
   clock: Clock;
   logger: Logger;
   config: Config;

@@ -17,8 +17,6 @@ export interface Database {
   dialect: Dialect;
   /** For PostgreSQL: the connection string (realtime fan-out opens its own LISTEN connection). */
   url: string | null;
-  /** versions of a restaurant's records, for caches (db/versions.ts) */
-  versions: Versions;
   close(): Promise<void>;
 }
 
@@ -76,13 +74,11 @@ function openSqlite(dataDir: string): Database {
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
   registerRawSqlite(db, sqlite);
-  const versions = lazyVersions(() => sqliteVersions(sqlite));
-  registerVersions(db, versions);
+  registerVersions(db, lazyVersions(() => sqliteVersions(sqlite)));
   return {
     db,
     dialect: 'sqlite',
     url: null,
-    versions,
     async close() {
       await checkpointer?.stop();
       await db.destroy();
@@ -107,7 +103,7 @@ function openPostgres(url: string, max = 10): Database {
   pool.on('error', () => {});
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   registerVersions(db, queryVersions);
-  return { db, dialect: 'postgres', url, versions: queryVersions, close: () => db.destroy() };
+  return { db, dialect: 'postgres', url, close: () => db.destroy() };
 }
 
 /** Statements on the change log can only be prepared once the migrations made it. */

@@ -1,3 +1,4 @@
+import { versionsOf } from '../db/versions.ts';
 import { AvailabilityCache } from '../domain/reservations/availability-cache.ts';
 import { markNoShows } from '../domain/reservations/mark-no-shows.ts';
 import type { Feature } from './feature.ts';
@@ -14,7 +15,7 @@ export const NO_SHOW_JOB = 'reservations-no-shows';
 export const reservationsFeature: Feature = {
   name: 'reservations',
   install(host) {
-    host.services.availabilityCache = new AvailabilityCache(host.services.versions);
+    host.services.availabilityCache = new AvailabilityCache(versionsOf(host.services.db));
     host.scheduler.add({ name: NO_SHOW_JOB, schedule: '*/5 * * * *', run: markNoShows });
   },
 };

@@ -1,4 +1,5 @@
 import { perDatabase } from '../db/versioned-cache.ts';
+import { versionsOf } from '../db/versions.ts';
 import type { RecordTable } from '../db/schema.ts';
 import type { Call } from './route.ts';
 
@@ -12,7 +13,7 @@ const pages = perDatabase<Buffer>(512);
  */
 export async function cachedJson(c: Call<any, any, any>, key: string, compute: () => Promise<unknown>, tables?: readonly RecordTable[]): Promise<Buffer> {
   const { restaurantId, livemode } = c.actor();
-  const json = await pages(c.services.versions).through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => Buffer.from(JSON.stringify(await compute())), tables);
+  const json = await pages(versionsOf(c.services.db)).through(c.services.db, restaurantId, `${restaurantId}|${livemode}|${key}`, async () => Buffer.from(JSON.stringify(await compute())), tables);
   c.ctx.type = 'application/json';
   return json;
 }

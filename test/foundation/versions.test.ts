@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
+import { versionsOf } from '../../server/db/versions.ts';
 import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { stationRow as station } from '../helpers/rows.ts';
@@ -23,7 +24,7 @@ describe.each(DIALECTS)('record versions on %s', (dialect) => {
     await database.close();
   });
 
-  const of = (tables?: ('stations' | 'restaurants')[]) => database.versions.of(database.db, restaurantId, tables);
+  const of = (tables?: ('stations' | 'restaurants')[]) => versionsOf(database.db).of(database.db, restaurantId, tables);
 
   it('moves with every commit of the restaurant, and per table only with that table', async () => {
     const whole = await of();
@@ -47,7 +48,7 @@ describe.each(DIALECTS)('record versions on %s', (dialect) => {
     await expect(
       tx.run(async (trx) => {
         await insertRecord(trx, 'stations', station(restaurantId, 'wok'));
-        inside = await database.versions.of(trx, restaurantId, ['stations']);
+        inside = await versionsOf(trx).of(trx, restaurantId, ['stations']);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
