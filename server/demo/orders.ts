@@ -4,7 +4,7 @@ import type { Executor } from '../db/records.ts';
 import type { MenuItemsTable } from '../db/tables/menu-items.table.ts';
 import type { OrderItemsTable } from '../db/tables/order-items.table.ts';
 import type { OrdersTable } from '../db/tables/orders.table.ts';
-import { localTime } from '../domain/orders/menu-availability.ts';
+import { DateTime } from 'luxon';
 import { DEFAULT_STATION, lineTax, type PricedModifier } from '../domain/orders/pricing.ts';
 import { createQrCode } from '../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../domain/restaurants/restaurants.ts';
@@ -172,7 +172,7 @@ export const ordersDemo: DemoStep = async (tx, actor, opts, result) => {
     const name = `${FIRST[i % FIRST.length]} ${LAST[Math.floor(i / FIRST.length) % LAST.length]}`;
     return { id: '', name, email: `${name.toLowerCase().replace(/[^a-z]+/g, '.')}.${i}@example.com` };
   });
-  const today = localTime(actor.now, restaurant.timezone).startOf('day');
+  const today = DateTime.fromMillis(actor.now, { zone: restaurant.timezone }).startOf('day');
   const firstSeen = Math.floor(today.minus({ days: opts.historyDays }).toMillis() / 1000);
   await tx.run(async (trx) => {
     const rows = customers.map((c) => ({

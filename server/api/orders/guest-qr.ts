@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
-import { categoryAvailable, categoryWindowOpen, localTime } from '../../domain/orders/menu-availability.ts';
+import { categoryAvailable, categoryWindowOpen } from '../../domain/orders/menu-availability.ts';
+import { wallClock } from '../../domain/wall-clock.ts';
 import { assertGuestOrder, resolveToken } from '../../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
 import type { Modifier } from '../../domain/menu/modifier-groups.ts';
@@ -43,7 +44,7 @@ async function context(c: Call<any, any, any>) {
   const table = qr.table_id
     ? await c.db.selectFrom('tables').select(['id', 'number']).where('id', '=', qr.table_id).executeTakeFirst()
     : undefined;
-  return { qr, restaurant, table: table ?? null, at: localTime(c.now, restaurant.timezone) };
+  return { qr, restaurant, table: table ?? null, at: wallClock(c.now, restaurant.timezone) };
 }
 
 async function activeCategories(db: Executor, restaurantId: string) {

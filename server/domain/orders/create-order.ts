@@ -8,7 +8,7 @@ import { findOrCreateCustomer } from '../customers/match-customer.ts';
 import { seconds } from '../time.ts';
 import type { OrderItemRow, OrderRow } from './hooks.ts';
 import { businessDate } from './business-date.ts';
-import { localTime } from './menu-availability.ts';
+import { wallClock } from '../wall-clock.ts';
 import { nextOrderNumber } from './order-number.ts';
 import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
@@ -110,7 +110,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   }
   const priced = priceLines(catalogue, input.items, {
     defaultTaxRate: restaurant.default_tax_rate,
-    availableAt: input.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
+    availableAt: input.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const customer = await findOrCreateCustomer(trx, actor, {
     name: input.customer_name,
@@ -182,7 +182,7 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   const { restaurant } = catalogue;
   const priced = priceLines(catalogue, lines, {
     defaultTaxRate: restaurant.default_tax_rate,
-    availableAt: opts.guestMenu ? localTime(actor.now, restaurant.timezone) : undefined,
+    availableAt: opts.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
   const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });

@@ -1,4 +1,4 @@
-import type { DateTime } from 'luxon';
+import type { WallClock } from '../wall-clock.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Catalogue } from '../menu/catalogue.ts';
 import type { Modifier } from '../menu/modifier-groups.ts';
@@ -51,7 +51,7 @@ export function lineTax(lineSubtotal: number, rate: number): number {
 export interface PricingOptions {
   defaultTaxRate: number;
   /** guest channels: the item's category (and its parents) must be active and inside its time window now */
-  availableAt?: DateTime;
+  availableAt?: WallClock;
   /** parameter name of the items list in error messages (`items`) */
   param?: string;
 }
