@@ -107,7 +107,7 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
       const orders = [{ object: 'order', server: s.body.id }];
       expect(validateExpand('order', ['server'])).toEqual(['server']);
       await applyExpand({ db: hub.server.services.db, restaurantId: hub.restaurant.id }, 'order', orders, ['server']);
-      expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'user', name: 'Marco' });
+      expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'staff_user', name: 'Marco' });
       expect(orders[0].server).not.toHaveProperty('hourly_rate');
       const expanded = await hub.api.get(`/v1/shifts/${in1.body.id}?expand[]=user`);
       expect(expanded.body.user).toMatchObject({ id: s.body.id, object: 'staff_user' });

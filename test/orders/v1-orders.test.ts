@@ -124,7 +124,7 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect(got.status).toBe(200);
     expect(got.body.table).toMatchObject({ id: menu.table, object: 'table', capacity: 4, status: 'available' });
     expect(typeof got.body.table.number).toBe('number');
-    expect(got.body.server).toEqual({ id: owner.id, object: 'user', name: 'Owner', email: expect.any(String), role: 'owner' });
+    expect(got.body.server).toEqual({ id: owner.id, object: 'staff_user', name: 'Owner', email: expect.any(String), role: 'owner' });
     expect(got.body.items[0].menu_item).toMatchObject({ id: menu.steak, object: 'menu_item', name: 'Steak' });
     const bad = await hub.api.get(`/v1/orders/${res.body.id}?expand=customer`);
     expect(bad.status).toBe(400);

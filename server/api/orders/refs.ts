@@ -6,10 +6,13 @@ import { presentOrder } from './presenter.ts';
 
 // An expanded `table` is the venue table as /v1/tables shows it (loader in api/tables).
 
-/** What an expanded `server` shows: who served, never credentials or pay (orders:read must not reveal wages). */
+/**
+ * What an expanded `server` shows: the staff user (the same object as /v1/staff) reduced to
+ * who served, never pay (orders:read must not reveal wages).
+ */
 export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'email' | 'role'>) => ({
   id: u.id,
-  object: 'user' as const,
+  object: 'staff_user' as const,
   name: u.name,
   email: u.email,
   role: u.role,
