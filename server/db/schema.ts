@@ -52,7 +52,7 @@ export interface DB
     PrintersTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
-export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'print_jobs' | 'printer_status' | 'order_counters'
+export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
   | 'webhook_deliveries' | 'webhook_attempts';
 

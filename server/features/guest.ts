@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { CAPTCHA_MAX_NUMBER, purgeChallenges } from '../domain/contact/captcha.ts';
 import { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
+import { lazySecret, serviceSecret } from '../domain/service-secret.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
@@ -10,8 +10,8 @@ import type { Feature } from './feature.ts';
 export interface GuestServices {
   /** works off the guest_messages outbox (waitlist notices, contact mail) */
   dispatcher: GuestMessageDispatcher;
-  /** HMAC key of captcha challenges; per process, challenges live minutes */
-  captchaKey: string;
+  /** HMAC key of captcha challenges, kept in the database: a restart or another process accepts what this one issued */
+  captchaKey(): Promise<string>;
   /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
   captchaMaxNumber: number;
   ipLimiter: RateLimiter | null;
@@ -37,7 +37,7 @@ export const guestFeature: Feature = {
     const limits = services.config.guestRateLimit;
     services.guest = {
       dispatcher: new GuestMessageDispatcher(services, smtpSender(services.config.mail), httpSmsSender(services.config.sms)),
-      captchaKey: randomBytes(32).toString('hex'),
+      captchaKey: lazySecret(() => serviceSecret(services.db, 'captcha_hmac', services.clock.now())),
       captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
       restaurantLimiter: limits ? new RateLimiter(limits.perMinutePerRestaurant / 60, limits.perMinutePerRestaurant) : null,

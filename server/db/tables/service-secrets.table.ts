@@ -1,0 +1,10 @@
+/**
+ * Secrets of this installation (e.g. the captcha HMAC key), made once and shared by every
+ * process on the database, so a restart or a second cloud process accepts what the first
+ * signed. Local: never replicated.
+ */
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
+  created: number;
+}

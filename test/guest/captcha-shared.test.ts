@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.ts';
+import { guestOf } from '../../server/features/guest.ts';
+import { silentLogger } from '../../server/logger.ts';
+import { createServer, type ComandaServer } from '../../server/server.ts';
+import { DIALECTS, reopen } from '../helpers/db.ts';
+import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import { solvedCaptcha } from './helpers.ts';
+
+const form = (captchaToken: string) => ({ name: 'Ana', email: 'ana@example.org', restaurantName: 'Casa Ana', message: 'Hola', captchaToken, lang: 'es' });
+
+describe.each(DIALECTS)('captcha key shared by the processes of one database on %s', (dialect) => {
+  let hub: TestHub;
+  let other: ComandaServer;
+  let otherApi: ApiClient;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-captcha-'));
+
+  beforeAll(async () => {
+    hub = await startHub(dialect, { dataDir: dir });
+    guestOf(hub.server.services).captchaMaxNumber = 2000;
+    // a second server on the same database: a second cloud process, or the hub after a restart
+    const database = await reopen({ dialect, url: hub.server.services.databaseUrl } as Database, dir);
+    other = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+    otherApi = new ApiClient((await other.listen(0, '127.0.0.1')).url, hub.keys.secret);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await hub?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a challenge issued by one process is redeemed at the other, once', async () => {
+    const token = await solvedCaptcha(hub);
+    const r = await otherApi.post('/public/contact', form(token), { key: null });
+    expect(r.body).toMatchObject({ object: 'contact_request' });
+    expect(r.status).toBe(202);
+    const again = await hub.api.post('/public/contact', form(token), { key: null });
+    expect(again.status).toBe(400);
+    expect(again.body.error.message).toContain('already used');
+  });
+
+  it('both hold the same key, made once and kept in the database', async () => {
+    const [a, b] = await Promise.all([guestOf(hub.server.services).captchaKey(), guestOf(other.services).captchaKey()]);
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(b).toBe(a);
+    const rows = await hub.server.services.db.selectFrom('service_secrets').selectAll().execute();
+    expect(rows.map((r) => r.name)).toEqual(['captcha_hmac']);
+  });
+});
