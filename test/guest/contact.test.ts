@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContactMail, contactLang } from '../../server/domain/contact/contact-mail.ts';
+import { buildContactMail } from '../../server/domain/contact/contact-mail.ts';
+import { guestLang } from '../../server/domain/guest/lang.ts';
 import { guestOf } from '../../server/features/guest.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
@@ -17,8 +18,8 @@ const form = (captchaToken: string, extra: Record<string, unknown> = {}) => ({
 
 describe('contact mail texts', () => {
   it('speaks en, de, fr, es and it; anything else is English', () => {
-    expect(['de', 'DE', 'de-AT', 'fr_CH', 'es', 'it', 'en'].map(contactLang)).toEqual(['de', 'de', 'de', 'fr', 'es', 'it', 'en']);
-    expect([undefined, null, '', 'pt', 'xx-YY', 'klingon'].map(contactLang)).toEqual(['en', 'en', 'en', 'en', 'en', 'en']);
+    expect(['de', 'DE', 'de-AT', 'fr_CH', 'es', 'it', 'en'].map(guestLang)).toEqual(['de', 'de', 'de', 'fr', 'es', 'it', 'en']);
+    expect([undefined, null, '', 'pt', 'xx-YY', 'klingon'].map(guestLang)).toEqual(['en', 'en', 'en', 'en', 'en', 'en']);
     const subjects = ['en', 'de', 'fr', 'es', 'it'].map((lang) => buildContactMail({ name: 'N', email: 'e@x.test', message: 'm', lang }).subject);
     expect(new Set(subjects).size).toBe(5);
     expect(buildContactMail({ name: 'N', email: 'e@x.test', message: 'm', lang: 'de' }).text).toContain('Nachricht:\nm');

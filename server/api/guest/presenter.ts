@@ -21,6 +21,7 @@ export function presentWaitlistEntry(row: EntryRow) {
     email: row.email,
     consent: row.consent === 1,
     notes: row.notes,
+    lang: row.lang,
     customer: row.customer_id,
     notified_at: row.notified_at,
     notified_channel: row.notified_channel,

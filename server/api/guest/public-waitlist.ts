@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
+import { GUEST_LANGS } from '../../domain/guest/lang.ts';
 import { assertWaitlistOffered, restaurantBySlug } from '../../domain/waitlist/access.ts';
 import { addEntry, moveEntry, queueSummary, standing } from '../../domain/waitlist/entries.ts';
 import { isOpenAt } from '../../domain/waitlist/open-now.ts';
@@ -74,7 +75,7 @@ defineRoute({
     if (!isOpenAt(settings, c.now)) throw new ApiError('WAITLIST_CLOSED', 'The restaurant is closed now; the waitlist opens with it.');
     const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
     const entry = await c.services.tx.run((trx) =>
-      addEntry(trx, actor, { ...c.body, source: 'online', consent: true }),
+      addEntry(trx, actor, { ...c.body, lang: c.body.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
     );
     return {
       token: signEntryToken(entry.id, restaurant.guest_secret),

@@ -11,6 +11,9 @@ const phone = () =>
     .max(40, 'must be at most 40 characters')
     .refine((v) => parsePhoneNumberFromString(v.replace(/^00/, '+'), 'DE')?.isValid() === true, 'is not a valid phone number');
 
+/** A language tag (BCP 47 shape); one not offered means English, as for the contact form. */
+const lang = () => z.string().trim().regex(/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as de or de-AT').max(35, 'must be at most 35 characters');
+
 const email = () => z.string().trim().max(254, 'must be at most 254 characters').pipe(z.email('is not a valid email address'));
 
 export const JoinWaitlist = z.object({
@@ -20,6 +23,8 @@ export const JoinWaitlist = z.object({
   phone: phone().nullish(),
   email: email().nullish(),
   consent: z.boolean().refine((v) => v, 'must be true: the guest has to agree to be contacted'),
+  // the language of the notice; without it, the browser's Accept-Language decides
+  lang: lang().optional(),
 });
 
 export const AddWalkIn = z.object({
@@ -29,6 +34,7 @@ export const AddWalkIn = z.object({
   email: email().nullish(),
   consent: z.boolean().optional(),
   notes: f.text(500).nullish(),
+  lang: lang().optional(),
 });
 
 export const NotifyEntry = z.object({ channel: z.enum(['email', 'sms']).optional() });

@@ -77,6 +77,7 @@ defineRoute({
       email: b.email,
       consent: b.consent ?? false,
       notes: b.notes,
+      lang: b.lang,
       source: 'walk_in',
     });
     return presentWaitlistEntry(row);

@@ -9,6 +9,7 @@ import * as m0200 from './0200_reservations.ts';
 import * as m0300 from './0300_guest.ts';
 import * as m0301 from './0301_waitlist_one_place.ts';
 import * as m0302 from './0302_service_secrets.ts';
+import * as m0303 from './0303_waitlist_lang.ts';
 
 import * as m0400 from './0400_webhooks.ts';
 
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '0300_guest': m0300,
   '0301_waitlist_one_place': m0301,
   '0302_service_secrets': m0302,
+  '0303_waitlist_lang': m0303,
 
   '0400_webhooks': m0400,
 

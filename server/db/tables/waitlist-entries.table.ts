@@ -12,6 +12,8 @@ export interface WaitlistEntriesTable {
   source: 'online' | 'walk_in';
   status: 'waiting' | 'notified' | 'seated' | 'cancelled' | 'expired';
   notes: string | null;
+  /** the language notices are written in (domain/guest/lang.ts) */
+  lang: string;
   customer_id: string | null;
   livemode: number;
   notified_at: number | null;

@@ -1,22 +1,14 @@
 import type { Executor } from '../../db/records.ts';
+import { guestLang, type GuestLang } from '../guest/lang.ts';
 import { enqueueMessage } from '../guest/outbox.ts';
 
-export const CONTACT_LANGS = ['en', 'de', 'fr', 'es', 'it'] as const;
-export type ContactLang = (typeof CONTACT_LANGS)[number];
-
-const TEXTS: Record<ContactLang, { subject: string; name: string; email: string; restaurant: string; message: string; none: string }> = {
+const TEXTS: Record<GuestLang, { subject: string; name: string; email: string; restaurant: string; message: string; none: string }> = {
   en: { subject: 'New contact request', name: 'Name', email: 'Email', restaurant: 'Restaurant', message: 'Message', none: '(not given)' },
   de: { subject: 'Neue Kontaktanfrage', name: 'Name', email: 'E-Mail', restaurant: 'Restaurant', message: 'Nachricht', none: '(keine Angabe)' },
   fr: { subject: 'Nouvelle demande de contact', name: 'Nom', email: 'E-mail', restaurant: 'Restaurant', message: 'Message', none: '(non renseigné)' },
   es: { subject: 'Nueva solicitud de contacto', name: 'Nombre', email: 'Correo electrónico', restaurant: 'Restaurante', message: 'Mensaje', none: '(no indicado)' },
   it: { subject: 'Nuova richiesta di contatto', name: 'Nome', email: 'E-mail', restaurant: 'Ristorante', message: 'Messaggio', none: '(non indicato)' },
 };
-
-/** `de-AT`, `DE` and `de` all mean German; anything not offered falls back to English. */
-export function contactLang(raw: string | undefined | null): ContactLang {
-  const base = (raw ?? '').trim().toLowerCase().split(/[-_]/)[0];
-  return (CONTACT_LANGS as readonly string[]).includes(base) ? (base as ContactLang) : 'en';
-}
 
 export interface ContactRequest {
   name: string;
@@ -27,7 +19,7 @@ export interface ContactRequest {
 }
 
 export function buildContactMail(req: ContactRequest) {
-  const lang = contactLang(req.lang);
+  const lang = guestLang(req.lang);
   const t = TEXTS[lang];
   const subject = `${t.subject}: ${req.name}${req.restaurantName ? ` (${req.restaurantName})` : ''}`;
   const text = [

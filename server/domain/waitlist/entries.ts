@@ -9,7 +9,9 @@ import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../custome
 import { emitEvent } from '../events/emit.ts';
 import type { Settings } from '../restaurants/settings.ts';
 import { seconds } from '../time.ts';
+import { guestLang } from '../guest/lang.ts';
 import { enqueueMessage } from '../guest/outbox.ts';
+import { buildNotice } from './notice.ts';
 import { estimateWaitMinutes, seatingPace } from './estimate.ts';
 
 type Status = WaitlistEntriesTable['status'];
@@ -23,6 +25,8 @@ export interface NewEntry {
   consent: boolean;
   notes?: string | null;
   source: 'online' | 'walk_in';
+  /** a language tag; one not offered means English */
+  lang?: string | null;
 }
 
 export async function findEntry(db: Executor, restaurantId: string, id: string) {
@@ -64,6 +68,7 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
     source: input.source,
     status: 'waiting',
     notes: input.notes ?? null,
+    lang: guestLang(input.lang),
     customer_id: customer?.id ?? null,
     livemode: actor.livemode ? 1 : 0,
     notified_at: null,
@@ -154,15 +159,22 @@ export async function notifyEntry(
   }
   const saved = await moveEntry(trx, actor, entry, 'notified', { notified_channel: channel ?? 'in_person' });
   if (channel && recipient) {
-    const minutes = opts.settings.waitlist.notify_expiry_minutes;
+    const lang = guestLang(entry.lang);
+    const notice = buildNotice(lang, {
+      guestName: entry.guest_name,
+      partySize: entry.party_size,
+      restaurantName: opts.restaurantName,
+      minutes: opts.settings.waitlist.notify_expiry_minutes,
+    });
     await enqueueMessage(trx, actor.now, {
       restaurantId: actor.restaurantId,
       kind: 'waitlist_notice',
       channel,
       status: opts.transports[channel] ? 'pending' : 'stored',
       recipient,
-      subject: channel === 'email' ? `Your table at ${opts.restaurantName} is ready` : null,
-      body: `Hello ${entry.guest_name}, your table for ${entry.party_size} at ${opts.restaurantName} is ready. Please come to the host stand within ${minutes} minutes.`,
+      subject: channel === 'email' ? notice.subject : null,
+      body: notice.body,
+      lang,
       waitlistEntryId: entry.id,
     });
   }
