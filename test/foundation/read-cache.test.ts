@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../server/logger.ts';
-import { createServer, type ComandaServer } from '../../server/server.ts';
-import type { Database } from '../../server/db/database.ts';
-import { DIALECTS, reopen } from '../helpers/db.ts';
-import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import type { ComandaServer } from '../../server/server.ts';
+import { DIALECTS } from '../helpers/db.ts';
+import { startHub, startSecondServer, type ApiClient, type TestHub } from '../helpers/server.ts';
 
 describe.each(DIALECTS)('cached reads on %s', (dialect) => {
   let hub: TestHub;
@@ -17,9 +15,7 @@ describe.each(DIALECTS)('cached reads on %s', (dialect) => {
   beforeAll(async () => {
     hub = await startHub(dialect, { dataDir: dir });
     // a second server on the same database, as a second cloud process would be
-    const database = await reopen({ dialect, url: hub.server.services.databaseUrl } as Database, dir);
-    other = createServer({ database, logger: silentLogger, config: { rateLimit: false } });
-    otherApi = new ApiClient((await other.listen(0, '127.0.0.1')).url, hub.keys.secret);
+    ({ server: other, api: otherApi } = await startSecondServer(hub, dir));
   });
   afterAll(async () => {
     await other?.close();

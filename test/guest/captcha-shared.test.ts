@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.ts';
 import { guestOf } from '../../server/features/guest.ts';
-import { silentLogger } from '../../server/logger.ts';
-import { createServer, type ComandaServer } from '../../server/server.ts';
-import { DIALECTS, reopen } from '../helpers/db.ts';
-import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import type { ComandaServer } from '../../server/server.ts';
+import { DIALECTS } from '../helpers/db.ts';
+import { startHub, startSecondServer, type ApiClient, type TestHub } from '../helpers/server.ts';
 import { solvedCaptcha } from './helpers.ts';
 
 const form = (captchaToken: string) => ({ name: 'Ana', email: 'ana@example.org', restaurantName: 'Casa Ana', message: 'Hola', captchaToken, lang: 'es' });
@@ -21,10 +19,7 @@ describe.each(DIALECTS)('captcha key shared by the processes of one database on 
   beforeAll(async () => {
     hub = await startHub(dialect, { dataDir: dir });
     guestOf(hub.server.services).captchaMaxNumber = 2000;
-    // a second server on the same database: a second cloud process, or the hub after a restart
-    const database = await reopen({ dialect, url: hub.server.services.databaseUrl } as Database, dir);
-    other = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
-    otherApi = new ApiClient((await other.listen(0, '127.0.0.1')).url, hub.keys.secret);
+    ({ server: other, api: otherApi } = await startSecondServer(hub, dir));
   });
   afterAll(async () => {
     await other?.close();

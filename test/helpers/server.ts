@@ -1,10 +1,10 @@
 import { ManualClock } from '../../server/clock.ts';
 import type { Config } from '../../server/config.ts';
-import type { Dialect } from '../../server/db/database.ts';
+import type { Database, Dialect } from '../../server/db/database.ts';
 import { provisionRestaurant } from '../../server/domain/restaurants/provision.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
-import { freshDatabase } from './db.ts';
+import { freshDatabase, reopen } from './db.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -105,6 +105,17 @@ export async function startHub(
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * A second server on the hub's database (a second cloud process, or the hub after a restart),
+ * on the hub's clock; a SQLite hub must have been started with `dataDir`.
+ */
+export async function startSecondServer(hub: TestHub, dataDir?: string): Promise<{ server: ComandaServer; api: ApiClient }> {
+  const services = hub.server.services;
+  const database = await reopen({ dialect: services.dialect, url: services.databaseUrl } as Database, dataDir);
+  const server = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+  return { server, api: new ApiClient((await server.listen(0, '127.0.0.1')).url, hub.keys.secret) };
 }
 
 /** Rows in a table, to prove a refused request wrote nothing. */
