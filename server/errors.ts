@@ -118,3 +118,23 @@ export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+// PostgreSQL classes and codes that mean "not now" rather than "never": connection
+// exceptions (08), insufficient resources (53), operator intervention (57P0x), and a
+// serialization or deadlock abort that outlived its retries (db/transact.ts).
+const PG_UNAVAILABLE = /^(08|53|57P0[1-4]$|40001$|40P01$)/;
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
+const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/**
+ * The database could not take the request now (busy, full, unreachable, restarting): the
+ * client should come back, not give up. pg-pool reports a lost or unobtainable connection
+ * only in words, so those are matched by message.
+ */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code && (PG_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code) || NET_UNAVAILABLE.has(code))) return true;
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return /^(Connection terminated|timeout exceeded when trying to connect)/.test(message);
+}

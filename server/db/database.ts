@@ -26,10 +26,12 @@ export interface OpenOptions {
   /** Directory for the SQLite file (created if missing). ':memory:' for a throwaway database. */
   dataDir?: string;
   pgPoolSize?: number;
+  /** SQLite: how long a write waits for another process's lock before giving up (503), default 5 s */
+  busyTimeoutMs?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  const database = opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.pgPoolSize) : openSqlite(opts.dataDir ?? './data');
+  const database = opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.pgPoolSize) : openSqlite(opts.dataDir ?? './data', opts.busyTimeoutMs ?? 5000);
   try {
     await migrate(database.db);
   } catch (err) {
@@ -39,7 +41,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return database;
 }
 
-function openSqlite(dataDir: string): Database {
+function openSqlite(dataDir: string, busyTimeoutMs: number): Database {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
     fs.mkdirSync(dataDir, { recursive: true });
@@ -57,7 +59,7 @@ function openSqlite(dataDir: string): Database {
   // shown survives a pulled plug. Group commit (db/transact.ts) pays one sync per batch.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   // kysely prepares every statement anew; the hub runs the same few hundred statements all
   // day, so keeping them prepared saves a parse and plan per query.
   const statements = new Map<string, SQLite.Statement>();

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError, isUniqueViolation } from '../errors.ts';
+import { ApiError, isUnavailable, isUniqueViolation } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** The one place an error becomes an HTTP answer. Anything not an ApiError is a 500 that says nothing inside. */
@@ -25,13 +25,23 @@ export function errorMiddleware(logger: Logger) {
 
 /**
  * A unique-constraint violation means two writers raced for the same thing (a slug, a key,
- * a number): that is the client's conflict, not a server fault. Anything else unexpected
- * is a 500 whose message says nothing about the inside (no SQL, no stack).
+ * a number): that is the client's conflict, not a server fault. A database that cannot take
+ * the request now (busy, full, unreachable) is a 503 with Retry-After, which clients retry;
+ * with the same Idempotency-Key a retried create never makes a second record. Anything else
+ * unexpected is a 500 whose message says nothing about the inside (no SQL, no stack).
  */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (isUniqueViolation(err)) {
     return new ApiError('resource_conflict', 'The request conflicts with a record that was just written. Retry it.');
+  }
+  if (isUnavailable(err)) {
+    return new ApiError(
+      'service_unavailable',
+      'The database cannot take requests right now. Retry shortly; with the same Idempotency-Key a retried create never makes a second record.',
+      null,
+      { 'Retry-After': '1' },
+    );
   }
   return new ApiError('internal_error', 'An internal error occurred. It has been logged; please retry.');
 }

@@ -33,3 +33,38 @@ describe('error mapping', () => {
     expect(new ApiError('idempotency_key_in_use', 'x').type).toBe('idempotency_error');
   });
 });
+
+describe('a database that cannot take the request now', () => {
+  it('is a 503 with Retry-After for busy, full, unreachable or restarting databases of either dialect', () => {
+    const transient = [
+      { code: 'SQLITE_BUSY' },
+      { code: 'SQLITE_BUSY_SNAPSHOT' },
+      { code: 'SQLITE_LOCKED' },
+      { code: 'SQLITE_FULL' },
+      { code: 'SQLITE_IOERR_WRITE' },
+      { code: '08006' }, // connection failure
+      { code: '53300' }, // too many connections
+      { code: '53100' }, // disk full
+      { code: '57P01' }, // admin shutdown
+      { code: '57P03' }, // cannot connect now
+      { code: '40001' }, // serialization failure after the retries
+      { code: 'ECONNREFUSED' },
+      { code: 'ECONNRESET' },
+      { message: 'Connection terminated unexpectedly' },
+      { message: 'timeout exceeded when trying to connect' },
+    ];
+    for (const props of transient) {
+      const mapped = toApiError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432 at SELECT * FROM orders'), props));
+      expect(mapped.status, JSON.stringify(props)).toBe(503);
+      expect(mapped.code).toBe('service_unavailable');
+      expect(mapped.headers['Retry-After']).toBe('1');
+      expect(JSON.stringify(mapped.toBody())).not.toMatch(/10\.0\.0\.5|SELECT|orders/);
+    }
+  });
+
+  it('leaves real faults a 500: a broken query, a foreign key, a missing table', () => {
+    for (const code of ['SQLITE_ERROR', 'SQLITE_CONSTRAINT_FOREIGNKEY', '23503', '42P01', '42601', 'SQLITE_READONLY']) {
+      expect(toApiError(Object.assign(new Error('x'), { code })).status, code).toBe(500);
+    }
+  });
+});
