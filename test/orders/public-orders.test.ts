@@ -68,6 +68,14 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     const dine = await screen.get('/public/orders?type=dine-in&status=placed&limit=100&fields=type,status');
     expect(dine.body.data.length).toBeGreaterThan(0);
     expect(dine.body.data.every((o: any) => o.type === 'dine_in' && o.status === 'placed')).toBe(true);
+    // names every object has (Object.prototype's) are not fields either
+    for (const f of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      for (const path of [`/public/orders?fields=${f}`, `/public/orders/${all.body.data[0].id}?fields=id,${f}`, `/public/orders/kitchen?fields=${f}`]) {
+        const r = await screen.get(path);
+        expect(r.status, path).toBe(400);
+        expect(r.body.error).toMatchObject({ code: 'parameter_invalid', param: 'fields' });
+      }
+    }
     for (const q of ['fields=id,price', 'fields=', 'limit=101', 'limit=0', 'page=0', 'sort=price', 'order=up', 'status=eaten', 'type=boat', 'colour=red']) {
       const r = await screen.get(`/public/orders?${q}`);
       expect(r.status, q).toBe(400);

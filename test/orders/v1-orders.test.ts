@@ -57,7 +57,13 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     const res = await create({ type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }, { menu_item: menu.water, quantity: 1 }] });
     expect(res.body.tax_amount).toBe(36);
     expect(res.body.total).toBe(536);
-    await hub.api.patch(`/v1/menu_items/${menu.water}`, { price: 333 });
+    // rates whose × 10,000 lands just below the half in binary: 10000 × 0.07125 = 712.5 → 713
+    for (const [rate, tax] of [[0.07125, 713], [0.08875, 888], [0.19, 1900], [0.0725, 725]] as const) {
+      await hub.api.patch(`/v1/menu_items/${menu.water}`, { price: 10000, tax_rate: rate });
+      const r = await create({ type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }] });
+      expect(r.body.tax_amount, String(rate)).toBe(tax);
+    }
+    await hub.api.patch(`/v1/menu_items/${menu.water}`, { price: 333, tax_rate: 0.07 });
   });
 
   it('numbers orders per business day and restarts the next day', async () => {

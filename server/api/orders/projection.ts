@@ -79,7 +79,8 @@ export function parseFields(raw: string | undefined, defaults: FieldName[]): Fie
   if (raw === undefined) return defaults;
   const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
   if (names.length === 0) throw new ApiError('parameter_invalid', 'fields must name at least one field.', 'fields');
-  const unknown = names.find((n) => !(n in FIELDS));
+  // own keys only: `in` would also take Object.prototype's names (constructor, __proto__)
+  const unknown = names.find((n) => !Object.hasOwn(FIELDS, n));
   if (unknown) {
     throw new ApiError('parameter_invalid', `Unknown field '${unknown}'. Selectable fields: ${ALL_FIELDS.join(', ')}.`, 'fields');
   }

@@ -44,7 +44,9 @@ export const DEFAULT_STATION = 'kitchen';
  * rounds the same way on every node.
  */
 export function lineTax(lineSubtotal: number, rate: number): number {
-  const basisPoints = Math.round(rate * 10_000);
+  // rate × 10,000 in binary floating point can land just below the half (0.07125 → 712.4999…):
+  // rounding its decimal text first makes 0.07125 exactly 712.5 → 713 basis points.
+  const basisPoints = Math.round(Number((rate * 10_000).toFixed(6)));
   return Math.floor((lineSubtotal * basisPoints + 5_000) / 10_000);
 }
 
