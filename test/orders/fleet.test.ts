@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../../server/domain/keys/create-key.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from './fixtures.ts';
@@ -91,5 +92,27 @@ describe.each(DIALECTS)('external delivery fleet on %s', (dialect) => {
     const draft = await hub.api.post('/v1/orders', { type: 'delivery', delivery_address: 'Via Dante 3', items: [{ menu_item: menu.water, quantity: 1 }] });
     const d = await screen.get(`/public/orders/delivery/${draft.body.id}/track`);
     expect(d.status).toBe(409);
+  });
+
+  it('never hands a sandbox order to the fleet: its delivery moves with the order, with no courier', async () => {
+    const sandbox = hub.api.withKey(hub.keys.sandbox);
+    const widget = await hub.server.services.tx.run((trx) =>
+      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false }),
+    );
+    const sandboxScreen = hub.api.withKey(widget.key);
+    const jobsBefore = fleet.jobs.size;
+    const o = await sandbox.post('/v1/orders', { type: 'delivery', delivery_address: 'Test Street 1', items: [{ menu_item: menu.water, quantity: 1 }] });
+    expect(o.body.livemode).toBe(false);
+    expect((await sandbox.patch(`/v1/orders/${o.body.id}`, { status: 'placed' })).status).toBe(200);
+    expect((await sandbox.patch(`/v1/orders/${o.body.id}`, { status: 'ready' })).status).toBe(200);
+    // a live order placed after it does reach the fleet, so the dispatcher has run past the sandbox one
+    const live = await screen.post('/public/orders', { type: 'delivery', deliveryAddress: 'Via Verdi 9', items: [{ menuItemId: menu.water, quantity: 1 }] });
+    for (let i = 0; i < 100 && ![...fleet.jobs.values()].some((j) => j.reference === live.body.id); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fleet.jobs.size).toBe(jobsBefore + 1);
+    expect([...fleet.jobs.values()].some((j) => j.reference === o.body.id)).toBe(false);
+    const t = await sandboxScreen.get(`/public/orders/delivery/${o.body.id}/track`);
+    expect(t.status).toBe(200);
+    expect(t.body).toMatchObject({ provider: 'sandbox', status: 'dispatched', courier: null, location: null });
+    expect(fleet.jobs.size).toBe(jobsBefore + 1);
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
-import type { Tracking } from '../../domain/orders/fleets.ts';
+import { fleetFor, type Tracking } from '../../domain/orders/fleets.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
@@ -206,7 +206,7 @@ defineRoute({
     if (!fleet || !delivery) {
       throw new ApiError('state_conflict', fleet ? 'This delivery order has not been placed yet; nothing is dispatched.' : 'This restaurant does not dispatch couriers.');
     }
-    const tracking = await fleet.track(c.db, delivery, order);
+    const tracking = await fleetFor(delivery, fleet).track(c.db, delivery, order);
     return Object.fromEntries(fields.map((f) => [f, tracking[f]]));
   },
 });

@@ -6,13 +6,18 @@ import { seconds } from '../time.ts';
 import type { OrderRow } from './hooks.ts';
 
 export const IN_HOUSE = 'in_house';
+/**
+ * Sandbox orders (`livemode` false) never reach a real fleet: their delivery record moves with
+ * the order like the in-house one, with no courier assigned and nothing sent anywhere.
+ */
+export const SANDBOX = 'sandbox';
 
 /**
  * Keeps the courier side of a delivery order in step with the order, in its transaction.
  * A delivery order gets its record once it leaves draft. With the in-house fleet the
  * order's own moves drive it: ready → a courier is dispatched, served → picked up,
  * completed → delivered. An external fleet reports those itself (see features/orders.ts);
- * here it only learns of cancellations.
+ * here it only learns of cancellations. A sandbox order's delivery is `SANDBOX`'s.
  */
 export async function syncDelivery(trx: Executor, actor: Actor, fleet: string | null, order: OrderRow, previous: OrderRow['status'] | null) {
   if (order.type !== 'delivery' || !fleet || order.status === previous || order.status === 'draft') return;
@@ -24,7 +29,7 @@ export async function syncDelivery(trx: Executor, actor: Actor, fleet: string | 
       id: newId(PREFIXES.delivery, actor.now),
       restaurant_id: order.restaurant_id,
       order_id: order.id,
-      provider: fleet,
+      provider: order.livemode === 1 ? fleet : SANDBOX,
       external_id: null,
       status: 'awaiting_dispatch',
       address: order.delivery_address,
@@ -40,10 +45,10 @@ export async function syncDelivery(trx: Executor, actor: Actor, fleet: string | 
   const patch: Record<string, unknown> = {};
   if (order.status === 'cancelled') {
     if (row.status !== 'delivered') patch.status = 'cancelled';
-  } else if (row.provider === IN_HOUSE) {
+  } else if (row.provider === IN_HOUSE || row.provider === SANDBOX) {
     const stage = ({ ready: 1, served: 2, completed: 3 } as Record<string, number>)[order.status] ?? 0;
     if (stage >= 1 && !row.dispatched_at) {
-      const courier = await pickCourier(trx, order.restaurant_id);
+      const courier = row.provider === IN_HOUSE ? await pickCourier(trx, order.restaurant_id) : null;
       Object.assign(patch, { status: 'dispatched', dispatched_at: now, courier_id: courier?.id ?? null, courier_name: courier?.name ?? null });
     }
     if (stage >= 2 && !row.picked_up_at) Object.assign(patch, { status: 'picked_up', picked_up_at: now });

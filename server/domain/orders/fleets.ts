@@ -4,7 +4,7 @@ import { updateRecord } from '../../db/records.ts';
 import type { DeliveriesTable } from '../../db/tables/deliveries.table.ts';
 import { ApiError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { IN_HOUSE } from './delivery.ts';
+import { IN_HOUSE, SANDBOX } from './delivery.ts';
 import type { OrderRow } from './hooks.ts';
 
 export type DeliveryRow = Selectable<DeliveriesTable>;
@@ -54,6 +54,10 @@ export const inHouseFleet: DeliveryFleet = {
   name: IN_HOUSE,
   track: async (_db, d, o) => base(d, o),
 };
+
+/** What tracks a delivery: a sandbox one only ever its own record, never the configured fleet. */
+export const fleetFor = (delivery: DeliveryRow, configured: DeliveryFleet): DeliveryFleet =>
+  delivery.provider === SANDBOX ? { name: SANDBOX, track: async (_db, d, o) => base(d, o) } : configured;
 
 const STATUSES: DeliveryRow['status'][] = ['awaiting_dispatch', 'dispatched', 'picked_up', 'delivered', 'cancelled'];
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
