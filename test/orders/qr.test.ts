@@ -145,6 +145,17 @@ describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
     expect(seen.body).toEqual(round.body);
   });
 
+  it("a later round with a slower dish raises the order's estimate to it", async () => {
+    const first = await guest.post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.water, quantity: 1 }] });
+    expect((await hub.api.get(`/v1/orders/${first.body.id}`)).body.estimated_time_minutes).toBeNull();
+    const round = await guest.post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, { items: [{ menuItemId: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
+    expect(round.status).toBe(201);
+    expect((await hub.api.get(`/v1/orders/${first.body.id}`)).body.estimated_time_minutes).toBe(20);
+    // a quicker dish after it leaves the longest one standing
+    await guest.post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, { items: [{ menuItemId: menu.pasta, quantity: 1 }] });
+    expect((await hub.api.get(`/v1/orders/${first.body.id}`)).body.estimated_time_minutes).toBe(20);
+  });
+
   it('refuses orders not opened from a QR code of the same table exactly like unknown ones', async () => {
     const mine = (await guest.post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.water, quantity: 1 }] })).body;
     const staffOrder = (await hub.api.post('/v1/orders', { type: 'dine_in', table: menu.table, items: [{ menu_item: menu.water, quantity: 1 }] })).body;

@@ -276,6 +276,7 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
       [{ type: 'takeout', table: menu.table, items: [steakLine()] }, 400, 'parameter_invalid', 'table'],
       [{ type: 'dine_in', server: 'usr_nope', items: [steakLine()] }, 404, 'resource_missing', 'server'],
       [{ type: 'delivery', items: [steakLine()] }, 400, 'delivery_address_required', 'delivery_address'],
+      [{ type: 'delivery', delivery_address: '   ', items: [steakLine()] }, 400, 'delivery_address_required', 'delivery_address'],
     ];
     for (const [body, status, code, param] of cases) {
       const res = await create(body);

@@ -200,7 +200,8 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const qr = await guestToken(c);
-    const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId);
+    // locked: two rounds sent at once would otherwise both take the same line positions
+    const found = await findOrder(c.db, guestActor(qr.restaurant_id, c.now), c.params.orderId, { forUpdate: true });
     await assertGuestOrder(c.db, qr, found?.order, c.params.orderId);
     const saved = await addRound(c.db, guestActor(qr.restaurant_id, c.now), orderContext(c.services), found!, toLines(c.body.items), {
       guestMenu: true,

@@ -45,7 +45,7 @@ export const PublicCreate = z.object({
   customerName: f.name().nullable().optional(),
   customerPhone: z.string().trim().max(40).nullable().optional(),
   customerEmail: z.string().trim().max(254).email('must be an email address').nullable().optional(),
-  deliveryAddress: f.text(500).nullable().optional(),
+  deliveryAddress: f.text(500).trim().nullable().optional(),
   notes: orderNotes(),
 });
 

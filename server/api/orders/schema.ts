@@ -42,7 +42,7 @@ export const CreateOrder = z.object({
   table: f.id().nullable().optional(),
   server: f.id().nullable().optional(),
   ...contact,
-  delivery_address: f.text(500).nullable().optional(),
+  delivery_address: f.text(500).trim().nullable().optional(),
   notes: orderNotes(),
 });
 

@@ -17,8 +17,9 @@ import {
   type OrderStatus,
 } from './state-machine.ts';
 
+/** The order about to be moved, locked for the move (see loadOrder). */
 async function mustLoad(trx: Executor, actor: Actor, id: string) {
-  const found = await findOrder(trx, actor, id);
+  const found = await findOrder(trx, actor, id, { forUpdate: true });
   if (!found) throw notFound('order', id);
   return found;
 }

@@ -187,7 +187,13 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
   const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });
   const items = [...current.items, ...added];
-  const saved = (await updateRecord(trx, 'orders', order, { ...totalsOf(items, order), updated: seconds(actor) }))!;
+  // the order's estimate stays the longest preparation time of all its lines, this round's too
+  const estimate = [order.estimated_time_minutes, estimateMinutes(priced)].filter((m): m is number => m !== null);
+  const saved = (await updateRecord(trx, 'orders', order, {
+    ...totalsOf(items, order),
+    estimated_time_minutes: estimate.length ? Math.max(...estimate) : null,
+    updated: seconds(actor),
+  }))!;
   return recordOrderChange(trx, ctx, {
     actor,
     order: saved,

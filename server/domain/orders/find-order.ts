@@ -10,7 +10,7 @@ export const modeOf = (actor: Pick<Actor, 'livemode'>) => (actor.livemode ? 1 : 
  * off live screens (no cook makes a test order) and live orders out of sandbox integrations;
  * the other mode's order is simply not found.
  */
-export async function findOrder(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string) {
-  const found = await loadOrder(db, actor.restaurantId, id);
+export async function findOrder(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string, opts: { forUpdate?: boolean } = {}) {
+  const found = await loadOrder(db, actor.restaurantId, id, opts);
   return found && found.order.livemode === modeOf(actor) ? found : undefined;
 }

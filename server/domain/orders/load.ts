@@ -1,9 +1,23 @@
 import type { Executor } from '../../db/records.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import type { OrderItemRow, OrderRow } from './hooks.ts';
 
-/** An order and its lines, of one restaurant; undefined when it is not that restaurant's. */
-export async function loadOrder(db: Executor, restaurantId: string, id: string): Promise<{ order: OrderRow; items: OrderItemRow[] } | undefined> {
-  const order = await db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+/**
+ * An order and its lines, of one restaurant; undefined when it is not that restaurant's.
+ * `forUpdate`: the caller will write the order back (a status move, a new round), so on
+ * PostgreSQL its row stays locked until the transaction ends: a concurrent move waits and
+ * then reads what this one wrote (a cancel and a line move, or two stations finishing at
+ * once, can no longer erase each other).
+ */
+export async function loadOrder(
+  db: Executor,
+  restaurantId: string,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<{ order: OrderRow; items: OrderItemRow[] } | undefined> {
+  let q = db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id);
+  if (opts.forUpdate && locksRows(db)) q = q.forUpdate();
+  const order = await q.executeTakeFirst();
   if (!order) return undefined;
   const items = await db.selectFrom('order_items').selectAll().where('order_id', '=', id).orderBy('idx').execute();
   return { order, items };

@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../db/records.ts';
+import { locksRows } from '../../db/row-locks.ts';
 
 // Namespace of this feature's advisory locks (the first of the two int4 keys).
 const RESERVATIONS_LOCK = 4;
@@ -11,6 +12,6 @@ const RESERVATIONS_LOCK = 4;
  * and kysely runs its transactions one after another.
  */
 export async function lockFloor(trx: Executor, restaurantId: string): Promise<void> {
-  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  if (!locksRows(trx)) return;
   await sql`select pg_advisory_xact_lock(${sql.lit(RESERVATIONS_LOCK)}, hashtext(${restaurantId}))`.execute(trx);
 }
