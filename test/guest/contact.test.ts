@@ -83,6 +83,17 @@ describe.each(DIALECTS)('contact form on %s', (dialect) => {
     const decoded = JSON.parse(Buffer.from(mine, 'base64').toString());
     const wrong = Buffer.from(JSON.stringify({ ...decoded, number: decoded.number + 1 })).toString('base64');
     const forged = Buffer.from(JSON.stringify({ ...decoded, signature: 'f'.repeat(64) })).toString('base64');
+    // shapes that make altcha's verifier itself throw: refused as tokens, never a 500
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
+    const misshapen = [
+      b64({ ...decoded, algorithm: 'FOO' }),
+      b64({ ...decoded, salt: 5 }),
+      b64({ ...decoded, number: String(decoded.number) }),
+      b64({ ...decoded, signature: null }),
+      b64([decoded]),
+      b64(null),
+      b64('abc'),
+    ];
     const before = await counts(hub, WRITES);
     const cases: [Record<string, unknown>, string, string][] = [
       [form(mine, { captchaToken: undefined }), '198.51.100.1', 'parameter_missing'],
@@ -90,6 +101,7 @@ describe.each(DIALECTS)('contact form on %s', (dialect) => {
       [form(mine, { captchaToken: 'not base64 json' }), '198.51.100.1', 'captcha_invalid'],
       [form(wrong), '198.51.100.1', 'captcha_invalid'],
       [form(forged), '198.51.100.1', 'captcha_invalid'],
+      ...misshapen.map((t): [Record<string, unknown>, string, string] => [form(t), '198.51.100.1', 'captcha_invalid']),
       [form(mine), '198.51.100.2', 'captcha_invalid'],
       [form(mine, { email: 'nope' }), '198.51.100.1', 'parameter_invalid'],
       [form(mine, { name: '' }), '198.51.100.1', 'parameter_invalid'],

@@ -27,16 +27,25 @@ const refuse = (why: string) => new ApiError('captcha_invalid', `The bot check f
  * submissions of one token cannot both pass.
  */
 export async function redeemChallenge(trx: Executor, hmacKey: string, token: string, ip: string, nowMs: number): Promise<void> {
-  let payload: { challenge?: unknown };
+  let payload: Record<string, unknown>;
   try {
     payload = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
   } catch {
     throw refuse('the token is not a solved challenge');
   }
-  if (!payload || typeof payload.challenge !== 'string') throw refuse('the token is not a solved challenge');
+  // The shape altcha's verifier relies on; anything else (another algorithm, a number for a
+  // salt) would make it throw, and a forged token is the client's error, never a 500.
+  const solved =
+    payload !== null &&
+    typeof payload === 'object' &&
+    ['challenge', 'salt', 'signature'].every((k) => typeof payload[k] === 'string') &&
+    payload.algorithm === 'SHA-256' &&
+    Number.isSafeInteger(payload.number);
+  if (!solved) throw refuse('the token is not a solved challenge');
   // Expiry is checked against the stored row and the service clock, not the process clock.
-  if (!(await verifySolution(payload as any, hmacKey, false))) throw refuse('the solution is wrong');
-  const row = await trx.selectFrom('captcha_challenges').selectAll().where('id', '=', payload.challenge).executeTakeFirst();
+  const verified = await verifySolution(payload as any, hmacKey, false).catch(() => false);
+  if (!verified) throw refuse('the solution is wrong');
+  const row = await trx.selectFrom('captcha_challenges').selectAll().where('id', '=', payload.challenge as string).executeTakeFirst();
   if (!row) throw refuse('the challenge is unknown');
   if (row.ip !== ip) throw refuse('the challenge was issued to another address');
   const now = Math.floor(nowMs / 1000);
