@@ -123,6 +123,10 @@ describe.each(DIALECTS)('reservations on %s', (dialect) => {
       [{ duration_minutes: 2 * 24 * 60 }, 400, 'parameter_invalid', 'duration_minutes'],
       [{ guest_email: 'not-an-email' }, 400, 'parameter_invalid', 'guest_email'],
       [{ guest_phone: 'call me' }, 400, 'parameter_invalid', 'guest_phone'],
+      // digits that are no real number would otherwise make strangers one customer
+      [{ guest_phone: 'call me 12345' }, 400, 'parameter_invalid', 'guest_phone'],
+      [{ guest_phone: '12345' }, 400, 'parameter_invalid', 'guest_phone'],
+      [{ guest_phone: '+1 555' }, 400, 'parameter_invalid', 'guest_phone'],
       [{ notes: 'x'.repeat(2001) }, 400, 'parameter_invalid', 'notes'],
       [{ tags: 'vip' }, 400, 'parameter_invalid', 'tags'],
       [{ date: '2026-11-11' }, 400, 'restaurant_closed', 'date'],

@@ -1,15 +1,15 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { z } from 'zod';
+import { normalizePhone } from '../../domain/customers/match-customer.ts';
 import { f } from '../../http/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
-/** A phone number libphonenumber accepts as real; without a country code it is read as German, like normalizePhone. */
+/** A real phone number, as normalizePhone holds it (without a country code it is read as German). */
 const phone = () =>
   z
     .string()
     .trim()
     .max(40, 'must be at most 40 characters')
-    .refine((v) => parsePhoneNumberFromString(v.replace(/^00/, '+'), 'DE')?.isValid() === true, 'is not a valid phone number');
+    .refine((v) => normalizePhone(v) !== null, 'is not a valid phone number');
 
 /** A language tag (BCP 47 shape); one not offered means English, as for the contact form. */
 const lang = () => z.string().trim().regex(/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/, 'must be a language tag such as de or de-AT').max(35, 'must be at most 35 characters');

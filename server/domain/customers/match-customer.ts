@@ -1,4 +1,5 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+// the full metadata: the small default one takes any 5 digits for a German number
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { newId, PREFIXES } from '../../ids.ts';
@@ -7,15 +8,17 @@ import { seconds } from '../time.ts';
 
 /**
  * Phones are compared in E.164 so "+49 30 1234567" and "0049301234567" are one guest.
- * A number without a country code is read in the restaurant's default region.
+ * A number without a country code is read in the restaurant's default region. Anything
+ * libphonenumber does not hold for a real number is null: kept as typed, "12345" from two
+ * guests would make them one customer with one no-show history.
  */
 export function normalizePhone(raw: string | null | undefined, defaultRegion = 'DE'): string | null {
   if (!raw) return null;
-  const trimmed = raw.trim().replace(/^00/, '+');
-  const parsed = parsePhoneNumberFromString(trimmed, defaultRegion as any);
-  if (parsed?.isValid()) return parsed.number;
-  const digits = trimmed.replace(/[^\d+]/g, '');
-  return digits.length >= 5 ? digits : null;
+  const typed = raw.trim();
+  // digits and the usual separators only: libphonenumber would fish a number out of any text
+  if (!/^\+?[\d\s().\/-]+$/.test(typed)) return null;
+  const parsed = parsePhoneNumberFromString(typed.replace(/^00/, '+'), defaultRegion as any);
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 export const normalizeEmail = (raw: string | null | undefined): string | null => (raw ? raw.trim().toLowerCase() : null);
