@@ -1,9 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderContext } from '../../server/api/orders/context.ts';
 import type { DB } from '../../server/db/schema.ts';
 import { changeLineStatus, changeOrderStatus } from '../../server/domain/orders/change-status.ts';
 import { DIALECTS } from '../helpers/db.ts';
+import { raceOnPostgres } from '../helpers/race.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from './fixtures.ts';
 
@@ -25,32 +26,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     const actor = () => ({ restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() });
     const ctx = () => orderContext(hub.server.services);
 
-    /** Runs `first` in a transaction held open until `second` (started meanwhile) waits on it. */
-    async function race(first: (trx: Transaction<DB>) => Promise<unknown>, second: (trx: Transaction<DB>) => Promise<unknown>) {
-      const db = hub.server.services.db;
-      let settled = false;
-      let outcome: Promise<unknown> | undefined;
-      await db.transaction().execute(async (trx) => {
-        await first(trx);
-        outcome = db
-          .transaction()
-          .execute(second)
-          .then(
-            (v) => v,
-            (err: unknown) => err,
-          )
-          .finally(() => (settled = true));
-        for (let i = 0; i < 500 && !settled; i++) {
-          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(trx);
-          if (rows[0].n > 0) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        // without the row lock the second move would not wait: it would read the order as it
-        // was before the first and write its own copy over it
-        expect(settled).toBe(false);
-      });
-      return outcome;
-    }
+    const race = (first: (trx: Transaction<DB>) => Promise<unknown>, second: (trx: Transaction<DB>) => Promise<unknown>) =>
+      raceOnPostgres(hub.server.services.db, first, second);
 
     async function placedWithTwoLines() {
       const o = await hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }, { menu_item: menu.water, quantity: 2 }] });

@@ -1,6 +1,7 @@
 import { presentReservation, type ReservationRow } from '../../api/reservations/presenter.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
@@ -39,8 +40,15 @@ export const PAST_GRACE_SECONDS = 15 * 60;
 /** Bookings are taken up to a year ahead. */
 export const MAX_AHEAD_SECONDS = 366 * 86_400;
 
-export async function findReservation(db: Executor, restaurantId: string, id: string) {
-  return db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+/**
+ * `forUpdate`: the caller writes the reservation back, so on PostgreSQL its row stays locked
+ * until the transaction ends (db/row-locks.ts): an arrival and a cancel, or the no-show sweep
+ * and an arrival, then run one after the other and the second sees the first.
+ */
+export async function findReservation(db: Executor, restaurantId: string, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id);
+  if (opts.forUpdate && locksRows(db)) q = q.forUpdate();
+  return q.executeTakeFirst();
 }
 
 /** When the booking starts, refused (4xx) on a closed day, outside hours, in the past or too far ahead. */
@@ -180,7 +188,7 @@ const MOVES = ['date', 'time', 'party_size', 'duration_minutes', 'table'] as con
 
 export async function updateReservation(trx: Executor, actor: Actor, id: string, input: Partial<ReservationInput>) {
   const now = seconds(actor);
-  const current = await findReservation(trx, actor.restaurantId, id);
+  const current = await findReservation(trx, actor.restaurantId, id, { forUpdate: true });
   if (!current) throw notFound('reservation', id);
   const moves = MOVES.filter((k) => input[k] !== undefined);
   if (moves.length > 0 && isTerminal(current.status)) {
