@@ -59,6 +59,13 @@ describe.each(DIALECTS)('operational orders on %s', (dialect) => {
     expect(all.body.data).toHaveLength(total);
     const totals = (await screen.get('/public/orders?limit=100&fields=total&sort=total&order=asc')).body.data.map((o: any) => o.total);
     expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    // order numbers sort as the numbers staff call out: 9 before 10, not "10" before "9"
+    while ((await screen.get('/public/orders?limit=1')).body.paging.total < 12) await screen.post('/public/orders', { type: 'takeout', items: [{ menuItemId: menu.water, quantity: 1 }] });
+    const numbers = (await screen.get('/public/orders?limit=100&fields=orderNumber&sort=orderNumber&order=asc')).body.data.map((o: any) => Number(o.orderNumber));
+    expect(numbers.length).toBeGreaterThanOrEqual(12);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    const desc = (await screen.get('/public/orders?limit=100&fields=orderNumber&sort=orderNumber&order=desc')).body.data.map((o: any) => Number(o.orderNumber));
+    expect(desc).toEqual([...numbers].reverse());
     const detail = await screen.get(`/public/orders/${all.body.data[0].id}?fields=table,server,customer,orderNumber`);
     expect(Object.keys(detail.body).sort()).toEqual(['customer', 'orderNumber', 'server', 'table']);
     expect(Object.keys(detail.body.customer).sort()).toEqual(['email', 'name', 'phone']);

@@ -79,10 +79,13 @@ defineRoute({
     // Filtering on a transient status: reach its few rows through the status index (numeric
     // sort columns only; text sorts keep their column).
     const viaStatus = Boolean(c.query.status && TRANSIENT.has(c.query.status) && NUMERIC_SORTS.has(column));
+    let sorted = qb.selectAll();
+    // Order numbers restart every business day and are text ("9", "17", "C3"): by day, then
+    // shorter before longer, so 9 comes before 17 as the numbers are called out.
+    if (column === 'order_number') sorted = sorted.orderBy('business_date', direction).orderBy(sql`length(order_number)`, direction);
     const [{ n }, rows] = await Promise.all([
       qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      qb
-        .selectAll()
+      sorted
         .orderBy(viaStatus ? sql`${sql.ref(column)} + 0` : sql.ref(column), direction)
         .orderBy('id', direction)
         .limit(limit)
