@@ -10,6 +10,7 @@ import * as m0300 from './0300_guest.ts';
 import * as m0301 from './0301_waitlist_one_place.ts';
 import * as m0302 from './0302_service_secrets.ts';
 import * as m0303 from './0303_waitlist_lang.ts';
+import * as m0304 from './0304_guest_message_lease.ts';
 
 import * as m0400 from './0400_webhooks.ts';
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0301_waitlist_one_place': m0301,
   '0302_service_secrets': m0302,
   '0303_waitlist_lang': m0303,
+  '0304_guest_message_lease': m0304,
 
   '0400_webhooks': m0400,
 

@@ -21,6 +21,9 @@ export interface GuestMessagesTable {
   /** Unix seconds */
   next_attempt_at: number;
   last_error: string | null;
+  /** Unix seconds; the dispatcher that claimed the message holds it until then (a lapsed claim means its holder died) */
+  lease_until: number | null;
+  lease_owner: string | null;
   sent_at: number | null;
   created: number;
   updated: number;
