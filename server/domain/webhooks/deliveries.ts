@@ -143,7 +143,9 @@ export async function cancelPendingForEndpoint(trx: Executor, actor: Actor, endp
 /**
  * Queues an event again: to one endpoint (creating its delivery if the event never went
  * there), or to every endpoint it went to that is still enabled. The attempt history stays;
- * the backoff starts over.
+ * the backoff starts over. A claim on the delivery is dropped: an attempt still in flight
+ * then no longer holds it, so its answer goes into the history only and the delivery is
+ * sent again (see recordAttempts).
  */
 export async function resendEvent(trx: Executor, actor: Actor, eventId: string, endpointId?: string) {
   const event = await trx
@@ -177,7 +179,16 @@ export async function resendEvent(trx: Executor, actor: Actor, eventId: string, 
   for (const ep of targets) {
     const requeued = await trx
       .updateTable('webhook_deliveries')
-      .set({ status: 'pending', round_attempts: 0, next_attempt_at: 0, delivered_at: null, url: ep.url, updated: now })
+      .set({
+        status: 'pending',
+        round_attempts: 0,
+        next_attempt_at: 0,
+        lease_until: null,
+        lease_owner: null,
+        delivered_at: null,
+        url: ep.url,
+        updated: now,
+      })
       .where('event_id', '=', eventId)
       .where('endpoint_id', '=', ep.id)
       .executeTakeFirst();
@@ -208,20 +219,23 @@ export async function dueByEndpoint(db: Executor, nowMs: number) {
 /**
  * Claims up to `limit` due deliveries of one endpoint for `owner` until `leaseUntil`, in one
  * statement: atomic on SQLite, and SKIP LOCKED keeps concurrent PostgreSQL claimers apart.
+ * `exclude`: deliveries the claimer is still sending, never claimed again by it meanwhile.
  */
 export async function claimDue(
   db: Executor,
   dialect: Dialect,
-  opts: { endpointId: string; limit: number; nowMs: number; owner: string; leaseUntil: number },
+  opts: { endpointId: string; limit: number; nowMs: number; owner: string; leaseUntil: number; exclude?: readonly string[] },
 ) {
-  const { endpointId, limit, nowMs, owner, leaseUntil } = opts;
+  const { endpointId, limit, nowMs, owner, leaseUntil, exclude = [] } = opts;
   let pick = db
     .selectFrom('webhook_deliveries')
     .select('id')
     .where('status', '=', 'pending')
     .where('endpoint_id', '=', endpointId)
     .where('next_attempt_at', '<=', nowMs)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]));
+  if (exclude.length) pick = pick.where('id', 'not in', exclude);
+  pick = pick
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(limit);
@@ -361,8 +375,9 @@ export async function recordAttempts(trx: Executor, outcomes: AttemptOutcome[]):
           .executeTakeFirst();
     let n = moved?.attempt_count;
     if (n === undefined) {
-      // The claim lapsed (another process may be sending it now) or the delivery was
-      // cancelled: the attempt goes into the history only.
+      // The claim lapsed (another process may be sending it now), the delivery was
+      // cancelled, or a resend requeued it while this attempt was in flight (it stays due
+      // now, a new round): the attempt goes into the history only.
       const d = await trx
         .updateTable('webhook_deliveries')
         .set((eb) => ({ attempt_count: eb('attempt_count', '+', 1) }))

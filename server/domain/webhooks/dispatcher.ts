@@ -173,10 +173,18 @@ export class WebhookDispatcher {
       if (this.closed || capacity <= 0) break;
       const free = Math.min(capacity, this.cfg.perEndpointConcurrency - (this.perEndpoint.get(endpointId) ?? 0));
       if (free <= 0) continue;
-      const claimed = await claimDue(db, dialect, { endpointId, limit: free, nowMs: now, owner: this.owner, leaseUntil: now + this.cfg.leaseMs });
-      // A claim of ours that lapsed while its send is still going (a stalled process, or a
-      // clock moved far ahead) was just renewed: it is in flight already, not sent twice.
-      const rows = claimed.filter((r) => !this.inflight.has(r.id));
+      // What this process is still sending is never claimed again by it: not when its claim
+      // lapsed (a stalled process, a clock moved far ahead), and not when a resend requeued
+      // it. The attempt in flight then stores its outcome only if it still holds the claim
+      // (else into the history only), and the delivery is claimed afresh once it is done.
+      const rows = await claimDue(db, dialect, {
+        endpointId,
+        limit: free,
+        nowMs: now,
+        owner: this.owner,
+        leaseUntil: now + this.cfg.leaseMs,
+        exclude: [...this.inflight.keys()],
+      });
       if (rows.length === 0) continue;
       if (this.closed) {
         await releaseClaims(db, this.owner, rows.map((r) => r.id));

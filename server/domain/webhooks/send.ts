@@ -20,7 +20,9 @@ const agents = {
 /**
  * POSTs one signed body. Never throws: a refused connection, a timeout or a refused address
  * is reported in `error` with `status` null. The answer counts once its status line is in;
- * the body is drained and ignored.
+ * the body is drained and ignored, under the same deadline: a receiver that has not finished
+ * its answer `timeoutMs` after the send began loses the connection (it is destroyed, not
+ * kept alive), so a stalled receiver never holds a socket of the agent for long.
  */
 export function postWebhook(opts: {
   url: string;
@@ -52,7 +54,6 @@ export function postWebhook(opts: {
     const finish = (r: SendResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve(r);
     };
     const req = (secure ? https : http).request(url, {
@@ -67,15 +68,20 @@ export function postWebhook(opts: {
       lookup: opts.allowPrivateTargets ? undefined : publicOnlyLookup,
       signal: opts.signal,
     });
+    // One deadline for the whole exchange, body included. Once the status is in, its
+    // passing no longer changes the outcome (finish is a no-op); it only frees the socket.
     const timer = setTimeout(() => {
       finish(done(null, `timed out after ${opts.timeoutMs} ms`));
       req.destroy();
     }, opts.timeoutMs);
+    const stop = () => clearTimeout(timer);
+    req.on('close', stop);
     req.on('response', (res) => {
       const ra = res.headers['retry-after'];
       finish(done(res.statusCode ?? null, null, Array.isArray(ra) ? ra[0] : ra));
-      res.resume();
+      res.on('end', stop);
       res.on('error', () => undefined);
+      res.resume();
     });
     req.on('error', (err: NodeJS.ErrnoException) => finish(done(null, err.code ? `${err.code}: ${err.message}` : err.message)));
     req.end(opts.body);
