@@ -130,23 +130,53 @@ export class PrintDispatcher {
   private async pass(): Promise<number> {
     const { db } = this.services;
     const now = this.nowSeconds();
-    let query = db.selectFrom('print_jobs').select('id');
-    if (this.busy.size > 0) query = query.where('printer_id', 'not in', [...this.busy.keys()]);
+    let query = db.selectFrom('print_jobs as j').select(['j.id', 'j.printer_id']);
+    if (this.busy.size > 0) query = query.where('j.printer_id', 'not in', [...this.busy.keys()]);
     const due = await query
       .where((eb) =>
         eb.or([
-          eb.and([eb('state', '=', 'queued'), eb('next_attempt_at', '<=', now)]),
-          eb.and([eb('state', '=', 'printing'), eb('lease_until', '<', now)]),
+          eb.and([eb('j.state', '=', 'queued'), eb('j.next_attempt_at', '<=', now)]),
+          eb.and([eb('j.state', '=', 'printing'), eb('j.lease_until', '<', now)]),
         ]),
       )
-      .orderBy('created')
-      .orderBy('id')
+      // Backoff is per job, so a newer ticket can be due while an older one on the same printer
+      // still waits out its retry; sending it would put tickets on the pass out of order. A job
+      // is only due once nothing older on its printer is still waiting or held by a live lease.
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('print_jobs as h')
+              .select('h.id')
+              .whereRef('h.printer_id', '=', 'j.printer_id')
+              .where((o) =>
+                o.or([
+                  o('h.created', '<', o.ref('j.created')),
+                  o.and([o('h.created', '=', o.ref('j.created')), o('h.id', '<', o.ref('j.id'))]),
+                ]),
+              )
+              .where((o) =>
+                o.or([
+                  o.and([o('h.state', '=', 'queued'), o('h.next_attempt_at', '>', now)]),
+                  o.and([o('h.state', '=', 'printing'), o('h.lease_until', '>=', now)]),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .orderBy('j.created')
+      .orderBy('j.id')
       .limit(this.opts.batchSize)
       .execute();
     const claimed: PrintJobRow[] = [];
-    for (const { id } of due) {
+    // a job another dispatcher took between the read and the claim: what follows it on that
+    // printer must not overtake it, so it waits for the next pass
+    const lost = new Set<string>();
+    for (const { id, printer_id } of due) {
+      if (lost.has(printer_id)) continue;
       const job = await this.claim(id, now);
       if (job) claimed.push(job);
+      else lost.add(printer_id);
     }
     const byPrinter = new Map<string, PrintJobRow[]>();
     for (const j of claimed) byPrinter.set(j.printer_id, [...(byPrinter.get(j.printer_id) ?? []), j]);
@@ -205,6 +235,11 @@ export class PrintDispatcher {
     // Once a printer failed in this pass its other jobs fail the same way, without another
     // connection attempt each; they keep their order for the next pass.
     let blocked: PrintError | null = null;
+    // The retry time of the first job that stays queued here. The jobs behind it are held until
+    // then anyway (see pass), so they take that time rather than a shorter backoff of their own
+    // that would only show a next_attempt_at that never happens.
+    let holdUntil: number | null = null;
+    let released = false;
     for (const job of jobs) {
       try {
         if (job.created < this.nowSeconds() - this.opts.maxAgeSeconds) {
@@ -217,7 +252,8 @@ export class PrintDispatcher {
         }
         if (!blocked && !printer.is_active) blocked = new PrintError('offline', 'printer is disabled', false);
         if (blocked) {
-          await this.failed(job, printer, blocked);
+          const row = await this.failed(job, printer, blocked, holdUntil);
+          holdUntil ??= stayedUntil(row, printer);
           continue;
         }
         try {
@@ -232,13 +268,18 @@ export class PrintDispatcher {
             write_started_at: null,
           });
           await this.recordStatus(printer, reading.state, reading.detail);
+          if (!released) {
+            released = true;
+            await this.releaseWaiting(printer.id);
+          }
         } catch (err) {
           const e = err instanceof PrintError ? err : new PrintError('error', (err as Error).message, false);
           // a claim lost before writing is not the printer's fault
           if (e instanceof SendCancelled) continue;
           // the jobs after it were never sent: they share the failure, not its written bytes
           blocked = new PrintError(e.state, e.message, false);
-          await this.failed(job, printer, e);
+          const row = await this.failed(job, printer, e, holdUntil);
+          holdUntil ??= stayedUntil(row, printer);
           await this.recordStatus(printer, e.state, e.message);
         }
       } catch (err) {
@@ -260,8 +301,29 @@ export class PrintDispatcher {
     });
   }
 
-  /** A failed attempt: back off, or after enough failures move the job to the backup printer. */
-  private async failed(job: PrintJobRow, printer: PrinterRow, err: PrintError): Promise<void> {
+  /**
+   * The printer just took a job, so a backoff its waiting jobs earned while it was down means
+   * nothing any more. Without this, one with a later retry than the job that printed (this
+   * printer's own failing ticket, say, behind an older job moved here from a failed printer)
+   * would sit idle while the printer works; now they follow at once, in order (see pass).
+   */
+  private async releaseWaiting(printerId: string): Promise<void> {
+    const now = this.nowSeconds();
+    await this.services.db
+      .updateTable('print_jobs')
+      .set({ next_attempt_at: now, updated: now })
+      .where('printer_id', '=', printerId)
+      .where('state', '=', 'queued')
+      .where('next_attempt_at', '>', now)
+      .execute();
+  }
+
+  /**
+   * A failed attempt: back off, or after enough failures move the job to the backup printer.
+   * `holdUntil`, when set, is the retry time of an older job of this printer that failed just
+   * before; this job cannot go out before it, so it waits for the same moment.
+   */
+  private async failed(job: PrintJobRow, printer: PrinterRow, err: PrintError, holdUntil: number | null): Promise<PrintJobRow | undefined> {
     const attempts = job.attempts + 1;
     const now = this.nowSeconds();
     const marks = err.written ? addMark(job.marks, POSSIBLE_DUPLICATE) : job.marks;
@@ -276,13 +338,13 @@ export class PrintDispatcher {
         .where('is_active', '=', 1)
         .executeTakeFirst();
       if (backup) {
-        await this.update(job, { ...release, printer_id: backup.id, marks: addMark(marks, `BACKUP FROM ${printer.name}`), next_attempt_at: now });
+        const moved = await this.update(job, { ...release, printer_id: backup.id, marks: addMark(marks, `BACKUP FROM ${printer.name}`), next_attempt_at: now });
         this.services.logger.warn({ job: job.id, from: printer.id, to: backup.id }, 'print job moved to backup printer');
-        return;
+        return moved;
       }
     }
     const delay = Math.min(this.opts.maxBackoffSeconds, this.opts.baseBackoffSeconds * 2 ** Math.min(attempts - 1, 16));
-    await this.update(job, { ...release, marks, next_attempt_at: now + delay });
+    return this.update(job, { ...release, marks, next_attempt_at: holdUntil ?? now + delay });
   }
 
   private async recordStatus(printer: PrinterRow, state: StatusReading['state'], detail: string | null): Promise<void> {
@@ -293,6 +355,11 @@ export class PrintDispatcher {
       .onConflict((oc) => oc.column('printer_id').doUpdateSet({ state, detail, checked_at: row.checked_at }))
       .execute();
   }
+}
+
+/** The retry time of a job that stays queued on `printer`; null when it moved or was lost. */
+function stayedUntil(job: PrintJobRow | undefined, printer: PrinterRow): number | null {
+  return job && job.state === 'queued' && job.printer_id === printer.id ? job.next_attempt_at : null;
 }
 
 function addMark(marksJson: string, mark: string): string {
