@@ -26,13 +26,16 @@ export const normalizeEmail = (raw: string | null | undefined): string | null =>
 /**
  * The customer a guest's email or phone belongs to at this restaurant, created on first
  * sight. Email is tried before phone; a match learns the contact detail it lacked.
- * Returns null when neither is given (a walk-in without details stays anonymous).
+ * Returns null when neither is given (a walk-in without details stays anonymous), and for
+ * sandbox work (`sk_test_` keys): customers have no mode, so a test order or booking must
+ * not appear in the owner's guest list, visit counts or loyalty points.
  */
 export async function findOrCreateCustomer(
   trx: Executor,
   actor: Actor,
   guest: { name?: string | null; email?: string | null; phone?: string | null },
 ) {
+  if (!actor.livemode) return null;
   const email = normalizeEmail(guest.email);
   const phone = normalizePhone(guest.phone);
   if (!email && !phone) return null;
