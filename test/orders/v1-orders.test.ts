@@ -123,6 +123,15 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect((await screen.get(`/public/orders/${res.body.id}`)).status).toBe(404);
   });
 
+  it('a sandbox order links no customer and creates none', async () => {
+    const before = await hub.server.services.db.selectFrom('customers').select('id').execute();
+    const res = await hub.api.post('/v1/orders', { type: 'takeout', customer_email: 'tester@example.com', customer_phone: '+49 30 9876543', items: [steakLine()] }, { key: hub.keys.sandbox });
+    expect(res.status).toBe(201);
+    const row = await hub.server.services.db.selectFrom('orders').select('customer_id').where('id', '=', res.body.id).executeTakeFirstOrThrow();
+    expect(row.customer_id).toBeNull();
+    expect(await hub.server.services.db.selectFrom('customers').select('id').execute()).toEqual(before);
+  });
+
   it('accepts a server of the restaurant and expands table, server and items.menu_item', async () => {
     const owner = await hub.server.services.db.selectFrom('users').select('id').where('restaurant_id', '=', hub.restaurant.id).executeTakeFirstOrThrow();
     const res = await create({ type: 'dine_in', table: menu.table, server: owner.id, items: [steakLine()] });
