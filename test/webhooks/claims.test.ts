@@ -52,4 +52,13 @@ describe.each(DIALECTS)('delivery claims on %s', (dialect) => {
     const retries = await claimDue(database.db, dialect, { endpointId: 'we_1', limit: 100, nowMs: now + 60_000, owner: 'E', leaseUntil: now + 90_000 });
     expect(retries.map((r) => r.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `whd_0${30 + i}`));
   });
+
+  it('one claim never takes more than its limit', async () => {
+    // far in the future: every delivery is due and free, whatever the tests before left
+    const at = now + 10 * 60_000;
+    for (const limit of [1, 3, 7]) {
+      const got = await claimDue(database.db, dialect, { endpointId: 'we_1', limit, nowMs: at, owner: `L${limit}`, leaseUntil: at + 1 });
+      expect(got, `limit ${limit}`).toHaveLength(limit);
+    }
+  });
 });

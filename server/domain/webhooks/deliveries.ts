@@ -243,7 +243,10 @@ export async function claimDue(
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_until: leaseUntil, lease_owner: owner })
-    .where('id', 'in', pick)
+    // PostgreSQL may run an `IN (…)` subquery again for every row it scans, and with SKIP
+    // LOCKED each run picks other rows: one claim took the whole queue. `= any(array(…))`
+    // is computed once, so a claim takes at most `limit`.
+    .where(dialect === 'postgres' ? sql<boolean>`id = any(array(${pick}))` : sql<boolean>`id in (${pick})`)
     .where('status', '=', 'pending')
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowMs)]))
     .returningAll()
