@@ -4,11 +4,16 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
-import type { Caller } from './authenticate.ts';
 
 export interface Reply {
   status: number;
   body: unknown;
+}
+
+/** Whose keys: a restaurant, and within it a namespace (a key's mode, or one guest QR code). */
+export interface IdempotencyScope {
+  restaurantId: string;
+  namespace: string;
 }
 
 /** An in-flight claim older than this belongs to a request that died before committing. */
@@ -35,12 +40,12 @@ function canonical(v: unknown): string {
 export async function withIdempotency(
   ctx: Context,
   services: Services,
-  caller: Caller | null,
+  scope: IdempotencyScope | null,
   status: number,
   run: (trx: Transaction<DB>) => Promise<unknown>,
 ): Promise<Reply> {
   const header = ctx.get('idempotency-key');
-  if (!header || !caller) {
+  if (!header || !scope) {
     const body = await services.tx.run(run);
     return { status, body };
   }
@@ -48,8 +53,8 @@ export async function withIdempotency(
     throw new ApiError('parameter_invalid', `Idempotency-Key must be at most ${MAX_KEY_LENGTH} characters.`, 'Idempotency-Key');
   }
   const { db, clock } = services;
-  const key = `${caller.livemode ? 'live' : 'test'}:${header}`;
-  const restaurant_id = caller.restaurantId;
+  const key = `${scope.namespace}:${header}`;
+  const restaurant_id = scope.restaurantId;
   const request_hash = createHash('sha256')
     .update(`${ctx.method} ${ctx.path}\n${canonical(ctx.state.body ?? null)}`)
     .digest('hex');

@@ -10,7 +10,7 @@ import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { readJsonBody } from './body.ts';
 import { readExpandParam, validateExpand } from './expand.ts';
-import { withIdempotency } from './idempotency.ts';
+import { withIdempotency, type IdempotencyScope } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
@@ -47,6 +47,11 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   expand?: string;
   /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
   idempotent?: boolean;
+  /**
+   * Keyless routes: whose Idempotency-Keys these are (a guest route names its QR code), so a
+   * guest's retried submit replays too. Keyed routes use the caller's restaurant and mode.
+   */
+  idempotencyScope?: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdempotencyScope>;
   /** success status, default 200 */
   status?: number;
   /** runs before anything of the request is read: the guest routes take their per-IP limit here, so bad input counts too */
@@ -124,7 +129,10 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       };
       const status = spec.status ?? 200;
       if (spec.idempotent) {
-        const reply = await withIdempotency(ctx, services, caller, status, (trx: Transaction<DB>) =>
+        const scope = caller
+          ? { restaurantId: caller.restaurantId, namespace: caller.livemode ? 'live' : 'test' }
+          : ((await spec.idempotencyScope?.(call)) ?? null);
+        const reply = await withIdempotency(ctx, services, scope, status, (trx: Transaction<DB>) =>
           spec.handler({ ...call, db: trx }),
         );
         ctx.status = reply.status;

@@ -156,6 +156,30 @@ describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
     expect((await hub.api.get(`/v1/orders/${first.body.id}`)).body.estimated_time_minutes).toBe(20);
   });
 
+  it("a guest's retried submit with the same Idempotency-Key makes one order and one round", async () => {
+    const orders = async () => Number((await hub.server.services.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const body = { items: [{ menuItemId: menu.water, quantity: 2 }] };
+    const key = { headers: { 'idempotency-key': 'phone-submit-1' } };
+    const before = await orders();
+    const first = await guest.post(`/public/qr/${qr.token}/orders`, body, key);
+    expect(first.status).toBe(201);
+    const again = await guest.post(`/public/qr/${qr.token}/orders`, body, key);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await orders()).toBe(before + 1);
+    // the same key with another body is refused; the key of another table's code is its own
+    expect((await guest.post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.water, quantity: 3 }] }, key)).status).toBe(422);
+    const other = await guest.post(`/public/qr/${qr2.token}/orders`, body, key);
+    expect(other.status).toBe(201);
+    expect(other.body.id).not.toBe(first.body.id);
+    // a second round, sent twice
+    const roundKey = { headers: { 'idempotency-key': 'phone-round-1' } };
+    const round = await guest.post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, body, roundKey);
+    const roundAgain = await guest.post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, body, roundKey);
+    expect(roundAgain.body).toEqual(round.body);
+    expect((await guest.get(`/public/qr/${qr.token}/orders/${first.body.id}`)).body.items).toHaveLength(2);
+  });
+
   it('refuses orders not opened from a QR code of the same table exactly like unknown ones', async () => {
     const mine = (await guest.post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.water, quantity: 1 }] })).body;
     const staffOrder = (await hub.api.post('/v1/orders', { type: 'dine_in', table: menu.table, items: [{ menu_item: menu.water, quantity: 1 }] })).body;

@@ -35,8 +35,20 @@ const guestActor = (restaurantId: string, now: number): Actor => ({ restaurantId
 
 const guestView = async (db: Executor, r: { order: OrderRow; items: OrderItemRow[] }) => (await project(db, [r], GUEST_FIELDS))[0];
 
-/** The code behind the token, after the guest rate limits (per IP, then per restaurant). */
-const guestToken = (c: Call<any, any, any>) => guestLookup(c, (db) => resolveToken(db, c.params.token), (qr) => qr.restaurant_id);
+type QrCode = Awaited<ReturnType<typeof resolveToken>>;
+
+/**
+ * The code behind the token, after the guest rate limits (per IP, then per restaurant);
+ * looked up once per request (the Idempotency-Key scope asks first, then the handler).
+ */
+const guestToken = async (c: Call<any, any, any>): Promise<QrCode> =>
+  (c.ctx.state.qrCode ??= await guestLookup(c, (db) => resolveToken(db, c.params.token), (qr) => qr.restaurant_id));
+
+/** A guest's Idempotency-Keys belong to the QR code they order from. */
+const perQrCode = async (c: Call<any, any, any>) => {
+  const qr = await guestToken(c);
+  return { restaurantId: qr.restaurant_id, namespace: `qr:${qr.id}` };
+};
 
 async function context(c: Call<any, any, any>) {
   const qr = await guestToken(c);
@@ -168,6 +180,7 @@ defineRoute({
   params: tokenParam,
   body: z.object({ items: guestLines(), customerName: f.name().nullable().optional(), notes: orderNotes() }),
   idempotent: true,
+  idempotencyScope: perQrCode,
   status: 201,
   handler: async (c) => {
     const qr = await guestToken(c);
@@ -197,6 +210,7 @@ defineRoute({
   params: orderParam,
   body: z.object({ items: guestLines() }),
   idempotent: true,
+  idempotencyScope: perQrCode,
   status: 201,
   handler: async (c) => {
     const qr = await guestToken(c);
