@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientKey } from '../../server/api/guest/guard.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, join, openWaitlist } from './helpers.ts';
@@ -62,6 +63,14 @@ describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (diale
     expect((await hub.api.get('/public/pricing', from('198.51.100.2, 127.0.0.1'))).status).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64: rotating addresses inside it opens no new bucket', async () => {
+    for (const ip of ['2001:db8:aa:1::1', '2001:db8:aa:1::2', '2001:db8:aa:1:ffff:ffff:ffff:ffff']) {
+      expect((await hub.api.get('/public/pricing', from(ip))).status, ip).toBe(200);
+    }
+    expect((await hub.api.get('/public/pricing', from('2001:0db8:00aa:0001:0:0:0:9'))).status).toBe(429);
+    expect((await hub.api.get('/public/pricing', from('2001:db8:aa:2::1'))).status).toBe(200);
+  });
+
   it('limits each restaurant across all IPs; other restaurants are unaffected', async () => {
     await hub.addRestaurant('quiet-place');
     const path = `/public/restaurants/${hub.restaurant.slug}/waitlist`;
@@ -73,5 +82,16 @@ describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (diale
     expect(elsewhere.body.error.code).toBe('WAITLIST_DISABLED'); // answered, not rate limited
     const fb = await hub.api.post('/public/restaurants/quiet-place/feedback', { rating: 5 }, from('192.0.2.102'));
     expect(fb.status).toBe(201);
+  });
+});
+
+describe('rate-limit client keys', () => {
+  it('keep IPv4 addresses whole and cut IPv6 ones to their /64, however written', () => {
+    expect(clientKey('198.51.100.7')).toBe('198.51.100.7');
+    for (const ip of ['2001:db8:aa:1::1', '2001:0db8:00aa:0001:0000:0000:0000:0001', '2001:db8:aa:1:1:2:3:4', '2001:db8:aa:1::%eth0']) {
+      expect(clientKey(ip), ip).toBe('2001:db8:aa:1::/64');
+    }
+    expect(clientKey('::1')).toBe('0:0:0:0::/64');
+    expect(clientKey('fe80::1')).toBe('fe80:0:0:0::/64');
   });
 });

@@ -25,12 +25,25 @@ export function callerIp(ctx: Context, trustedProxies: string[]): string {
 }
 
 /**
+ * What one client is to the limiter: an IPv4 address, or the /64 an IPv6 address is in (one
+ * line or phone is handed a whole /64 and could take a fresh address per request).
+ */
+export function clientKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head, tail] = ip.split('%')[0].split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
+/**
  * Per-IP limit of every guest route (throws 429 with Retry-After): the routes' preflight,
  * taken before the body or anything else is read, so malformed requests count too.
  */
 export function limitIp(ctx: Context, services: Services): void {
   const ip = callerIp(ctx, services.config.trustedProxies);
-  guestOf(services).ipLimiter?.take(`ip:${ip}`, services.clock.now());
+  guestOf(services).ipLimiter?.take(`ip:${clientKey(ip)}`, services.clock.now());
 }
 
 /** The caller's address as the guest routes see it. */
