@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS, MAX_ATTEMPTS } from '../../server/domain/webhooks/backoff.ts';
+import { purgeSettled } from '../../server/domain/webhooks/retention.ts';
 import { WEBHOOK_JOBS } from '../../server/features/webhooks.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
@@ -429,5 +430,23 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
     const db = hub.server.services.db;
     expect(await db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', settled.id).execute()).toEqual([]);
     expect(await db.selectFrom('webhook_attempts').select('n').where('event_id', '=', settled.id).execute()).toEqual([]);
+  });
+
+  it('an old event resent after the purge read it as settled is kept, with its new delivery', async () => {
+    const v = await venue();
+    const rcv = await receiver();
+    await endpoint(v.api, rcv);
+    const old = await emit(hub, 'order.created', { restaurantId: v.id });
+    await sweep(hub);
+    expect((await v.api.get(`/v1/events/${old.id}`)).body.status).toBe('delivered');
+    hub.clock.advance(31 * 86_400_000);
+    // the purge has read the event as settled; a resend lands before it deletes
+    const read = [old.id];
+    expect((await v.api.post(`/v1/events/${old.id}/resend`, {})).body.status).toBe('pending');
+    expect(await hub.server.services.tx.run((trx) => purgeSettled(trx, read))).toBe(0);
+    const kept = await v.api.get(`/v1/events/${old.id}`);
+    expect(kept.body.status).toBe('pending');
+    await sweep(hub);
+    expect((await v.api.get(`/v1/events/${old.id}`)).body.status).toBe('delivered');
   });
 });

@@ -1,4 +1,5 @@
-import { deleteRecord } from '../../db/records.ts';
+import { deleteRecord, type Executor } from '../../db/records.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import type { Services } from '../../services.ts';
 import { webhooksConfig } from './config.ts';
 
@@ -21,14 +22,27 @@ export async function purgeOldEvents(services: Services): Promise<number> {
       .limit(BATCH)
       .execute();
     if (batch.length === 0) break;
-    const ids = batch.map((b) => b.id);
-    await services.tx.run(async (trx) => {
-      await trx.deleteFrom('webhook_attempts').where('event_id', 'in', ids).execute();
-      await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', ids).execute();
-      for (const e of batch) await deleteRecord(trx, 'events', { id: e.id, restaurant_id: e.restaurant_id });
-    });
-    total += batch.length;
+    total += await services.tx.run((trx) => purgeSettled(trx, batch.map((b) => b.id)));
     if (batch.length < BATCH) break;
   }
   return total;
+}
+
+/**
+ * Deletes those of `ids` that are still settled, with their deliveries and attempts. They
+ * were read before this transaction: a resend since then made an event pending again, with a
+ * new delivery to send, and that one must stay (on PostgreSQL the rows are locked first, so a
+ * resend committing meanwhile is waited for and seen).
+ */
+export async function purgeSettled(trx: Executor, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  let q = trx.selectFrom('events').select(['id', 'restaurant_id']).where('id', 'in', ids).where('status', '!=', 'pending');
+  if (locksRows(trx)) q = q.forUpdate();
+  const settled = await q.execute();
+  if (settled.length === 0) return 0;
+  const gone = settled.map((e) => e.id);
+  await trx.deleteFrom('webhook_attempts').where('event_id', 'in', gone).execute();
+  await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', gone).execute();
+  for (const e of settled) await deleteRecord(trx, 'events', { id: e.id, restaurant_id: e.restaurant_id });
+  return settled.length;
 }
