@@ -1,3 +1,4 @@
+import { modeOf } from '../../domain/modes.ts';
 import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
 import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
 import { ApiError, notFound } from '../../errors.ts';
@@ -38,7 +39,9 @@ defineRoute({
     if (q['date.gte'] !== undefined && q['date.lte'] !== undefined && q['date.gte'] > q['date.lte']) {
       throw new ApiError('parameter_invalid', 'date.gte must not be after date.lte.', 'date.lte');
     }
-    let qb = c.db.selectFrom('reservations').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    const actor = c.actor();
+    // a key lists only its own mode's reservations, like orders
+    let qb = c.db.selectFrom('reservations').selectAll().where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (q.status) qb = qb.where('status', '=', q.status);
     if (q.date) qb = qb.where('date', '=', q.date);
     if (q['date.gte'] !== undefined) qb = qb.where('starts_at', '>=', q['date.gte']);
@@ -58,7 +61,7 @@ defineRoute({
   params: idParam('rsv_ id'),
   expand: 'reservation',
   handler: async (c) => {
-    const row = await findReservation(c.db, c.actor().restaurantId, c.params.id);
+    const row = await findReservation(c.db, c.actor(), c.params.id);
     if (!row) throw notFound('reservation', c.params.id);
     return (await present(c, [row]))[0];
   },

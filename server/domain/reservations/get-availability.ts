@@ -6,7 +6,8 @@ import { seconds } from '../time.ts';
 import type { AvailabilityCache } from './availability-cache.ts';
 import { availabilityFrame, DEFAULT_DURATION_MINUTES, DEFAULT_PARTY_SIZE, presentAvailability, type AvailabilityFrame } from './availability.ts';
 import { toMinutes } from './clock-time.ts';
-import { activeTables, sittingsAroundDate } from './floor.ts';
+import { modeOf } from '../modes.ts';
+import { activeTables, sittingsAroundDate, type FloorScope } from './floor.ts';
 
 /** what a frame is made of: settings and hours, the tables, the bookings */
 const FLOOR_TABLES = ['restaurants', 'tables', 'reservations'] as const;
@@ -19,9 +20,10 @@ export interface AvailabilityQuery {
   slot_interval?: number;
 }
 
-async function computeFrame(db: Executor, restaurantId: string, query: AvailabilityQuery, from?: number, to?: number): Promise<AvailabilityFrame> {
-  const settings = await getSettings(db, restaurantId);
-  const [tables, sittings] = await Promise.all([activeTables(db, restaurantId), sittingsAroundDate(db, restaurantId, query.date, settings.timezone)]);
+/** The frame as one mode sees it: every active table, but only that mode's bookings on them. */
+async function computeFrame(db: Executor, scope: FloorScope, query: AvailabilityQuery, from?: number, to?: number): Promise<AvailabilityFrame> {
+  const settings = await getSettings(db, scope.restaurantId);
+  const [tables, sittings] = await Promise.all([activeTables(db, scope.restaurantId), sittingsAroundDate(db, scope, query.date, settings.timezone)]);
   return availabilityFrame({
     date: query.date,
     partySize: query.party_size ?? DEFAULT_PARTY_SIZE,
@@ -41,8 +43,11 @@ export async function getAvailability(db: Executor, actor: Actor, query: Availab
   if (from !== undefined && to !== undefined && from > to) {
     throw new ApiError('parameter_invalid', 'from must not be after to.', 'to');
   }
-  if (!cache) return presentAvailability(await computeFrame(db, actor.restaurantId, query, from, to), seconds(actor));
-  const key = [actor.restaurantId, query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
-  const frame = await cache.through(db, actor.restaurantId, key, () => computeFrame(db, actor.restaurantId, query, from, to), FLOOR_TABLES);
+  if (!cache) return presentAvailability(await computeFrame(db, actor, query, from, to), seconds(actor));
+  // The mode is part of the key: live and sandbox frames of one query differ (each counts
+  // only its own bookings). The version stays per restaurant, so a write in either mode
+  // merely recomputes the other's frame.
+  const key = [actor.restaurantId, modeOf(actor), query.date, query.party_size ?? '', from ?? '', to ?? '', query.slot_interval ?? ''].join('|');
+  const frame = await cache.through(db, actor.restaurantId, key, () => computeFrame(db, actor, query, from, to), FLOOR_TABLES);
   return presentAvailability(frame, seconds(actor));
 }

@@ -1,15 +1,18 @@
 import type { Executor } from '../../db/records.ts';
+import { modeOf } from '../modes.ts';
+import type { FloorScope } from './floor.ts';
 
 /** A cancellation less than this long before the reserved time counts as late. */
 export const LATE_CANCELLATION_SECONDS = 24 * 3600;
 
 /**
- * The guest's record at this restaurant: earlier reservations matched by customer, email or
- * phone (any one is enough), leaving out the reservation being scored.
+ * The guest's record at this restaurant: earlier reservations of the same mode matched by
+ * customer, email or phone (any one is enough), leaving out the reservation being scored.
+ * Sandbox no-shows made with a real guest's email must not raise that guest's live score.
  */
 export async function guestHistory(
   db: Executor,
-  restaurantId: string,
+  scope: FloorScope,
   guest: { customerId: string | null; email: string | null; phone: string | null },
   exceptId?: string,
 ): Promise<{ noShows: number; lateCancellations: number; visits: number }> {
@@ -18,7 +21,8 @@ export async function guestHistory(
   let q = db
     .selectFrom('reservations')
     .select(['status', 'starts_at', 'cancelled_at'])
-    .where('restaurant_id', '=', restaurantId)
+    .where('restaurant_id', '=', scope.restaurantId)
+    .where('livemode', '=', modeOf(scope))
     .where('status', 'in', ['no_show', 'cancelled', 'completed'])
     .where((eb) =>
       eb.or([

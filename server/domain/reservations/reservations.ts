@@ -12,7 +12,8 @@ import type { Settings } from '../restaurants/settings.ts';
 import { seconds } from '../time.ts';
 import { DEFAULT_DURATION_MINUTES } from './availability.ts';
 import { toMinutes, unixToWall, wallToUnix } from './clock-time.ts';
-import { activeTables, sittingsBetween } from './floor.ts';
+import { modeOf } from '../modes.ts';
+import { activeTables, sittingsBetween, type FloorScope } from './floor.ts';
 import { guestHistory } from './guest-history.ts';
 import { lockFloor } from './lock.ts';
 import { noShowRisk } from './no-show-risk.ts';
@@ -41,12 +42,21 @@ export const PAST_GRACE_SECONDS = 15 * 60;
 export const MAX_AHEAD_SECONDS = 366 * 86_400;
 
 /**
+ * A reservation as one key sees it: of the key's restaurant and of its mode, like orders.
+ * Live staff never see an integrator's test bookings and a sandbox key cannot touch a real
+ * guest's; the other mode's reservation is simply not found.
+ *
  * `forUpdate`: the caller writes the reservation back, so on PostgreSQL its row stays locked
  * until the transaction ends (db/row-locks.ts): an arrival and a cancel, or the no-show sweep
  * and an arrival, then run one after the other and the second sees the first.
  */
-export async function findReservation(db: Executor, restaurantId: string, id: string, opts: { forUpdate?: boolean } = {}) {
-  let q = db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id);
+export async function findReservation(db: Executor, scope: FloorScope, id: string, opts: { forUpdate?: boolean } = {}) {
+  let q = db
+    .selectFrom('reservations')
+    .selectAll()
+    .where('restaurant_id', '=', scope.restaurantId)
+    .where('livemode', '=', modeOf(scope))
+    .where('id', '=', id);
   if (opts.forUpdate && locksRows(db)) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -76,7 +86,8 @@ function contact(input: { guest_email?: string | null; guest_phone?: string | nu
 }
 
 interface Placement {
-  restaurantId: string;
+  /** the restaurant's tables, held only by this mode's bookings */
+  scope: FloorScope;
   partySize: number;
   start: number;
   end: number;
@@ -97,11 +108,11 @@ interface Placement {
  */
 async function placeTable(trx: Executor, p: Placement): Promise<string | null> {
   if (p.table === null) return null;
-  const tables = await activeTables(trx, p.restaurantId);
-  const sittings = await sittingsBetween(trx, p.restaurantId, p.start - p.bufferSec, p.end + p.bufferSec, p.exceptId);
+  const tables = await activeTables(trx, p.scope.restaurantId);
+  const sittings = await sittingsBetween(trx, p.scope, p.start - p.bufferSec, p.end + p.bufferSec, p.exceptId);
   const free = freeTables(tables, sittings, p.partySize, p.start, p.end, p.bufferSec);
   if (p.table !== undefined) {
-    const row = await trx.selectFrom('tables').selectAll().where('restaurant_id', '=', p.restaurantId).where('id', '=', p.table).executeTakeFirst();
+    const row = await trx.selectFrom('tables').selectAll().where('restaurant_id', '=', p.scope.restaurantId).where('id', '=', p.table).executeTakeFirst();
     if (!row) throw notFound('table', p.table, 'table');
     if (!row.is_active) throw new ApiError('table_unavailable', `Table ${row.number} is inactive.`, 'table');
     if (!fits(row, p.partySize)) {
@@ -120,12 +131,12 @@ async function placeTable(trx: Executor, p: Placement): Promise<string | null> {
 
 async function riskOf(
   trx: Executor,
-  restaurantId: string,
+  scope: FloorScope,
   zone: string,
   r: Pick<ReservationRow, 'customer_id' | 'guest_email' | 'guest_phone' | 'party_size' | 'starts_at' | 'created'>,
   exceptId?: string,
 ) {
-  const history = await guestHistory(trx, restaurantId, { customerId: r.customer_id, email: r.guest_email, phone: r.guest_phone }, exceptId);
+  const history = await guestHistory(trx, scope, { customerId: r.customer_id, email: r.guest_email, phone: r.guest_phone }, exceptId);
   const wall = unixToWall(r.starts_at, zone);
   return noShowRisk({
     ...history,
@@ -147,7 +158,7 @@ export async function createReservation(trx: Executor, actor: Actor, input: Rese
   const end = start + duration * 60;
   await lockFloor(trx, actor.restaurantId);
   const tableId = await placeTable(trx, {
-    restaurantId: actor.restaurantId,
+    scope: actor,
     partySize: input.party_size,
     start,
     end,
@@ -176,7 +187,7 @@ export async function createReservation(trx: Executor, actor: Actor, input: Rese
     notes: input.notes || null,
     special_requests: input.special_requests || null,
     tags: JSON.stringify(input.tags ?? []),
-    no_show_risk: await riskOf(trx, actor.restaurantId, settings.timezone, base),
+    no_show_risk: await riskOf(trx, actor, settings.timezone, base),
     livemode: actor.livemode ? 1 : 0,
     updated: now,
   });
@@ -188,7 +199,7 @@ const MOVES = ['date', 'time', 'party_size', 'duration_minutes', 'table'] as con
 
 export async function updateReservation(trx: Executor, actor: Actor, id: string, input: Partial<ReservationInput>) {
   const now = seconds(actor);
-  const current = await findReservation(trx, actor.restaurantId, id, { forUpdate: true });
+  const current = await findReservation(trx, actor, id, { forUpdate: true });
   if (!current) throw notFound('reservation', id);
   const moves = MOVES.filter((k) => input[k] !== undefined);
   if (moves.length > 0 && isTerminal(current.status)) {
@@ -208,7 +219,7 @@ export async function updateReservation(trx: Executor, actor: Actor, id: string,
   if (moves.length > 0) {
     await lockFloor(trx, actor.restaurantId);
     const tableId = await placeTable(trx, {
-      restaurantId: actor.restaurantId,
+      scope: actor,
       partySize,
       start,
       end,
@@ -234,7 +245,7 @@ export async function updateReservation(trx: Executor, actor: Actor, id: string,
   if (input.tags !== undefined) patch.tags = JSON.stringify(input.tags);
   if (input.source !== undefined) patch.source = input.source;
 
-  patch.no_show_risk = await riskOf(trx, actor.restaurantId, settings.timezone, { ...current, ...patch, created: current.created }, current.id);
+  patch.no_show_risk = await riskOf(trx, actor, settings.timezone, { ...current, ...patch, created: current.created }, current.id);
   const row = (await updateRecord(trx, 'reservations', current, patch))!;
   await emitEvent(trx, actor, 'reservation.updated', presentReservation(row));
   return row;

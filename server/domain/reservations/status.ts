@@ -16,7 +16,7 @@ import { checkTransition, eventFor, STAMPED_ON_ENTRY } from './state-machine.ts'
  */
 export async function setReservationStatus(trx: Executor, actor: Actor, id: string, to: ReservationStatus) {
   const now = seconds(actor);
-  const current = await findReservation(trx, actor.restaurantId, id, { forUpdate: true });
+  const current = await findReservation(trx, actor, id, { forUpdate: true });
   if (!current) throw notFound('reservation', id);
   if (current.status === to) return current;
   checkTransition(current, to, now);
