@@ -48,6 +48,18 @@ describe.each(DIALECTS)('waitlist notices through SMTP and the SMS gateway on %s
     expect(sms.received[0]).toMatchObject({ to: '+493044455566', auth: 'Bearer sms-secret' });
     expect(sms.received[0].text).toContain('Test Bistro');
   });
+
+  it("a sandbox party's notice is stored, never sent to its real phone", async () => {
+    const sandbox = hub.api.withKey(hub.keys.sandbox);
+    const w = await sandbox.post('/v1/waitlist', { guest_name: 'Test Tina', party_size: 2, phone: '+49 30 55566677' });
+    expect(w.body.livemode).toBe(false);
+    expect((await sandbox.post(`/v1/waitlist/${w.body.id}/notify`, { channel: 'sms' })).status).toBe(200);
+    const before = sms.received.length;
+    await hub.server.scheduler.runNow('guest-messages');
+    expect(sms.received).toHaveLength(before);
+    const msg = await hub.server.services.db.selectFrom('guest_messages').selectAll().where('waitlist_entry_id', '=', w.body.id).executeTakeFirstOrThrow();
+    expect(msg).toMatchObject({ status: 'stored', channel: 'sms' });
+  });
 });
 
 describe.each(DIALECTS)('a notice whose SMTP server is down on %s', (dialect) => {

@@ -1,3 +1,4 @@
+import { modeOf } from '../../domain/modes.ts';
 import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
 import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
 import { notFound } from '../../errors.ts';
@@ -15,8 +16,9 @@ const QUEUE_ORDER: SortKey[] = [
   { column: 'waitlist_entries.id', field: 'id', direction: 'asc' },
 ];
 
+/** The entry of the path, of the key's restaurant and mode: the other mode's is 404 like an unknown one. */
 async function loadEntry(c: Call<{ id: string }, any, any>, db = c.db) {
-  const entry = await findEntry(db, c.actor().restaurantId, c.params.id);
+  const entry = await findEntry(db, c.actor(), c.params.id);
   if (!entry) throw notFound('waitlist entry', c.params.id);
   return entry;
 }
@@ -30,7 +32,12 @@ defineRoute({
   scope: 'waitlist:read',
   query: ListWaitlist,
   handler: async (c) => {
-    let qb = c.db.selectFrom('waitlist_entries').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+    // a key lists its own mode's queue only: sandbox walk-ins never reach the live host stand
+    let qb = c.db
+      .selectFrom('waitlist_entries')
+      .selectAll()
+      .where('restaurant_id', '=', c.actor().restaurantId)
+      .where('livemode', '=', modeOf(c.actor()));
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
     if (c.query.source) qb = qb.where('source', '=', c.query.source);
     const page = await paginate(qb, { ...c.query, keys: QUEUE_ORDER, url: '/v1/waitlist' });
@@ -51,7 +58,17 @@ defineRoute({
       .selectFrom('guest_messages')
       .selectAll()
       .where('restaurant_id', '=', c.actor().restaurantId)
-      .where('kind', '=', 'waitlist_notice');
+      .where('kind', '=', 'waitlist_notice')
+      // messages carry no mode of their own: they go with the entry they call back
+      // (looked up per message by id, so a page reads a page of entries, not the whole history)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('waitlist_entries')
+            .select('waitlist_entries.id')
+            .whereRef('waitlist_entries.id', '=', 'guest_messages.waitlist_entry_id')
+            .where('waitlist_entries.livemode', '=', modeOf(c.actor())),
+        ),
+      );
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
     const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('guest_messages'), url: '/v1/waitlist/messages' });
     return mapPage(page, async (rows) => rows.map(presentGuestMessage));

@@ -8,11 +8,12 @@ import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
 import { emitEvent } from '../events/emit.ts';
 import type { Settings } from '../restaurants/settings.ts';
+import { modeOf } from '../modes.ts';
 import { seconds } from '../time.ts';
 import { guestLang } from '../guest/lang.ts';
 import { enqueueMessage } from '../guest/outbox.ts';
 import { buildNotice } from './notice.ts';
-import { estimateWaitMinutes, seatingPace } from './estimate.ts';
+import { estimateWaitMinutes, seatingPace, type Queue } from './estimate.ts';
 
 type Status = WaitlistEntriesTable['status'];
 export const ACTIVE: Status[] = ['waiting', 'notified'];
@@ -29,13 +30,31 @@ export interface NewEntry {
   lang?: string | null;
 }
 
-export async function findEntry(db: Executor, restaurantId: string, id: string) {
-  return db.selectFrom('waitlist_entries').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+/** The live queue: the only one guests see (online joins are always live). */
+const LIVE = 1;
+
+/** The queue an entry stands in: its restaurant's, of its own mode. */
+const queueOf = (entry: EntryRow): Queue => ({ restaurantId: entry.restaurant_id, livemode: entry.livemode });
+
+/**
+ * An entry as one key sees it: of the key's restaurant and of its mode. Like orders, sandbox
+ * walk-ins stay out of the live queue staff work from, and live guests out of sandbox
+ * integrations; the other mode's entry is simply not found.
+ */
+export async function findEntry(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string) {
+  return db
+    .selectFrom('waitlist_entries')
+    .selectAll()
+    .where('restaurant_id', '=', actor.restaurantId)
+    .where('livemode', '=', modeOf(actor))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
- * Adds a party. Online joins are refused when the same phone (compared in E.164) or email
- * is already waiting or notified: one guest, one place in the queue.
+ * Adds a party. Joins are refused when the same phone (compared in E.164) or email is already
+ * waiting or notified in the same mode: one guest, one place in the queue. A sandbox walk-in
+ * with a real guest's phone is test data and must not keep that guest out of the live queue.
  */
 export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
   const phone = normalizePhone(input.phone);
@@ -47,6 +66,7 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
       .selectFrom('waitlist_entries')
       .select('id')
       .where('restaurant_id', '=', actor.restaurantId)
+      .where('livemode', '=', modeOf(actor))
       .where('status', 'in', ACTIVE)
       .where((eb) => eb.or([...(phone ? [eb('phone', '=', phone)] : []), ...(email ? [eb('email', '=', email)] : [])]))
       .executeTakeFirst();
@@ -70,7 +90,7 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
     notes: input.notes ?? null,
     lang: guestLang(input.lang),
     customer_id: customer?.id ?? null,
-    livemode: actor.livemode ? 1 : 0,
+    livemode: modeOf(actor),
     notified_at: null,
     notified_channel: null,
     seated_at: null,
@@ -170,7 +190,8 @@ export async function notifyEntry(
       restaurantId: actor.restaurantId,
       kind: 'waitlist_notice',
       channel,
-      status: opts.transports[channel] ? 'pending' : 'stored',
+      // a sandbox party's notice is only stored: a test must not text a real phone
+      status: opts.transports[channel] && entry.livemode === 1 ? 'pending' : 'stored',
       recipient,
       subject: channel === 'email' ? notice.subject : null,
       body: notice.body,
@@ -181,31 +202,40 @@ export async function notifyEntry(
   return saved;
 }
 
-/** Where an entry stands: position among the active parties (oldest first) and the estimated wait. */
+/**
+ * Where an entry stands: position among the active parties of its own queue (oldest first)
+ * and the estimated wait. A live guest is not behind sandbox walk-ins, nor paced by them.
+ */
 export async function standing(db: Executor, entry: EntryRow, settings: Settings, nowMs: number) {
   if (!ACTIVE.includes(entry.status)) return { position: null, partiesAhead: null, estimatedWaitMinutes: null };
   const ahead = await db
     .selectFrom('waitlist_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('restaurant_id', '=', entry.restaurant_id)
+    .where('livemode', '=', entry.livemode)
     .where('status', 'in', ACTIVE)
     .where((eb) => eb.or([eb('created', '<', entry.created), eb.and([eb('created', '=', entry.created), eb('id', '<', entry.id)])]))
     .executeTakeFirstOrThrow();
   const partiesAhead = Number(ahead.n);
   if (entry.status === 'notified') return { position: partiesAhead + 1, partiesAhead, estimatedWaitMinutes: 0 };
-  const pace = await seatingPace(db, entry.restaurant_id, Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
+  const pace = await seatingPace(db, queueOf(entry), Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
   return { position: partiesAhead + 1, partiesAhead, estimatedWaitMinutes: estimateWaitMinutes(partiesAhead, pace) };
 }
 
-/** The queue as the join page shows it: parties waiting now and what a party joining now can expect. */
+/**
+ * The queue as the join page shows it: parties waiting now and what a party joining now can
+ * expect. A guest joins the live queue, so only live parties and seatings count.
+ */
 export async function queueSummary(db: Executor, restaurantId: string, settings: Settings, nowMs: number) {
+  const queue: Queue = { restaurantId, livemode: LIVE };
   const r = await db
     .selectFrom('waitlist_entries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('restaurant_id', '=', restaurantId)
+    .where('restaurant_id', '=', queue.restaurantId)
+    .where('livemode', '=', queue.livemode)
     .where('status', 'in', ACTIVE)
     .executeTakeFirstOrThrow();
   const waiting = Number(r.n);
-  const pace = await seatingPace(db, restaurantId, Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
+  const pace = await seatingPace(db, queue, Math.floor(nowMs / 1000), settings.waitlist.default_wait_minutes_per_party);
   return { waitingParties: waiting, estimatedWaitMinutes: estimateWaitMinutes(waiting, pace), paceBasis: pace.basis };
 }

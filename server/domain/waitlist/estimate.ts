@@ -13,16 +13,24 @@ export interface SeatingPace {
   basis: 'seatings' | 'default';
 }
 
+/** One restaurant's queue of one mode: live (1) or sandbox (0) entries never share a queue. */
+export interface Queue {
+  restaurantId: string;
+  livemode: number;
+}
+
 /**
- * The recent seating pace: over the latest PACE_SAMPLE seatings of the last three hours,
- * the average gap between consecutive seatings. With fewer than two such seatings there is
- * no gap to measure and the owner's `default_wait_minutes_per_party` is used.
+ * The recent seating pace of a queue: over the latest PACE_SAMPLE seatings of the last three
+ * hours, the average gap between consecutive seatings. With fewer than two such seatings there
+ * is no gap to measure and the owner's `default_wait_minutes_per_party` is used. Only seatings
+ * of the queue's own mode count: a burst of test seatings says nothing about the live floor.
  */
-export async function seatingPace(db: Executor, restaurantId: string, nowSec: number, defaultMinutes: number): Promise<SeatingPace> {
+export async function seatingPace(db: Executor, queue: Queue, nowSec: number, defaultMinutes: number): Promise<SeatingPace> {
   const rows = await db
     .selectFrom('waitlist_entries')
     .select('seated_at')
-    .where('restaurant_id', '=', restaurantId)
+    .where('restaurant_id', '=', queue.restaurantId)
+    .where('livemode', '=', queue.livemode)
     .where('seated_at', '>=', nowSec - PACE_WINDOW_SECONDS)
     .where('seated_at', '<=', nowSec)
     .orderBy('seated_at', 'desc')
