@@ -3,7 +3,8 @@ import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-
 import { createOrder } from '../../domain/orders/create-order.ts';
 import { fleetFor, type Tracking } from '../../domain/orders/fleets.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { modeOf } from '../../domain/modes.ts';
+import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
 import { findStation } from '../../domain/menu/stations.ts';

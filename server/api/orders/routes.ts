@@ -1,7 +1,8 @@
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { findOrder, modeOf } from '../../domain/orders/find-order.ts';
+import { modeOf } from '../../domain/modes.ts';
+import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { notFound } from '../../errors.ts';
 import { applyExpand } from '../../http/expand.ts';

@@ -1,9 +1,8 @@
 import type { Executor } from '../../db/records.ts';
 import type { Actor } from '../../services.ts';
+import { modeOf } from '../modes.ts';
 import { loadOrder } from './load.ts';
 
-/** 1 for live orders, 0 for sandbox ones: the value of `orders.livemode` a key may see. */
-export const modeOf = (actor: Pick<Actor, 'livemode'>) => (actor.livemode ? 1 : 0);
 
 /**
  * An order as one key sees it: of the key's restaurant and of its mode. Sandbox orders stay
