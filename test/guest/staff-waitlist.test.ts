@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../server/domain/keys/create-key.ts';
+import { moveEntry } from '../../server/domain/waitlist/entries.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, join, nextPhone, openWaitlist } from './helpers.ts';
@@ -145,6 +146,19 @@ describe.each(DIALECTS)('staff waitlist on %s', (dialect) => {
     expect(ev.body.data[0].data.object.id).toBe(id);
     const log = await hub.server.services.db.selectFrom('change_log').select('op').where('row_id', '=', id).execute();
     expect(log.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('an expiry read before a re-notify does not act on it: the party keeps its new 15 minutes', async () => {
+    const { body } = await join(hub);
+    const id = body.token.split('.')[0];
+    await hub.api.post(`/v1/waitlist/${id}/notify`, {});
+    hub.clock.advance(16 * MINUTE);
+    // the expiry job has read the entry as overdue; staff call the party again before it moves
+    const read = await hub.server.services.db.selectFrom('waitlist_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect((await hub.api.post(`/v1/waitlist/${id}/notify`, {})).status).toBe(200);
+    const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
+    await expect(hub.server.services.tx.run((trx) => moveEntry(trx, actor, read, 'expired'))).rejects.toMatchObject({ code: 'WAITLIST_NOT_ACTIVE' });
+    expect((await hub.api.get(`/v1/waitlist/${id}`)).body.status).toBe('notified');
   });
 });
 

@@ -135,15 +135,17 @@ export async function moveEntry(
   const now = seconds(actor);
   const stamp =
     to === 'notified' ? { notified_at: now } : to === 'seated' ? { seated_at: now } : to === 'cancelled' ? { cancelled_at: now } : { expired_at: now };
-  // Claim the row in its current status first: a concurrent move of the same entry (it
-  // holds the row lock until commit) leaves nothing to claim, and this one is refused.
-  const claimed = await trx
+  // Claim the row as it was read first: a concurrent move of the same entry (it holds the
+  // row lock until commit) leaves nothing to claim, and this one is refused. That includes a
+  // re-notify, which restarts the expiry clock: an expiry read before it must not act.
+  let claim = trx
     .updateTable('waitlist_entries')
     .set({ updated: now })
     .where('id', '=', entry.id)
     .where('restaurant_id', '=', entry.restaurant_id)
-    .where('status', '=', entry.status)
-    .executeTakeFirst();
+    .where('status', '=', entry.status);
+  claim = entry.notified_at === null ? claim.where('notified_at', 'is', null) : claim.where('notified_at', '=', entry.notified_at);
+  const claimed = await claim.executeTakeFirst();
   if (Number(claimed.numUpdatedRows) !== 1) {
     throw new ApiError('WAITLIST_NOT_ACTIVE', 'This waitlist entry changed meanwhile; reload it.');
   }
