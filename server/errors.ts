@@ -113,6 +113,16 @@ export const notFound = (what: string, id: string, param: string | null = 'id') 
 
 export const errorStatus = (code: ErrorCode): number => CODES[code];
 
+/**
+ * PostgreSQL refused a value as data (class 22: not a number for a bigint, out of range, an
+ * invalid byte): what the request carried does not fit its column. Input checks should catch
+ * these first; this keeps any that slip through a 4xx, as on SQLite, which stores them.
+ */
+export const isBadValue = (err: unknown): boolean => {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+};
+
 /** A unique constraint refused a write, on either dialect: two writers raced for one thing. */
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -20,6 +20,7 @@ export async function serveCommand(argv: string[]) {
   const port = Number(flags.port ?? process.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0–65535');
   const host = (flags.host as string | undefined) ?? process.env.HOST ?? '0.0.0.0';
+  if (flags.role !== undefined && flags.role !== 'hub' && flags.role !== 'cloud') throw new CliError("--role must be 'hub' or 'cloud'");
   const logger = createLogger({ toStderr: Boolean(flags.json) });
   const database = await openFromFlags(flags);
   const role = ((flags.role as string | undefined) ?? (database.dialect === 'postgres' ? 'cloud' : 'hub')) as 'hub' | 'cloud';

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { ApiError, isUnavailable, isUniqueViolation } from '../errors.ts';
+import { ApiError, isBadValue, isUnavailable, isUniqueViolation } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
 /** The one place an error becomes an HTTP answer. Anything not an ApiError is a 500 that says nothing inside. */
@@ -35,6 +35,7 @@ export function toApiError(err: unknown): ApiError {
   if (isUniqueViolation(err)) {
     return new ApiError('resource_conflict', 'The request conflicts with a record that was just written. Retry it.');
   }
+  if (isBadValue(err)) return new ApiError('parameter_invalid', 'A value in the request does not fit its field.');
   if (isUnavailable(err)) {
     return new ApiError(
       'service_unavailable',

@@ -13,7 +13,13 @@ export const f = {
       .max(1_000_000_000, 'is too large'),
   taxRate: () => z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1'),
   int: (min: number, max: number) => z.number().int('must be an integer').min(min).max(max),
-  url: () => z.string().max(2000).url(),
+  /** a public web address: http or https only (never javascript:, file:, data:) */
+  url: () =>
+    z
+      .string()
+      .max(2000)
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), 'must be an http or https URL'),
   hhmm: () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time HH:MM (00:00–23:59)'),
   tags: () => z.array(z.string().trim().min(1).max(50)).max(50),
   id: () => z.string().min(1).max(64),

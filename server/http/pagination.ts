@@ -43,7 +43,8 @@ function decodeCursor(tag: string, keys: SortKey[], cursor: string, param: strin
       Array.isArray(parsed) &&
       parsed.length === keys.length + 1 &&
       parsed[0] === tag &&
-      parsed.slice(1).every((v) => typeof v === 'string' || typeof v === 'number')
+      // sort values are whole numbers (times, money) or short texts (ids, dates) as we wrote them
+      parsed.slice(1).every((v) => (typeof v === 'string' && v.length <= 200 && !v.includes('\0')) || Number.isSafeInteger(v))
     ) {
       return parsed.slice(1);
     }

@@ -97,6 +97,8 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
     const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
     router[spec.method](spec.path, async (ctx) => {
       spec.preflight?.(ctx, services);
+      // ids and query values never hold a NUL either (see readJsonBody)
+      if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
       await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
       const rawQuery: Record<string, unknown> = { ...ctx.query };
@@ -110,7 +112,8 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       refuseUnknown(knownQuery, rawQuery);
       const params = spec.params ? parse(spec.params, ctx.params, 'path') : ctx.params;
       const query = parse(querySchema, rawQuery, 'query');
-      const body = spec.body ? parse(spec.body, ctx.state.body ?? {}, 'body') : undefined;
+      // an empty body is an empty object; a JSON `null` is a body that is not an object
+      const body = spec.body ? parse(spec.body, ctx.state.body === undefined ? {} : ctx.state.body, 'body') : undefined;
       const now = services.clock.now();
       const call: Call<any, any, any> = {
         params,

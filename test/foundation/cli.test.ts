@@ -38,6 +38,10 @@ describe('comanda CLI', { timeout: 180_000 }, () => {
     const b = await comanda('init', '--data-dir', dir, '--name', 'Second', '--slug', 'second', '--plan', 'starter', '--json');
     expect(b.restaurant.id).not.toBe(a.restaurant.id);
     await expect(comanda('init', '--data-dir', dir, '--name', 'Dup', '--slug', 'trattoria', '--json')).rejects.toThrow(/already used/);
+    // a zone or currency the server cannot work with is refused now, not on every order later
+    await expect(comanda('init', '--data-dir', dir, '--name', 'Mars', '--slug', 'mars', '--timezone', 'Mars/Olympus', '--json')).rejects.toThrow(/timezone is not an IANA time zone/);
+    await expect(comanda('init', '--data-dir', dir, '--name', 'Euro', '--slug', 'euro', '--currency', 'EURO', '--json')).rejects.toThrow(/currency must be/);
+    await expect(comanda('serve', '--data-dir', dir, '--role', 'banana')).rejects.toThrow(/--role must be 'hub' or 'cloud'/);
     await expect(comanda('init', '--data-dir', dir, '--name', 'X', '--slug', 'x2', '--plan', 'platinum', '--json')).rejects.toThrow(/unknown plan/);
 
     const key = await comanda('keys', 'create', '--data-dir', dir, '--restaurant', 'second', '--scopes', 'menu:read', '--sandbox', '--json');

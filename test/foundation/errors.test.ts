@@ -62,6 +62,15 @@ describe('a database that cannot take the request now', () => {
     }
   });
 
+  it('turns a value PostgreSQL refuses as data (class 22) into a 400', () => {
+    for (const code of ['22P02', '22003', '22021', '22007']) {
+      const mapped = toApiError(Object.assign(new Error('invalid input syntax for type bigint: "abc"'), { code }));
+      expect(mapped.status, code).toBe(400);
+      expect(mapped.code).toBe('parameter_invalid');
+      expect(mapped.message).not.toMatch(/bigint|abc/);
+    }
+  });
+
   it('leaves real faults a 500: a broken query, a foreign key, a missing table', () => {
     for (const code of ['SQLITE_ERROR', 'SQLITE_CONSTRAINT_FOREIGNKEY', '23503', '42P01', '42601', 'SQLITE_READONLY']) {
       expect(toApiError(Object.assign(new Error('x'), { code })).status, code).toBe(500);

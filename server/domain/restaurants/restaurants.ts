@@ -6,7 +6,7 @@ import { randomToken } from '../../auth/keys.ts';
 import type { Actor } from '../../services.ts';
 import { createDefaultStations } from '../menu/stations.ts';
 import { seconds } from '../time.ts';
-import { defaultSettings, readSettings, type Settings } from './settings.ts';
+import { defaultSettings, readSettings, settingsShape, type Settings } from './settings.ts';
 
 export interface NewRestaurant {
   name: string;
@@ -22,6 +22,11 @@ export async function createRestaurant(trx: Executor, nowMs: number, input: NewR
   if (taken) throw new ApiError('resource_conflict', `The slug '${input.slug}' is already used.`, 'slug');
   const now = Math.floor(nowMs / 1000);
   const settings = defaultSettings(input);
+  // a zone or currency the server cannot work with would only fail later, on every order
+  for (const field of ['timezone', 'currency'] as const) {
+    const r = settingsShape[field].safeParse(settings[field]);
+    if (!r.success) throw new ApiError('parameter_invalid', `${field} ${r.error.issues[0].message}.`, field);
+  }
   const restaurant = await insertRecord(trx, 'restaurants', {
     id: newId(PREFIXES.restaurant, nowMs),
     slug: input.slug,
