@@ -19,6 +19,15 @@ export interface IdempotencyScope {
 /** An in-flight claim older than this belongs to a request that died before committing. */
 const ABANDONED_AFTER_MS = 60_000;
 const MAX_KEY_LENGTH = 255;
+const MAX_CLAIM_ATTEMPTS = 3;
+
+function keyInUse(): ApiError {
+  return new ApiError(
+    'idempotency_key_in_use',
+    'A request with this Idempotency-Key is still being processed. Retry shortly.',
+    'Idempotency-Key',
+  );
+}
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
@@ -60,30 +69,38 @@ export async function withIdempotency(
     .digest('hex');
   const now = clock.now();
 
-  const claimed = await db
-    .insertInto('idempotency_keys')
-    .values({
-      restaurant_id,
-      key,
-      method: ctx.method,
-      path: ctx.path,
-      request_hash,
-      state: 'in_flight',
-      response_status: null,
-      response_body: null,
-      locked_at: now,
-      created: Math.floor(now / 1000),
-    })
-    .onConflict((oc) => oc.columns(['restaurant_id', 'key']).doNothing())
-    .executeTakeFirst();
+  // A failed request deletes its claim, so the row that made our insert conflict can be gone
+  // by the time we read it. Then nobody holds the key and we claim it again, running the
+  // request ourselves; the bound only matters if other requests keep claiming and failing.
+  for (let attempt = 1; ; attempt++) {
+    const claimed = await db
+      .insertInto('idempotency_keys')
+      .values({
+        restaurant_id,
+        key,
+        method: ctx.method,
+        path: ctx.path,
+        request_hash,
+        state: 'in_flight',
+        response_status: null,
+        response_body: null,
+        locked_at: now,
+        created: Math.floor(now / 1000),
+      })
+      .onConflict((oc) => oc.columns(['restaurant_id', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) > 0) break;
 
-  if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 0) {
     const existing = await db
       .selectFrom('idempotency_keys')
       .selectAll()
       .where('restaurant_id', '=', restaurant_id)
       .where('key', '=', key)
-      .executeTakeFirstOrThrow();
+      .executeTakeFirst();
+    if (!existing) {
+      if (attempt < MAX_CLAIM_ATTEMPTS) continue;
+      throw keyInUse();
+    }
     if (existing.request_hash !== request_hash) {
       throw new ApiError(
         'idempotency_key_reused',
@@ -104,13 +121,8 @@ export async function withIdempotency(
       .where('state', '=', 'in_flight')
       .where('locked_at', '<', now - ABANDONED_AFTER_MS)
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 0) {
-      throw new ApiError(
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still being processed. Retry shortly.',
-        'Idempotency-Key',
-      );
-    }
+    if (Number(taken.numUpdatedRows) === 0) throw keyInUse();
+    break;
   }
 
   try {
