@@ -31,18 +31,57 @@ export async function findCategory(db: Executor, restaurantId: string, id: strin
     .executeTakeFirst();
 }
 
-/** A parent must exist here, and a category may not become its own ancestor. */
+/** How many ancestors a category may have: a root is at depth 0, its child at depth 1, … */
+export const MAX_CATEGORY_DEPTH = 16;
+
+const tooDeep = () =>
+  new ApiError('parameter_invalid', `Categories nest at most ${MAX_CATEGORY_DEPTH} levels deep.`, 'parent_category');
+
+/**
+ * A parent must exist here, a category may not become its own ancestor, and no category of
+ * the branch placed under the parent (just the new one on create; on a move, the moved
+ * category and everything below it) may end up more than MAX_CATEGORY_DEPTH levels deep.
+ */
 async function checkParent(db: Executor, restaurantId: string, selfId: string | null, parentId: string) {
-  let cursor: string | null = normalizeCategoryId(parentId);
-  for (let depth = 0; cursor; depth++) {
+  const parent = normalizeCategoryId(parentId);
+  const branch = selfId ? await branchOf(db, restaurantId, selfId) : { ids: new Set<string>(), height: 0 };
+  if (parent === selfId || branch.ids.has(parent)) {
+    throw new ApiError('parameter_invalid', 'A category cannot be nested inside itself.', 'parent_category');
+  }
+  let cursor: string | null = parent;
+  // `depth` is the depth the branch's top gets if `cursor` is the root.
+  for (let depth = 1; cursor; depth++) {
     if (cursor === selfId) {
       throw new ApiError('parameter_invalid', 'A category cannot be nested inside itself.', 'parent_category');
     }
-    if (depth > 16) throw new ApiError('parameter_invalid', 'Categories nest at most 16 levels deep.', 'parent_category');
     const row = await findCategory(db, restaurantId, cursor);
     if (!row) throw notFound('menu category', parentId, 'parent_category');
+    if (depth + branch.height > MAX_CATEGORY_DEPTH) throw tooDeep();
     cursor = row.parent_category_id;
   }
+}
+
+/**
+ * The categories below `id` and how many levels they span (0 for a leaf), followed at most
+ * one level past the limit.
+ */
+async function branchOf(db: Executor, restaurantId: string, id: string) {
+  const ids = new Set<string>();
+  let level = [id];
+  let height = 0;
+  while (height <= MAX_CATEGORY_DEPTH) {
+    const rows = await db
+      .selectFrom('menu_categories')
+      .select('id')
+      .where('restaurant_id', '=', restaurantId)
+      .where('parent_category_id', 'in', level)
+      .execute();
+    level = rows.map((r) => r.id).filter((c) => c !== id && !ids.has(c));
+    if (level.length === 0) break;
+    for (const c of level) ids.add(c);
+    height++;
+  }
+  return { ids, height };
 }
 
 export async function createCategory(trx: Executor, actor: Actor, input: CategoryInput) {
@@ -72,8 +111,14 @@ export async function createCategory(trx: Executor, actor: Actor, input: Categor
 export async function updateCategory(trx: Executor, actor: Actor, id: string, input: Partial<CategoryInput>) {
   const current = await findCategory(trx, actor.restaurantId, id);
   if (!current) throw notFound('menu category', id);
-  if (input.station !== undefined && input.station !== current.station) {
-    await assertActiveStation(trx, actor.restaurantId, input.station);
+  // An active category must route to an active station: check it when the station changes,
+  // and whenever the result is active and either the station was sent or the category is
+  // being switched back on (its station may have been turned off meanwhile).
+  const station = input.station ?? current.station;
+  const willBeActive = input.is_active ?? current.is_active === 1;
+  const reactivating = input.is_active === true && current.is_active !== 1;
+  if (station !== current.station || (willBeActive && (reactivating || input.station !== undefined))) {
+    await assertActiveStation(trx, actor.restaurantId, station);
   }
   if (input.parent_category) await checkParent(trx, actor.restaurantId, current.id, input.parent_category);
   const patch: Record<string, unknown> = { updated: seconds(actor) };

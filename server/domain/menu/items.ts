@@ -30,10 +30,10 @@ export async function findMenuItem(db: Executor, restaurantId: string, id: strin
   return db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
 }
 
-async function checkCategory(db: Executor, restaurantId: string, id: string) {
+async function checkCategory(db: Executor, restaurantId: string, id: string, param = 'category') {
   const cat = await findCategory(db, restaurantId, id);
-  if (!cat) throw notFound('menu category', id, 'category');
-  if (!cat.is_active) throw new ApiError('parameter_invalid', `Menu category '${id}' is inactive.`, 'category');
+  if (!cat) throw notFound('menu category', id, param);
+  if (!cat.is_active) throw new ApiError('parameter_invalid', `Menu category '${id}' is inactive.`, param);
   return cat;
 }
 
@@ -88,6 +88,9 @@ export async function updateMenuItem(trx: Executor, actor: Actor, id: string, in
   const patch: Record<string, unknown> = { updated: seconds(actor) };
   if (input.category !== undefined && normalizeCategoryId(input.category) !== current.category_id) {
     patch.category_id = (await checkCategory(trx, actor.restaurantId, input.category)).id;
+  } else if (input.is_active === true && current.is_active !== 1) {
+    // Switching an item back on needs an active category, as creating one there does.
+    await checkCategory(trx, actor.restaurantId, current.category_id, 'is_active');
   }
   if (input.modifier_groups !== undefined) {
     await checkModifierGroups(trx, actor.restaurantId, input.modifier_groups);

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { MenuCategoriesTable } from '../../db/tables/menu-categories.table.ts';
 import type { WallClock } from '../wall-clock.ts';
+import { MAX_CATEGORY_DEPTH } from '../menu/categories.ts';
 
 type Category = Pick<Selectable<MenuCategoriesTable>, 'id' | 'is_active' | 'parent_category_id' | 'available_from' | 'available_until' | 'available_days'>;
 
@@ -25,10 +26,12 @@ export function categoryWindowOpen(cat: Category, at: WallClock): boolean {
 /** A category is orderable when it and every ancestor is active and inside its window. */
 export function categoryAvailable(byId: Map<string, Category>, id: string, at: WallClock): boolean {
   let cursor: string | null = id;
-  for (let depth = 0; cursor && depth < 17; depth++) {
+  for (let depth = 0; cursor && depth <= MAX_CATEGORY_DEPTH; depth++) {
     const cat = byId.get(cursor);
     if (!cat || cat.is_active !== 1 || !categoryWindowOpen(cat, at)) return false;
     cursor = cat.parent_category_id;
   }
-  return true;
+  // Still climbing past the nesting limit (a cycle, or a chain deeper than allowed): the
+  // ancestors not looked at could be off, so the category does not count as available.
+  return cursor === null;
 }
