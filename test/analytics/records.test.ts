@@ -229,6 +229,14 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
       await bad('/v1/analytics/customers?group_by=day', 'parameter_unknown');
       const one = await hub.api.get('/v1/analytics/revenue?start_date=2026-10-10&end_date=2026-10-10');
       expect(one.body.data.map((d: any) => d.period)).toEqual(['2026-10-10']);
+      // the end of the calendar: these ranges once kept the server counting days forever
+      for (const path of ['/v1/analytics/orders?start_date=9999-12-31&end_date=9999-12-31', '/v1/analytics/revenue?start_date=9999-12-01&end_date=9999-12-31']) {
+        await bad(path, 'parameter_invalid', 'start_date');
+      }
+      await bad('/v1/analytics/revenue?start_date=9998-12-20', 'parameter_invalid', 'start_date');
+      const last = await hub.api.get('/v1/analytics/revenue?start_date=9998-12-30&end_date=9998-12-31');
+      expect(last.body.data.map((d: any) => d.period)).toEqual(['9998-12-30', '9998-12-31']);
+      expect((await hub.api.get('/v1/analytics/dashboard')).status).toBe(200);
     });
 
     it('needs analytics:read and a key', async () => {

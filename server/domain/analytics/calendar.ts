@@ -30,9 +30,11 @@ export function daysBetween(a: string, b: string): number {
   return Math.round(DateTime.fromISO(b, { zone: 'utc' }).diff(DateTime.fromISO(a, { zone: 'utc' }), 'days').days) + 1;
 }
 
+/** Every day from start to end, inclusive; counted, not compared, so no date text can make it endless. */
 export function eachDay(start: string, end: string): string[] {
+  const n = daysBetween(start, end);
   const out: string[] = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
+  for (let i = 0, d = start; i < n; i++, d = addDays(d, 1)) out.push(d);
   return out;
 }
 
@@ -65,12 +67,23 @@ export interface DateRange {
 
 export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 3660;
+/** The last day reports (and their group-by periods) can name; see resolveRange. */
+const LAST_DAY = '9998-12-31';
 
 /**
  * start_date / end_date, both inclusive and optional: without either the last 30 days up to
  * today; with only one, 30 days from the start or up to the end.
  */
 export function resolveRange(q: { start_date?: string; end_date?: string }, nowMs: number, zone: string): DateRange {
+  // years past 9999 have no YYYY-MM-DD text (luxon writes +010000-01-01): refuse dates whose
+  // range would run there before any of it is computed
+  for (const param of ['start_date', 'end_date'] as const) {
+    const v = q[param];
+    if (v !== undefined && v > LAST_DAY) throw new ApiError('parameter_invalid', `${param} must be a date up to ${LAST_DAY}.`, param);
+  }
+  if (q.start_date && !q.end_date && q.start_date > addDays(LAST_DAY, -(DEFAULT_RANGE_DAYS - 1))) {
+    throw new ApiError('parameter_invalid', `Without end_date the 30 days from start_date must end by ${LAST_DAY}.`, 'start_date');
+  }
   const end = q.end_date ?? (q.start_date ? addDays(q.start_date, DEFAULT_RANGE_DAYS - 1) : today(nowMs, zone));
   const start = q.start_date ?? addDays(end, -(DEFAULT_RANGE_DAYS - 1));
   if (end < start) throw new ApiError('parameter_invalid', 'end_date is before start_date.', 'end_date');
