@@ -4,7 +4,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
-import { normalizeEmail, normalizePhone } from './match-customer.ts';
+import { lockCustomers, normalizeEmail, normalizePhone } from './match-customer.ts';
 
 export interface CustomerInput {
   name?: string | null;
@@ -43,6 +43,7 @@ function contact(input: CustomerInput) {
 
 /** Email and phone identify a guest, so two customers of one restaurant never share one. */
 async function assertUnique(db: Executor, restaurantId: string, c: { email?: string | null; phone?: string | null }, self?: string) {
+  if (c.email || c.phone) await lockCustomers(db, restaurantId);
   for (const field of ['email', 'phone'] as const) {
     const v = c[field];
     if (!v) continue;

@@ -2,6 +2,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
+import { LOCKS, lockKey } from '../../db/row-locks.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
@@ -21,6 +22,12 @@ export function normalizePhone(raw: string | null | undefined, defaultRegion = '
   return parsed?.isValid() ? parsed.number : null;
 }
 
+/**
+ * Finding a customer and creating it when missing is one step per restaurant: on PostgreSQL
+ * two requests for a new guest would otherwise both find nothing and make two.
+ */
+export const lockCustomers = (trx: Executor, restaurantId: string): Promise<void> => lockKey(trx, LOCKS.customers, restaurantId);
+
 export const normalizeEmail = (raw: string | null | undefined): string | null => (raw ? raw.trim().toLowerCase() : null);
 
 /**
@@ -39,14 +46,16 @@ export async function findOrCreateCustomer(
   const email = normalizeEmail(guest.email);
   const phone = normalizePhone(guest.phone);
   if (!email && !phone) return null;
+  await lockCustomers(trx, actor.restaurantId);
   const base = trx.selectFrom('customers').selectAll().where('restaurant_id', '=', actor.restaurantId);
-  const existing =
-    (email ? await base.where('email', '=', email).orderBy('created').executeTakeFirst() : undefined) ??
-    (phone ? await base.where('phone', '=', phone).orderBy('created').executeTakeFirst() : undefined);
+  const byEmail = email ? await base.where('email', '=', email).orderBy('created').executeTakeFirst() : undefined;
+  const byPhone = phone ? await base.where('phone', '=', phone).orderBy('created').executeTakeFirst() : undefined;
+  const existing = byEmail ?? byPhone;
   if (existing) {
     const patch: Record<string, unknown> = {};
-    if (!existing.email && email) patch.email = email;
-    if (!existing.phone && phone) patch.phone = phone;
+    // a detail is learned only when no other customer has it: each stays unique
+    if (!existing.email && email && !byEmail) patch.email = email;
+    if (!existing.phone && phone && !byPhone) patch.phone = phone;
     if (!existing.name && guest.name) patch.name = guest.name;
     if (Object.keys(patch).length === 0) return existing;
     return (await updateRecord(trx, 'customers', existing, { ...patch, updated: seconds(actor) }))!;

@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
+import { locksRows } from '../../db/row-locks.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
@@ -15,6 +16,8 @@ export async function clockIn(trx: Executor, actor: Actor, userId: string) {
   const user = await findStaff(trx, actor.restaurantId, userId);
   if (!user) throw notFound('staff user', userId, 'user');
   if (!user.is_active) throw new ApiError('state_conflict', `Staff user '${userId}' is inactive.`, 'user');
+  // one clock-in per user at a time: on PostgreSQL two at once would both find no open shift
+  if (locksRows(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
   const open = await trx
     .selectFrom('shifts')
     .select('id')
