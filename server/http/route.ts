@@ -48,6 +48,11 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
   idempotent?: boolean;
   /**
+   * Writes records that have no sandbox copy (customers): a sandbox key is refused (403), so
+   * an integrator's tests never land in the owner's real guest list.
+   */
+  liveOnly?: boolean;
+  /**
    * Keyless routes: whose Idempotency-Keys these are (a guest route names its QR code), so a
    * guest's retried submit replays too. Keyed routes use the caller's restaurant and mode.
    */
@@ -101,6 +106,9 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
       await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
+      if (spec.liveOnly && caller && !caller.livemode) {
+        throw new ApiError('key_type_not_allowed', 'These records have no sandbox copy: change them with a live key.');
+      }
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let expand: string[] = [];
       if (spec.expand) {

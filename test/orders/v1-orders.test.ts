@@ -130,6 +130,13 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     const row = await hub.server.services.db.selectFrom('orders').select('customer_id').where('id', '=', res.body.id).executeTakeFirstOrThrow();
     expect(row.customer_id).toBeNull();
     expect(await hub.server.services.db.selectFrom('customers').select('id').execute()).toEqual(before);
+    // nor can a sandbox key write customers directly
+    const direct = await hub.api.post('/v1/customers', { email: 'tester@example.com' }, { key: hub.keys.sandbox });
+    expect(direct.status).toBe(403);
+    expect(direct.body.error.code).toBe('key_type_not_allowed');
+    const someone = before[0]?.id ?? (await hub.api.post('/v1/customers', { name: 'Real Guest' })).body.id;
+    expect((await hub.api.patch(`/v1/customers/${someone}`, { name: 'Renamed' }, { key: hub.keys.sandbox })).status).toBe(403);
+    expect((await hub.server.services.db.selectFrom('customers').select('id').execute()).length).toBeLessThanOrEqual(before.length + 1);
   });
 
   it('accepts a server of the restaurant and expands table, server and items.menu_item', async () => {

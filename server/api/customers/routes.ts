@@ -50,6 +50,7 @@ defineRoute({
   scope: 'customers:write',
   body: CreateCustomer,
   idempotent: true,
+  liveOnly: true,
   status: 201,
   handler: async (c) => presentCustomer(await createCustomer(c.db, c.actor(), c.body)),
 });
@@ -63,5 +64,6 @@ defineRoute({
   scope: 'customers:write',
   params: idParam('cus_ id'),
   body: UpdateCustomer,
+  liveOnly: true,
   handler: async (c) => presentCustomer(await c.services.tx.run((trx) => updateCustomer(trx, c.actor(), c.params.id, c.body))),
 });
