@@ -44,15 +44,16 @@ export const entryGrant = (restaurantId: string, table: string, id: string): Gue
  * and tolerant of the table not existing yet.
  */
 export const qrTokenResolver: GuestTokenResolver = async (services, token) => {
-  let qr: { id: string; restaurant_id: string; table_id?: string | null } | undefined;
+  let qr: { id: string; restaurant_id: string; table_id?: string | null; is_active?: number | string | boolean | null } | undefined;
   try {
-    const r = await sql<{ id: string; restaurant_id: string; table_id?: string | null }>`select * from qr_codes where token = ${token}`.execute(services.db);
+    const r = await sql<NonNullable<typeof qr>>`select * from qr_codes where token = ${token}`.execute(services.db);
     qr = r.rows[0];
   } catch (err) {
     services.logger.warn({ err }, 'realtime: qr_codes lookup failed');
     return null;
   }
-  if (!qr) return null;
+  // a disabled code is refused like an unknown one (as resolveToken does for the HTTP API)
+  if (!qr || (qr.is_active !== undefined && Number(qr.is_active) !== 1)) return null;
   const { id: qrId, restaurant_id: restaurantId, table_id: tableId = null } = qr;
   return {
     restaurantId,

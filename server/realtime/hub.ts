@@ -202,7 +202,8 @@ export class RealtimeHub {
     // Synchronous from here: the replay, then the topics go live at the same cursor.
     if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
     // a topic already live on this socket is not replayed again: that would repeat messages
-    const fresh = topics.filter((t) => !client.topics.has(t.name));
+    // (and a topic named twice in one request is replayed once)
+    const fresh = [...new Map(topics.filter((t) => !client.topics.has(t.name)).map((t) => [t.name, t])).values()];
     let replayed = 0;
     for (const change of missed) replayed += this.deliver(change, client, fresh);
     for (const t of topics) client.topics.set(t.name, t);

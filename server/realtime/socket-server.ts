@@ -139,7 +139,8 @@ export class RealtimeSocketServer {
   private async subscribe(client: RealtimeClient, msg: Extract<ClientMessage, { type: 'subscribe' }>): Promise<void> {
     const p = client.principal!;
     const topics: Topic[] = [];
-    for (const name of msg.topics) {
+    // a topic named twice is one topic: checked once, replayed once
+    for (const name of new Set(msg.topics)) {
       const topic = parseTopic(name);
       if (!topic) return client.error('parameter_invalid', `Unknown topic '${name}'.`);
       if (p.kind === 'guest') {
@@ -147,7 +148,7 @@ export class RealtimeSocketServer {
         if (!(await p.grant.mayFollow(topic, this.services))) return client.error('resource_missing', `No such topic for this token: '${name}'.`);
       } else {
         if (!p.scopes.has(scopeOf(topic))) return client.error('insufficient_scope', `This API key lacks the required scope '${scopeOf(topic)}'.`);
-        const refusal = await this.checkStaffTopic(p.restaurantId, topic);
+        const refusal = await this.checkStaffTopic(p.restaurantId, p.livemode, topic);
         if (refusal) return client.error(refusal[0], refusal[1]);
       }
       topics.push(topic);
@@ -155,12 +156,16 @@ export class RealtimeSocketServer {
     await this.hub.subscribe(client, topics, msg.since ?? null);
   }
 
-  /** One order must be the restaurant's; a station must exist there. */
-  private async checkStaffTopic(restaurantId: string, topic: Topic): Promise<[ErrorCode, string] | null> {
+  /**
+   * One order must be the restaurant's and of the key's mode (an order of the other mode is
+   * answered like an unknown one: a sandbox key never learns whether a live order exists);
+   * a station must exist there.
+   */
+  private async checkStaffTopic(restaurantId: string, livemode: boolean, topic: Topic): Promise<[ErrorCode, string] | null> {
     const db = this.services.db;
     if (topic.kind === 'order') {
-      const row = await db.selectFrom('orders').select('id').where('restaurant_id', '=', restaurantId).where('id', '=', topic.id).executeTakeFirst();
-      return row ? null : ['resource_missing', `No such order: '${topic.id}'`];
+      const row = await db.selectFrom('orders').select(['id', 'livemode']).where('restaurant_id', '=', restaurantId).where('id', '=', topic.id).executeTakeFirst();
+      return row && Number(row.livemode) === (livemode ? 1 : 0) ? null : ['resource_missing', `No such order: '${topic.id}'`];
     }
     if (topic.kind === 'station') {
       const row = await db.selectFrom('stations').select('id').where('restaurant_id', '=', restaurantId).where('key', '=', topic.station).executeTakeFirst();

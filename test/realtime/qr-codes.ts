@@ -27,6 +27,8 @@ export async function insertQrCode(services: Services, restaurantId: string, tab
     token: randomBytes(16).toString('hex'),
     table_id: tableId,
   };
+  // an active code: a disabled one is refused like an unknown token
+  if (table.columns.some((c) => c.name === 'is_active')) row.is_active = 1;
   for (const col of table.columns) {
     if (col.name in row || col.isNullable || col.hasDefaultValue) continue;
     row[col.name] = /int|numeric|real|double/i.test(col.dataType) ? 0 : 'x';
