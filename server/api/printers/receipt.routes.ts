@@ -1,6 +1,6 @@
 import { enqueueReceipts } from '../../domain/printers/jobs.ts';
 import { getPrinter } from '../../domain/printers/printers.ts';
-import { loadOrder } from '../../domain/orders/load.ts';
+import { findOrder } from '../../domain/orders/find-order.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { presentPrintJob } from './presenter.ts';
@@ -19,7 +19,7 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const actor = c.actor();
-    const found = await loadOrder(c.db, actor.restaurantId, c.params.id);
+    const found = await findOrder(c.db, actor, c.params.id);
     if (!found) throw notFound('order', c.params.id);
     const { order, items } = found;
     if (order.status === 'draft' || order.status === 'cancelled') {

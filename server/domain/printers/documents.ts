@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { catalogueOf } from '../menu/catalogue.ts';
 import { literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
@@ -17,6 +18,8 @@ export interface OrderContext {
   /** "Table 12", "Terrace 3" (virtual table) or null */
   table: string | null;
   server: string | null;
+  /** Modifier group names by id (order lines store the group's id). */
+  modifierGroups: Map<string, string>;
 }
 
 type Modifier = { group: string; name: string; price_adjustment: number };
@@ -36,7 +39,10 @@ export async function loadOrderContext(db: Executor, order: OrderRow): Promise<O
     const u = await db.selectFrom('users').select('name').where('restaurant_id', '=', order.restaurant_id).where('id', '=', order.server_id).executeTakeFirst();
     server = u?.name ?? null;
   }
-  return { restaurantName: restaurant.name, timezone: restaurant.timezone, currency: restaurant.currency, table, server };
+  // the menu as priced (cached per menu version): no query per ticket
+  const { groups } = await catalogueOf(db, order.restaurant_id);
+  const modifierGroups = new Map([...groups.values()].map((g) => [g.id, g.name]));
+  return { restaurantName: restaurant.name, timezone: restaurant.timezone, currency: restaurant.currency, table, server, modifierGroups };
 }
 
 export const localTime = (ms: number, timezone: string): string => DateTime.fromMillis(ms, { zone: timezone }).toFormat('yyyy-MM-dd HH:mm');
@@ -79,7 +85,8 @@ export function kitchenTicket(
   for (const item of lines) {
     // double height, normal width: big enough across the pass, no wrapping on 58 mm
     out.push(`|^^${item.quantity} x ${literal(item.name)}`);
-    for (const m of modifiersOf(item)) out.push(`|~~~+ ${literal(m.group)}: ${literal(m.name)}`);
+    // lines store the group's id; print its name as the menu has it (the stored value if the group is gone)
+    for (const m of modifiersOf(item)) out.push(`|~~~+ ${literal(ctx.modifierGroups.get(m.group) ?? m.group)}: ${literal(m.name)}`);
     if (item.notes) out.push(`|~~~"Note: ${literal(item.notes)}"`);
   }
   out.push('---');

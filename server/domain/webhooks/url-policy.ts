@@ -50,6 +50,9 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
+/** Longest URL stored, as stored (after normalisation). */
+export const MAX_URL_LENGTH = 2000;
+
 const refuse = (message: string) => new ApiError('url_not_allowed', message, 'url');
 
 /**
@@ -63,6 +66,10 @@ export async function checkEndpointUrl(raw: string, cfg: WebhooksConfig): Promis
     url = new URL(raw);
   } catch {
     throw new ApiError('parameter_invalid', 'url must be an absolute http(s) URL.', 'url');
+  }
+  // percent-encoding and punycode can make the stored URL longer than what was sent
+  if (url.toString().length > MAX_URL_LENGTH) {
+    throw new ApiError('parameter_invalid', `url must be at most ${MAX_URL_LENGTH} characters once normalised.`, 'url');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('Webhook URLs must use http or https.');
   if (cfg.httpsOnly && url.protocol !== 'https:') throw refuse('Webhook URLs must use https.');
