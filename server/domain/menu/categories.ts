@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/records.ts';
+import { lockMenu } from './lock.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Weekday } from '../../http/fields.ts';
@@ -85,6 +86,7 @@ async function branchOf(db: Executor, restaurantId: string, id: string) {
 }
 
 export async function createCategory(trx: Executor, actor: Actor, input: CategoryInput) {
+  await lockMenu(trx, actor.restaurantId);
   const station = input.station ?? 'kitchen';
   await assertActiveStation(trx, actor.restaurantId, station);
   if (input.parent_category) await checkParent(trx, actor.restaurantId, null, input.parent_category);
@@ -109,6 +111,7 @@ export async function createCategory(trx: Executor, actor: Actor, input: Categor
 }
 
 export async function updateCategory(trx: Executor, actor: Actor, id: string, input: Partial<CategoryInput>) {
+  await lockMenu(trx, actor.restaurantId);
   const current = await findCategory(trx, actor.restaurantId, id);
   if (!current) throw notFound('menu category', id);
   // An active category must route to an active station: check it when the station changes,
@@ -139,5 +142,6 @@ export async function updateCategory(trx: Executor, actor: Actor, id: string, in
 
 /** Soft delete: orders and items keep pointing at it. */
 export async function deactivateCategory(trx: Executor, actor: Actor, id: string) {
+  await lockMenu(trx, actor.restaurantId);
   return updateCategory(trx, actor, id, { is_active: false });
 }

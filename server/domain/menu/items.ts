@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/records.ts';
+import { lockMenu } from './lock.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, normalizeCategoryId, PREFIXES } from '../../ids.ts';
@@ -54,6 +55,7 @@ async function checkModifierGroups(db: Executor, restaurantId: string, ids: stri
 }
 
 export async function createMenuItem(trx: Executor, actor: Actor, input: MenuItemInput) {
+  await lockMenu(trx, actor.restaurantId);
   const cat = await checkCategory(trx, actor.restaurantId, input.category);
   await checkModifierGroups(trx, actor.restaurantId, input.modifier_groups ?? []);
   const now = seconds(actor);
@@ -83,6 +85,7 @@ export async function createMenuItem(trx: Executor, actor: Actor, input: MenuIte
 }
 
 export async function updateMenuItem(trx: Executor, actor: Actor, id: string, input: Partial<MenuItemInput>) {
+  await lockMenu(trx, actor.restaurantId);
   const current = await findMenuItem(trx, actor.restaurantId, id);
   if (!current) throw notFound('menu item', id);
   const patch: Record<string, unknown> = { updated: seconds(actor) };
@@ -111,5 +114,6 @@ export async function updateMenuItem(trx: Executor, actor: Actor, id: string, in
 
 /** Soft delete: historical orders keep referencing the item. */
 export async function deactivateMenuItem(trx: Executor, actor: Actor, id: string) {
+  await lockMenu(trx, actor.restaurantId);
   return updateMenuItem(trx, actor, id, { is_active: false });
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/records.ts';
+import { lockMenu } from './lock.ts';
 import { deleteRecord, insertRecord, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
@@ -73,6 +74,7 @@ export async function findModifierGroup(db: Executor, restaurantId: string, id: 
 }
 
 export async function createModifierGroup(trx: Executor, actor: Actor, input: ModifierGroupInput) {
+  await lockMenu(trx, actor.restaurantId);
   const modifiers = normalizeModifiers(input.modifiers ?? []);
   const required = input.required ?? false;
   const bounds = resolveBounds(required, input.min_selections, input.max_selections, modifiers.length);
@@ -91,6 +93,7 @@ export async function createModifierGroup(trx: Executor, actor: Actor, input: Mo
 
 /** One update reaches every item using the group: items hold the group's id, not a copy. */
 export async function updateModifierGroup(trx: Executor, actor: Actor, id: string, input: Partial<ModifierGroupInput>) {
+  await lockMenu(trx, actor.restaurantId);
   const current = await findModifierGroup(trx, actor.restaurantId, id);
   if (!current) throw notFound('modifier group', id);
   const modifiers = input.modifiers ? normalizeModifiers(input.modifiers) : (JSON.parse(current.modifiers) as Modifier[]);
@@ -113,6 +116,7 @@ export async function updateModifierGroup(trx: Executor, actor: Actor, id: strin
 
 /** Truly deletes the group and takes it off every menu item that listed it. */
 export async function deleteModifierGroup(trx: Executor, actor: Actor, id: string) {
+  await lockMenu(trx, actor.restaurantId);
   const group = await findModifierGroup(trx, actor.restaurantId, id);
   if (!group) throw notFound('modifier group', id);
   const users = await trx

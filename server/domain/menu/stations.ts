@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/records.ts';
+import { lockMenu } from './lock.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
@@ -34,6 +35,7 @@ export async function assertActiveStation(db: Executor, restaurantId: string, ke
 }
 
 export async function createStation(trx: Executor, actor: Actor, input: { key: string; name?: string }) {
+  await lockMenu(trx, actor.restaurantId);
   if (await findStation(trx, actor.restaurantId, input.key)) {
     throw new ApiError('resource_conflict', `A station with key '${input.key}' already exists.`, 'key');
   }
@@ -50,6 +52,7 @@ export async function createStation(trx: Executor, actor: Actor, input: { key: s
 }
 
 export async function updateStation(trx: Executor, actor: Actor, keyOrId: string, patch: { name?: string; is_active?: boolean }) {
+  await lockMenu(trx, actor.restaurantId);
   const station = await findStation(trx, actor.restaurantId, keyOrId);
   if (!station) throw notFound('station', keyOrId);
   if (patch.is_active === false && station.is_active) {
