@@ -212,8 +212,9 @@ export async function addPrinter(
 /** Works the print queue off now (what the commit wake-up and the sweep do) and waits for it. */
 export const drain = (hub: TestHub) => hub.server.services.printQueue!.drain();
 
-export async function jobsOf(hub: TestHub, query = '') {
-  const res = await hub.api.get(`/v1/print_jobs?limit=100${query}`);
+/** Print jobs as a key sees them (the live key by default: sandbox jobs are the sandbox key's). */
+export async function jobsOf(hub: TestHub, query = '', key?: string) {
+  const res = await hub.api.get(`/v1/print_jobs?limit=100${query}`, key ? { key } : undefined);
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   return res.body.data as any[];
 }

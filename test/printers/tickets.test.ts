@@ -262,11 +262,16 @@ describe.each(DIALECTS)('kitchen tickets and receipts on %s', (dialect) => {
     const test = await hub.api.withKey(hub.keys.sandbox).post(`/v1/printers/${printer.kitchen.id}/test`);
     expect(test.body.state).toBe('skipped');
     await drain(hub);
-    const jobs = await jobsOf(hub, `&order=${order.id}`);
+    const jobs = await jobsOf(hub, `&order=${order.id}`, hub.keys.sandbox);
     expect(jobs.map((j) => j.kind).sort()).toEqual(['kitchen_ticket', 'kitchen_ticket', 'receipt', 'receipt']);
     expect(jobs.every((j) => j.state === 'skipped' && j.livemode === false && j.attempts === 0)).toBe(true);
-    // a live key reprinting a sandbox job still prints nothing
-    const re = await hub.api.post(`/v1/print_jobs/${jobs[0].id}/reprint`, {});
+    // each key sees its own mode's jobs: a live key finds none of these, and cannot reprint them
+    expect(await jobsOf(hub, `&order=${order.id}`)).toEqual([]);
+    expect((await hub.api.get(`/v1/print_jobs/${jobs[0].id}`)).status).toBe(404);
+    expect((await hub.api.get(`/v1/print_jobs/${jobs[0].id}/preview`)).status).toBe(404);
+    expect((await hub.api.post(`/v1/print_jobs/${jobs[0].id}/reprint`, {})).status).toBe(404);
+    // a reprint of a sandbox job still prints nothing
+    const re = await hub.api.withKey(hub.keys.sandbox).post(`/v1/print_jobs/${jobs[0].id}/reprint`, {});
     expect(re.body.state).toBe('skipped');
     await drain(hub);
     // not one connection was made to any printer

@@ -1,4 +1,5 @@
 import { renderSvg } from '../../../printers/encoder.ts';
+import { modeOf } from '../../domain/modes.ts';
 import { withMarks } from '../../domain/printers/documents.ts';
 import { getJob, reprintJob } from '../../domain/printers/jobs.ts';
 import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
@@ -35,7 +36,8 @@ defineRoute({
   expand: 'print_job',
   handler: async (c) => {
     // Documents are the bulk of a job and no list shows them: they stay in the table.
-    let qb = c.db.selectFrom('print_jobs').select(LISTED).where('restaurant_id', '=', c.actor().restaurantId);
+    const actor = c.actor();
+    let qb = c.db.selectFrom('print_jobs').select(LISTED).where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (c.query.printer) qb = qb.where('printer_id', '=', c.query.printer);
     if (c.query.order) qb = qb.where('order_id', '=', c.query.order);
     if (c.query.state) qb = qb.where('state', '=', c.query.state);
@@ -54,7 +56,7 @@ defineRoute({
   scope: 'printers:read',
   params: idParam('pj_ id'),
   expand: 'print_job',
-  handler: async (c) => (await present(c, [await getJob(c.db, c.actor().restaurantId, c.params.id)]))[0],
+  handler: async (c) => (await present(c, [await getJob(c.db, c.actor(), c.params.id)]))[0],
 });
 
 defineRoute({
@@ -66,8 +68,9 @@ defineRoute({
   scope: 'printers:read',
   params: idParam('pj_ id'),
   handler: async (c) => {
-    const { restaurantId } = c.actor();
-    const job = await getJob(c.db, restaurantId, c.params.id);
+    const actor = c.actor();
+    const { restaurantId } = actor;
+    const job = await getJob(c.db, actor, c.params.id);
     const printer = await findPrinter(c.db, restaurantId, job.printer_id);
     const svg = renderSvg(withMarks(job.document, JSON.parse(job.marks) as string[]), printer?.paper_width ?? 80);
     c.ctx.type = 'image/svg+xml';

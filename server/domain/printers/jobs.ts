@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { modeOf } from '../modes.ts';
 import type { Executor } from '../../db/records.ts';
 import type { PrintJobsTable } from '../../db/tables/print-jobs.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
@@ -116,12 +117,19 @@ export async function enqueueTestPage(trx: Executor, actor: Actor, printerId: st
   return enqueueJob(trx, actor, { kind: 'test_page', printer, document, live: actor.livemode });
 }
 
-export async function findJob(db: Executor, restaurantId: string, id: string) {
-  return db.selectFrom('print_jobs').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
+/** A print job as one key sees it: of its restaurant and its mode (a sandbox key never reads a real guest's ticket). */
+export async function findJob(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string) {
+  return db
+    .selectFrom('print_jobs')
+    .selectAll()
+    .where('restaurant_id', '=', actor.restaurantId)
+    .where('livemode', '=', modeOf(actor))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function getJob(db: Executor, restaurantId: string, id: string) {
-  const job = await findJob(db, restaurantId, id);
+export async function getJob(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string) {
+  const job = await findJob(db, actor, id);
   if (!job) throw notFound('print job', id);
   return job;
 }
@@ -131,7 +139,7 @@ export async function getJob(db: Executor, restaurantId: string, id: string) {
  * for (or the one named). A reprint of a sandbox job stays a sandbox job.
  */
 export async function reprintJob(trx: Executor, actor: Actor, id: string, printerId?: string): Promise<PrintJobRow> {
-  const original = await getJob(trx, actor.restaurantId, id);
+  const original = await getJob(trx, actor, id);
   let printer: PrinterRow;
   if (printerId) printer = await getPrinter(trx, actor.restaurantId, printerId, 'printer');
   else {
