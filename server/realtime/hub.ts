@@ -199,11 +199,17 @@ export class RealtimeHub {
       }
     }
     if (client.closed) return;
-    // Synchronous from here: the replay, then the topics go live at the same cursor.
-    if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
     // a topic already live on this socket is not replayed again: that would repeat messages
     // (and a topic named twice in one request is replayed once)
     const fresh = [...new Map(topics.filter((t) => !client.topics.has(t.name)).map((t) => [t.name, t])).values()];
+    // The replay goes out in one go; one larger than a client may have unsent would get the
+    // socket cut off halfway, and the screen would come back to the same cut forever.
+    if (!resync && this.replayBytes(missed, client, fresh) > this.opts.maxBufferedBytes) {
+      resync = 'too_large';
+      missed = [];
+    }
+    // Synchronous from here: the replay, then the topics go live at the same cursor.
+    if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
     let replayed = 0;
     for (const change of missed) replayed += this.deliver(change, client, fresh);
     for (const t of topics) client.topics.set(t.name, t);
@@ -215,21 +221,35 @@ export class RealtimeHub {
 
   /** Sends a change on each of the client's topics it matches; returns how many messages went out. */
   private deliver(change: Change, client: RealtimeClient, topics: Iterable<Topic>): number {
-    const p = client.principal;
-    if (!p || client.closed) return 0;
-    if (p.kind === 'staff') {
-      const livemode = livemodeOf(change);
-      if (livemode !== null && livemode !== p.livemode) return 0;
-    }
     let sent = 0;
-    for (const topic of topics) {
-      if (!matches(change, topic)) continue;
-      const text = render(change, topic);
-      if (text) {
-        client.send(text);
-        sent++;
-      }
+    for (const text of messagesFor(change, client, topics)) {
+      client.send(text);
+      sent++;
     }
     return sent;
+  }
+
+  /** What replaying `changes` would send the client, in bytes (each text is rendered once and cached). */
+  private replayBytes(changes: Change[], client: RealtimeClient, topics: Topic[]): number {
+    let bytes = 0;
+    for (const change of changes) {
+      for (const text of messagesFor(change, client, topics)) bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+    }
+    return bytes;
+  }
+}
+
+/** The messages a change makes for a client on these topics: of its mode, matching each topic. */
+function* messagesFor(change: Change, client: RealtimeClient, topics: Iterable<Topic>): Generator<string | Buffer> {
+  const p = client.principal;
+  if (!p || client.closed) return;
+  if (p.kind === 'staff') {
+    const livemode = livemodeOf(change);
+    if (livemode !== null && livemode !== p.livemode) return;
+  }
+  for (const topic of topics) {
+    if (!matches(change, topic)) continue;
+    const text = render(change, topic);
+    if (text) yield text;
   }
 }

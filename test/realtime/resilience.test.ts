@@ -42,6 +42,23 @@ describe.each(DIALECTS)('realtime resilience on %s', (dialect) => {
     expect((await back.next()).data.id).toBe(order.id);
   });
 
+  it('a backlog larger than a client may have unsent gets resync (too_large), not a cut-off replay', async () => {
+    await start({ maxBufferedBytes: 4096 });
+    const s = await open();
+    await s.auth(hub.keys.widget);
+    const [ack] = await s.subscribe(['orders']);
+    await s.close();
+    for (let i = 0; i < 6; i++) await placeOrder(hub.server.services, actor(), { lines: [{ station: 'bar' }, { station: 'kitchen' }] });
+    const back = await open();
+    await back.auth(hub.keys.widget);
+    const got = await back.subscribe(['orders'], ack.seq);
+    expect(got.map((m) => m.type)).toEqual(['resync', 'subscribed']);
+    expect(got[0].data.reason).toBe('too_large');
+    expect(got[1].data).toMatchObject({ replayed: 0, resync: true });
+    const { order } = await placeOrder(hub.server.services, actor(), { lines: [{ station: 'bar' }] });
+    expect((await back.next()).data.id).toBe(order.id);
+  });
+
   it('closes a socket that never authenticates', async () => {
     await start({ authTimeoutMs: 100 });
     const s = await open();
