@@ -56,7 +56,8 @@ export function buildOpenApi(routes: RouteSpec[]) {
       ...(r.auth !== 'none' && { security: [{ [r.auth === 'widget' ? 'widgetKey' : 'secretKey']: r.scope ? [r.scope] : [] }] }),
       ...(r.scope && { 'x-scope': r.scope }),
     };
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: toJson(r.body) } } };
+    // an empty body is read as {} (http/route.ts): the body is required when {} is not enough
+    if (r.body) op.requestBody = { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: toJson(r.body) } } };
     (paths[path] ??= {})[r.method] = op;
   }
   return {

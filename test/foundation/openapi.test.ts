@@ -21,6 +21,14 @@ describe('OpenAPI document', () => {
     expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['name', 'category', 'price']));
     expect(create.requestBody.content['application/json'].schema.properties.tax_rate.anyOf ?? create.requestBody.content['application/json'].schema.properties.tax_rate).toBeDefined();
     expect(create['x-scope']).toBe('menu:write');
+    // a body is required only where an empty one would be refused
+    expect(create.requestBody.required).toBe(true);
+    expect(r.body.paths['/v1/print_jobs/{id}/reprint'].post.requestBody.required).toBe(false);
+    expect(r.body.paths['/v1/events/{id}/resend'].post.requestBody.required).toBe(false);
+    for (const route of registry.filter((x) => x.body)) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      expect(r.body.paths[path][route.method].requestBody.required, `${route.method} ${path}`).toBe(!route.body!.safeParse({}).success);
+    }
     const list = r.body.paths['/v1/menu_items'].get;
     expect(list.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(['limit', 'starting_after', 'ending_before', 'category', 'expand[]']));
   });
