@@ -3,7 +3,6 @@ import { catalogueOf } from '../menu/catalogue.ts';
 import { literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
-import { getRestaurant } from '../restaurants/restaurants.ts';
 
 /**
  * Tickets and receipts as ReceiptLine documents: one text renders to ESC/POS, StarPRNT and
@@ -27,7 +26,8 @@ type Modifier = { group: string; name: string; price_adjustment: number };
 const TYPE_LABEL: Record<OrderRow['type'], string> = { dine_in: 'DINE IN', takeout: 'TAKEOUT', delivery: 'DELIVERY' };
 
 export async function loadOrderContext(db: Executor, order: OrderRow): Promise<OrderContext> {
-  const restaurant = await getRestaurant(db, order.restaurant_id);
+  // the restaurant and its menu as priced (cached per version): no query per ticket for either
+  const { restaurant, groups } = await catalogueOf(db, order.restaurant_id);
   let table: string | null = null;
   if (order.is_virtual_table && order.virtual_table_label) table = order.virtual_table_label;
   else if (order.table_id) {
@@ -39,8 +39,6 @@ export async function loadOrderContext(db: Executor, order: OrderRow): Promise<O
     const u = await db.selectFrom('users').select('name').where('restaurant_id', '=', order.restaurant_id).where('id', '=', order.server_id).executeTakeFirst();
     server = u?.name ?? null;
   }
-  // the menu as priced (cached per menu version): no query per ticket
-  const { groups } = await catalogueOf(db, order.restaurant_id);
   const modifierGroups = new Map([...groups.values()].map((g) => [g.id, g.name]));
   return { restaurantName: restaurant.name, timezone: restaurant.timezone, currency: restaurant.currency, table, server, modifierGroups };
 }
