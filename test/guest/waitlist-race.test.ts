@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addEntry, type NewEntry } from '../../server/domain/waitlist/entries.ts';
 import { ApiError } from '../../server/errors.ts';
 import { DIALECTS } from '../helpers/db.ts';
+import { raceOnPostgres } from '../helpers/race.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, join, nextPhone, openWaitlist } from './helpers.ts';
 
@@ -44,30 +44,14 @@ describe.each(DIALECTS)('one place in the queue per guest on %s', (dialect) => {
 
   if (dialect === 'postgres') {
     it('two joins racing (neither sees the other) end with one entry and the same 409 for the second', async () => {
-      const db = hub.server.services.db;
       const input = party({ phone: '+49 30 55501234' });
-      let second: Promise<unknown> | undefined;
-      let settled = false;
-      await db.transaction().execute(async (first) => {
-        await addEntry(first, actor(), input);
-        second = db
-          .transaction()
-          .execute((trx) => addEntry(trx, actor(), input))
-          .then(
-            () => 'joined',
-            (err: unknown) => err,
-          )
-          .finally(() => (settled = true));
-        // Commit only once the second join waits on the first one's uncommitted entry: its
-        // own check could not see it, so only the index stands between them.
-        for (let i = 0; i < 500 && !settled; i++) {
-          const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(first);
-          if (rows[0].n > 0) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        expect(settled).toBe(false);
-      });
-      const outcome = await second;
+      // the second join waits on the first one's uncommitted entry: its own check could not
+      // see it, so only the index stands between them
+      const outcome = await raceOnPostgres(
+        hub.server.services.db,
+        (trx) => addEntry(trx, actor(), input),
+        (trx) => addEntry(trx, actor(), input),
+      );
       expect(outcome).toBeInstanceOf(ApiError);
       expect(outcome).toMatchObject({ code: 'WAITLIST_ALREADY_JOINED', param: 'phone' });
       expect(await entriesWith('phone', '+493055501234')).toBe(1);

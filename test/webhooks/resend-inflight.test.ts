@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { emit, sweep } from './helpers.ts';
+import { emit, sweep, until } from './helpers.ts';
 
 /**
  * A receiver whose answers the test decides: `answer` says a status, or 'hold' to keep the
@@ -40,16 +40,6 @@ class HeldReceiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** Waits (bounded) until `cond` holds; the caller asserts the result. */
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return true;
 }
 
 describe.each(DIALECTS)('a resend while an attempt is in flight, on %s', (dialect) => {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { postWebhook } from '../../server/domain/webhooks/send.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { emit, sweep } from './helpers.ts';
+import { emit, sweep, until } from './helpers.ts';
 
 /**
  * A receiver that answers `/stall` with a status line and one byte of body, then never ends
@@ -39,16 +39,6 @@ class StallingReceiver {
     this.server.closeAllConnections();
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-/** Waits (bounded) until `cond` holds; the caller asserts the result. */
-async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return true;
 }
 
 const send = (url: string, timeoutMs: number) => postWebhook({ url, body: '{}', headers: {}, timeoutMs, allowPrivateTargets: true });
