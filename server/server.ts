@@ -6,6 +6,7 @@ import './api/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { registerClock } from './db/hlc.ts';
 import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
@@ -39,13 +40,16 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const config: Config = { ...defaultConfig, ...opts.config };
   const logger = opts.logger ?? createLogger();
   const { db, dialect } = opts.database;
+  const clock = opts.clock ?? systemClock;
+  // change stamps (sync's merge order) follow the same clock as everything else
+  registerClock(db, () => clock.now());
   const services: Services = {
     db,
     dialect,
     databaseUrl: opts.database.url,
     // One writer on SQLite: units of work arriving together commit together.
     tx: new Transactor(db, { groupCommit: dialect === 'sqlite' }),
-    clock: opts.clock ?? systemClock,
+    clock,
     logger,
     config,
   };

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
 import { insertRows, runShape } from './statement-shapes.ts';
+import { lastHlc, load, needsLoad, nextHlc, nodeOf, observeHlc } from './hlc.ts';
 import type { DB, RecordTable } from './schema.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
@@ -40,7 +41,7 @@ export async function updateRecord<T extends RecordTable>(
   let q: any = (trx as Kysely<any>).updateTable(table as string).set(patch as any).where('id', '=', key.id);
   if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
   const saved = (await q.returningAll().executeTakeFirst()) as Row<T> | undefined;
-  if (saved) await appendChange(trx, table, 'update', saved as any);
+  if (saved) await appendChange(trx, table, 'update', saved as any, Object.keys(patch as object));
   return saved;
 }
 
@@ -64,7 +65,32 @@ type LogRow = { id: string; restaurant_id?: string | null };
 const MAX_PENDING = 1000;
 
 /** One change waiting for its log position; the row is serialised when the change is made. */
-type Entry = { table: string; op: Op; row: LogRow; data: string };
+type Entry = { table: string; op: Op; row: LogRow; data: string; fields?: string[] | null; from?: Provenance };
+
+/**
+ * Where a change came from when sync applies another node's change: its entry keeps that
+ * node's identity and clock, so it is never sent back and merges the same way everywhere.
+ */
+export interface Provenance {
+  op_id: string;
+  origin: string;
+  origin_seq: number;
+  hlc: string;
+  /** the columns this node actually took from the change; null for all */
+  fields: string[] | null;
+}
+
+const provenance = new WeakMap<object, Provenance>();
+
+/** Runs `fn` (record writes on `trx`) as the application of another node's change. */
+export async function asRemoteChange<T>(trx: Executor, from: Provenance, fn: () => Promise<T>): Promise<T> {
+  provenance.set(trx, from);
+  try {
+    return await fn();
+  } finally {
+    provenance.delete(trx);
+  }
+}
 
 /** Change-log entries of the unit of work running on a transaction, written when it ends. */
 const pending = new WeakMap<object, Entry[]>();
@@ -95,9 +121,10 @@ export function discardChanges(trx: Executor): void {
   pending.delete(trx);
 }
 
-async function appendChange(trx: Executor, table: string, op: Op, row: LogRow): Promise<void> {
+async function appendChange(trx: Executor, table: string, op: Op, row: LogRow, fields?: string[]): Promise<void> {
   // The row is serialised now: a caller may change its object after the write.
-  await logChanges(trx, [{ table, op, row, data: JSON.stringify(row) }]);
+  const from = provenance.get(trx);
+  await logChanges(trx, [{ table, op, row, data: JSON.stringify(row), fields: from ? from.fields : (fields ?? null), from }]);
 }
 
 /** Into the unit's pending entries, or straight to the log when no unit of work is open. */
@@ -110,32 +137,60 @@ async function logChanges(trx: Executor, entries: Entry[]): Promise<void> {
 }
 
 async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
+  if (needsLoad(trx)) {
+    const st = await (trx as Kysely<DB>).selectFrom('node_state').select(['origin', 'hlc']).where('id', '=', 1).executeTakeFirst();
+    load(trx, st?.hlc ?? null);
+    if (st) nodes.set((trx as Kysely<any>).getExecutor().adapter, st.origin);
+  }
+  // Stamps are taken before the numbers so the last one is persisted by the same statement;
+  // another process may have re-keyed the node meanwhile (sync/epoch.ts), hence the check.
+  const adapter = (trx as Kysely<any>).getExecutor().adapter;
+  let node = nodeOf(nodes.get(adapter) ?? '');
+  const stamps = entries.map((e) => (e.from ? (observeHlc(trx, e.from.hlc), e.from.hlc) : nextHlc(trx, node)));
   // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
   // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
   const n = entries.length;
+  const persisted = lastHlc(trx, node);
   const bumped = await runShape(
     trx,
-    'node_state+',
-    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq']),
-    [n, 1],
+    'node_state+hlc',
+    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n), hlc: persisted })).where('id', '=', 1).returning(['origin', 'seq']),
+    [n, persisted, 1],
   );
   const { origin, seq } = bumped.rows[0];
+  if (nodeOf(origin) !== node) {
+    nodes.set(adapter, origin);
+    node = nodeOf(origin);
+    entries.forEach((e, i) => {
+      if (!e.from) stamps[i] = nextHlc(trx, node);
+    });
+  }
   const first = Number(seq) - n + 1;
   const created = Date.now();
   const log = entries.map((e, i) => ({
     seq: first + i,
-    op_id: newId(PREFIXES.change),
-    origin,
-    origin_seq: first + i,
+    op_id: e.from?.op_id ?? newId(PREFIXES.change),
+    origin: e.from?.origin ?? origin,
+    origin_seq: e.from?.origin_seq ?? first + i,
     restaurant_id: e.table === 'restaurants' ? e.row.id : (e.row.restaurant_id ?? null),
     table_name: e.table,
     row_id: e.row.id,
     op: e.op,
     data: e.data,
     created,
+    hlc: stamps[i],
+    fields: e.fields ? JSON.stringify(e.fields) : null,
   }));
-  // Both dialects bind at most ~32k parameters per statement; 10 columns per entry.
+  // Both dialects bind at most ~32k parameters per statement; 12 columns per entry.
   for (let i = 0; i < log.length; i += 1000) await insertRows(trx, 'change_log', log.slice(i, i + 1000), false);
+}
+
+/** Each database's node origin, as last read (it changes only when sync re-keys the node). */
+const nodes = new WeakMap<object, string>();
+
+/** Sync re-keyed this node (a restore): stamps from now on carry the new origin. */
+export function forgetNode(db: Executor): void {
+  nodes.delete((db as Kysely<any>).getExecutor().adapter);
 }
 
 /**
@@ -151,6 +206,6 @@ export async function insertRecords<T extends RecordTable>(trx: Executor, table:
   for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size) as Record<string, unknown>[], false);
   await logChanges(
     trx,
-    rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row) })),
+    rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row), fields: null })),
   );
 }

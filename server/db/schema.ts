@@ -4,6 +4,7 @@ import type { OrdersTables } from './schema/orders.ts';
 import type { PrintersTables } from './schema/printers.ts';
 import type { RealtimeTables } from './schema/realtime.ts';
 import type { ReservationsTables } from './schema/reservations.ts';
+import type { SyncTables } from './schema/sync.ts';
 import type { WebhooksTables } from './schema/webhooks.ts';
 import type { ApiKeysTable } from './tables/api-keys.table.ts';
 import type { ChangeLogTable } from './tables/change-log.table.ts';
@@ -49,12 +50,14 @@ export interface DB
     WebhooksTables,
     AnalyticsTables,
     RealtimeTables,
-    PrintersTables {}
+    PrintersTables,
+    SyncTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
 export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
-  | 'webhook_deliveries' | 'webhook_attempts';
+  | 'webhook_deliveries' | 'webhook_attempts'
+  | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;

@@ -21,6 +21,8 @@ import * as m0600 from './0600_realtime.ts';
 import * as m0700 from './0700_printers.ts';
 import * as m0701 from './0701_print_jobs_list.ts';
 
+import * as m0800 from './0800_sync.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -48,4 +50,6 @@ export const migrations: Record<string, Migration> = {
 
   '0700_printers': m0700,
   '0701_print_jobs_list': m0701,
+
+  '0800_sync': m0800,
 };

@@ -15,4 +15,8 @@ export interface ChangeLogTable {
   /** JSON of the row after the change; for a delete, the last state (the tombstone). */
   data: string;
   created: number;
+  /** hybrid logical clock of the change (sync/hlc.ts); null on entries older than sync */
+  hlc: string | null;
+  /** JSON string[] of the columns an update set; null for every column */
+  fields: string | null;
 }

@@ -3,4 +3,6 @@ export interface NodeStateTable {
   id: number;
   origin: string;
   seq: number;
+  /** the last hybrid logical clock handed out here */
+  hlc: string | null;
 }

@@ -1,0 +1,72 @@
+/** Tables of sync (sync/): all local to their node, none replicated. */
+export interface SyncTables {
+  sync_link: SyncLinkTable;
+  sync_hubs: SyncHubsTable;
+  sync_invites: SyncInvitesTable;
+  sync_conflicts: SyncConflictsTable;
+  sync_row_clocks: SyncRowClocksTable;
+}
+
+/** Hub side: its one link to the cloud (id is always 1). */
+export interface SyncLinkTable {
+  id: number;
+  restaurant_id: string;
+  cloud_url: string;
+  hub_id: string;
+  /** the hub's secret for the cloud; never logged, never in a URL */
+  credential: string;
+  pull_cursor: number;
+  push_cursor: number;
+  /** 1 while a full re-sync runs (after a restore or a diverged history) */
+  resync: number;
+  connected: number;
+  last_synced_at: number | null;
+  last_error: string | null;
+  cloud_head: number | null;
+  /** cloud clock minus this node's clock, learned at every exchange */
+  clock_offset_ms: number;
+  created: number;
+}
+
+/** Cloud side: one per linked hub. */
+export interface SyncHubsTable {
+  id: string;
+  restaurant_id: string;
+  credential_hash: string;
+  epoch: string | null;
+  cursor: number;
+  cursor_op_id: string | null;
+  resync: number;
+  last_seen_at: number | null;
+  last_error: string | null;
+  revoked_at: number | null;
+  created: number;
+}
+
+export interface SyncInvitesTable {
+  code_hash: string;
+  restaurant_id: string | null;
+  expires: number;
+  used_at: number | null;
+  created: number;
+}
+
+export interface SyncConflictsTable {
+  id: string;
+  restaurant_id: string;
+  kind: string;
+  table_name: string;
+  /** JSON string[], sorted */
+  row_ids: string;
+  /** JSON */
+  detail: string;
+  resolved_at: number | null;
+  created: number;
+}
+
+export interface SyncRowClocksTable {
+  table_name: string;
+  row_id: string;
+  /** JSON {column: hlc} */
+  clocks: string;
+}
