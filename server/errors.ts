@@ -63,6 +63,15 @@ const CODES = {
 
   // printers (issue 9)
   printer_not_configured: 409,
+
+  // sync (sync/): the cloud's answers to a hub
+  sync_code_invalid: 401,
+  sync_credential_invalid: 401,
+  sync_restaurant_mismatch: 403,
+  sync_batch_invalid: 400,
+  sync_protocol_mismatch: 400,
+  sync_cursor_mismatch: 409,
+  sync_restaurant_exists: 409,
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

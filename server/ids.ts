@@ -32,6 +32,8 @@ export const PREFIXES = {
   guestMessage: 'msg',
   qrCode: 'qr',
   delivery: 'dlv',
+  syncHub: 'hub',
+  syncConflict: 'sconf',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

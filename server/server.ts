@@ -16,6 +16,9 @@ import { createLogger, type Logger } from './logger.ts';
 import { Scheduler } from './scheduler.ts';
 import type { Services } from './services.ts';
 
+/** How long a closing server lets in-flight requests finish before it cuts their sockets. */
+const CLOSE_GRACE_MS = 3_000;
+
 export interface ServerOptions {
   database: Database;
   clock?: Clock;
@@ -66,7 +69,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const scheduler = new Scheduler(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
-  const featureHost: FeatureHost = { services, scheduler, app, http: server };
+  const featureHost: FeatureHost = { services, scheduler, app, router, http: server };
   for (const f of features) f.install?.(featureHost);
 
   let closing: Promise<void> | null = null;
@@ -91,7 +94,17 @@ export function createServer(opts: ServerOptions): ComandaServer {
         for (const f of [...features].reverse()) await f.stop?.(featureHost);
         if (server.listening) {
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
+            // a keep-alive connection whose request finishes after this point would
+            // otherwise stay open until its idle timeout (a minute): close each as it idles
+            const sweep = setInterval(() => server.closeIdleConnections(), 100);
+            // a socket opened but never sent a request is not idle to Node: it would be held
+            // until the headers timeout; in-flight requests have had their grace by then
+            const cutoff = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            server.close(() => {
+              clearInterval(sweep);
+              clearTimeout(cutoff);
+              resolve();
+            });
             server.closeIdleConnections();
           });
         }

@@ -19,3 +19,4 @@ import './webhooks/index.ts';
 import './analytics/index.ts';
 
 import './printers/index.ts';
+import './sync/routes.ts';

@@ -3,6 +3,7 @@ import { demoCommand } from './demo.ts';
 import { initCommand } from './init.ts';
 import { keysCommand } from './keys.ts';
 import { serveCommand } from './serve.ts';
+import { syncCommand } from './sync.ts';
 
 const USAGE = `comanda — restaurant operations hub
 
@@ -10,6 +11,7 @@ const USAGE = `comanda — restaurant operations hub
   comanda init --data-dir DIR --name NAME --slug SLUG [--plan ID] [--currency eur] [--timezone Europe/Berlin] [--json]
   comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
+  comanda sync invite|link|status|audit|unlink …   (cloud sync; \`comanda sync\` for details)
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -27,12 +29,15 @@ try {
     case 'keys':
       await keysCommand(rest);
       break;
+    case 'sync':
+      await syncCommand(rest);
+      break;
     default:
       process.stdout.write(USAGE);
       process.exitCode = cmd === undefined || cmd === 'help' || cmd === '--help' ? 0 : 2;
   }
 } catch (err: any) {
-  const known = err instanceof CliError || err?.code?.startsWith?.('ERR_PARSE_ARGS') || err?.constructor?.name === 'ApiError';
+  const known = err instanceof CliError || err?.code?.startsWith?.('ERR_PARSE_ARGS') || ['ApiError', 'Refused'].includes(err?.constructor?.name);
   process.stderr.write(`comanda ${cmd}: ${known ? err.message : (err?.stack ?? err)}\n`);
   process.exitCode = known ? 2 : 1;
 }

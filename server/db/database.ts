@@ -127,7 +127,7 @@ export async function migrate(db: Kysely<DB>): Promise<void> {
   if (!state) {
     await db
       .insertInto('node_state')
-      .values({ id: 1, origin: `node_${ulid().toLowerCase()}`, seq: 0 })
+      .values({ id: 1, origin: `node_${ulid().toLowerCase()}`, seq: 0, compacted_through: 0 })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   }

@@ -108,3 +108,11 @@ export function lastHlc(db: Executor, node: string): string {
   const s = stateOf(db);
   return formatHlc(s.ms, s.counter, node);
 }
+
+/** Forgets the clock state so it is read again from node_state (sync re-dated the history). */
+export function resetHlc(db: Executor): void {
+  const s = stateOf(db);
+  s.loaded = false;
+  s.ms = 0;
+  s.counter = 0;
+}

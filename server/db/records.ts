@@ -198,7 +198,13 @@ export function forgetNode(db: Executor): void {
  * chunks, and one change-log entry per row, exactly as insertRecord would append them.
  * Rows must carry every column; they are stored (and logged) as given.
  */
-export async function insertRecords<T extends RecordTable>(trx: Executor, table: T, rows: Insertable<DB[T]>[]): Promise<void> {
+export async function insertRecords<T extends RecordTable>(
+  trx: Executor,
+  table: T,
+  rows: Insertable<DB[T]>[],
+  /** per row, where it came from when sync applies other nodes' inserts in bulk */
+  from?: Provenance[],
+): Promise<void> {
   if (rows.length === 0) return;
   // Both dialects bind at most ~32k parameters per statement; stay well below.
   const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
@@ -206,6 +212,6 @@ export async function insertRecords<T extends RecordTable>(trx: Executor, table:
   for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size) as Record<string, unknown>[], false);
   await logChanges(
     trx,
-    rows.map((row: any) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row), fields: null })),
+    rows.map((row: any, i) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row), fields: from?.[i]?.fields ?? null, from: from?.[i] })),
   );
 }

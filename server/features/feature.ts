@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import type Router from '@koa/router';
 import type Koa from 'koa';
 import type { Scheduler } from '../scheduler.ts';
 import type { Services } from '../services.ts';
@@ -7,6 +8,8 @@ export interface FeatureHost {
   services: Services;
   scheduler: Scheduler;
   app: Koa;
+  /** the API's router: a feature's own routes (outside the v1 registry) are added here */
+  router: Router;
   http: http.Server;
 }
 

@@ -13,6 +13,8 @@ import { realtimeFeature } from './realtime.ts';
 
 import { printersFeature } from './printers.ts';
 
+import { syncFeature } from '../../sync/feature.ts';
+
 export const features: Feature[] = [
   ordersFeature,
   reservationsFeature,
@@ -21,4 +23,5 @@ export const features: Feature[] = [
   analyticsFeature,
   realtimeFeature,
   printersFeature,
+  syncFeature,
 ];

@@ -192,8 +192,11 @@ export class RealtimeHub {
           .orderBy('seq')
           .limit(this.opts.resumeMaxChanges + 1)
           .execute();
+        // sync compacts the log (superseded entries removed) up to a position it records
         const oldest = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
+        const compacted = await this.services.db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirst();
         if (entries.length > this.opts.resumeMaxChanges) resync = 'too_old';
+        else if (since < Number(compacted?.compacted_through ?? 0)) resync = 'pruned';
         else if (oldest?.seq !== null && oldest?.seq !== undefined && Number(oldest.seq) > since + 1) resync = 'pruned';
         else missed = await changesFrom(this.services.db, entries);
       }

@@ -12,6 +12,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('change_log').addColumn('fields', 'text').execute();
   // the last clock this node handed out, so it never runs backwards across restarts
   await db.schema.alterTable('node_state').addColumn('hlc', 'text').execute();
+  // log positions up to here may have been compacted away (superseded entries removed), so a
+  // live screen resuming from before it must reload
+  await db.schema.alterTable('node_state').addColumn('compacted_through', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   // merging a remote change reads the local history of that one row
   await db.schema.createIndex('change_log_row').on('change_log').columns(['table_name', 'row_id', 'seq']).execute();
   await db.schema.createIndex('change_log_origin_pos').on('change_log').columns(['origin', 'seq']).execute();
@@ -33,6 +36,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_synced_at', 'bigint')
     .addColumn('last_error', 'text')
     .addColumn('cloud_head', 'bigint')
+    // the cloud's changes its last answer said were still waiting for this hub
+    .addColumn('pending_pull', 'bigint', (c) => c.notNull().defaultTo(0))
+    // the cloud's log identity: a cloud restored from a backup has another, and is pulled anew
+    .addColumn('cloud_epoch', 'text')
+    // the cloud's own refusal of this hub (credential, protocol, restaurant), for the status
+    .addColumn('refused', 'text')
     .addColumn('clock_offset_ms', 'bigint', (c) => c.notNull())
     .addColumn('created', 'bigint', (c) => c.notNull())
     .execute();
@@ -47,6 +56,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('epoch', 'text')
     .addColumn('cursor', 'bigint', (c) => c.notNull())
     .addColumn('cursor_op_id', 'text')
+    // the cloud log position the hub last said it holds everything up to (what it pulls after)
+    .addColumn('pulled_through', 'bigint', (c) => c.notNull().defaultTo(0))
+    // changes the hub said it still had to push, at its last exchange
+    .addColumn('hub_pending', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('resync', 'integer', (c) => c.notNull())
     .addColumn('last_seen_at', 'bigint')
     .addColumn('last_error', 'text')

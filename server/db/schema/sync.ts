@@ -23,6 +23,10 @@ export interface SyncLinkTable {
   last_synced_at: number | null;
   last_error: string | null;
   cloud_head: number | null;
+  pending_pull: number;
+  cloud_epoch: string | null;
+  /** set while the cloud refuses this hub (a 4xx): sync waits for an operator, retrying slowly */
+  refused: string | null;
   /** cloud clock minus this node's clock, learned at every exchange */
   clock_offset_ms: number;
   created: number;
@@ -36,6 +40,8 @@ export interface SyncHubsTable {
   epoch: string | null;
   cursor: number;
   cursor_op_id: string | null;
+  pulled_through: number;
+  hub_pending: number;
   resync: number;
   last_seen_at: number | null;
   last_error: string | null;

@@ -5,4 +5,6 @@ export interface NodeStateTable {
   seq: number;
   /** the last hybrid logical clock handed out here */
   hlc: string | null;
+  /** change-log positions up to here may have been compacted (sync/compact.ts) */
+  compacted_through: number;
 }

@@ -10,6 +10,7 @@ import { seconds } from '../time.ts';
 import type { EventPlan } from '../events/emit.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
+import { webhooksHandedOff } from './hand-off.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -66,6 +67,8 @@ function enabledEndpoints(trx: Executor, restaurantId: string, livemode: boolean
 }
 
 export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<EventPlan> {
+  // a linked hub leaves its events pending: the cloud fans them out when they arrive
+  if (webhooksHandedOff(trx, event.restaurantId)) return { status: 'pending' };
   const endpoints = await enabledEndpoints(trx, event.restaurantId, event.livemode);
   const targets = endpoints.filter((e) => e.types.includes('*') || e.types.includes(event.type));
   if (targets.length === 0) return { status: NO_ENDPOINTS };

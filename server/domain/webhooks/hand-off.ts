@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../../db/records.ts';
+
+/**
+ * Restaurants whose webhooks another node sends: a hub linked to a cloud hands them over
+ * (sync/), so each event goes out once, from the cloud. Kept per database, like the clocks.
+ */
+const handedOff = new WeakMap<object, Set<string>>();
+
+const keyOf = (db: Executor) => (db as Kysely<any>).getExecutor().adapter;
+
+export function setWebhooksHandedOff(db: Executor, restaurantId: string, off: boolean): void {
+  const key = keyOf(db);
+  let set = handedOff.get(key);
+  if (!set) handedOff.set(key, (set = new Set()));
+  if (off) set.add(restaurantId);
+  else set.delete(restaurantId);
+}
+
+export function webhooksHandedOff(db: Executor, restaurantId: string): boolean {
+  return handedOff.get(keyOf(db))?.has(restaurantId) ?? false;
+}

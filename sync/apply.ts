@@ -1,0 +1,311 @@
+import type { Kysely } from 'kysely';
+import { deleteRecord, insertRecords, updateRecord, asRemoteChange, type Executor, type Provenance } from '../server/db/records.ts';
+import type { DB, RecordTable } from '../server/db/schema.ts';
+import { ApiError } from '../server/errors.ts';
+import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rules.ts';
+import type { WireChange } from './protocol.ts';
+import { afterApply, type Touched } from './derived.ts';
+import type { OrderRow } from '../server/domain/orders/hooks.ts';
+import { columnsOf } from './columns.ts';
+
+export interface ApplyContext {
+  restaurantId: string;
+  role: 'hub' | 'cloud';
+  /** ms, for derived writes (event fan-out, hooks) */
+  now: number;
+}
+
+export interface ApplyResult {
+  applied: number;
+  /** already here, or lost to a newer local state */
+  skipped: number;
+}
+
+/** What a node knows of one row: when each column was last set, and whether it was deleted. */
+interface RowClocks {
+  /** the last change that set every column (an insert, a whole-row change) */
+  all: string;
+  fields: Map<string, string>;
+  deleted: string | null;
+}
+
+const clockOf = (rc: RowClocks, f: string) => {
+  const own = rc.fields.get(f) ?? LOW;
+  return own > rc.all ? own : rc.all;
+};
+
+const noClocks = (): RowClocks => ({ all: LOW, fields: new Map(), deleted: null });
+
+const LOW = '';
+
+/**
+ * Applies other nodes' changes on `trx`, in the order given, through the same write path as
+ * a local command (db/records.ts): the change log keeps each one under its origin's identity
+ * and clock, so live screens, printers and webhooks follow it like a local change, and it is
+ * never sent back. A change already here (its op id) is skipped, so a batch applied twice
+ * changes nothing. Everything is checked before anything is written: a batch with a row of
+ * another restaurant, an unknown table or column is refused whole.
+ */
+export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: WireChange[]): Promise<ApplyResult> {
+  await validate(trx, ctx, changes);
+  const fresh = await notYetHere(trx, changes);
+  if (fresh.length === 0) return { applied: 0, skipped: changes.length };
+
+  const byTable = groupIds(fresh);
+  const current = await loadRows(trx, byTable);
+  const clocks = await loadClocks(trx, fresh);
+  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [] };
+
+  let applied = 0;
+  // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
+  // written many at a time, in runs of one table, keeping the log in the batch's order.
+  let run: { table: RecordTable; rows: Record<string, unknown>[]; from: Provenance[] } | null = null;
+  const flushRun = async () => {
+    if (!run) return;
+    await insertRecords(trx, run.table, run.rows as any, run.from);
+    run = null;
+  };
+
+  for (const c of fresh) {
+    const table = c.table as RecordTable;
+    const key = `${c.table}:${c.row_id}`;
+    const rule = MERGE_RULES[c.table] ?? {};
+    const local = current.get(key);
+    const rc = clocks.get(key) ?? noClocks();
+    const from: Provenance = { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
+    noteBefore(touched, c, local);
+
+    if (rc.deleted !== null) continue; // a tombstone wins over every edit
+    if (c.op === 'delete') {
+      await flushRun();
+      if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, { id: c.row_id }));
+      rc.deleted = c.hlc ?? LOW;
+      clocks.set(key, rc);
+      current.delete(key);
+      applied++;
+      continue;
+    }
+    if (!local) {
+      // new here (or its insert was compacted away on the sender): the row as the change left it
+      const row = { ...c.data };
+      if (run && run.table !== table) await flushRun();
+      if (c.table === 'order_items') {
+        await flushRun();
+        await makeRoomForLine(trx, row);
+      }
+      run ??= { table, rows: [], from: [] };
+      run.rows.push(row);
+      run.from.push(from);
+      current.set(key, row);
+      if ((c.hlc ?? LOW) > rc.all) rc.all = c.hlc ?? LOW;
+      clocks.set(key, rc);
+      noteAfter(touched, c, row, true);
+      applied++;
+      continue;
+    }
+    const patch = merge(rule, local, rc, c, touched);
+    if (Object.keys(patch).length === 0) continue;
+    await flushRun();
+    const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, { id: c.row_id }, patch as any));
+    if (saved) {
+      current.set(key, saved as Record<string, unknown>);
+      setAll(rc, Object.keys(patch), c.hlc ?? LOW);
+      clocks.set(key, rc);
+      noteAfter(touched, c, saved as Record<string, unknown>, false);
+      applied++;
+    }
+  }
+  await flushRun();
+  await afterApply(trx, ctx, touched);
+  return { applied, skipped: changes.length - applied };
+}
+
+/**
+ * The columns a remote change may set on a row this node has, by the rules of MERGE_RULES:
+ * lifecycle by rank, soft deletes sticky, the rest last writer wins per column.
+ */
+function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c: WireChange, touched: Touched): Record<string, unknown> {
+  const hlc = c.hlc ?? LOW;
+  const localOnly = new Set(rule.local ?? []);
+  const asked = (c.fields ?? Object.keys(c.data)).filter((f) => f !== 'id' && f in c.data && !localOnly.has(f));
+  const patch: Record<string, unknown> = {};
+  const decided = new Set<string>();
+
+  const life = rule.lifecycle;
+  if (life) {
+    const mine = rankOf(life, local[life.column]);
+    const theirs = rankOf(life, c.data[life.column]);
+    const inChange = asked.includes(life.column);
+    if (inChange && theirs > mine) {
+      patch[life.column] = c.data[life.column];
+      for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    } else if (inChange && theirs < mine) {
+      for (const f of life.follows) decided.add(f);
+      if (['cancelled', 'no_show', 'expired'].includes(String(c.data[life.column]))) {
+        touched.overruled.push({ table: c.table, id: c.row_id, kept: String(local[life.column]), overruled: String(c.data[life.column]), origin: c.origin });
+      }
+    }
+    decided.add(life.column);
+    if (theirs !== mine) life.follows.forEach((f) => decided.add(f));
+  }
+  for (const f of rule.stickyOnce ?? []) {
+    if (!asked.includes(f)) continue;
+    decided.add(f);
+    if (local[f] === null && c.data[f] !== null) patch[f] = c.data[f];
+  }
+  for (const f of asked) {
+    if (decided.has(f) || f in patch) continue;
+    if (hlc > clockOf(rc, f)) patch[f] = c.data[f];
+  }
+  for (const f of Object.keys(patch)) if (same(patch[f], local[f])) delete patch[f];
+  return patch;
+}
+
+const same = (a: unknown, b: unknown) => a === b || (a !== null && b !== null && typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
+function setAll(rc: RowClocks, fields: string[], hlc: string): void {
+  for (const f of fields) if (hlc > (rc.fields.get(f) ?? LOW)) rc.fields.set(f, hlc);
+}
+
+function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | undefined): void {
+  const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
+  if (!orderId) return;
+  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
+  const note = t.orders.get(orderId)!;
+  // the order's status before this batch: from its first own change (its lines may come first)
+  if (c.table === 'orders' && note.previousStatus === undefined) note.previousStatus = (local?.status as OrderRow['status'] | undefined) ?? null;
+}
+
+function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inserted: boolean): void {
+  if (c.table === 'orders' || c.table === 'order_items') {
+    const o = t.orders.get(c.table === 'orders' ? c.row_id : String(row.order_id))!;
+    if (c.table === 'order_items') (inserted ? o.newItemIds : o.changedItemIds).push(c.row_id);
+  }
+  if (c.table === 'events' && inserted) t.events.push(row);
+  if (c.table === 'reservations') t.reservations.add(c.row_id);
+}
+
+/**
+ * Two nodes may append a round to the same order while apart, both numbering the new line
+ * after the last they knew. The line with the lower id keeps the number on every node; the
+ * other moves to the end (a local change, so the other node moves it the same way).
+ */
+async function makeRoomForLine(trx: Executor, row: Record<string, unknown>): Promise<void> {
+  const clash = await trx
+    .selectFrom('order_items')
+    .select(['id', 'idx', 'restaurant_id'])
+    .where('order_id', '=', String(row.order_id))
+    .where('idx', '=', Number(row.idx))
+    .executeTakeFirst();
+  if (!clash) return;
+  const last = await trx
+    .selectFrom('order_items')
+    .select((eb) => eb.fn.max('idx').as('idx'))
+    .where('order_id', '=', String(row.order_id))
+    .executeTakeFirst();
+  const end = Number(last?.idx ?? 0) + 1;
+  if (String(row.id) < clash.id) {
+    await updateRecord(trx, 'order_items', { id: clash.id, restaurant_id: clash.restaurant_id }, { idx: end });
+  } else {
+    row.idx = end;
+  }
+}
+
+async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[]): Promise<void> {
+  for (const c of changes) {
+    if (!isSyncedTable(c.table)) throw new ApiError('sync_batch_invalid', `The batch names a table sync does not carry: ${c.table}.`, 'table');
+    const owner = c.table === 'restaurants' ? c.data.id : c.data.restaurant_id;
+    if (owner !== ctx.restaurantId) {
+      throw new ApiError('sync_restaurant_mismatch', `The batch holds a row of another restaurant (${c.table} ${c.row_id}).`);
+    }
+    if (c.data.id !== c.row_id) throw new ApiError('sync_batch_invalid', `A change names row ${c.row_id} but carries another.`, 'row_id');
+    const cols = await columnsOf(trx, c.table);
+    for (const k of Object.keys(c.data)) {
+      if (!cols.has(k)) throw new ApiError('sync_batch_invalid', `Table ${c.table} has no column ${k}.`, 'data');
+    }
+    // a change carries the whole row as it left it, whatever columns it set
+    if (Object.keys(c.data).length !== cols.size) throw new ApiError('sync_batch_invalid', `A change of ${c.table} must carry the whole row.`, 'data');
+  }
+}
+
+/** The changes this node has not yet applied (or made), by op id. */
+async function notYetHere(trx: Executor, changes: WireChange[]): Promise<WireChange[]> {
+  const seen = new Set<string>();
+  for (let i = 0; i < changes.length; i += 500) {
+    const ids = changes.slice(i, i + 500).map((c) => c.op_id);
+    const rows = await trx.selectFrom('change_log').select('op_id').where('op_id', 'in', ids).execute();
+    for (const r of rows) seen.add(r.op_id);
+  }
+  const out: WireChange[] = [];
+  for (const c of changes) {
+    if (seen.has(c.op_id)) continue;
+    seen.add(c.op_id); // the same change twice in one batch
+    out.push(c);
+  }
+  return out;
+}
+
+function groupIds(changes: WireChange[]): Map<string, string[]> {
+  const m = new Map<string, Set<string>>();
+  for (const c of changes) {
+    if (!m.has(c.table)) m.set(c.table, new Set());
+    m.get(c.table)!.add(c.row_id);
+  }
+  return new Map([...m].map(([t, s]) => [t, [...s]]));
+}
+
+async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, Record<string, unknown>>> {
+  const out = new Map<string, Record<string, unknown>>();
+  for (const [table, ids] of byTable) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await (trx as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const r of rows) out.set(`${table}:${r.id}`, r);
+    }
+  }
+  return out;
+}
+
+/**
+ * Per touched row, when this node last set each column: from its change-log history of the
+ * row, and from what compaction kept of entries it removed (sync_row_clocks).
+ */
+async function loadClocks(trx: Executor, changes: WireChange[]): Promise<Map<string, RowClocks>> {
+  const out = new Map<string, RowClocks>();
+  const ids = [...new Set(changes.map((c) => c.row_id))];
+  const get = (key: string) => {
+    let rc = out.get(key);
+    if (!rc) out.set(key, (rc = noClocks()));
+    return rc;
+  };
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const history = await trx
+      .selectFrom('change_log')
+      .select(['table_name', 'row_id', 'op', 'hlc', 'fields'])
+      .where('row_id', 'in', chunk)
+      .orderBy('seq')
+      .execute();
+    for (const h of history) {
+      const rc = get(`${h.table_name}:${h.row_id}`);
+      const hlc = h.hlc ?? LOW;
+      if (h.op === 'delete') {
+        rc.deleted = hlc;
+        continue;
+      }
+      if (h.fields) setAll(rc, JSON.parse(h.fields) as string[], hlc);
+      else if (hlc > rc.all) rc.all = hlc;
+    }
+    const kept = await trx.selectFrom('sync_row_clocks').selectAll().where('row_id', 'in', chunk).execute();
+    for (const k of kept) {
+      const rc = get(`${k.table_name}:${k.row_id}`);
+      const clocks = JSON.parse(k.clocks) as Record<string, string>;
+      for (const [f, hlc] of Object.entries(clocks)) {
+        if (f === '_deleted') rc.deleted = hlc;
+        else if (f === '*') rc.all = hlc > rc.all ? hlc : rc.all;
+        else setAll(rc, [f], hlc);
+      }
+    }
+  }
+  return out;
+}
+

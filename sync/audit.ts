@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Executor } from '../server/db/records.ts';
+import { MERGE_RULES, SYNCED_TABLES } from './merge-rules.ts';
+
+/**
+ * The convergence audit: each side hashes its rows of a restaurant per table, in 32 buckets
+ * by the last character of the id (random in a ULID). Equal buckets are equal; only the rows
+ * of differing buckets are fetched and compared one by one.
+ */
+export interface SideSummary {
+  tables: Record<string, { rows: number; buckets: Record<string, string> }>;
+  /** rows of the buckets asked for in detail, by table and id */
+  rows?: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+const bucketOf = (id: string) => id.slice(-1).toUpperCase();
+
+/** A row as both sides must agree on it: local bookkeeping columns left out, keys sorted. */
+export function canonical(table: string, row: Record<string, unknown>): string {
+  const skip = new Set(MERGE_RULES[table]?.local ?? []);
+  const keys = Object.keys(row).filter((k) => !skip.has(k)).sort();
+  return JSON.stringify(keys.map((k) => [k, row[k] === undefined ? null : row[k]]));
+}
+
+export const rowHash = (table: string, row: Record<string, unknown>) => createHash('sha256').update(canonical(table, row)).digest('hex').slice(0, 16);
+
+async function rowsOf(db: Executor, table: string, restaurantId: string): Promise<Record<string, unknown>[]> {
+  const q = (db as Kysely<any>).selectFrom(table).selectAll();
+  return (table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId)).orderBy('id').execute();
+}
+
+export async function auditSide(db: Executor, restaurantId: string, detail?: Record<string, string[]>): Promise<SideSummary> {
+  const out: SideSummary = { tables: {}, rows: detail ? {} : undefined };
+  for (const table of SYNCED_TABLES) {
+    const rows = await rowsOf(db, table, restaurantId);
+    const hashes = new Map<string, ReturnType<typeof createHash>>();
+    const want = new Set(detail?.[table] ?? []);
+    for (const r of rows) {
+      const id = String(r.id);
+      const b = bucketOf(id);
+      if (!hashes.has(b)) hashes.set(b, createHash('sha256'));
+      hashes.get(b)!.update(`${id}:${rowHash(table, r)}\n`);
+      if (want.has(b)) (out.rows![table] ??= {})[id] = r;
+    }
+    out.tables[table] = { rows: rows.length, buckets: Object.fromEntries([...hashes].map(([b, h]) => [b, h.digest('hex').slice(0, 16)])) };
+  }
+  return out;
+}
+
+export interface AuditReport {
+  in_sync: boolean;
+  tables: { table: string; rows: number; cloud_rows: number; in_sync: boolean }[];
+  differences: { table: string; id: string; hub: Record<string, unknown> | null; cloud: Record<string, unknown> | null }[];
+}
+
+/** Compares this side with the other's summary, asking it for the rows of differing buckets. */
+export async function compareSides(
+  db: Executor,
+  restaurantId: string,
+  fetchOther: (detail?: Record<string, string[]>) => Promise<SideSummary>,
+  maxDifferences = 100,
+): Promise<AuditReport> {
+  const mine = await auditSide(db, restaurantId);
+  const theirs = await fetchOther();
+  const detail: Record<string, string[]> = {};
+  for (const table of SYNCED_TABLES) {
+    const a = mine.tables[table]?.buckets ?? {};
+    const b = theirs.tables[table]?.buckets ?? {};
+    const differ = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]);
+    if (differ.length) detail[table] = differ;
+  }
+  const differences: AuditReport['differences'] = [];
+  if (Object.keys(detail).length) {
+    const [mineRows, theirRows] = [(await auditSide(db, restaurantId, detail)).rows ?? {}, (await fetchOther(detail)).rows ?? {}];
+    for (const table of Object.keys(detail)) {
+      const a = mineRows[table] ?? {};
+      const b = theirRows[table] ?? {};
+      for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+        const ha = a[id] ? rowHash(table, a[id]) : null;
+        const hb = b[id] ? rowHash(table, b[id]) : null;
+        if (ha !== hb && differences.length < maxDifferences) differences.push({ table, id, hub: a[id] ?? null, cloud: b[id] ?? null });
+      }
+    }
+  }
+  const tables = SYNCED_TABLES.map((table) => ({
+    table,
+    rows: mine.tables[table]?.rows ?? 0,
+    cloud_rows: theirs.tables[table]?.rows ?? 0,
+    in_sync: !detail[table],
+  }));
+  return { in_sync: tables.every((t) => t.in_sync), tables, differences };
+}

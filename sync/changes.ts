@@ -1,0 +1,65 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../server/db/records.ts';
+import type { ChangeLogTable } from '../server/db/tables/change-log.table.ts';
+import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, type WireChange } from './protocol.ts';
+
+type LogRow = Selectable<ChangeLogTable>;
+
+export function toWire(e: Pick<LogRow, 'op_id' | 'origin' | 'origin_seq' | 'table_name' | 'row_id' | 'op' | 'data' | 'fields' | 'hlc'>): WireChange {
+  return {
+    op_id: e.op_id,
+    origin: e.origin,
+    origin_seq: Number(e.origin_seq),
+    table: e.table_name,
+    row_id: e.row_id,
+    op: e.op,
+    data: JSON.parse(e.data),
+    fields: e.fields ? JSON.parse(e.fields) : null,
+    hlc: e.hlc,
+  };
+}
+
+export interface Page {
+  changes: WireChange[];
+  /** the last log position read: the reader's next `after`, whether or not it was sent */
+  last: number;
+  /** more entries wait after `last` */
+  more: boolean;
+}
+
+/**
+ * One bounded page of a restaurant's change log after a position, in log order. `origin`
+ * keeps only that node's own changes (what a hub pushes); `notOrigin` leaves one node's out
+ * (what a hub pulls: never its own changes back).
+ */
+export async function readLog(
+  db: Executor,
+  opts: { restaurantId: string; after: number; origin?: string; notOrigin?: string; limit?: number },
+): Promise<Page> {
+  const limit = Math.min(opts.limit ?? MAX_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
+  let q = db
+    .selectFrom('change_log')
+    .select(['seq', 'op_id', 'origin', 'origin_seq', 'table_name', 'row_id', 'op', 'data', 'fields', 'hlc'])
+    .where('restaurant_id', '=', opts.restaurantId)
+    .where('seq', '>', opts.after)
+    .orderBy('seq')
+    .limit(limit + 1);
+  if (opts.origin) q = q.where('origin', '=', opts.origin);
+  const rows = await q.execute();
+  const changes: WireChange[] = [];
+  let last = opts.after;
+  let bytes = 0;
+  let more = rows.length > limit;
+  for (const r of rows.slice(0, limit)) {
+    bytes += r.data.length + 200;
+    // a page always moves (one entry at least), else stays under the byte bound
+    if (changes.length > 0 && bytes > MAX_BATCH_BYTES / 2) {
+      more = true;
+      break;
+    }
+    last = Number(r.seq);
+    if (opts.notOrigin && r.origin === opts.notOrigin) continue;
+    changes.push(toWire(r));
+  }
+  return { changes, last, more };
+}

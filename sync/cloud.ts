@@ -1,0 +1,256 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Kysely } from 'kysely';
+import type { Executor } from '../server/db/records.ts';
+import type { DB } from '../server/db/schema.ts';
+import type { SyncHubsTable } from '../server/db/schema/sync.ts';
+import { ApiError } from '../server/errors.ts';
+import { newId, PREFIXES } from '../server/ids.ts';
+import type { Services } from '../server/services.ts';
+import { applyChanges } from './apply.ts';
+import { auditSide } from './audit.ts';
+import { readLog } from './changes.ts';
+import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
+import { currentEpoch } from './epoch.ts';
+import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, type CloudPosition } from './protocol.ts';
+import { readSyncBody, sendJson } from './wire.ts';
+
+type Hub = SyncHubsTable;
+
+/** A one-time link code (24 h). With a restaurant: a replacement hub takes that restaurant over. */
+export async function createInvite(db: Kysely<DB>, nowMs: number, restaurantId: string | null): Promise<{ code: string; expires: number }> {
+  if (restaurantId) {
+    const r = await db.selectFrom('restaurants').select('id').where('id', '=', restaurantId).executeTakeFirst();
+    if (!r) throw new ApiError('resource_missing', `No restaurant ${restaurantId} on this cloud.`, 'restaurant');
+  }
+  const code = makeLinkCode();
+  const expires = Math.floor(nowMs / 1000) + INVITE_TTL_SECONDS;
+  await db.insertInto('sync_invites').values({ code_hash: hashSecret(code), restaurant_id: restaurantId, expires, used_at: null, created: Math.floor(nowMs / 1000) }).execute();
+  return { code, expires };
+}
+
+const lockHub = async (trx: Executor, id: string, dialect: string): Promise<Hub> => {
+  let q = trx.selectFrom('sync_hubs').selectAll().where('id', '=', id);
+  if (dialect === 'postgres') q = q.forUpdate();
+  return (await q.executeTakeFirstOrThrow()) as Hub;
+};
+
+/** The hub's credential, from `Authorization: Bearer …` (never a URL: proxies log those). */
+async function authHub(ctx: Context, services: Services): Promise<Hub> {
+  const m = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
+  if (!m) throw new ApiError('sync_credential_invalid', 'Send the hub credential as Authorization: Bearer ….');
+  const hub = await services.db.selectFrom('sync_hubs').selectAll().where('credential_hash', '=', hashSecret(m[1])).executeTakeFirst();
+  if (!hub || hub.revoked_at !== null) throw new ApiError('sync_credential_invalid', 'This hub credential is unknown or was revoked.');
+  return hub as Hub;
+}
+
+async function position(services: Services, hub: Hub): Promise<CloudPosition> {
+  const head = await services.db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirstOrThrow();
+  return {
+    protocol: PROTOCOL_VERSION,
+    cloud_epoch: await currentEpoch(services.db),
+    restaurant_id: hub.restaurant_id,
+    cursor: Number(hub.cursor),
+    cursor_op_id: hub.cursor_op_id,
+    head: Number(head.seq),
+    now: services.clock.now(),
+  };
+}
+
+/**
+ * A refusal of an authenticated hub is kept on its row, so the cloud's status shows it too;
+ * it is written after the refused work rolled back.
+ */
+async function refusing<T>(services: Services, hub: Hub, work: () => Promise<T>): Promise<T> {
+  try {
+    const out = await work();
+    if (hub.last_error) await services.db.updateTable('sync_hubs').set({ last_error: null }).where('id', '=', hub.id).execute();
+    return out;
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500) {
+      await services.db.updateTable('sync_hubs').set({ last_error: `${err.code}: ${err.message}` }).where('id', '=', hub.id).execute();
+    }
+    throw err;
+  }
+}
+
+/**
+ * The cloud's side of sync: link, hello, push, pull, audit under /sync/v1. `stop()` ends the
+ * long polls held open, so a closing server is not kept waiting on its hubs.
+ */
+export function cloudRouter(services: Services): { router: Router; stop(): void } {
+  const router = new Router({ prefix: '/sync/v1' });
+  const closing = new AbortController();
+  const seen = (hub: Hub) =>
+    services.db.updateTable('sync_hubs').set({ last_seen_at: Math.floor(services.clock.now() / 1000) }).where('id', '=', hub.id).execute();
+
+  router.post('/link', async (ctx) => {
+    const body = await readSyncBody(ctx, linkRequest);
+    const now = services.clock.now();
+    const credential = makeCredential();
+    const out = await services.tx.run(async (trx) => {
+      const invite = await trx.selectFrom('sync_invites').selectAll().where('code_hash', '=', hashSecret(body.code)).executeTakeFirst();
+      // spend the code first: a code raced by two hubs links one of them
+      const spent =
+        invite &&
+        invite.used_at === null &&
+        invite.expires > now / 1000 &&
+        Number((await trx.updateTable('sync_invites').set({ used_at: Math.floor(now / 1000) }).where('code_hash', '=', invite.code_hash).where('used_at', 'is', null).executeTakeFirst()).numUpdatedRows) === 1;
+      if (!invite || !spent) throw new ApiError('sync_code_invalid', 'This link code is wrong, expired or already used. Make a new one with `comanda sync invite`.', 'code');
+      let restaurantId: string;
+      let mode: 'push' | 'pull';
+      if (invite.restaurant_id) {
+        if (body.restaurant_id && body.restaurant_id !== invite.restaurant_id) {
+          throw new ApiError('sync_restaurant_mismatch', 'This code takes over another restaurant than the one this hub holds.', 'restaurant_id');
+        }
+        restaurantId = invite.restaurant_id;
+        mode = 'pull';
+        // the hub it replaces (the old PC) can no longer sync
+        await trx.updateTable('sync_hubs').set({ revoked_at: Math.floor(now / 1000) }).where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).execute();
+      } else {
+        if (!body.restaurant_id) throw new ApiError('parameter_missing', 'A new link brings the hub’s restaurant: restaurant_id is required.', 'restaurant_id');
+        restaurantId = body.restaurant_id;
+        mode = 'push';
+        const taken = await trx
+          .selectFrom('restaurants')
+          .select('id')
+          .where((eb) => eb.or([eb('id', '=', restaurantId), ...(body.slug ? [eb('slug', '=', body.slug)] : [])]))
+          .executeTakeFirst();
+        const linked = await trx.selectFrom('sync_hubs').select('id').where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).executeTakeFirst();
+        if (taken || linked) {
+          throw new ApiError('sync_restaurant_exists', 'This cloud already has this restaurant (or its slug): link with a code from `comanda sync invite --restaurant …`.', 'restaurant_id');
+        }
+      }
+      const hub: Hub = {
+        id: newId(PREFIXES.syncHub),
+        restaurant_id: restaurantId,
+        credential_hash: hashSecret(credential),
+        epoch: body.epoch,
+        cursor: 0,
+        cursor_op_id: null,
+        pulled_through: 0,
+        hub_pending: 0,
+        resync: 0,
+        last_seen_at: Math.floor(now / 1000),
+        last_error: null,
+        revoked_at: null,
+        created: Math.floor(now / 1000),
+      };
+      await trx.insertInto('sync_hubs').values(hub).execute();
+      return { hub, mode };
+    });
+    sendJson(ctx, { object: 'sync_link', hub_id: out.hub.id, credential, mode: out.mode, ...(await position(services, out.hub)) });
+  });
+
+  router.post('/hello', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const body = await refusing(services, hub, () => readSyncBody(ctx, helloRequest));
+    let current = hub;
+    if (hub.epoch !== body.epoch) {
+      // the hub took a new log identity (a restore): it offers everything again from 0
+      current = await services.tx.run(async (trx) => {
+        await trx.updateTable('sync_hubs').set({ epoch: body.epoch, cursor: 0, cursor_op_id: null }).where('id', '=', hub.id).execute();
+        return lockHub(trx, hub.id, services.dialect);
+      });
+    }
+    await seen(current);
+    sendJson(ctx, await position(services, current));
+  });
+
+  router.post('/push', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const at = await refusing(services, hub, async () => {
+      const body = await readSyncBody(ctx, pushRequest);
+      return services.tx.run(async (trx) => {
+        const h = await lockHub(trx, hub.id, services.dialect);
+        if (h.epoch !== body.epoch) throw cursorMismatch(h, 'epoch');
+        // a batch must follow what the cloud holds: one sent after a lost one waits for it
+        if (body.after > Number(h.cursor)) throw cursorMismatch(h, 'gap');
+        let last = body.after;
+        for (const c of body.changes) {
+          if (c.origin !== body.epoch || c.origin_seq <= last) {
+            throw new ApiError('sync_batch_invalid', 'A push carries only the hub’s own changes, in its log order.', 'changes');
+          }
+          last = c.origin_seq;
+          if (c.origin_seq === Number(h.cursor) && h.cursor_op_id && c.op_id !== h.cursor_op_id) throw cursorMismatch(h, 'diverged');
+        }
+        // what the cloud already holds is acknowledged again and not applied twice
+        const fresh = body.changes.filter((c) => c.origin_seq > Number(h.cursor));
+        await applyChanges(trx, { restaurantId: h.restaurant_id, role: 'cloud', now: services.clock.now() }, fresh);
+        const top = fresh.at(-1);
+        const patch = {
+          ...(top ? { cursor: top.origin_seq, cursor_op_id: top.op_id } : {}),
+          hub_pending: body.pending ?? 0,
+          last_seen_at: Math.floor(services.clock.now() / 1000),
+        };
+        await trx.updateTable('sync_hubs').set(patch).where('id', '=', h.id).execute();
+        return { ...h, ...patch } as Hub;
+      });
+    });
+    sendJson(ctx, await position(services, at));
+  });
+
+  router.post('/pull', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const body = await refusing(services, hub, () => readSyncBody(ctx, pullRequest));
+    const pos = await position(services, hub);
+    if (body.after > pos.head) throw cursorMismatch(hub, 'ahead', pos.head);
+    await services.db.updateTable('sync_hubs').set({ pulled_through: body.after, last_seen_at: Math.floor(pos.now / 1000) }).where('id', '=', hub.id).execute();
+    const read = () => readLog(services.db, { restaurantId: hub.restaurant_id, after: body.after, notOrigin: body.epoch, limit: body.limit });
+    let page = await read();
+    // a long poll: held open until a change of the restaurant is committed, here or on
+    // another process (seen within the poll interval), or until the wait is over
+    const until = Date.now() + (body.wait_ms ?? 0);
+    let gone = false;
+    ctx.res.once('close', () => (gone = true));
+    while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
+      await nextCommit(services, Math.min(250, until - Date.now()));
+      page = await read();
+    }
+    if (closing.signal.aborted) ctx.set('Connection', 'close');
+    const waiting = page.more ? await countAfter(services.db, hub.restaurant_id, page.last, body.epoch) : 0;
+    sendJson(ctx, { ...pos, ...page, pending: waiting });
+  });
+
+  router.post('/audit', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const body = await refusing(services, hub, () => readSyncBody(ctx, auditRequest));
+    sendJson(ctx, await auditSide(services.db, hub.restaurant_id, body.detail));
+  });
+
+  return { router, stop: () => closing.abort() };
+}
+
+function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', head?: number): ApiError {
+  const why = {
+    epoch: 'the hub changed its log identity: say hello first',
+    gap: 'the batch starts after a position the cloud does not hold yet',
+    diverged: 'the hub’s log differs from what the cloud holds at the same position (restored from a backup?)',
+    ahead: 'the hub asks for cloud positions this cloud does not have (the cloud was restored?)',
+  }[reason];
+  return new ApiError('sync_cursor_mismatch', `Out of step: ${why}. Cloud cursor ${h.cursor}${head === undefined ? '' : `, head ${head}`}.`, reason);
+}
+
+async function countAfter(db: Executor, restaurantId: string, after: number, notOrigin: string): Promise<number> {
+  const r = await db
+    .selectFrom('change_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('restaurant_id', '=', restaurantId)
+    .where('seq', '>', after)
+    .where('origin', '!=', notOrigin)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** Resolves at this process's next commit, or after `ms` (another process's commits are polled). */
+function nextCommit(services: Services, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    const off = services.tx.onCommit(done);
+  });
+}

@@ -1,0 +1,107 @@
+import { updateRecord, type Executor } from '../server/db/records.ts';
+import { runOrderHooks, type OrderRow } from '../server/domain/orders/hooks.ts';
+import { loadItemsFor } from '../server/domain/orders/load.ts';
+import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
+import { newId, PREFIXES } from '../server/ids.ts';
+import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
+import type { ApplyContext } from './apply.ts';
+
+/** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
+export interface Touched {
+  orders: Map<string, { previousStatus: OrderRow['status'] | null | undefined; newItemIds: string[]; changedItemIds: string[]; livemode: number | null }>;
+  /** events new here */
+  events: Record<string, unknown>[];
+  reservations: Set<string>;
+  /** a status one side set that the merge rules overruled (a cancel against a completion) */
+  overruled: { table: string; id: string; kept: string; overruled: string; origin: string }[];
+}
+
+/** Statuses in which a reservation holds its table. */
+const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 'seated'];
+
+/**
+ * After a batch is applied, in its transaction: what a local command would have done beside
+ * its rows. Kitchen tickets and analytics follow orders (the order hooks); events that came
+ * from a hub are fanned out to webhooks here, on the cloud, which alone sends them; and what
+ * the rules could not settle alone is listed for a person.
+ */
+export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): Promise<void> {
+  await runHooksForOrders(trx, ctx, t);
+  if (ctx.role === 'cloud') await fanOutEvents(trx, ctx, t.events);
+  await findDoubleBookings(trx, ctx, t.reservations);
+  for (const o of t.overruled) {
+    await recordConflict(trx, ctx, 'status_overruled', o.table, [o.id], { kept: o.kept, overruled: o.overruled, from: o.origin });
+  }
+}
+
+async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): Promise<void> {
+  if (t.orders.size === 0) return;
+  const ids = [...t.orders.keys()];
+  const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+  const items = await loadItemsFor(trx, ids);
+  for (const order of orders) {
+    const note = t.orders.get(order.id)!;
+    // lines added to an order this node already had: its status before is the order's as it stood
+    const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
+    await runOrderHooks(trx, {
+      actor: { restaurantId: ctx.restaurantId, livemode: order.livemode === 1, now: ctx.now },
+      order,
+      items: items.get(order.id) ?? [],
+      previousStatus,
+      newItemIds: note.newItemIds,
+      changedItemIds: note.changedItemIds,
+    });
+  }
+}
+
+async function fanOutEvents(trx: Executor, ctx: ApplyContext, events: Record<string, unknown>[]): Promise<void> {
+  for (const e of events) {
+    // a hub that sent its own webhooks before it was linked brings them settled
+    if (e.status !== 'pending') continue;
+    const plan = await fanOut(trx, { id: String(e.id), type: String(e.type), livemode: e.livemode === 1, restaurantId: ctx.restaurantId });
+    if (plan.status === NO_ENDPOINTS) {
+      await updateRecord(trx, 'events', { id: String(e.id), restaurant_id: ctx.restaurantId }, { status: NO_ENDPOINTS, updated: Math.floor(ctx.now / 1000) });
+    }
+    await plan.write?.();
+  }
+}
+
+/** The same table booked for overlapping times on both sides while apart: both are kept, and listed. */
+async function findDoubleBookings(trx: Executor, ctx: ApplyContext, ids: Set<string>): Promise<void> {
+  if (ids.size === 0) return;
+  const mine = await trx.selectFrom('reservations').selectAll().where('id', 'in', [...ids]).execute();
+  for (const r of mine) {
+    if (!r.table_id || !HOLDING.includes(r.status)) continue;
+    const others = await trx
+      .selectFrom('reservations')
+      .select('id')
+      .where('restaurant_id', '=', ctx.restaurantId)
+      .where('table_id', '=', r.table_id)
+      .where('livemode', '=', r.livemode)
+      .where('id', '!=', r.id)
+      .where('status', 'in', HOLDING)
+      .where('starts_at', '<', r.ends_at)
+      .where('ends_at', '>', r.starts_at)
+      .execute();
+    for (const o of others) {
+      await recordConflict(trx, ctx, 'double_booking', 'reservations', [r.id, o.id], { table_id: r.table_id, starts_at: r.starts_at });
+    }
+  }
+}
+
+export async function recordConflict(trx: Executor, ctx: ApplyContext, kind: string, table: string, rowIds: string[], detail: unknown): Promise<void> {
+  await trx
+    .insertInto('sync_conflicts')
+    .values({
+      id: newId(PREFIXES.syncConflict),
+      restaurant_id: ctx.restaurantId,
+      kind,
+      table_name: table,
+      row_ids: JSON.stringify([...rowIds].sort()),
+      detail: JSON.stringify(detail),
+      resolved_at: null,
+      created: Math.floor(ctx.now / 1000),
+    })
+    .onConflict((oc) => oc.columns(['kind', 'row_ids']).doNothing())
+    .execute();
+}

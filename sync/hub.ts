@@ -1,0 +1,349 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import { setClockOffset } from '../server/db/hlc.ts';
+import type { DB } from '../server/db/schema.ts';
+import type { SyncLinkTable } from '../server/db/schema/sync.ts';
+import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
+import type { Services } from '../server/services.ts';
+import { applyChanges } from './apply.ts';
+import { readLog, type Page } from './changes.ts';
+import { currentEpoch, rotateEpoch } from './epoch.ts';
+import { PROTOCOL_VERSION, type CloudPosition, type WireChange } from './protocol.ts';
+
+export type Link = SyncLinkTable;
+
+/** A refusal from the cloud (4xx): retrying the same thing soon would only be refused again. */
+export class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export const PUSH_BATCH = 1000;
+export const PULL_BATCH = 500;
+const PULL_WAIT_MS = 20_000;
+
+/** One request to the cloud: gzip both ways, the credential in a header, bounded in time. */
+export async function callCloud<T>(cloudUrl: string, path: string, body: unknown, opts: { credential?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' };
+  if (opts.credential) headers.authorization = `Bearer ${opts.credential}`;
+  const signals = [AbortSignal.timeout(opts.timeoutMs ?? 30_000), ...(opts.signal ? [opts.signal] : [])];
+  const res = await fetch(new URL(`/sync/v1${path}`, cloudUrl), {
+    method: 'POST',
+    headers,
+    body: gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }),
+    signal: AbortSignal.any(signals),
+  });
+  // fetch inflates gzip itself when it saw the header; read bytes and inflate if it did not
+  const raw = Buffer.from(await res.arrayBuffer());
+  const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+  let parsed: any;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`the cloud answered ${res.status} without JSON`);
+  }
+  if (!res.ok) {
+    const e = parsed?.error ?? {};
+    if (res.status >= 400 && res.status < 500) throw new Refused(res.status, e.code ?? 'unknown', e.message ?? `HTTP ${res.status}`, e.param ?? null);
+    throw new Error(`the cloud answered ${res.status}: ${e.message ?? ''}`);
+  }
+  return parsed as T;
+}
+
+export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;
+
+/**
+ * The hub's side of a link: it always dials out. Two loops run beside service, never in its
+ * way: push sends this hub's own changes after what the cloud acknowledged, pull long-polls
+ * the cloud's changes and applies each page in one transaction with its cursor. A dead or
+ * slow cloud costs the hub a status line; a refusal (4xx) is kept for the status and retried
+ * slowly; anything else is retried with backoff.
+ */
+export class SyncClient {
+  private stopped = false;
+  private abort = new AbortController();
+  private loops: Promise<void>[] = [];
+  private wake: (() => void) | null = null;
+  private offCommit: (() => void) | null = null;
+  /** in memory, for the status; the row keeps what another process (the CLI) should see */
+  connected = false;
+  lastError: string | null = null;
+  private persistedConnected: boolean | null = null;
+  private pendingPull = 0;
+  private helloDone: Promise<void> | null = null;
+  private handedOff: string | null = null;
+
+  constructor(private readonly services: Services) {}
+
+  get db() {
+    return this.services.db;
+  }
+
+  /** Starts syncing when the hub is linked (now, or later by `comanda sync link`). */
+  start(): void {
+    this.offCommit = this.services.tx.onCommit(() => this.wake?.());
+    this.loops.push(this.run());
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    this.offCommit?.();
+    this.wake?.();
+    await Promise.allSettled(this.loops);
+  }
+
+  private sleep(ms: number, wakeable = false): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        if (this.wake === done) this.wake = null;
+        this.abort.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.abort.signal.addEventListener('abort', done);
+      if (wakeable) this.wake = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      const link = await readLink(this.db).catch(() => undefined);
+      if (!link) {
+        // unlinked (or never linked): this hub sends its own webhooks
+        if (this.handedOff) setWebhooksHandedOff(this.db, this.handedOff, false);
+        this.handedOff = null;
+        this.connected = false;
+        await this.sleep(2000);
+        continue;
+      }
+      this.handedOff = link.restaurant_id;
+      setWebhooksHandedOff(this.db, link.restaurant_id, true);
+      setClockOffset(this.db, Number(link.clock_offset_ms));
+      await Promise.all([this.loop('push', () => this.pushOnce()), this.loop('pull', () => this.pullOnce())]);
+    }
+  }
+
+  /** Runs one side until stopped or unlinked; `once` says whether there is more to do at once. */
+  private async loop(name: string, once: () => Promise<boolean>): Promise<void> {
+    let backoff = 500;
+    while (!this.stopped) {
+      try {
+        const more = await once();
+        backoff = 500;
+        if (!more && name === 'push') await this.sleep(5000, true);
+      } catch (err) {
+        if (this.stopped) return;
+        if (err instanceof Unlinked) return;
+        await this.fail(err);
+        await this.sleep(err instanceof Refused ? 30_000 : backoff);
+        backoff = Math.min(backoff * 2, 30_000);
+      }
+    }
+  }
+
+  private async fail(err: unknown): Promise<void> {
+    this.connected = false;
+    this.helloDone = null;
+    const msg = err instanceof Refused ? `${err.code}: ${err.message}` : `cloud unreachable: ${(err as Error)?.message ?? err}`;
+    this.lastError = msg;
+    await this.db
+      .updateTable('sync_link')
+      .set({ connected: 0, last_error: msg, refused: err instanceof Refused ? err.code : null })
+      .where('id', '=', 1)
+      .execute()
+      .catch(() => {});
+    this.persistedConnected = false;
+    if (!(err instanceof Refused)) this.services.logger.debug({ err: msg }, 'sync: cloud not reachable');
+    else this.services.logger.warn({ code: err.code }, 'sync: the cloud refused this hub');
+  }
+
+  private async current(): Promise<Link> {
+    const link = await readLink(this.db);
+    if (!link) throw new Unlinked();
+    return link;
+  }
+
+  /** Says hello once per connection: protocol, identities, where the cloud stands. */
+  private ensureHello(): Promise<void> {
+    this.helloDone ??= hello(this.services, this.abort.signal).then(
+      () => {},
+      (err) => {
+        this.helloDone = null;
+        throw err;
+      },
+    );
+    return this.helloDone;
+  }
+
+  private async pushOnce(): Promise<boolean> {
+    await this.ensureHello();
+    const link = await this.current();
+    const pushed = await pushPage(this.services, link, this.abort.signal);
+    await this.succeeded();
+    return pushed.more;
+  }
+
+  private async pullOnce(): Promise<boolean> {
+    await this.ensureHello();
+    const link = await this.current();
+    const page = await pullPage(this.services, link, { signal: this.abort.signal, waitMs: PULL_WAIT_MS });
+    this.pendingPull = page.pending;
+    await this.succeeded();
+    return true;
+  }
+
+  private async succeeded(): Promise<void> {
+    this.connected = true;
+    this.lastError = null;
+    if (this.persistedConnected !== true) {
+      await this.db.updateTable('sync_link').set({ connected: 1, last_error: null, refused: null }).where('id', '=', 1).execute();
+      this.persistedConnected = true;
+    }
+  }
+
+  /** The cloud's changes known to wait beyond the last page (0 when the hub is caught up). */
+  get waitingToPull(): number {
+    return this.pendingPull;
+  }
+}
+
+class Unlinked extends Error {}
+
+/**
+ * Hello: the cloud says where it stands. A cloud restored from a backup (a new identity)
+ * is pulled anew; a hub whose log no longer holds what the cloud acknowledged (it was
+ * restored from a backup) takes a new identity and offers everything again; the clock
+ * offset to the cloud is measured and kept, so this hub's stamps follow the cloud's time.
+ */
+export async function hello(services: Services, signal?: AbortSignal): Promise<CloudPosition> {
+  const { db } = services;
+  const link = await readLink(db);
+  if (!link) throw new Unlinked();
+  const epoch = await currentEpoch(db);
+  const sent = services.clock.now();
+  const pos = await callCloud<CloudPosition>(link.cloud_url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, { credential: link.credential, signal });
+  const back = services.clock.now();
+  const offset = Math.round(pos.now - (sent + back) / 2);
+  const patch: Partial<Link> = { clock_offset_ms: offset, cloud_epoch: pos.cloud_epoch, connected: 1, last_error: null, refused: null };
+  if (link.cloud_epoch && link.cloud_epoch !== pos.cloud_epoch) patch.pull_cursor = 0;
+  if (pos.cursor > 0) {
+    const mine = await db.selectFrom('change_log').select('op_id').where('origin', '=', epoch).where('origin_seq', '=', pos.cursor).executeTakeFirst();
+    const node = await db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirstOrThrow();
+    const lostCompacted = pos.cursor < Number(link.push_cursor) && Number(node.compacted_through) > pos.cursor;
+    if (!mine || mine.op_id !== pos.cursor_op_id || lostCompacted) {
+      services.logger.warn({ cursor: pos.cursor }, 'sync: this hub’s log differs from what the cloud holds; re-syncing under a new identity');
+      await rotateEpoch(db);
+      return hello(services, signal);
+    }
+  }
+  patch.push_cursor = pos.cursor;
+  await db.updateTable('sync_link').set(patch).where('id', '=', 1).execute();
+  setClockOffset(db, offset);
+  return pos;
+}
+
+/** Sends one page of this hub's own changes; the cursor moves only on the cloud's answer. */
+export async function pushPage(services: Services, link: Link, signal?: AbortSignal): Promise<Page> {
+  const { db } = services;
+  const epoch = await currentEpoch(db);
+  const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
+  if (page.changes.length === 0) return page;
+  const pending = page.more ? await countOwn(db, link.restaurant_id, epoch, page.last) : 0;
+  let pos: CloudPosition;
+  try {
+    pos = await callCloud<CloudPosition>(
+      link.cloud_url,
+      '/push',
+      { protocol: PROTOCOL_VERSION, epoch, after: Number(link.push_cursor), changes: page.changes, pending },
+      { credential: link.credential, signal },
+    );
+  } catch (err) {
+    // out of step (a lost answer, a restore): hello finds where both stand, then push resumes
+    if (err instanceof Refused && err.code === 'sync_cursor_mismatch') {
+      await hello(services, signal);
+      return { ...page, more: true };
+    }
+    throw err;
+  }
+  await db
+    .updateTable('sync_link')
+    .set({ push_cursor: pos.cursor, last_synced_at: Math.floor(services.clock.now() / 1000) })
+    .where('id', '=', 1)
+    .execute();
+  return page;
+}
+
+/** Pulls one page of the cloud's changes and applies it in one transaction with its cursor. */
+export async function pullPage(
+  services: Services,
+  link: Link,
+  opts: { signal?: AbortSignal; waitMs?: number } = {},
+): Promise<{ applied: number; pending: number; more: boolean }> {
+  const { db } = services;
+  const epoch = await currentEpoch(db);
+  const after = Number(link.pull_cursor);
+  let res: CloudPosition & { changes: WireChange[]; last: number; more: boolean; pending: number };
+  try {
+    res = await callCloud(
+      link.cloud_url,
+      '/pull',
+      { protocol: PROTOCOL_VERSION, epoch, after, limit: PULL_BATCH, wait_ms: opts.waitMs ?? 0 },
+      { credential: link.credential, signal: opts.signal, timeoutMs: (opts.waitMs ?? 0) + 30_000 },
+    );
+  } catch (err) {
+    if (err instanceof Refused && err.code === 'sync_cursor_mismatch' && err.param === 'ahead') {
+      // the cloud lost positions this hub had pulled (it was restored): pull it all again
+      await db.updateTable('sync_link').set({ pull_cursor: 0 }).where('id', '=', 1).execute();
+      return { applied: 0, pending: 0, more: true };
+    }
+    throw err;
+  }
+  const applied = await services.tx.run(async (trx) => {
+    const now = await trx.selectFrom('sync_link').select('pull_cursor').where('id', '=', 1).executeTakeFirst();
+    // another pull (the CLI, a duplicated answer) got here first: this page is stale
+    if (!now || Number(now.pull_cursor) !== after) return 0;
+    const r = await applyChanges(trx, { restaurantId: link.restaurant_id, role: 'hub', now: services.clock.now() }, res.changes);
+    await trx
+      .updateTable('sync_link')
+      .set({ pull_cursor: res.last, cloud_head: res.head, pending_pull: res.pending, last_synced_at: Math.floor(services.clock.now() / 1000) })
+      .where('id', '=', 1)
+      .execute();
+    return r.applied;
+  });
+  return { applied, pending: res.pending, more: res.more };
+}
+
+async function countOwn(db: Kysely<DB>, restaurantId: string, origin: string, after: number): Promise<number> {
+  const r = await db
+    .selectFrom('change_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('restaurant_id', '=', restaurantId)
+    .where('origin', '=', origin)
+    .where('seq', '>', after)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+/** Pushes and pulls until both sides hold everything (the link command, tests). */
+export async function syncUntilIdle(services: Services, opts: { signal?: AbortSignal } = {}): Promise<{ pushed: number; pulled: number }> {
+  await hello(services, opts.signal);
+  let pushed = 0;
+  let pulled = 0;
+  for (;;) {
+    const link = (await readLink(services.db))!;
+    const page = await pushPage(services, link, opts.signal);
+    pushed += page.changes.length;
+    if (page.more) continue;
+    const p = await pullPage(services, (await readLink(services.db))!, { signal: opts.signal });
+    pulled += p.applied;
+    if (!p.more && page.changes.length === 0) return { pushed, pulled };
+  }
+}

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import { formatHlc, parseHlc, resetHlc } from '../server/db/hlc.ts';
+import type { DB } from '../server/db/schema.ts';
+import { ApiError } from '../server/errors.ts';
+import type { Services } from '../server/services.ts';
+import { currentEpoch } from './epoch.ts';
+import { callCloud, readLink, syncUntilIdle } from './hub.ts';
+import { PROTOCOL_VERSION, type CloudPosition } from './protocol.ts';
+import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
+
+export interface LinkResult {
+  linked: true;
+  hub_id: string;
+  restaurant_id: string;
+  mode: 'push' | 'pull';
+  cloud_url: string;
+  pushed: number;
+  pulled: number;
+}
+
+/** A hub clock further off than this from the cloud's has its unsent history re-dated at link. */
+const RESTAMP_MS = 5_000;
+
+/**
+ * Links this hub to a cloud with a one-time code, then syncs until both hold the same: a new
+ * link pushes the hub's whole restaurant, history included; a code for a restaurant the cloud
+ * already has (the old PC died) pulls it all down into this data dir instead.
+ */
+export async function linkHub(services: Services, cloudUrl: string, code: string): Promise<LinkResult> {
+  const { db } = services;
+  if (await readLink(db)) throw new ApiError('state_conflict', 'This hub is already linked. `comanda sync unlink` first.');
+  const restaurants = await db.selectFrom('restaurants').select(['id', 'slug']).execute();
+  if (restaurants.length > 1) throw new ApiError('state_conflict', 'This data dir holds several restaurants; a hub links exactly one.');
+  const mine = restaurants[0] ?? null;
+  const epoch = await currentEpoch(db);
+  const sent = services.clock.now();
+  const res = await callCloud<CloudPosition & { hub_id: string; credential: string; mode: 'push' | 'pull' }>(cloudUrl, '/link', {
+    protocol: PROTOCOL_VERSION,
+    code,
+    restaurant_id: mine?.id ?? null,
+    slug: mine?.slug,
+    epoch,
+  });
+  if (res.mode === 'pull' && mine && mine.id !== res.restaurant_id) {
+    throw new ApiError('state_conflict', `This data dir holds another restaurant (${mine.id}) than the one the code takes over.`);
+  }
+  const offset = Math.round(res.now - (sent + services.clock.now()) / 2);
+  if (res.mode === 'push' && -offset > RESTAMP_MS) await redate(db, offset);
+  const now = Math.floor(services.clock.now() / 1000);
+  await services.tx.run(async (trx) => {
+    await trx
+      .insertInto('sync_link')
+      .values({
+        id: 1,
+        restaurant_id: res.restaurant_id,
+        cloud_url: cloudUrl,
+        hub_id: res.hub_id,
+        credential: res.credential,
+        pull_cursor: 0,
+        push_cursor: 0,
+        resync: 0,
+        connected: 1,
+        last_synced_at: null,
+        last_error: null,
+        cloud_head: res.head,
+        pending_pull: 0,
+        cloud_epoch: res.cloud_epoch,
+        refused: null,
+        clock_offset_ms: offset,
+        created: now,
+      })
+      .execute();
+    // from now on the cloud sends this restaurant's webhooks, this hub's queue included
+    await trx.deleteFrom('webhook_deliveries').where('restaurant_id', '=', res.restaurant_id).where('status', '=', 'pending').execute();
+  });
+  setWebhooksHandedOff(db, res.restaurant_id, true);
+  const done = await syncUntilIdle(services);
+  return { linked: true, hub_id: res.hub_id, restaurant_id: res.restaurant_id, mode: res.mode, cloud_url: cloudUrl, ...done };
+}
+
+/**
+ * A hub whose clock runs fast stamped its history in the future, where every later change on
+ * the cloud would lose against it. Before anything of it was sent, the whole history moves
+ * by the measured offset: the order of its own changes is kept, only their time is corrected.
+ */
+async function redate(db: Kysely<DB>, offsetMs: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const rows = await trx.selectFrom('change_log').select(['seq', 'hlc']).where('hlc', 'is not', null).execute();
+    for (const r of rows) {
+      await trx.updateTable('change_log').set({ hlc: shift(r.hlc!, offsetMs) }).where('seq', '=', r.seq).execute();
+    }
+    const st = await trx.selectFrom('node_state').select('hlc').where('id', '=', 1).executeTakeFirstOrThrow();
+    if (st.hlc) await trx.updateTable('node_state').set({ hlc: shift(st.hlc, offsetMs) }).where('id', '=', 1).execute();
+  });
+  resetHlc(db);
+}
+
+function shift(hlc: string, offsetMs: number): string {
+  const { ms, counter } = parseHlc(hlc);
+  return formatHlc(Math.max(0, ms + offsetMs), counter, hlc.slice(18));
+}
+
+/** Ends the link on this hub: sync stops, webhooks are sent from here again. */
+export async function unlinkHub(db: Kysely<DB>): Promise<{ linked: false; was: string | null }> {
+  const link = await readLink(db);
+  if (!link) return { linked: false, was: null };
+  await db.deleteFrom('sync_link').where('id', '=', 1).execute();
+  setWebhooksHandedOff(db, link.restaurant_id, false);
+  return { linked: false, was: link.hub_id };
+}

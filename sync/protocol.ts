@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { HLC_PATTERN } from '../server/db/hlc.ts';
+
+/**
+ * The wire between a hub and its cloud. A hub and a cloud of different protocol versions
+ * refuse each other with `sync_protocol_mismatch` before anything is applied.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** Bounds of one batch, both ways: entries and uncompressed bytes. */
+export const MAX_BATCH_ENTRIES = 2000;
+export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** what a compressed request body may be before it is inflated */
+export const MAX_COMPRESSED_BYTES = 2 * 1024 * 1024;
+
+/** One change-log entry as it travels: the change exactly as its origin logged it. */
+export const wireChange = z.object({
+  op_id: z.string().min(3).max(64),
+  origin: z.string().min(1).max(64),
+  origin_seq: z.number().int().nonnegative(),
+  table: z.string().min(1).max(64),
+  row_id: z.string().min(1).max(64),
+  op: z.enum(['insert', 'update', 'delete']),
+  /** the row after the change (the last state for a delete) */
+  data: z.record(z.string(), z.unknown()),
+  /** columns the change set; null: all */
+  fields: z.array(z.string().max(64)).max(200).nullable(),
+  hlc: z.string().regex(HLC_PATTERN).nullable(),
+});
+export type WireChange = z.infer<typeof wireChange>;
+
+const header = { protocol: z.number().int() };
+
+export const linkRequest = z.object({
+  ...header,
+  code: z.string().min(8).max(128),
+  /** the restaurant the hub brings (a new one), or null when it takes over the invite's */
+  restaurant_id: z.string().max(64).nullable(),
+  epoch: z.string().min(1).max(64),
+  /** the slug of the restaurant the hub brings: refused at once when another restaurant has it */
+  slug: z.string().max(64).optional(),
+});
+
+export const helloRequest = z.object({ ...header, epoch: z.string().min(1).max(64) });
+
+export const pushRequest = z.object({
+  ...header,
+  epoch: z.string().min(1).max(64),
+  /** the sender holds that these are all its changes after this position */
+  after: z.number().int().nonnegative(),
+  changes: z.array(wireChange).max(MAX_BATCH_ENTRIES),
+  /** how many of its changes the hub still holds after this batch, for the cloud's status */
+  pending: z.number().int().nonnegative().optional(),
+});
+
+export const pullRequest = z.object({
+  ...header,
+  epoch: z.string().min(1).max(64),
+  after: z.number().int().nonnegative(),
+  limit: z.number().int().min(1).max(MAX_BATCH_ENTRIES).optional(),
+  /** ms to hold the request open when nothing is new yet (long poll) */
+  wait_ms: z.number().int().min(0).max(30_000).optional(),
+});
+
+export const auditRequest = z.object({
+  ...header,
+  /** per table, bucket names whose rows are wanted one by one (after the bucket hashes differed) */
+  detail: z.record(z.string(), z.array(z.string().max(8)).max(256)).optional(),
+});
+
+/** What the cloud answers a hello and every push: where it stands with this hub. */
+export interface CloudPosition {
+  protocol: number;
+  cloud_epoch: string;
+  restaurant_id: string;
+  /** the last position of the hub's log the cloud holds everything up to */
+  cursor: number;
+  cursor_op_id: string | null;
+  /** the cloud's head (its log position) and clock, to measure lag and clock offset */
+  head: number;
+  now: number;
+}

@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../server/db/schema.ts';
+import { currentEpoch } from './epoch.ts';
+import { readLink } from './hub.ts';
+
+export interface SyncStatus {
+  object: 'sync_status';
+  role: 'hub' | 'cloud';
+  linked: boolean;
+  cloud_url: string | null;
+  hub_id: string | null;
+  connected: boolean;
+  pending_push: number;
+  pending_pull: number;
+  last_synced_at: number | null;
+  last_error: string | null;
+  lag_seconds: number;
+  conflicts: { id: string; kind: string; table: string; row_ids: string[]; detail: unknown; created: number }[];
+}
+
+/** A hub not heard from for this long is shown as disconnected on the cloud. */
+const SEEN_WITHIN_S = 45;
+
+async function conflictsOf(db: Kysely<DB>, restaurantId: string): Promise<SyncStatus['conflicts']> {
+  const rows = await db
+    .selectFrom('sync_conflicts')
+    .selectAll()
+    .where('restaurant_id', '=', restaurantId)
+    .where('resolved_at', 'is', null)
+    .orderBy('created', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map((c) => ({ id: c.id, kind: c.kind, table: c.table_name, row_ids: JSON.parse(c.row_ids), detail: JSON.parse(c.detail), created: Number(c.created) }));
+}
+
+const count = async (q: any): Promise<number> => Number((await q.select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+
+/** Where sync stands for one restaurant, as the hub or the cloud sees it (same shape both sides). */
+export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaurantId: string, nowMs: number, live?: { connected: boolean; lastError: string | null }): Promise<SyncStatus> {
+  const now = Math.floor(nowMs / 1000);
+  const conflicts = await conflictsOf(db, restaurantId);
+  if (role === 'hub') {
+    const link = await readLink(db);
+    if (!link || link.restaurant_id !== restaurantId) return empty(role, conflicts);
+    const origin = await currentEpoch(db);
+    const pendingQ = db.selectFrom('change_log').where('restaurant_id', '=', restaurantId).where('origin', '=', origin).where('seq', '>', Number(link.push_cursor));
+    const pending_push = await count(pendingQ);
+    const oldest = pending_push ? await pendingQ.select('created').orderBy('seq').limit(1).executeTakeFirst() : undefined;
+    const pending_pull = Number(link.pending_pull);
+    return {
+      object: 'sync_status',
+      role,
+      linked: true,
+      cloud_url: link.cloud_url,
+      hub_id: link.hub_id,
+      connected: live ? live.connected : link.connected === 1,
+      pending_push,
+      pending_pull,
+      last_synced_at: link.last_synced_at === null ? null : Number(link.last_synced_at),
+      last_error: live ? live.lastError : link.last_error,
+      lag_seconds: lagOf(now, oldest ? Math.floor(Number(oldest.created) / 1000) : null, pending_pull ? link.last_synced_at : null),
+      conflicts,
+    };
+  }
+  const hub = await db.selectFrom('sync_hubs').selectAll().where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).orderBy('created', 'desc').executeTakeFirst();
+  if (!hub) return empty(role, conflicts);
+  const pending_pull = await count(
+    db.selectFrom('change_log').where('restaurant_id', '=', restaurantId).where('seq', '>', Number(hub.pulled_through)).where('origin', '!=', hub.epoch ?? ''),
+  );
+  const seen = hub.last_seen_at === null ? null : Number(hub.last_seen_at);
+  return {
+    object: 'sync_status',
+    role,
+    linked: true,
+    cloud_url: null,
+    hub_id: hub.id,
+    connected: seen !== null && now - seen <= SEEN_WITHIN_S,
+    pending_push: Number(hub.hub_pending),
+    pending_pull,
+    last_synced_at: seen,
+    last_error: hub.last_error,
+    lag_seconds: lagOf(now, null, pending_pull || Number(hub.hub_pending) ? seen : null),
+    conflicts,
+  };
+}
+
+function lagOf(now: number, oldestPending: number | null, lastSynced: number | null): number {
+  const since = [oldestPending, lastSynced].filter((x): x is number => x !== null);
+  return since.length ? Math.max(0, now - Math.min(...since)) : 0;
+}
+
+const empty = (role: 'hub' | 'cloud', conflicts: SyncStatus['conflicts']): SyncStatus => ({
+  object: 'sync_status',
+  role,
+  linked: false,
+  cloud_url: null,
+  hub_id: null,
+  connected: false,
+  pending_push: 0,
+  pending_pull: 0,
+  last_synced_at: null,
+  last_error: null,
+  lag_seconds: 0,
+  conflicts,
+});

@@ -1,0 +1,53 @@
+import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import { createInvite } from '../../sync/cloud.ts';
+import { linkHub } from '../../sync/link.ts';
+import { compareSides, type SideSummary } from '../../sync/audit.ts';
+import { callCloud, readLink } from '../../sync/hub.ts';
+import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
+import type { ManualClock } from '../../server/clock.ts';
+
+export interface Pair {
+  hub: TestHub;
+  cloud: TestHub;
+  /** the hub's restaurant, as an integration sees it on the cloud (same key) */
+  cloudApi: ApiClient;
+  close(): Promise<void>;
+}
+
+/** A hub on SQLite and a cloud on PostgreSQL (which serves another restaurant too), not yet linked. */
+export async function startPair(opts: { hubClock?: ManualClock; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
+  const cloud = await startHub('postgres', { config: { role: 'cloud' }, slug: 'another-venue' });
+  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock });
+  const cloudApi = new ApiClient(cloud.url, hub.keys.secret);
+  return {
+    hub,
+    cloud,
+    cloudApi,
+    async link() {
+      const { code } = await createInvite(cloud.server.services.db, cloud.clock.now(), null);
+      return linkHub(hub.server.services, opts.cloudUrlFor?.(cloud.url) ?? cloud.url, code);
+    },
+    async close() {
+      await hub.close();
+      await cloud.close();
+    },
+  };
+}
+
+/** The convergence audit, as `comanda sync audit` runs it. */
+export async function audit(hub: TestHub) {
+  const link = (await readLink(hub.server.services.db))!;
+  return compareSides(hub.server.services.db, link.restaurant_id, (detail) =>
+    callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: link.credential }),
+  );
+}
+
+/** Polls `check` (bounded) until it returns true. */
+export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedMenu } from '../orders/fixtures.ts';
+import { addPrinter, PrinterEmulator } from '../printers/fixtures.ts';
+import { audit, eventually, startPair, type Pair } from './helpers.ts';
+
+describe('cloud sync: link, push, pull', () => {
+  let pair: Pair | undefined;
+  afterEach(async () => {
+    await pair?.close();
+    pair = undefined;
+  });
+
+  it('the first link pushes the hub’s whole restaurant; changes then flow both ways by themselves', async () => {
+    const p = (pair = await startPair());
+    const menu = await seedMenu(p.hub);
+    const emu = await PrinterEmulator.start();
+    await addPrinter(p.hub, emu, { name: 'Grill', stations: ['grill'] });
+    const first = await p.hub.api.post('/v1/orders', { type: 'takeout', customer_name: 'Ada', items: [{ menu_item: menu.pasta, quantity: 2 }] });
+    expect(first.status).toBe(201);
+    const linked = await p.link();
+    expect(linked.mode).toBe('push');
+    expect(linked.pushed).toBeGreaterThan(10);
+    // the same key works on the cloud, which now holds the hub's order
+    const there = await p.cloudApi.get(`/v1/orders/${first.body.id}`);
+    expect(there.status).toBe(200);
+    expect(there.body.total).toBe(first.body.total);
+    expect((await audit(p.hub)).differences).toEqual([]);
+
+    // an integration's order on the cloud reaches the hub, and prints in its kitchen
+    const fromCloud = await p.cloudApi.post('/v1/orders', { type: 'takeout', customer_name: 'Grace', items: [{ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
+    expect(fromCloud.status, JSON.stringify(fromCloud.body)).toBe(201);
+    expect(await eventually(async () => (await p.hub.api.get(`/v1/orders/${fromCloud.body.id}`)).status === 200)).toBe(true);
+    expect((await p.cloudApi.patch(`/v1/orders/${fromCloud.body.id}`, { status: 'placed' })).status).toBe(200);
+    try {
+      expect(await eventually(async () => emu.texts().some((t) => t.includes('1 x Steak')))).toBe(true);
+    } finally {
+      await emu.close();
+    }
+
+    // a hub change reaches the cloud
+    const moved = await p.hub.api.patch(`/v1/orders/${first.body.id}`, { status: 'placed' });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await eventually(async () => (await p.cloudApi.get(`/v1/orders/${first.body.id}`)).body.status === 'placed')).toBe(true);
+
+    const report = await audit(p.hub);
+    expect(report.in_sync).toBe(true);
+    expect(report.differences).toEqual([]);
+    const status = await p.hub.api.get('/v1/sync/status');
+    expect(status.body).toMatchObject({ object: 'sync_status', linked: true, connected: true, pending_push: 0 });
+    const cloudStatus = await p.cloudApi.get('/v1/sync/status');
+    expect(cloudStatus.body).toMatchObject({ object: 'sync_status', linked: true, connected: true });
+  });
+});
