@@ -38,6 +38,9 @@ const noClocks = (): RowClocks => ({ all: LOW, fields: new Map(), deleted: null 
 
 const LOW = '';
 
+/** Final statuses a person chose (a cancel, a no-show, an expiry) that a merge may overrule. */
+const OVERRULABLE = new Set(['cancelled', 'no_show', 'expired']);
+
 /**
  * Applies other nodes' changes on `trx`, in the order given, through the same write path as
  * a local command (db/records.ts): the change log keeps each one under its origin's identity
@@ -136,14 +139,14 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
     const mine = rankOf(life, local[life.column]);
     const theirs = rankOf(life, c.data[life.column]);
     const inChange = asked.includes(life.column);
-    if (inChange && theirs > mine) {
-      patch[life.column] = c.data[life.column];
-      for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
-    } else if (inChange && theirs < mine) {
-      for (const f of life.follows) decided.add(f);
-      if (['cancelled', 'no_show', 'expired'].includes(String(c.data[life.column]))) {
-        touched.overruled.push({ table: c.table, id: c.row_id, kept: String(local[life.column]), overruled: String(c.data[life.column]), origin: c.origin });
+    if (inChange && theirs !== mine) {
+      const [winner, loser] = theirs > mine ? [c.data[life.column], local[life.column]] : [local[life.column], c.data[life.column]];
+      if (theirs > mine) {
+        patch[life.column] = c.data[life.column];
+        for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
       }
+      // a person's decision the other side's state overruled: listed on both nodes
+      if (OVERRULABLE.has(String(loser))) touched.overruled.push({ table: c.table, id: c.row_id, kept: String(winner), overruled: String(loser), origin: c.origin });
     }
     decided.add(life.column);
     if (theirs !== mine) life.follows.forEach((f) => decided.add(f));
