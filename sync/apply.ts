@@ -1,5 +1,16 @@
-import type { Kysely } from 'kysely';
-import { deleteRecord, insertRecords, updateRecord, asRemoteChange, type Executor, type Provenance } from '../server/db/records.ts';
+import { sql, type Kysely } from 'kysely';
+import {
+  asRemoteChange,
+  changesMark,
+  deleteRecord,
+  dropChangesSince,
+  flushChanges,
+  insertRecords,
+  updateRecord,
+  type Executor,
+  type Provenance,
+} from '../server/db/records.ts';
+import { isUniqueViolation } from '../server/errors.ts';
 import type { DB, RecordTable } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rules.ts';
@@ -53,11 +64,32 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
   await validate(trx, ctx, changes);
   const fresh = await notYetHere(trx, changes);
   if (fresh.length === 0) return { applied: 0, skipped: changes.length };
+  // Fast and whole first. A change that breaks a unique rule of this database (two nodes
+  // took the same number, the same guest's place) must not stop sync for good: the batch
+  // is then applied one change at a time, and what cannot be applied is kept as a conflict.
+  await flushChanges(trx);
+  const mark = changesMark(trx);
+  await sql`savepoint sync_batch`.execute(trx);
+  try {
+    const r = await applyFresh(trx, ctx, fresh, false);
+    await sql`release sync_batch`.execute(trx);
+    return { applied: r, skipped: changes.length - r };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await sql`rollback to sync_batch`.execute(trx);
+    await sql`release sync_batch`.execute(trx);
+    dropChangesSince(trx, mark);
+    const r = await applyFresh(trx, ctx, fresh, true);
+    return { applied: r, skipped: changes.length - r };
+  }
+}
+
+async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[], careful: boolean): Promise<number> {
 
   const byTable = groupIds(fresh);
   const current = await loadRows(trx, byTable);
   const clocks = await loadClocks(trx, fresh);
-  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [] };
+  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
   // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
@@ -70,6 +102,32 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
   };
 
   for (const c of fresh) {
+    if (careful) {
+      await flushRun();
+      await flushChanges(trx);
+      const mark = changesMark(trx);
+      await sql`savepoint sync_change`.execute(trx);
+      try {
+        applied += await applyOne(c);
+        await flushRun();
+        await sql`release sync_change`.execute(trx);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        run = null;
+        await sql`rollback to sync_change`.execute(trx);
+        await sql`release sync_change`.execute(trx);
+        dropChangesSince(trx, mark);
+        touched.unapplied.push(c);
+      }
+      continue;
+    }
+    applied += await applyOne(c);
+  }
+  await flushRun();
+  await afterApply(trx, ctx, touched);
+  return applied;
+
+  async function applyOne(c: WireChange): Promise<number> {
     const table = c.table as RecordTable;
     const key = `${c.table}:${c.row_id}`;
     const rule = MERGE_RULES[c.table] ?? {};
@@ -78,23 +136,22 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
     const from: Provenance = { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
     noteBefore(touched, c, local);
 
-    if (rc.deleted !== null) continue; // a tombstone wins over every edit
+    if (rc.deleted !== null) return 0; // a tombstone wins over every edit
     if (c.op === 'delete') {
       await flushRun();
       if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, { id: c.row_id }));
       rc.deleted = c.hlc ?? LOW;
       clocks.set(key, rc);
       current.delete(key);
-      applied++;
-      continue;
+      return 1;
     }
     if (!local) {
       // new here (or its insert was compacted away on the sender): the row as the change left it
       const row = { ...c.data };
       if (run && run.table !== table) await flushRun();
-      if (c.table === 'order_items') {
+      if (c.table === 'order_items' || c.table === 'orders') {
         await flushRun();
-        await makeRoomForLine(trx, row);
+        await (c.table === 'orders' ? makeRoomForOrderNumber(trx, row, current) : makeRoomForLine(trx, row));
       }
       run ??= { table, rows: [], from: [] };
       run.rows.push(row);
@@ -103,24 +160,19 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
       if ((c.hlc ?? LOW) > rc.all) rc.all = c.hlc ?? LOW;
       clocks.set(key, rc);
       noteAfter(touched, c, row, true);
-      applied++;
-      continue;
+      return 1;
     }
     const patch = merge(rule, local, rc, c, touched);
-    if (Object.keys(patch).length === 0) continue;
+    if (Object.keys(patch).length === 0) return 0;
     await flushRun();
     const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, { id: c.row_id }, patch as any));
-    if (saved) {
-      current.set(key, saved as Record<string, unknown>);
-      setAll(rc, Object.keys(patch), c.hlc ?? LOW);
-      clocks.set(key, rc);
-      noteAfter(touched, c, saved as Record<string, unknown>, false);
-      applied++;
-    }
+    if (!saved) return 0;
+    current.set(key, saved as Record<string, unknown>);
+    setAll(rc, Object.keys(patch), c.hlc ?? LOW);
+    clocks.set(key, rc);
+    noteAfter(touched, c, saved as Record<string, unknown>, false);
+    return 1;
   }
-  await flushRun();
-  await afterApply(trx, ctx, touched);
-  return { applied, skipped: changes.length - applied };
 }
 
 /**
@@ -186,6 +238,40 @@ function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inse
   }
   if (c.table === 'events' && inserted) t.events.push(row);
   if (c.table === 'reservations') t.reservations.add(c.row_id);
+}
+
+/**
+ * Order numbers are unique per business day. Each node numbers with its own tag, but a hub
+ * restored from a backup numbers again from where the backup stood. Of two orders with one
+ * number, the one with the lower id keeps it on every node and the other takes its id's last
+ * characters as a suffix; this node's counter moves past every number it learns of.
+ */
+async function makeRoomForOrderNumber(trx: Executor, row: Record<string, unknown>, current: Map<string, Record<string, unknown>>): Promise<void> {
+  const [, tag, n] = /^(\D*)(\d+)/.exec(String(row.order_number)) ?? [];
+  if (n !== undefined) {
+    const values = { restaurant_id: String(row.restaurant_id), business_date: String(row.business_date), node_tag: tag, last: Number(n) };
+    await trx
+      .insertInto('order_counters')
+      .values(values)
+      .onConflict((oc) => oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${Number(n)} then ${Number(n)} else order_counters.last end` }))
+      .execute();
+  }
+  const clash = await trx
+    .selectFrom('orders')
+    .select(['id', 'restaurant_id', 'order_number'])
+    .where('restaurant_id', '=', String(row.restaurant_id))
+    .where('business_date', '=', String(row.business_date))
+    .where('order_number', '=', String(row.order_number))
+    .where('id', '!=', String(row.id))
+    .executeTakeFirst();
+  if (!clash) return;
+  const suffixed = (id: string) => `${clash.order_number}-${id.slice(-4)}`;
+  if (String(row.id) > clash.id) {
+    row.order_number = suffixed(String(row.id));
+  } else {
+    const moved = await updateRecord(trx, 'orders', { id: clash.id, restaurant_id: clash.restaurant_id }, { order_number: suffixed(clash.id) });
+    if (moved) current.set(`orders:${clash.id}`, moved as Record<string, unknown>);
+  }
 }
 
 /**

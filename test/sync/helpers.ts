@@ -16,9 +16,9 @@ export interface Pair {
 }
 
 /** A hub on SQLite and a cloud on PostgreSQL (which serves another restaurant too), not yet linked. */
-export async function startPair(opts: { hubClock?: ManualClock; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
+export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: string; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
   const cloud = await startHub('postgres', { config: { role: 'cloud', webhooks: { allowPrivateTargets: true } }, slug: 'another-venue' });
-  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock });
+  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock, dataDir: opts.hubDataDir });
   const cloudApi = new ApiClient(cloud.url, hub.keys.secret);
   return {
     hub,
