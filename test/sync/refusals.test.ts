@@ -101,6 +101,34 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     expect(status.body.last_error).toContain('sync_restaurant_mismatch');
   });
 
+  it('a second restaurant’s hub pushing rows of the first is refused (403): a credential reaches its own restaurant only', async () => {
+    const { code } = await createInvite(p.cloud.server.services.db, p.cloud.clock.now(), null);
+    const intruder = await startHub('sqlite', { slug: 'intruder-venue' });
+    try {
+      await linkHub(intruder.server.services, p.cloud.url, code);
+      await intruder.server.services.sync!.stop();
+      const link = (await readLink(intruder.server.services.db))!;
+      const theirEpoch = (await intruder.server.services.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin;
+      const hello = await send(p.cloud.url, '/hello', { protocol: PROTOCOL_VERSION, epoch: theirEpoch }, link.credential);
+      const before = await cloudLog();
+      const res = await send(
+        p.cloud.url,
+        '/push',
+        { protocol: PROTOCOL_VERSION, epoch: theirEpoch, after: hello.body.cursor, changes: [change({ origin: theirEpoch, origin_seq: hello.body.cursor + 1 }, { name: 'Taken over' })] },
+        link.credential,
+      );
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('sync_restaurant_mismatch');
+      expect(await cloudLog()).toBe(before);
+      // nor does it read the first restaurant's changes: its pulls carry only its own
+      const pulled = await send(p.cloud.url, '/pull', { protocol: PROTOCOL_VERSION, epoch: theirEpoch, after: 0 }, link.credential);
+      expect(pulled.status).toBe(200);
+      expect(pulled.body.changes.every((c: any) => c.data.restaurant_id !== p.hub.restaurant.id && c.data.id !== p.hub.restaurant.id)).toBe(true);
+    } finally {
+      await intruder.close();
+    }
+  });
+
   it('an unknown table, an unknown column, a malformed change or a batch out of the hub’s order is 400', async () => {
     const before = await cloudLog();
     const at = await cursorNow();
