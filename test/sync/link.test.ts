@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
 import { addPrinter, PrinterEmulator } from '../printers/fixtures.ts';
+import { TestSocket } from '../realtime/socket.ts';
 import { audit, eventually, startPair, type Pair } from './helpers.ts';
 
 describe('cloud sync: link, push, pull', () => {
@@ -26,10 +27,16 @@ describe('cloud sync: link, push, pull', () => {
     expect(there.body.total).toBe(first.body.total);
     expect((await audit(p.hub)).differences).toEqual([]);
 
-    // an integration's order on the cloud reaches the hub, and prints in its kitchen
+    // an integration's order on the cloud reaches the hub, its kitchen screens and its printer
+    const screen = await TestSocket.open(p.hub.url);
+    await screen.auth(p.hub.keys.widget);
+    await screen.subscribe(['station:grill']);
     const fromCloud = await p.cloudApi.post('/v1/orders', { type: 'takeout', customer_name: 'Grace', items: [{ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
     expect(fromCloud.status, JSON.stringify(fromCloud.body)).toBe(201);
     expect(await eventually(async () => (await p.hub.api.get(`/v1/orders/${fromCloud.body.id}`)).status === 200)).toBe(true);
+    const shown = await screen.next();
+    expect(shown).toMatchObject({ type: 'order', topic: 'station:grill', data: { id: fromCloud.body.id } });
+    screen.ws.terminate();
     expect((await p.cloudApi.patch(`/v1/orders/${fromCloud.body.id}`, { status: 'placed' })).status).toBe(200);
     try {
       expect(await eventually(async () => emu.texts().some((t) => t.includes('1 x Steak')))).toBe(true);
