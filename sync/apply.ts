@@ -88,7 +88,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
 
   const byTable = groupIds(fresh);
   const current = await loadRows(trx, byTable);
-  const clocks = await loadClocks(trx, fresh);
+  const clocks = await loadClocks(trx, byTable);
   const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
@@ -358,40 +358,43 @@ async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<
  * Per touched row, when this node last set each column: from its change-log history of the
  * row, and from what compaction kept of entries it removed (sync_row_clocks).
  */
-async function loadClocks(trx: Executor, changes: WireChange[]): Promise<Map<string, RowClocks>> {
+async function loadClocks(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, RowClocks>> {
   const out = new Map<string, RowClocks>();
-  const ids = [...new Set(changes.map((c) => c.row_id))];
   const get = (key: string) => {
     let rc = out.get(key);
     if (!rc) out.set(key, (rc = noClocks()));
     return rc;
   };
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const history = await trx
-      .selectFrom('change_log')
-      .select(['table_name', 'row_id', 'op', 'hlc', 'fields'])
-      .where('row_id', 'in', chunk)
-      .orderBy('seq')
-      .execute();
-    for (const h of history) {
-      const rc = get(`${h.table_name}:${h.row_id}`);
-      const hlc = h.hlc ?? LOW;
-      if (h.op === 'delete') {
-        rc.deleted = hlc;
-        continue;
+  for (const [table, ids] of byTable) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      // by table first: the log's row index leads with it
+      const history = await trx
+        .selectFrom('change_log')
+        .select(['table_name', 'row_id', 'op', 'hlc', 'fields'])
+        .where('table_name', '=', table)
+        .where('row_id', 'in', chunk)
+        .orderBy('seq')
+        .execute();
+      for (const h of history) {
+        const rc = get(`${h.table_name}:${h.row_id}`);
+        const hlc = h.hlc ?? LOW;
+        if (h.op === 'delete') {
+          rc.deleted = hlc;
+          continue;
+        }
+        if (h.fields) setAll(rc, JSON.parse(h.fields) as string[], hlc);
+        else if (hlc > rc.all) rc.all = hlc;
       }
-      if (h.fields) setAll(rc, JSON.parse(h.fields) as string[], hlc);
-      else if (hlc > rc.all) rc.all = hlc;
-    }
-    const kept = await trx.selectFrom('sync_row_clocks').selectAll().where('row_id', 'in', chunk).execute();
-    for (const k of kept) {
-      const rc = get(`${k.table_name}:${k.row_id}`);
-      const clocks = JSON.parse(k.clocks) as Record<string, string>;
-      for (const [f, hlc] of Object.entries(clocks)) {
-        if (f === '_deleted') rc.deleted = hlc;
-        else if (f === '*') rc.all = hlc > rc.all ? hlc : rc.all;
-        else setAll(rc, [f], hlc);
+      const kept = await trx.selectFrom('sync_row_clocks').selectAll().where('table_name', '=', table).where('row_id', 'in', chunk).execute();
+      for (const k of kept) {
+        const rc = get(`${k.table_name}:${k.row_id}`);
+        const clocks = JSON.parse(k.clocks) as Record<string, string>;
+        for (const [f, hlc] of Object.entries(clocks)) {
+          if (f === '_deleted') rc.deleted = hlc;
+          else if (f === '*') rc.all = hlc > rc.all ? hlc : rc.all;
+          else setAll(rc, [f], hlc);
+        }
       }
     }
   }
