@@ -165,7 +165,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
     expect(second.proc.exitCode, second.stderr()).toBe(0);
   });
 
-  it.runIf(DIALECTS.includes('postgres'))('the cloud (PostgreSQL): another process answers the retry at once', async () => {
+  it.runIf(DIALECTS.includes('postgres'))('the cloud (PostgreSQL): another process answers the retry at once, and a restarted one frees the rest at start', async () => {
     const database = await freshDatabase('postgres');
     cleanups.push(() => database.close());
     const { keys } = await provisionRestaurant(new Transactor(database.db), Date.now(), { name: 'Cloud Bistro', slug: 'cloud-bistro' });
@@ -188,7 +188,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
     await until('claims in flight', async () => {
       const r = await stall.query(`select key from idempotency_keys where state = 'in_flight'`);
       inFlight = new Set(r.rows.map((row) => (row.key as string).replace(/^[^:]*:/, '')));
-      return inFlight.size > 0;
+      return inFlight.size >= 2;
     });
     const processA = (await stall.query('select id, lock_key from server_processes where pid = $1', [a.proc.pid])).rows[0];
     expect(processA).toBeDefined();
@@ -206,13 +206,25 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
       return r.rows[0].n === 0;
     });
 
+    // One till retries on process B, which was running all along: it takes the dead claim over.
+    const [firstHeld, ...restHeld] = inFlight;
+    const toB = new Map([...load.sent].filter(([key]) => key === firstHeld || !inFlight.has(key)));
     const apiB = new ApiClient(b.url, keys.secret);
-    await retryAll(apiB, item, load.sent, inFlight);
+    await retryAll(apiB, item, toB, inFlight);
+    // A restarted process frees the remaining dead claims before it answers anything.
+    const restarted = await serve(['--database-url', database.url!]);
+    cleanups.push(() => restarted.proc.kill('SIGKILL'));
+    const held = await stall.query(`select count(*)::int as n from idempotency_keys where owner = $1 and state = 'in_flight'`, [processA.id]);
+    expect(held.rows[0].n).toBe(0);
+    const toRestarted = new Map([...load.sent].filter(([key]) => restHeld.includes(key)));
+    await retryAll(new ApiClient(restarted.url, keys.secret), item, toRestarted, inFlight);
 
     const notes = (await stall.query('select notes from orders')).rows.map((r) => r.notes as string);
     expectOneOrderPerKey(notes, load.sent);
-    b.proc.kill('SIGTERM');
-    await exited(b.proc);
-    expect(b.proc.exitCode, b.stderr()).toBe(0);
+    for (const p of [b, restarted]) {
+      p.proc.kill('SIGTERM');
+      await exited(p.proc);
+      expect(p.proc.exitCode, p.stderr()).toBe(0);
+    }
   });
 });
