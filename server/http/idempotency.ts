@@ -141,10 +141,11 @@ export async function withIdempotency(
         .where('restaurant_id', '=', restaurant_id)
         .where('key', '=', key)
         .where('owner', '=', owner.id)
+        .where('locked_at', '=', now) // our claim, not a later takeover by this same process
         .where('state', '=', 'in_flight')
         .executeTakeFirst();
-      // Another process took the key over (it took us for dead): it runs the request, so ours
-      // is undone rather than made twice.
+      // Another process took the key over (it took us for dead), or this one did after the
+      // abandonment window: the taker runs the request, so ours is undone rather than made twice.
       if (Number(stored.numUpdatedRows) === 0) throw keyInUse();
       return result;
     });
@@ -157,6 +158,7 @@ export async function withIdempotency(
       .where('restaurant_id', '=', restaurant_id)
       .where('key', '=', key)
       .where('owner', '=', owner.id)
+      .where('locked_at', '=', now)
       .where('state', '=', 'in_flight')
       .execute()
       .catch(() => undefined);
