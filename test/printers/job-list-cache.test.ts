@@ -135,6 +135,11 @@ describe.each(DIALECTS)('print job list kept per job revision on %s', (dialect) 
     list = await expectCurrent();
     expect(list.data.find((j: any) => j.id === first.id).marks).toEqual(['BY HAND']);
 
+    // jobs are never deleted by the service; one removed by hand leaves the list all the same
+    await hub.server.services.db.deleteFrom('print_jobs').where('id', '=', first.id).execute();
+    list = await expectCurrent();
+    expect(list.data.some((j: any) => j.id === first.id)).toBe(false);
+
     // sandbox jobs are their own list
     await createOrder(hub, { livemode: false, lines: [{ name: 'Test dish', station: 'kitchen' }] });
     const sandbox = await expectCurrent({ limit: 100 }, hub.keys.sandbox, false);
@@ -152,6 +157,29 @@ describe.each(DIALECTS)('print job list kept per job revision on %s', (dialect) 
     expect(await rev(job.id)).toBe(before + 1);
     await db.updateTable('print_jobs').set({ updated: sql`updated + 1` }).where('restaurant_id', '=', hub.restaurant.id).execute();
     expect(await rev(job.id)).toBe(before + 2);
+    if (dialect === 'sqlite') {
+      // the hub's restaurant-wide version moves with any insert, update or delete of its jobs
+      const version = async () => (await sql<{ n: number }>`select n from print_job_versions where restaurant_id = ${hub.restaurant.id}`.execute(db)).rows[0].n;
+      const seen = [await version()];
+      await db.updateTable('print_jobs').set({ attempts: sql`attempts` }).where('id', '=', job.id).execute();
+      seen.push(await version());
+      await addPrinter(hub, emu, { name: 'Counter', stations: ['kitchen'] });
+      await createOrder(hub, { lines: [{ name: 'Counted', station: 'kitchen' }] });
+      await drain(hub);
+      seen.push(await version());
+      await db.deleteFrom('print_jobs').where('id', '=', job.id).execute();
+      seen.push(await version());
+      for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
+      // another restaurant's jobs leave it alone
+      const other = await hub.addRestaurant(`jobs-${dialect}`);
+      const transport = { type: 'tcp', host: emu.host, port: emu.port };
+      expect((await other.api.post('/v1/printers', { name: 'Theirs', transport, stations: ['kitchen'] })).status).toBe(201);
+      const before = await version();
+      await createOrder(hub, { restaurantId: other.restaurant.id, lines: [{ name: 'Elsewhere', station: 'kitchen' }] });
+      await drain(hub);
+      expect(await db.selectFrom('print_jobs').select('id').where('restaurant_id', '=', other.restaurant.id).execute()).toHaveLength(1);
+      expect(await version()).toBe(before);
+    }
   });
 
   it('answers from one query when a job changed between reading the page and reading the job', async () => {

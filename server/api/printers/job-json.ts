@@ -1,8 +1,9 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import type { DB } from '../../db/schema.ts';
 import { versionsOf } from '../../db/versions.ts';
-import { paginate, type PageRequest, type SortKey } from '../../http/pagination.ts';
+import { readRawRows } from '../../db/statement-shapes.ts';
+import { pageQuery, type PageRequest, type SortKey } from '../../http/pagination.ts';
 import { presentPrintJob, PRESENTED_JOB_COLUMNS } from './presenter.ts';
 
 /**
@@ -36,7 +37,17 @@ function jobJson(db: Executor): JobJson {
   return cache;
 }
 
-type PageQuery = SelectQueryBuilder<DB, 'print_jobs', { id: string; created: number; rev: number }>;
+type Listed = { id: string; created: number; rev: number };
+type PageQuery = SelectQueryBuilder<DB, 'print_jobs', Listed>;
+
+/** The page of ids, sort keys and revisions; on the hub read as plain arrays (statement-shapes.ts). */
+async function pageOfIds(db: Executor, ids: PageQuery, opts: PageRequest & { keys: SortKey[]; url: string }) {
+  const page = pageQuery(ids, opts);
+  const compiled = page.query.compile();
+  const raw = readRawRows(db, compiled);
+  const rows = raw ? raw.map(([id, created, rev]) => ({ id, created, rev }) as Listed) : (await db.executeQuery(compiled)).rows;
+  return page.envelope(rows);
+}
 
 /**
  * A page of the job list as JSON text, exactly as `mapPage(page, rows => rows.map(presentPrintJob))`
@@ -46,7 +57,7 @@ type PageQuery = SelectQueryBuilder<DB, 'print_jobs', { id: string; created: num
  * mixes two moments (a job listed under `state=queued` that has printed since).
  */
 export async function jobPageJson(db: Executor, restaurantId: string, ids: PageQuery, opts: PageRequest & { keys: SortKey[]; url: string }): Promise<string | undefined> {
-  const page = await paginate(ids, opts);
+  const page = await pageOfIds(db, ids, opts);
   const cache = jobJson(db);
   const parts = page.data.map((r) => cache.get(r.id, r.rev));
   const missing = page.data.filter((_, i) => parts[i] === undefined).map((r) => r.id);
@@ -71,4 +82,39 @@ export async function jobPageJson(db: Executor, restaurantId: string, ids: PageQ
   const envelope = JSON.stringify({ ...page, data: [] });
   const at = envelope.indexOf('"data":[]') + '"data":['.length;
   return envelope.slice(0, at) + parts.join(',') + envelope.slice(at);
+}
+
+/** Whole pages of the job list by restaurant, mode and query, each valid at one version of the restaurant's jobs. */
+const pages = new WeakMap<object, Map<string, { version: string; bytes: Buffer }>>();
+const MAX_PAGES = 256;
+
+const VERSION = 'select n from print_job_versions where restaurant_id = ?';
+
+/**
+ * The job list page for `key` (the request's query), as JSON bytes or text. On the hub
+ * (SQLite) the restaurant's print-job version (migration 0703) is read first, and a page
+ * made at that version is answered as it was; elsewhere, or while a transaction holds the
+ * hub's connection, the page is made from the jobs kept per revision (jobPageJson).
+ */
+export async function jobListJson(
+  db: Executor,
+  page: { restaurantId: string; livemode: boolean; key: string },
+  ids: PageQuery,
+  opts: PageRequest & { keys: SortKey[]; url: string },
+): Promise<string | Buffer | undefined> {
+  const read = readRawRows(db, CompiledQuery.raw(VERSION, [page.restaurantId]));
+  if (read === undefined) return jobPageJson(db, page.restaurantId, ids, opts);
+  const version = String(read[0]?.[0] ?? 0);
+  let cache = pages.get(versionsOf(db));
+  if (!cache) pages.set(versionsOf(db), (cache = new Map()));
+  const key = `${page.restaurantId}|${page.livemode}|${page.key}`;
+  const hit = cache.get(key);
+  if (hit?.version === version) return hit.bytes;
+  const json = await jobPageJson(db, page.restaurantId, ids, opts);
+  if (json === undefined) return undefined;
+  const bytes = Buffer.from(json);
+  cache.delete(key);
+  cache.set(key, { version, bytes });
+  if (cache.size > MAX_PAGES) cache.delete(cache.keys().next().value!);
+  return bytes;
 }

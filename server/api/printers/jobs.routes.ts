@@ -6,7 +6,7 @@ import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { jobPageJson } from './job-json.ts';
+import { jobListJson } from './job-json.ts';
 import { presentPrintJob, PRESENTED_JOB_COLUMNS, type ListedPrintJob } from './presenter.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
 
@@ -42,8 +42,8 @@ defineRoute({
     };
     const opts = { ...c.query, keys: NEWEST_FIRST('print_jobs'), url: '/v1/print_jobs' };
     if (c.expand.length === 0) {
-      // the poll of a print-queue screen: each job's JSON is kept until its row changes
-      const json = await jobPageJson(c.db, actor.restaurantId, jobs().select(['id', 'created', 'rev']), opts);
+      // the poll of a print-queue screen: kept until a job changes (see job-json.ts)
+      const json = await jobListJson(c.db, { ...actor, key: c.ctx.querystring }, jobs().select(['id', 'created', 'rev']), opts);
       if (json !== undefined) {
         c.ctx.type = 'application/json';
         return json;
