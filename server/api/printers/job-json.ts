@@ -1,7 +1,8 @@
-import { CompiledQuery, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import type { DB } from '../../db/schema.ts';
 import { versionsOf } from '../../db/versions.ts';
+import { printJobsVersion } from '../../db/print-job-versions.ts';
 import { readRawRows } from '../../db/statement-shapes.ts';
 import { pageQuery, type PageRequest, type SortKey } from '../../http/pagination.ts';
 import { presentPrintJob, PRESENTED_JOB_COLUMNS } from './presenter.ts';
@@ -88,8 +89,6 @@ export async function jobPageJson(db: Executor, restaurantId: string, ids: PageQ
 const pages = new WeakMap<object, Map<string, { version: string; bytes: Buffer }>>();
 const MAX_PAGES = 256;
 
-const VERSION = 'select n from print_job_versions where restaurant_id = ?';
-
 /**
  * The job list page for `key` (the request's query), as JSON bytes or text. On the hub
  * (SQLite) the restaurant's print-job version (migration 0703) is read first, and a page
@@ -102,9 +101,8 @@ export async function jobListJson(
   ids: PageQuery,
   opts: PageRequest & { keys: SortKey[]; url: string },
 ): Promise<string | Buffer | undefined> {
-  const read = readRawRows(db, CompiledQuery.raw(VERSION, [page.restaurantId]));
-  if (read === undefined) return jobPageJson(db, page.restaurantId, ids, opts);
-  const version = String(read[0]?.[0] ?? 0);
+  const version = printJobsVersion(db, page.restaurantId);
+  if (version === undefined) return jobPageJson(db, page.restaurantId, ids, opts);
   let cache = pages.get(versionsOf(db));
   if (!cache) pages.set(versionsOf(db), (cache = new Map()));
   const key = `${page.restaurantId}|${page.livemode}|${page.key}`;
