@@ -10,8 +10,8 @@ import { presentPrintJob, PRESENTED_JOB_COLUMNS } from './presenter.ts';
 /**
  * Each job's presented JSON, valid for one revision of its row. `rev` moves with every
  * UPDATE of the row (a trigger, migration 0702) and commits with it, so `(id, rev)` names one
- * state of a job whichever process changed it; jobs are never deleted. Oldest entries go
- * first once full.
+ * state of a job whichever process changed it (ids are never reused, so a job cannot start
+ * again at a revision already seen). Oldest entries go first once full.
  */
 class JobJson {
   private readonly entries = new Map<string, { rev: number; json: string }>();

@@ -236,26 +236,28 @@ export async function snapshotBySlug(db: Executor, slug: string, nowMs: number):
 export async function entryWithSnapshot(db: Executor, id: string, nowMs: number): Promise<{ snap: QueueSnapshot; entry: HeldEntry } | undefined> {
   const { entries } = hints(db);
   // an entry never changes restaurant, so where it was found once is where to look
-  let restaurantId = entries.get(id);
-  if (!restaurantId) {
-    const row = await db.selectFrom('waitlist_entries').select('restaurant_id').where('id', '=', id).executeTakeFirst();
-    if (!row) return undefined;
-    restaurantId = row.restaurant_id;
+  const known = entries.get(id);
+  if (known) {
+    const found = await entryIn(db, known, id, nowMs);
+    if (found) return found;
+    entries.delete(id);
   }
+  const row = await db.selectFrom('waitlist_entries').select('restaurant_id').where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const found = await entryIn(db, row.restaurant_id, id, nowMs);
+  if (found) entries.set(id, row.restaurant_id);
+  return found;
+}
+
+async function entryIn(db: Executor, restaurantId: string, id: string, nowMs: number): Promise<{ snap: QueueSnapshot; entry: HeldEntry } | undefined> {
   const snap = await queueSnapshot(db, restaurantId, nowMs);
   if (!snap) return undefined;
-  let entry = snap.held(id);
-  if (!entry) {
-    const row = await db.selectFrom('waitlist_entries').selectAll().where('id', '=', id).where('restaurant_id', '=', restaurantId).executeTakeFirst();
-    if (!row) {
-      entries.delete(id);
-      return undefined;
-    }
-    // Seated, cancelled and expired are final: such a row is the same at every later version.
-    // An active one missing from the queue was written after the snapshot was read; it is
-    // answered from the database this once, and the next request reads a newer snapshot.
-    entry = ACTIVE.includes(row.status) ? snap.unheld(row) : snap.hold(row);
-  }
-  entries.set(id, restaurantId);
-  return { snap, entry };
+  const held = snap.held(id);
+  if (held) return { snap, entry: held };
+  const row = await db.selectFrom('waitlist_entries').selectAll().where('id', '=', id).where('restaurant_id', '=', restaurantId).executeTakeFirst();
+  if (!row) return undefined;
+  // Seated, cancelled and expired are final: such a row is the same at every later version.
+  // An active one missing from the queue was written after the snapshot was read; it is
+  // answered from the database this once, and the next request reads a newer snapshot.
+  return { snap, entry: ACTIVE.includes(row.status) ? snap.unheld(row) : snap.hold(row) };
 }
