@@ -52,8 +52,8 @@ async function pageOfIds(db: Executor, ids: PageQuery, opts: PageRequest & { key
 
 /**
  * A page of the job list as JSON text, exactly as `mapPage(page, rows => rows.map(presentPrintJob))`
- * would serialise it: the page is read as ids, sort keys and revisions (from the list's index
- * alone), and only jobs not seen at that revision are read and presented. Undefined when a
+ * would serialise it: the page is read as ids, sort keys and revisions, and only jobs not
+ * seen at that revision are read and presented. Undefined when a
  * job changed between the two reads: the caller then answers from one query, so a page never
  * mixes two moments (a job listed under `state=queued` that has printed since).
  */

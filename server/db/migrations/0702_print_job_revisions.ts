@@ -5,8 +5,8 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * retry. `rev` counts the changes of one job: the database bumps it on every UPDATE of the
  * row (a trigger, so no writer can forget), so `(id, rev)` names one state of a job and the
  * job list can keep each job's presented JSON until its row changes (api/printers/job-json.ts).
- * The list's index carries the mode and `rev`: a page of ids, sort keys and revisions is read
- * from the index alone.
+ * The list's index now carries the mode too. Not `rev`: every claim and retry would then
+ * rewrite an index entry as well (and on PostgreSQL no job update could stay heap-only).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('print_jobs').addColumn('rev', 'integer', (c) => c.notNull().defaultTo(0)).execute();
@@ -21,7 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create trigger print_jobs_rev after update on print_jobs for each row
       begin update print_jobs set rev = old.rev + 1 where rowid = new.rowid; end`.execute(db);
   }
-  await db.schema.createIndex('print_jobs_page').on('print_jobs').columns(['restaurant_id', 'livemode', 'created', 'id', 'rev']).execute();
+  await db.schema.createIndex('print_jobs_page').on('print_jobs').columns(['restaurant_id', 'livemode', 'created', 'id']).execute();
   await db.schema.dropIndex('print_jobs_list').execute();
 }
 
