@@ -91,3 +91,28 @@ export async function runShape<R>(db: Executor, key: string, build: () => Compil
   }
   return runKnown<R>(k, shape, raw, params);
 }
+
+const rawReads = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/**
+ * A read whose rows are wanted as arrays of column values (in the order selected), run on
+ * the hub's raw SQLite connection when no transaction holds it: it then sees only committed
+ * rows, and skips kysely's executor and the building of an object per row. Undefined where
+ * that does not hold (PostgreSQL, inside a unit of work, or another unit's transaction is
+ * open on the connection): run the query through kysely then.
+ */
+export function readRawRows(db: Executor, query: CompiledQuery): unknown[][] | undefined {
+  const k = db as Kysely<any>;
+  if (k.isTransaction) return undefined;
+  const raw = rawConnections.get(k.getExecutor().adapter);
+  if (!raw || raw.inTransaction) return undefined;
+  let statements = rawReads.get(raw);
+  if (!statements) rawReads.set(raw, (statements = new Map()));
+  let stmt = statements.get(query.sql);
+  if (!stmt) {
+    stmt = raw.prepare(query.sql).raw(true);
+    // the text of a read varies with its filters only; keep a bounded number of them
+    if (statements.size < 200) statements.set(query.sql, stmt);
+  }
+  return stmt.all(query.parameters as unknown[]) as unknown[][];
+}

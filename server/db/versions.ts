@@ -46,8 +46,25 @@ export const queryVersions: Versions = {
 export function sqliteVersions(connection: SQLite.Database): Versions {
   const whole = connection.prepare('select seq, op_id from change_log where restaurant_id = ? order by seq desc limit 1');
   const byTable = connection.prepare('select seq, op_id from change_log where restaurant_id = ? and table_name = ? order by seq desc limit 1');
-  const read = (restaurantId: string, tables?: readonly string[]) =>
-    label(tables ? tables.map((t) => byTable.get(restaurantId, t) as Last) : [whole.get(restaurantId) as Last]);
+  // Several tables in one statement: outside a transaction each statement opens and closes a
+  // read transaction of its own (WAL locks), which costs more than the index seeks. Each
+  // column is the label of one table's last entry, as `label` writes it.
+  const severalTables = new Map<number, SQLite.Statement>();
+  const several = (n: number) => {
+    let stmt = severalTables.get(n);
+    if (!stmt) {
+      const column = (i: number) =>
+        `coalesce((select seq || ':' || op_id from change_log where restaurant_id = ? and table_name = ? order by seq desc limit 1), '0') as t${i}`;
+      stmt = connection.prepare(`select ${Array.from({ length: n }, (_, i) => column(i)).join(', ')}`).raw(true);
+      severalTables.set(n, stmt);
+    }
+    return stmt;
+  };
+  const read = (restaurantId: string, tables?: readonly string[]) => {
+    if (!tables) return label([whole.get(restaurantId) as Last]);
+    if (tables.length === 1) return label([byTable.get(restaurantId, tables[0]) as Last]);
+    return (several(tables.length).get(tables.flatMap((t) => [restaurantId, t])) as string[]).join('|');
+  };
   return {
     async of(db, restaurantId, tables) {
       if (db.isTransaction) {

@@ -62,6 +62,19 @@ export async function paginate<O>(
   qb: SelectQueryBuilder<any, any, O>,
   opts: PageRequest & { keys: SortKey[]; url: string; tag?: string; defaultLimit?: number },
 ): Promise<ListEnvelope<O>> {
+  const page = pageQuery(qb, opts);
+  return page.envelope((await page.query.execute()) as O[]);
+}
+
+/**
+ * `paginate` in two steps, for a caller that runs the query its own way: the query of the
+ * page (one row more than the limit, to know whether there are more), and the envelope
+ * made from the rows it returned.
+ */
+export function pageQuery<O>(
+  qb: SelectQueryBuilder<any, any, O>,
+  opts: PageRequest & { keys: SortKey[]; url: string; tag?: string; defaultLimit?: number },
+): { query: SelectQueryBuilder<any, any, O>; envelope(rows: O[]): ListEnvelope<O> } {
   const { keys, url } = opts;
   const tag = opts.tag ?? url;
   const limit = opts.limit ?? opts.defaultLimit ?? 10;
@@ -88,20 +101,24 @@ export async function paginate<O>(
     const dir = backwards ? (key.direction === 'asc' ? 'desc' : 'asc') : key.direction;
     q = q.orderBy(sql.ref(key.column), dir);
   }
-  const rows = (await q.limit(limit + 1).execute()) as O[];
-  const more = rows.length > limit;
-  const data = more ? rows.slice(0, limit) : rows;
-  if (backwards) data.reverse();
-  const first = data[0];
-  const last = data[data.length - 1];
-  const cursorOf = (row: O | undefined) => (row === undefined ? null : encodeCursor(tag, keys, row));
   return {
-    object: 'list',
-    data,
-    has_more: more,
-    next_cursor: backwards ? cursorOf(last) : more ? cursorOf(last) : null,
-    previous_cursor: backwards ? (more ? cursorOf(first) : null) : cursor ? cursorOf(first) : null,
-    url,
+    query: q.limit(limit + 1),
+    envelope(rows) {
+      const more = rows.length > limit;
+      const data = more ? rows.slice(0, limit) : rows;
+      if (backwards) data.reverse();
+      const first = data[0];
+      const last = data[data.length - 1];
+      const cursorOf = (row: O | undefined) => (row === undefined ? null : encodeCursor(tag, keys, row));
+      return {
+        object: 'list',
+        data,
+        has_more: more,
+        next_cursor: backwards ? cursorOf(last) : more ? cursorOf(last) : null,
+        previous_cursor: backwards ? (more ? cursorOf(first) : null) : cursor ? cursorOf(first) : null,
+        url,
+      };
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
-import { versionsOf } from '../../server/db/versions.ts';
+import { queryVersions, versionsOf } from '../../server/db/versions.ts';
 import { createRestaurant } from '../../server/domain/restaurants/restaurants.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { stationRow as station } from '../helpers/rows.ts';
@@ -40,6 +40,21 @@ describe.each(DIALECTS)('record versions on %s', (dialect) => {
     expect(await of()).toBe(now);
     await tx.run((trx) => updateRecord(trx, 'restaurants', { id: restaurantId }, { name: 'A2' }));
     expect(await of(['restaurants'])).not.toBe(settings);
+  });
+
+  it('names several tables (read in one statement on SQLite) exactly as the portable query does', async () => {
+    const tables = ['stations', 'restaurants', 'menu_items'] as const;
+    const both = () => Promise.all([versionsOf(database.db).of(database.db, restaurantId, tables), queryVersions.of(database.db, restaurantId, tables)]);
+    // menu_items has no entry yet: its part of the version is '0'
+    const [first, query] = await both();
+    expect(first).toBe(query);
+    expect(first.split('|')).toHaveLength(3);
+    expect(first.split('|')[2]).toBe('0');
+    await tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'smoker')));
+    const [second, query2] = await both();
+    expect(second).toBe(query2);
+    expect(second).not.toBe(first);
+    expect(second.split('|')[1]).toBe(first.split('|')[1]);
   });
 
   it('inside a unit of work counts its own writes, and a rolled-back unit never names a later version', async () => {

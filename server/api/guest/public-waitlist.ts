@@ -1,8 +1,9 @@
-import { ApiError } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
 import { GUEST_LANGS } from '../../domain/guest/lang.ts';
 import { assertWaitlistOffered, restaurantBySlug } from '../../domain/waitlist/access.ts';
-import { addEntry, moveEntry, queueSummary, standing } from '../../domain/waitlist/entries.ts';
+import { addEntry, moveEntry, standing } from '../../domain/waitlist/entries.ts';
+import { entryWithSnapshot, QueueSnapshot, snapshotBySlug } from '../../domain/waitlist/queue-snapshot.ts';
 import { isOpenAt } from '../../domain/waitlist/open-now.ts';
 import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
@@ -25,6 +26,24 @@ async function entryByToken(db: Executor, token: string) {
   return { entry, restaurant, settings: readSettings(restaurant) };
 }
 
+/** The restaurant a public page names, with its queue snapshot; unknown slug → 404. */
+async function snapshotForPage(db: Executor, slug: string, nowMs: number) {
+  const snap = await snapshotBySlug(db, slug, nowMs);
+  if (!snap) throw notFound('restaurant', slug, 'slug');
+  return snap;
+}
+
+/** As entryByToken, from the restaurant's queue snapshot. */
+async function heldByToken(db: Executor, token: string, nowMs: number) {
+  const id = tokenEntryId(token);
+  if (!id) throw entryNotFound();
+  const found = await entryWithSnapshot(db, id, nowMs);
+  if (!found || !QueueSnapshot.tokenMatches(found.entry, token)) throw entryNotFound();
+  return found;
+}
+
+// The two pages every guest in the queue polls: answered from a snapshot of the queue that
+// follows the change log (domain/waitlist/queue-snapshot.ts), as bytes per distinct answer.
 defineRoute({
   method: 'get',
   path: '/public/restaurants/:slug/waitlist',
@@ -35,20 +54,23 @@ defineRoute({
   sandbox: 'keyless',
   params: SlugParam,
   handler: async (c) => {
-    const { restaurant, settings } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
+    const snap = await guestLookup(c, (db) => snapshotForPage(db, c.params.slug, c.now), (s) => s.restaurant.id);
+    const { restaurant, settings } = snap;
     assertWaitlistOffered(restaurant, settings);
-    const queue = await queueSummary(c.db, restaurant.id, settings, c.now);
-    return {
+    const isOpen = snap.isOpen(c.now);
+    const queue = snap.summary(c.now);
+    c.ctx.type = 'application/json';
+    return snap.bytes('page', `${isOpen}|${queue.estimatedWaitMinutes}`, () => ({
       object: 'waitlist_page',
       restaurant: { name: restaurant.name, slug: restaurant.slug },
       branding: { name: restaurant.name },
-      isOpen: isOpenAt(settings, c.now),
+      isOpen,
       maxPartySize: settings.waitlist.max_party_size,
       message: settings.waitlist.message,
       waitingParties: queue.waitingParties,
       estimatedWaitMinutes: queue.estimatedWaitMinutes,
       channels: settings.waitlist.channels,
-    };
+    }));
   },
 });
 
@@ -96,8 +118,11 @@ defineRoute({
   sandbox: 'keyless',
   params: TokenParam,
   handler: async (c) => {
-    const { entry, restaurant, settings } = await guestLookup(c, (db) => entryByToken(db, c.params.token), (f) => f.restaurant.id);
-    return presentGuestStatus(entry, restaurant, await standing(c.db, entry, settings, c.now));
+    const { snap, entry } = await guestLookup(c, (db) => heldByToken(db, c.params.token, c.now), (f) => f.snap.restaurant.id);
+    const place = snap.standing(entry.row, c.now);
+    if (!place) return presentGuestStatus(entry.row, snap.restaurant, await standing(c.db, entry.row, snap.settings, c.now));
+    c.ctx.type = 'application/json';
+    return snap.bytes(`entry:${entry.row.id}`, String(place.estimatedWaitMinutes), () => presentGuestStatus(entry.row, snap.restaurant, place));
   },
 });
 

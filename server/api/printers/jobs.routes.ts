@@ -6,9 +6,9 @@ import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentPrintJob, type ListedPrintJob } from './presenter.ts';
+import { jobListJson } from './job-json.ts';
+import { presentPrintJob, PRESENTED_JOB_COLUMNS, type ListedPrintJob } from './presenter.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
-import type { PrintJobRow } from '../../domain/printers/jobs.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 
@@ -19,11 +19,6 @@ async function present(c: Call<any, any, any>, rows: ListedPrintJob[]) {
 }
 
 const tag = 'Print jobs';
-
-const LISTED = [
-  'id', 'restaurant_id', 'kind', 'printer_id', 'original_printer_id', 'order_id', 'station', 'round', 'marks', 'state', 'attempts',
-  'last_error', 'next_attempt_at', 'lease_owner', 'lease_until', 'write_started_at', 'printed_at', 'reprint_of', 'livemode', 'created', 'updated',
-] as const satisfies readonly Exclude<keyof PrintJobRow, 'document'>[];
 
 defineRoute({
   method: 'get',
@@ -38,12 +33,24 @@ defineRoute({
   handler: async (c) => {
     // Documents are the bulk of a job and no list shows them: they stay in the table.
     const actor = c.actor();
-    let qb = c.db.selectFrom('print_jobs').select(LISTED).where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
-    if (c.query.printer) qb = qb.where('printer_id', '=', c.query.printer);
-    if (c.query.order) qb = qb.where('order_id', '=', c.query.order);
-    if (c.query.state) qb = qb.where('state', '=', c.query.state);
-    if (c.query.kind) qb = qb.where('kind', '=', c.query.kind);
-    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('print_jobs'), url: '/v1/print_jobs' });
+    const jobs = () => {
+      let qb = c.db.selectFrom('print_jobs').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
+      if (c.query.printer) qb = qb.where('printer_id', '=', c.query.printer);
+      if (c.query.order) qb = qb.where('order_id', '=', c.query.order);
+      if (c.query.state) qb = qb.where('state', '=', c.query.state);
+      if (c.query.kind) qb = qb.where('kind', '=', c.query.kind);
+      return qb;
+    };
+    const opts = { ...c.query, keys: NEWEST_FIRST('print_jobs'), url: '/v1/print_jobs' };
+    if (c.expand.length === 0) {
+      // the poll of a print-queue screen: kept until a job changes (see job-json.ts)
+      const json = await jobListJson(c.db, { ...actor, key: c.ctx.querystring }, jobs().select(['id', 'created', 'rev']), opts);
+      if (json !== undefined) {
+        c.ctx.type = 'application/json';
+        return json;
+      }
+    }
+    const page = await paginate(jobs().select(PRESENTED_JOB_COLUMNS), opts);
     return mapPage(page, (rows) => present(c, rows));
   },
 });

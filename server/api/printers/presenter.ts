@@ -26,8 +26,16 @@ export function presentPrinter(row: PrinterRow, status?: StatusRow) {
   };
 }
 
-/** The API shows a job without its document (the preview route renders that). */
-export type ListedPrintJob = Omit<PrintJobRow, 'document'>;
+/**
+ * The columns a job is presented from: not its document (the preview route renders that),
+ * nor the dispatcher's lease bookkeeping.
+ */
+export const PRESENTED_JOB_COLUMNS = [
+  'id', 'created', 'updated', 'kind', 'state', 'printer_id', 'original_printer_id', 'order_id', 'station', 'round', 'marks', 'attempts',
+  'last_error', 'next_attempt_at', 'printed_at', 'reprint_of', 'livemode',
+] as const satisfies readonly (keyof PrintJobRow)[];
+
+export type ListedPrintJob = Pick<PrintJobRow, (typeof PRESENTED_JOB_COLUMNS)[number]>;
 
 export function presentPrintJob(row: ListedPrintJob) {
   return {

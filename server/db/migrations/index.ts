@@ -21,6 +21,8 @@ import * as m0600 from './0600_realtime.ts';
 
 import * as m0700 from './0700_printers.ts';
 import * as m0701 from './0701_print_jobs_list.ts';
+import * as m0702 from './0702_print_job_revisions.ts';
+import * as m0703 from './0703_print_job_versions.ts';
 
 import * as m0800 from './0800_sync.ts';
 
@@ -52,6 +54,8 @@ export const migrations: Record<string, Migration> = {
 
   '0700_printers': m0700,
   '0701_print_jobs_list': m0701,
+  '0702_print_job_revisions': m0702,
+  '0703_print_job_versions': m0703,
 
   '0800_sync': m0800,
 };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * The print queue (the `pj_` rows). Local bookkeeping of the node that owns the printers:
  * written directly, not through the change log, because every claim and retry changes it.
@@ -32,4 +34,6 @@ export interface PrintJobsTable {
   livemode: number;
   created: number;
   updated: number;
+  /** changes of this row so far: bumped by the database on every UPDATE (migration 0702) */
+  rev: Generated<number>;
 }

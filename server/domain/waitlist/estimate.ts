@@ -36,7 +36,19 @@ export async function seatingPace(db: Executor, queue: Queue, nowSec: number, de
     .orderBy('seated_at', 'desc')
     .limit(PACE_SAMPLE)
     .execute();
-  const times = rows.map((r) => Number(r.seated_at));
+  return paceOf(
+    rows.map((r) => Number(r.seated_at)),
+    nowSec,
+    defaultMinutes,
+  );
+}
+
+/**
+ * The pace from the seating times the query above selects (latest first, at most
+ * PACE_SAMPLE, inside the window): the one computation for it, whether the times come
+ * from that query or from a queue snapshot (queue-snapshot.ts).
+ */
+export function paceOf(times: number[], nowSec: number, defaultMinutes: number): SeatingPace {
   const sinceLastSeatSeconds = times.length > 0 ? nowSec - times[0] : null;
   if (times.length < 2) return { minutesPerParty: defaultMinutes, sinceLastSeatSeconds, basis: 'default' };
   const span = (times[0] - times[times.length - 1]) / 60;
