@@ -211,8 +211,10 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
 
     it('a connection dropped in the middle of a push answer and of a pull answer: retried, nothing lost, nothing twice', async () => {
       proxy.cut();
-      for (let i = 0; i < 20; i++) await order(hubApi(), `Hub guest ${i}`);
-      for (let i = 0; i < 60; i++) await order(cloudApi(), `Web guest ${i}`);
+      // a few at a time on each side, as several tills and integrations would
+      for (let i = 0; i < 60; i += 10) {
+        await Promise.all(Array.from({ length: 10 }, (_, k) => [order(cloudApi(), `Web guest ${i + k}`), ...(i < 20 ? [order(hubApi(), `Hub guest ${i + k}`)] : [])]).flat());
+      }
       const pushCut = proxy.dropMidResponse(120, { path: '/sync/v1/push' });
       const pullCut = proxy.dropMidResponse(1500, { path: '/sync/v1/pull' });
       const droppedBefore = proxy.dropped;
