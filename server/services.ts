@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Dialect } from './db/database.ts';
+import type { ServerProcess } from './db/processes.ts';
 import type { DB } from './db/schema.ts';
 import type { Transactor } from './db/transact.ts';
 import type { Logger } from './logger.ts';
@@ -19,6 +20,8 @@ export interface Services {
   clock: Clock;
   logger: Logger;
   config: Config;
+  /** this process as other processes on the database see it (claims name it) */
+  process: ServerProcess;
 }
 
 /** Who a domain command acts for: one restaurant, live or sandbox, at one moment. */

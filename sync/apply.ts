@@ -1,5 +1,16 @@
-import type { Kysely } from 'kysely';
-import { deleteRecord, insertRecords, updateRecord, asRemoteChange, type Executor, type Provenance } from '../server/db/records.ts';
+import { sql, type Kysely } from 'kysely';
+import {
+  asRemoteChange,
+  changesMark,
+  deleteRecord,
+  dropChangesSince,
+  flushChanges,
+  insertRecords,
+  updateRecord,
+  type Executor,
+  type Provenance,
+} from '../server/db/records.ts';
+import { isUniqueViolation } from '../server/errors.ts';
 import type { DB, RecordTable } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rules.ts';
@@ -38,6 +49,9 @@ const noClocks = (): RowClocks => ({ all: LOW, fields: new Map(), deleted: null 
 
 const LOW = '';
 
+/** Final statuses a person chose (a cancel, a no-show, an expiry) that a merge may overrule. */
+const OVERRULABLE = new Set(['cancelled', 'no_show', 'expired']);
+
 /**
  * Applies other nodes' changes on `trx`, in the order given, through the same write path as
  * a local command (db/records.ts): the change log keeps each one under its origin's identity
@@ -50,11 +64,32 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
   await validate(trx, ctx, changes);
   const fresh = await notYetHere(trx, changes);
   if (fresh.length === 0) return { applied: 0, skipped: changes.length };
+  // Fast and whole first. A change that breaks a unique rule of this database (two nodes
+  // took the same number, the same guest's place) must not stop sync for good: the batch
+  // is then applied one change at a time, and what cannot be applied is kept as a conflict.
+  await flushChanges(trx);
+  const mark = changesMark(trx);
+  await sql`savepoint sync_batch`.execute(trx);
+  try {
+    const r = await applyFresh(trx, ctx, fresh, false);
+    await sql`release sync_batch`.execute(trx);
+    return { applied: r, skipped: changes.length - r };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await sql`rollback to sync_batch`.execute(trx);
+    await sql`release sync_batch`.execute(trx);
+    dropChangesSince(trx, mark);
+    const r = await applyFresh(trx, ctx, fresh, true);
+    return { applied: r, skipped: changes.length - r };
+  }
+}
+
+async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[], careful: boolean): Promise<number> {
 
   const byTable = groupIds(fresh);
   const current = await loadRows(trx, byTable);
-  const clocks = await loadClocks(trx, fresh);
-  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [] };
+  const clocks = await loadClocks(trx, byTable);
+  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
   // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
@@ -67,6 +102,32 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
   };
 
   for (const c of fresh) {
+    if (careful) {
+      await flushRun();
+      await flushChanges(trx);
+      const mark = changesMark(trx);
+      await sql`savepoint sync_change`.execute(trx);
+      try {
+        applied += await applyOne(c);
+        await flushRun();
+        await sql`release sync_change`.execute(trx);
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        run = null;
+        await sql`rollback to sync_change`.execute(trx);
+        await sql`release sync_change`.execute(trx);
+        dropChangesSince(trx, mark);
+        touched.unapplied.push(c);
+      }
+      continue;
+    }
+    applied += await applyOne(c);
+  }
+  await flushRun();
+  await afterApply(trx, ctx, touched);
+  return applied;
+
+  async function applyOne(c: WireChange): Promise<number> {
     const table = c.table as RecordTable;
     const key = `${c.table}:${c.row_id}`;
     const rule = MERGE_RULES[c.table] ?? {};
@@ -75,23 +136,22 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
     const from: Provenance = { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
     noteBefore(touched, c, local);
 
-    if (rc.deleted !== null) continue; // a tombstone wins over every edit
+    if (rc.deleted !== null) return 0; // a tombstone wins over every edit
     if (c.op === 'delete') {
       await flushRun();
       if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, { id: c.row_id }));
       rc.deleted = c.hlc ?? LOW;
       clocks.set(key, rc);
       current.delete(key);
-      applied++;
-      continue;
+      return 1;
     }
     if (!local) {
       // new here (or its insert was compacted away on the sender): the row as the change left it
       const row = { ...c.data };
       if (run && run.table !== table) await flushRun();
-      if (c.table === 'order_items') {
+      if (c.table === 'order_items' || c.table === 'orders') {
         await flushRun();
-        await makeRoomForLine(trx, row);
+        await (c.table === 'orders' ? makeRoomForOrderNumber(trx, row, current) : makeRoomForLine(trx, row));
       }
       run ??= { table, rows: [], from: [] };
       run.rows.push(row);
@@ -100,24 +160,19 @@ export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: Wi
       if ((c.hlc ?? LOW) > rc.all) rc.all = c.hlc ?? LOW;
       clocks.set(key, rc);
       noteAfter(touched, c, row, true);
-      applied++;
-      continue;
+      return 1;
     }
     const patch = merge(rule, local, rc, c, touched);
-    if (Object.keys(patch).length === 0) continue;
+    if (Object.keys(patch).length === 0) return 0;
     await flushRun();
     const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, { id: c.row_id }, patch as any));
-    if (saved) {
-      current.set(key, saved as Record<string, unknown>);
-      setAll(rc, Object.keys(patch), c.hlc ?? LOW);
-      clocks.set(key, rc);
-      noteAfter(touched, c, saved as Record<string, unknown>, false);
-      applied++;
-    }
+    if (!saved) return 0;
+    current.set(key, saved as Record<string, unknown>);
+    setAll(rc, Object.keys(patch), c.hlc ?? LOW);
+    clocks.set(key, rc);
+    noteAfter(touched, c, saved as Record<string, unknown>, false);
+    return 1;
   }
-  await flushRun();
-  await afterApply(trx, ctx, touched);
-  return { applied, skipped: changes.length - applied };
 }
 
 /**
@@ -136,14 +191,14 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
     const mine = rankOf(life, local[life.column]);
     const theirs = rankOf(life, c.data[life.column]);
     const inChange = asked.includes(life.column);
-    if (inChange && theirs > mine) {
-      patch[life.column] = c.data[life.column];
-      for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
-    } else if (inChange && theirs < mine) {
-      for (const f of life.follows) decided.add(f);
-      if (['cancelled', 'no_show', 'expired'].includes(String(c.data[life.column]))) {
-        touched.overruled.push({ table: c.table, id: c.row_id, kept: String(local[life.column]), overruled: String(c.data[life.column]), origin: c.origin });
+    if (inChange && theirs !== mine) {
+      const [winner, loser] = theirs > mine ? [c.data[life.column], local[life.column]] : [local[life.column], c.data[life.column]];
+      if (theirs > mine) {
+        patch[life.column] = c.data[life.column];
+        for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
       }
+      // a person's decision the other side's state overruled: listed on both nodes
+      if (OVERRULABLE.has(String(loser))) touched.overruled.push({ table: c.table, id: c.row_id, kept: String(winner), overruled: String(loser), origin: c.origin });
     }
     decided.add(life.column);
     if (theirs !== mine) life.follows.forEach((f) => decided.add(f));
@@ -183,6 +238,40 @@ function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inse
   }
   if (c.table === 'events' && inserted) t.events.push(row);
   if (c.table === 'reservations') t.reservations.add(c.row_id);
+}
+
+/**
+ * Order numbers are unique per business day. Each node numbers with its own tag, but a hub
+ * restored from a backup numbers again from where the backup stood. Of two orders with one
+ * number, the one with the lower id keeps it on every node and the other takes its id's last
+ * characters as a suffix; this node's counter moves past every number it learns of.
+ */
+async function makeRoomForOrderNumber(trx: Executor, row: Record<string, unknown>, current: Map<string, Record<string, unknown>>): Promise<void> {
+  const [, tag, n] = /^(\D*)(\d+)/.exec(String(row.order_number)) ?? [];
+  if (n !== undefined) {
+    const values = { restaurant_id: String(row.restaurant_id), business_date: String(row.business_date), node_tag: tag, last: Number(n) };
+    await trx
+      .insertInto('order_counters')
+      .values(values)
+      .onConflict((oc) => oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${Number(n)} then ${Number(n)} else order_counters.last end` }))
+      .execute();
+  }
+  const clash = await trx
+    .selectFrom('orders')
+    .select(['id', 'restaurant_id', 'order_number'])
+    .where('restaurant_id', '=', String(row.restaurant_id))
+    .where('business_date', '=', String(row.business_date))
+    .where('order_number', '=', String(row.order_number))
+    .where('id', '!=', String(row.id))
+    .executeTakeFirst();
+  if (!clash) return;
+  const suffixed = (id: string) => `${clash.order_number}-${id.slice(-4)}`;
+  if (String(row.id) > clash.id) {
+    row.order_number = suffixed(String(row.id));
+  } else {
+    const moved = await updateRecord(trx, 'orders', { id: clash.id, restaurant_id: clash.restaurant_id }, { order_number: suffixed(clash.id) });
+    if (moved) current.set(`orders:${clash.id}`, moved as Record<string, unknown>);
+  }
 }
 
 /**
@@ -269,40 +358,43 @@ async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<
  * Per touched row, when this node last set each column: from its change-log history of the
  * row, and from what compaction kept of entries it removed (sync_row_clocks).
  */
-async function loadClocks(trx: Executor, changes: WireChange[]): Promise<Map<string, RowClocks>> {
+async function loadClocks(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, RowClocks>> {
   const out = new Map<string, RowClocks>();
-  const ids = [...new Set(changes.map((c) => c.row_id))];
   const get = (key: string) => {
     let rc = out.get(key);
     if (!rc) out.set(key, (rc = noClocks()));
     return rc;
   };
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const history = await trx
-      .selectFrom('change_log')
-      .select(['table_name', 'row_id', 'op', 'hlc', 'fields'])
-      .where('row_id', 'in', chunk)
-      .orderBy('seq')
-      .execute();
-    for (const h of history) {
-      const rc = get(`${h.table_name}:${h.row_id}`);
-      const hlc = h.hlc ?? LOW;
-      if (h.op === 'delete') {
-        rc.deleted = hlc;
-        continue;
+  for (const [table, ids] of byTable) {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      // by table first: the log's row index leads with it
+      const history = await trx
+        .selectFrom('change_log')
+        .select(['table_name', 'row_id', 'op', 'hlc', 'fields'])
+        .where('table_name', '=', table)
+        .where('row_id', 'in', chunk)
+        .orderBy('seq')
+        .execute();
+      for (const h of history) {
+        const rc = get(`${h.table_name}:${h.row_id}`);
+        const hlc = h.hlc ?? LOW;
+        if (h.op === 'delete') {
+          rc.deleted = hlc;
+          continue;
+        }
+        if (h.fields) setAll(rc, JSON.parse(h.fields) as string[], hlc);
+        else if (hlc > rc.all) rc.all = hlc;
       }
-      if (h.fields) setAll(rc, JSON.parse(h.fields) as string[], hlc);
-      else if (hlc > rc.all) rc.all = hlc;
-    }
-    const kept = await trx.selectFrom('sync_row_clocks').selectAll().where('row_id', 'in', chunk).execute();
-    for (const k of kept) {
-      const rc = get(`${k.table_name}:${k.row_id}`);
-      const clocks = JSON.parse(k.clocks) as Record<string, string>;
-      for (const [f, hlc] of Object.entries(clocks)) {
-        if (f === '_deleted') rc.deleted = hlc;
-        else if (f === '*') rc.all = hlc > rc.all ? hlc : rc.all;
-        else setAll(rc, [f], hlc);
+      const kept = await trx.selectFrom('sync_row_clocks').selectAll().where('table_name', '=', table).where('row_id', 'in', chunk).execute();
+      for (const k of kept) {
+        const rc = get(`${k.table_name}:${k.row_id}`);
+        const clocks = JSON.parse(k.clocks) as Record<string, string>;
+        for (const [f, hlc] of Object.entries(clocks)) {
+          if (f === '_deleted') rc.deleted = hlc;
+          else if (f === '*') rc.all = hlc > rc.all ? hlc : rc.all;
+          else setAll(rc, [f], hlc);
+        }
       }
     }
   }

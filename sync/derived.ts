@@ -5,6 +5,7 @@ import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
 import type { ApplyContext } from './apply.ts';
+import type { WireChange } from './protocol.ts';
 
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
 export interface Touched {
@@ -14,6 +15,8 @@ export interface Touched {
   reservations: Set<string>;
   /** a status one side set that the merge rules overruled (a cancel against a completion) */
   overruled: { table: string; id: string; kept: string; overruled: string; origin: string }[];
+  /** changes this database's unique rules refused (kept whole in the conflict, for a person) */
+  unapplied: WireChange[];
 }
 
 /** Statuses in which a reservation holds its table. */
@@ -29,6 +32,9 @@ export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): 
   await runHooksForOrders(trx, ctx, t);
   if (ctx.role === 'cloud') await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
+  for (const c of t.unapplied) {
+    await recordConflict(trx, ctx, 'not_applied', c.table, [c.row_id], { reason: 'a unique rule of this node refused it', change: c });
+  }
   for (const o of t.overruled) {
     await recordConflict(trx, ctx, 'status_overruled', o.table, [o.id], { kept: o.kept, overruled: o.overruled, from: o.origin });
   }

@@ -1,6 +1,7 @@
 import { systemClock } from '../clock.ts';
 import { defaultConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { ServerProcess } from '../db/processes.ts';
 import { Transactor } from '../db/transact.ts';
 import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';
@@ -24,13 +25,16 @@ const USAGE = `usage:
 
 /** What the sync functions need of a server, for a command that runs none. */
 function servicesFor(database: Database): Services {
+  const logger = createLogger({ toStderr: true });
   return {
     db: database.db,
     dialect: database.dialect,
     databaseUrl: database.url,
     tx: new Transactor(database.db),
     clock: systemClock,
-    logger: createLogger({ toStderr: true }),
+    logger,
+    // never registered: this command takes no Idempotency-Keys
+    process: new ServerProcess(database.db, database.dialect, database.url, logger),
     config: { ...defaultConfig, role: database.dialect === 'postgres' ? 'cloud' : 'hub' },
   };
 }

@@ -116,6 +116,16 @@ export async function flushChanges(trx: Executor, tables?: readonly string[]): P
   await writeLog(trx, list);
 }
 
+/** How many changes the unit has pending: taken before a savepoint, for dropChangesSince. */
+export function changesMark(trx: Executor): number {
+  return pending.get(trx)?.length ?? 0;
+}
+
+/** The part of a unit rolled back to a savepoint: its pending changes after `mark` go too. */
+export function dropChangesSince(trx: Executor, mark: number): void {
+  pending.get(trx)?.splice(mark);
+}
+
 /** Forgets the changes of a unit of work that was rolled back. */
 export function discardChanges(trx: Executor): void {
   pending.delete(trx);

@@ -18,6 +18,7 @@ import type { NodeStateTable } from './tables/node-state.table.ts';
 import type { OrderItemsTable } from './tables/order-items.table.ts';
 import type { OrdersTable } from './tables/orders.table.ts';
 import type { RestaurantsTable } from './tables/restaurants.table.ts';
+import type { ServerProcessesTable } from './tables/server-processes.table.ts';
 import type { StationsTable } from './tables/stations.table.ts';
 import type { TablesTable } from './tables/tables.table.ts';
 import type { UsersTable } from './tables/users.table.ts';
@@ -39,6 +40,7 @@ interface FoundationTables {
   order_items: OrderItemsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  server_processes: ServerProcessesTable;
 }
 
 /** The whole schema as kysely sees it; each feature lists its tables in db/schema/<feature>.ts. */
@@ -54,7 +56,7 @@ export interface DB
     SyncTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
-export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
+export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
   | 'webhook_deliveries' | 'webhook_attempts'
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks';

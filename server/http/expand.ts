@@ -13,6 +13,8 @@ interface ExpandableType {
   nested: Record<string, string>;
   /** loads presented objects of this type by id; ids of another restaurant are simply not found */
   load?: (ctx: ExpandContext, ids: string[]) => Promise<Map<string, any>>;
+  /** holds personal data (a staff user's email, pay): a sandbox key may not expand to it */
+  personal?: boolean;
 }
 
 const types = new Map<string, ExpandableType>();
@@ -20,14 +22,28 @@ const types = new Map<string, ExpandableType>();
 /** Each resource says which of its fields expand, and how to load it when something expands to it. */
 export function registerExpandable(
   type: string,
-  def: { refs?: Record<string, string>; nested?: Record<string, string>; load?: ExpandableType['load'] },
+  def: { refs?: Record<string, string>; nested?: Record<string, string>; load?: ExpandableType['load']; personal?: boolean },
 ): void {
   const prev = types.get(type);
   types.set(type, {
     refs: { ...prev?.refs, ...def.refs },
     nested: { ...prev?.nested, ...def.nested },
     load: def.load ?? prev?.load,
+    personal: def.personal ?? prev?.personal,
   });
+}
+
+/** The first of the (validated) paths that reaches a personal type, or null. */
+export function expandsPersonal(rootType: string, paths: string[]): string | null {
+  for (const path of paths) {
+    let type = rootType;
+    for (const seg of path.split('.')) {
+      const t = types.get(type);
+      type = t?.refs[seg] ?? t?.nested[seg] ?? '';
+      if (types.get(type)?.personal) return path;
+    }
+  }
+  return null;
 }
 
 export const MAX_EXPAND_DEPTH = 4;

@@ -68,6 +68,9 @@ export async function withIdempotency(
     .update(`${ctx.method} ${ctx.path}\n${canonical(ctx.state.body ?? null)}`)
     .digest('hex');
   const now = clock.now();
+  // the claim names this process, so that if it dies the claim is freed at once
+  const owner = services.process;
+  await owner.register();
 
   // A failed request deletes its claim, so the row that made our insert conflict can be gone
   // by the time we read it. Then nobody holds the key and we claim it again, running the
@@ -86,6 +89,7 @@ export async function withIdempotency(
         response_body: null,
         locked_at: now,
         created: Math.floor(now / 1000),
+        owner: owner.id,
       })
       .onConflict((oc) => oc.columns(['restaurant_id', 'key']).doNothing())
       .executeTakeFirst();
@@ -112,14 +116,17 @@ export async function withIdempotency(
       ctx.set('Idempotent-Replayed', 'true');
       return { status: existing.response_status!, body: JSON.parse(existing.response_body!) };
     }
-    // Still in flight: take it over only if its owner is long gone.
+    // Still in flight: take it over only if the process running it died, or it has run past
+    // any request's lifetime. Only one taker wins: the update names the owner it replaces.
+    const gone = await owner.isGone(existing.owner);
     const taken = await db
       .updateTable('idempotency_keys')
-      .set({ locked_at: now })
+      .set({ locked_at: now, owner: owner.id })
       .where('restaurant_id', '=', restaurant_id)
       .where('key', '=', key)
       .where('state', '=', 'in_flight')
-      .where('locked_at', '<', now - ABANDONED_AFTER_MS)
+      .where('owner', existing.owner === null ? 'is' : '=', existing.owner)
+      .$if(!gone, (q) => q.where('locked_at', '<', now - ABANDONED_AFTER_MS))
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 0) throw keyInUse();
     break;
@@ -128,21 +135,30 @@ export async function withIdempotency(
   try {
     const body = await services.tx.run(async (trx) => {
       const result = await run(trx);
-      await trx
+      const stored = await trx
         .updateTable('idempotency_keys')
         .set({ state: 'done', response_status: status, response_body: JSON.stringify(result) })
         .where('restaurant_id', '=', restaurant_id)
         .where('key', '=', key)
-        .execute();
+        .where('owner', '=', owner.id)
+        .where('locked_at', '=', now) // our claim, not a later takeover by this same process
+        .where('state', '=', 'in_flight')
+        .executeTakeFirst();
+      // Another process took the key over (it took us for dead), or this one did after the
+      // abandonment window: the taker runs the request, so ours is undone rather than made twice.
+      if (Number(stored.numUpdatedRows) === 0) throw keyInUse();
       return result;
     });
     return { status, body };
   } catch (err) {
-    // Nothing was written: free the key so a corrected retry can use it.
+    // Nothing was written: free the key so a corrected retry can use it (unless it is no
+    // longer ours).
     await db
       .deleteFrom('idempotency_keys')
       .where('restaurant_id', '=', restaurant_id)
       .where('key', '=', key)
+      .where('owner', '=', owner.id)
+      .where('locked_at', '=', now)
       .where('state', '=', 'in_flight')
       .execute()
       .catch(() => undefined);

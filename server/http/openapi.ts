@@ -55,6 +55,8 @@ export function buildOpenApi(routes: RouteSpec[]) {
       responses: { [String(r.status ?? 200)]: { description: 'Success' }, default: ERROR },
       ...(r.auth !== 'none' && { security: [{ [r.auth === 'widget' ? 'widgetKey' : 'secretKey']: r.scope ? [r.scope] : [] }] }),
       ...(r.scope && { 'x-scope': r.scope }),
+      // what a sandbox key may do here (README, "Sandbox keys")
+      ...(r.auth !== 'none' && { 'x-sandbox': r.sandbox }),
     };
     // an empty body is read as {} (http/route.ts): the body is required when {} is not enough
     if (r.body) op.requestBody = { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: toJson(r.body) } } };

@@ -9,11 +9,38 @@ import { ApiError } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { readJsonBody } from './body.ts';
-import { readExpandParam, validateExpand } from './expand.ts';
+import { expandsPersonal, readExpandParam, validateExpand } from './expand.ts';
 import { withIdempotency, type IdempotencyScope } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * How a route treats a sandbox key, the way Stripe keeps test mode apart (README, "Sandbox
+ * keys"). A sandbox key is for integrators' tests: it must never change what live guests see
+ * nor read personal data.
+ * - `own_mode`: records that carry a mode (orders, reservations, waitlist, events, webhook
+ *   endpoints, print jobs); a sandbox key reads and writes only the sandbox's own.
+ * - `read_only`: the live restaurant's shared configuration (menu, tables, settings…), which
+ *   a sandbox key may read: only on GET routes.
+ * - `live_only`: refused to a sandbox key (403 key_type_not_allowed): changes to shared
+ *   configuration, personal data (customers, staff pay and email, guest feedback) and
+ *   figures made of live data only (analytics).
+ * - `keyless`: takes no API key (guest and meta routes).
+ */
+export const SANDBOX_POLICIES = ['own_mode', 'read_only', 'live_only', 'keyless'] as const;
+export type SandboxPolicy = (typeof SANDBOX_POLICIES)[number];
+
+/** A route left undeclared (cast past the type) is treated as the strictest policy. */
+export function sandboxPolicyOf(spec: Pick<RouteSpec, 'method' | 'sandbox'>): SandboxPolicy {
+  if (!SANDBOX_POLICIES.includes(spec.sandbox)) return 'live_only';
+  if (spec.sandbox === 'read_only' && spec.method !== 'get') return 'live_only';
+  return spec.sandbox;
+}
+
+function refuseSandbox(message: string, param?: string): ApiError {
+  return new ApiError('key_type_not_allowed', message, param);
+}
 
 export interface Call<P, Q, B> {
   params: P;
@@ -47,11 +74,8 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   expand?: string;
   /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
   idempotent?: boolean;
-  /**
-   * Writes records that have no sandbox copy (customers): a sandbox key is refused (403), so
-   * an integrator's tests never land in the owner's real guest list.
-   */
-  liveOnly?: boolean;
+  /** What a sandbox key (sk_test_…) may do here; every route says (see SandboxPolicy). */
+  sandbox: SandboxPolicy;
   /**
    * Keyless routes: whose Idempotency-Keys these are (a guest route names its QR code), so a
    * guest's retried submit replays too. Keyed routes use the caller's restaurant and mode.
@@ -98,6 +122,7 @@ function refuseUnknown(known: Set<string> | null, query: Record<string, unknown>
 
 export function mountRoutes(router: Router, services: Services, specs: RouteSpec[] = registry): void {
   for (const spec of specs) {
+    const sandbox = sandboxPolicyOf(spec);
     const querySchema = strictQuery(spec.query);
     const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
     router[spec.method](spec.path, async (ctx) => {
@@ -106,8 +131,11 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
       await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
-      if (spec.liveOnly && caller && !caller.livemode) {
-        throw new ApiError('key_type_not_allowed', 'These records have no sandbox copy: change them with a live key.');
+      const sandboxCaller = caller !== null && !caller.livemode;
+      if (sandboxCaller && sandbox === 'live_only') {
+        throw refuseSandbox(
+          'A sandbox key (sk_test_…) cannot use this route: it changes the live restaurant, or reads personal data or live figures. Use a live key.',
+        );
       }
       const rawQuery: Record<string, unknown> = { ...ctx.query };
       let expand: string[] = [];
@@ -116,6 +144,8 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
         delete rawQuery['expand'];
         delete rawQuery['expand[]'];
         if (asked) expand = validateExpand(spec.expand, asked);
+        const personal = sandboxCaller ? expandsPersonal(spec.expand, expand) : null;
+        if (personal) throw refuseSandbox(`'${personal}' expands to personal data (staff email and pay), which a sandbox key cannot read.`, 'expand');
       }
       refuseUnknown(knownQuery, rawQuery);
       const params = spec.params ? parse(spec.params, ctx.params, 'path') : ctx.params;

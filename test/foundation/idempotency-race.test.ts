@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { DIALECTS } from '../helpers/db.ts';
 import { expectError } from '../helpers/assert.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
@@ -55,3 +56,39 @@ describe.each(DIALECTS)('Idempotency-Key after a failed request on %s', (dialect
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 });
+
+// A process another one took for dead (its claim was taken over) must not also commit: its
+// request is undone and answered 409, and the taker's run is the only one.
+for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
+  describe(`Idempotency-Key taken over from a running request on ${dialect}`, () => {
+    let hub: TestHub;
+
+    beforeAll(async () => {
+      hub = await startHub(dialect);
+    });
+    afterAll(() => hub?.close());
+
+    it('undoes the request whose claim another process took, so nothing is made twice', async () => {
+      const stall = new pg.Client({ connectionString: hub.server.services.databaseUrl! });
+      await stall.connect();
+      try {
+        await stall.query('begin');
+        await stall.query('lock table menu_items in exclusive mode'); // the request stops after its claim
+        const body = { name: 'Contested', category: (await hub.api.post('/v1/menu_categories', { name: 'C' })).body.id, price: 500 };
+        const pending = hub.api.post('/v1/menu_items', body, { headers: { 'idempotency-key': 'taken-over' } });
+        let claimed = 0;
+        while (claimed === 0) {
+          const r = await stall.query(`update idempotency_keys set owner = 'proc_other' where key like '%:taken-over' and state = 'in_flight'`);
+          claimed = r.rowCount ?? 0;
+        }
+        await stall.query('commit');
+        const res = await pending;
+        expectError(res, 409, 'idempotency_key_in_use');
+        const items = await hub.server.services.db.selectFrom('menu_items').select('id').where('name', '=', 'Contested').execute();
+        expect(items).toEqual([]);
+      } finally {
+        await stall.end();
+      }
+    });
+  });
+}

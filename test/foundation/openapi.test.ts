@@ -37,7 +37,7 @@ describe('OpenAPI document', () => {
     const { buildOpenApi } = await import('../../server/http/openapi.ts');
     const { z } = await import('zod');
     const doc = buildOpenApi([
-      { method: 'post', path: '/x', summary: 's', tag: 't', auth: 'none', body: z.object({ only_here: z.number().int().max(7) }), handler: async () => ({}) },
+      { method: 'post', path: '/x', summary: 's', tag: 't', auth: 'none', sandbox: 'keyless', body: z.object({ only_here: z.number().int().max(7) }), handler: async () => ({}) },
     ]);
     expect((doc.paths['/x'] as any).post.requestBody.content['application/json'].schema.properties.only_here.maximum).toBe(7);
   });

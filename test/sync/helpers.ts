@@ -5,6 +5,7 @@ import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { callCloud, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import type { ManualClock } from '../../server/clock.ts';
+import { SyncClient } from '../../sync/hub.ts';
 
 export interface Pair {
   hub: TestHub;
@@ -15,9 +16,9 @@ export interface Pair {
 }
 
 /** A hub on SQLite and a cloud on PostgreSQL (which serves another restaurant too), not yet linked. */
-export async function startPair(opts: { hubClock?: ManualClock; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
-  const cloud = await startHub('postgres', { config: { role: 'cloud' }, slug: 'another-venue' });
-  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock });
+export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: string; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
+  const cloud = await startHub('postgres', { config: { role: 'cloud', webhooks: { allowPrivateTargets: true } }, slug: 'another-venue' });
+  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock, dataDir: opts.hubDataDir });
   const cloudApi = new ApiClient(cloud.url, hub.keys.secret);
   return {
     hub,
@@ -50,4 +51,28 @@ export async function eventually(check: () => Promise<boolean>, ms = 10_000): Pr
     if (Date.now() > end) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** The hub stops syncing (as if the line were down); its service goes on. */
+export async function goOffline(hub: TestHub): Promise<void> {
+  await hub.server.services.sync!.stop();
+}
+
+/** The hub's sync starts again (the line is back). */
+export function goOnline(hub: TestHub): void {
+  const client = new SyncClient(hub.server.services);
+  hub.server.services.sync = client;
+  client.start();
+}
+
+/** Waits until the hub has nothing left to push or pull and the audit finds no difference. */
+export async function converged(p: Pair, ms = 20_000) {
+  let last: Awaited<ReturnType<typeof audit>> | undefined;
+  const ok = await eventually(async () => {
+    const s = (await p.hub.api.get('/v1/sync/status')).body;
+    if (!s.connected || s.pending_push !== 0 || s.pending_pull !== 0) return false;
+    last = await audit(p.hub);
+    return last.in_sync;
+  }, ms);
+  return { ok, report: last };
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
 import { addPrinter, PrinterEmulator } from '../printers/fixtures.ts';
-import { audit, eventually, startPair, type Pair } from './helpers.ts';
+import { TestSocket } from '../realtime/socket.ts';
+import { audit, converged, eventually, startPair, type Pair } from './helpers.ts';
 
 describe('cloud sync: link, push, pull', () => {
   let pair: Pair | undefined;
@@ -26,10 +27,16 @@ describe('cloud sync: link, push, pull', () => {
     expect(there.body.total).toBe(first.body.total);
     expect((await audit(p.hub)).differences).toEqual([]);
 
-    // an integration's order on the cloud reaches the hub, and prints in its kitchen
+    // an integration's order on the cloud reaches the hub, its kitchen screens and its printer
+    const screen = await TestSocket.open(p.hub.url);
+    await screen.auth(p.hub.keys.widget);
+    await screen.subscribe(['station:grill']);
     const fromCloud = await p.cloudApi.post('/v1/orders', { type: 'takeout', customer_name: 'Grace', items: [{ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
     expect(fromCloud.status, JSON.stringify(fromCloud.body)).toBe(201);
     expect(await eventually(async () => (await p.hub.api.get(`/v1/orders/${fromCloud.body.id}`)).status === 200)).toBe(true);
+    const shown = await screen.next();
+    expect(shown).toMatchObject({ type: 'order', topic: 'station:grill', data: { id: fromCloud.body.id } });
+    screen.ws.terminate();
     expect((await p.cloudApi.patch(`/v1/orders/${fromCloud.body.id}`, { status: 'placed' })).status).toBe(200);
     try {
       expect(await eventually(async () => emu.texts().some((t) => t.includes('1 x Steak')))).toBe(true);
@@ -42,9 +49,10 @@ describe('cloud sync: link, push, pull', () => {
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(await eventually(async () => (await p.cloudApi.get(`/v1/orders/${first.body.id}`)).body.status === 'placed')).toBe(true);
 
-    const report = await audit(p.hub);
-    expect(report.in_sync).toBe(true);
-    expect(report.differences).toEqual([]);
+    // what follows a change (its event, settled on the cloud) settles too
+    const { ok, report } = await converged(p);
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
     const status = await p.hub.api.get('/v1/sync/status');
     expect(status.body).toMatchObject({ object: 'sync_status', linked: true, connected: true, pending_push: 0 });
     const cloudStatus = await p.cloudApi.get('/v1/sync/status');

@@ -13,6 +13,8 @@ import { defineRoute, type Call } from '../../http/route.ts';
 import { ForecastQuery, GroupedRangeQuery, RangeQuery } from './schema.ts';
 
 const tag = 'Analytics';
+// Reports are made of live sales only (sandbox orders never count) and show staff hours and
+// the best customers: none of it is for a sandbox key.
 
 const ctxOf = (c: Call<any, any, any>): Promise<ReportContext> => reportContext(c.db, c.actor().restaurantId, c.now);
 
@@ -24,6 +26,7 @@ function rangeReport(path: string, summary: string, run: (ctx: ReportContext, ra
     summary,
     tag,
     auth: 'secret',
+    sandbox: 'live_only',
     scope: 'analytics:read',
     query: RangeQuery,
     handler: async (c) => {
@@ -39,6 +42,7 @@ defineRoute({
   summary: "Today's orders, revenue, active reservations and new customers",
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'analytics:read',
   handler: async (c) => dashboardReport(await ctxOf(c)),
 });
@@ -53,6 +57,7 @@ for (const [path, what, report] of [
     summary: what,
     tag,
     auth: 'secret',
+    sandbox: 'live_only',
     scope: 'analytics:read',
     query: GroupedRangeQuery,
     handler: async (c) => {
@@ -72,6 +77,7 @@ defineRoute({
   summary: 'Stock value and items at or below their reorder level',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'analytics:read',
   handler: async (c) => inventoryReport(await ctxOf(c)),
 });
@@ -86,6 +92,7 @@ defineRoute({
   summary: 'Least-squares forecast of daily revenue from the last 30 days',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'analytics:read',
   query: ForecastQuery,
   handler: async (c) => salesForecastReport(await ctxOf(c), c.query.days ?? 7),

@@ -13,6 +13,7 @@ defineRoute({
   summary: 'List customers, newest first',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'customers:read',
   query: ListCustomers,
   handler: async (c) => {
@@ -32,6 +33,7 @@ defineRoute({
   summary: 'Retrieve a customer with visits, total spent and loyalty points',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'customers:read',
   params: idParam('cus_ id'),
   handler: async (c) => {
@@ -47,10 +49,10 @@ defineRoute({
   summary: 'Create a customer (at least a name, an email or a phone; email and phone are unique)',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'customers:write',
   body: CreateCustomer,
   idempotent: true,
-  liveOnly: true,
   status: 201,
   handler: async (c) => presentCustomer(await createCustomer(c.db, c.actor(), c.body)),
 });
@@ -61,9 +63,9 @@ defineRoute({
   summary: 'Update a customer; only the fields sent change',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'customers:write',
   params: idParam('cus_ id'),
   body: UpdateCustomer,
-  liveOnly: true,
   handler: async (c) => presentCustomer(await c.services.tx.run((trx) => updateCustomer(trx, c.actor(), c.params.id, c.body))),
 });

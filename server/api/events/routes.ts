@@ -33,6 +33,7 @@ defineRoute({
   summary: "List the events of the key's mode (live or sandbox), newest first, each with its deliveries and attempts",
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'events:read',
   query: z.object({ ...listParams(), type: z.string().min(1).max(100).optional() }),
   handler: async (c) => {
@@ -54,6 +55,7 @@ defineRoute({
   summary: 'Retrieve an event with its delivery history per endpoint',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'events:read',
   params: idParam('evt_ id'),
   handler: async (c) => {
@@ -71,6 +73,7 @@ defineRoute({
     'Send an event again: to `endpoint` (even one it never went to), or to every enabled endpoint it went to. The backoff starts over; past attempts stay.',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:write',
   params: idParam('evt_ id'),
   body: z.object({ endpoint: f.id().optional() }),

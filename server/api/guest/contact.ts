@@ -14,6 +14,7 @@ defineRoute({
   summary: 'A proof-of-work challenge (altcha) for the contact form, bound to the caller IP, valid 10 minutes, usable once',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   handler: async (c) => {
     const ip = guestIp(c);
     const guest = guestOf(c.services);
@@ -28,6 +29,7 @@ defineRoute({
   summary: 'Send the contact form; the bot check is redeemed before any mail is built; the mail is queued and retried until it goes out',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   body: SubmitContact,
   status: 202,
   handler: async (c) => {

@@ -14,6 +14,7 @@ defineRoute({
   summary: 'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant',
   tag: 'Guest: feedback',
   auth: 'none',
+  sandbox: 'keyless',
   params: SlugParam,
   body: SubmitFeedback,
   status: 201,
@@ -31,6 +32,7 @@ defineRoute({
   summary: 'List guest feedback, newest first',
   tag: 'Feedback',
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'feedback:read',
   query: ListFeedback,
   handler: async (c) => {
@@ -47,6 +49,7 @@ defineRoute({
   summary: 'Retrieve one feedback record',
   tag: 'Feedback',
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'feedback:read',
   params: idParam('fb_ id'),
   handler: async (c) => {

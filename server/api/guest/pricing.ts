@@ -9,6 +9,7 @@ defineRoute({
   summary: 'The public price list in euros per month; plans no longer sold are left out',
   tag: 'Guest: platform',
   auth: 'none',
+  sandbox: 'keyless',
   handler: async (c) => {
     return {
       object: 'list',

@@ -32,6 +32,7 @@ defineRoute({
   summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: SlugParam,
   handler: async (c) => {
     const { restaurant, settings } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
@@ -58,6 +59,7 @@ defineRoute({
   summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: SlugParam,
   body: JoinWaitlist,
   status: 201,
@@ -91,6 +93,7 @@ defineRoute({
   summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: TokenParam,
   handler: async (c) => {
     const { entry, restaurant, settings } = await guestLookup(c, (db) => entryByToken(db, c.params.token), (f) => f.restaurant.id);
@@ -105,6 +108,7 @@ defineRoute({
   summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: TokenParam,
   handler: async (c) => {
     const found = await guestLookup(c, (db) => entryByToken(db, c.params.token), (f) => f.restaurant.id);

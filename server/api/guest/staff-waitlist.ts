@@ -29,6 +29,7 @@ defineRoute({
   summary: 'List waitlist entries in queue order (oldest first); online joins carry source "online"',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:read',
   query: ListWaitlist,
   handler: async (c) => {
@@ -51,6 +52,7 @@ defineRoute({
   summary: 'The notice outbox, newest first: sent, pending (retrying) and stored (no SMTP/SMS configured) messages',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:read',
   query: ListMessages,
   handler: async (c) => {
@@ -81,6 +83,7 @@ defineRoute({
   summary: 'Add a walk-in party (no opening-hours or party-size check: staff decide)',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:write',
   body: AddWalkIn,
   idempotent: true,
@@ -107,6 +110,7 @@ defineRoute({
   summary: 'Retrieve a waitlist entry',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:read',
   params: idParam('wl_ id'),
   handler: async (c) => presentWaitlistEntry(await loadEntry(c)),
@@ -118,6 +122,7 @@ defineRoute({
   summary: "Call the party back by the chosen channel (default: SMS if a phone was given, else email); starts the expiry clock",
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:write',
   params: idParam('wl_ id'),
   body: NotifyEntry,
@@ -145,6 +150,7 @@ defineRoute({
   summary: 'Seat a waiting or notified party',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:write',
   params: idParam('wl_ id'),
   handler: async (c) => {
@@ -159,6 +165,7 @@ defineRoute({
   summary: 'Remove a party from the queue: it becomes cancelled (kept, cancelled_by "staff")',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'waitlist:write',
   params: idParam('wl_ id'),
   handler: async (c) => {

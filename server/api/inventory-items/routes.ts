@@ -13,6 +13,7 @@ defineRoute({
   summary: 'List inventory items, newest first',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'inventory:read',
   query: ListInventoryItems,
   handler: async (c) => {
@@ -28,6 +29,7 @@ defineRoute({
   summary: 'Retrieve an inventory item',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'inventory:read',
   params: idParam('inv_ id'),
   handler: async (c) => {
@@ -43,6 +45,7 @@ defineRoute({
   summary: 'Create an inventory item',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'inventory:write',
   body: CreateInventoryItem,
   idempotent: true,
@@ -56,6 +59,7 @@ defineRoute({
   summary: 'Update an inventory item (e.g. a stock count); only the fields sent change',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'inventory:write',
   params: idParam('inv_ id'),
   body: UpdateInventoryItem,
@@ -68,6 +72,7 @@ defineRoute({
   summary: 'Delete an inventory item',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'inventory:write',
   params: idParam('inv_ id'),
   handler: async (c) => {

@@ -9,6 +9,7 @@ defineRoute({
   summary: 'This API described as OpenAPI 3.1, generated from the schemas that validate requests',
   tag: 'Meta',
   auth: 'none',
+  sandbox: 'keyless',
   handler: async () => (cached ??= buildOpenApi(registry)),
 });
 
@@ -18,6 +19,7 @@ defineRoute({
   summary: 'Liveness and database check',
   tag: 'Meta',
   auth: 'none',
+  sandbox: 'keyless',
   handler: async (c) => {
     await c.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
     return { status: 'ok', role: c.services.config.role, dialect: c.services.dialect };

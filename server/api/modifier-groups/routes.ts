@@ -27,6 +27,7 @@ defineRoute({
   summary: 'List modifier groups, newest first',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'menu:read',
   query: ListModifierGroups,
   handler: async (c) => {
@@ -42,6 +43,7 @@ defineRoute({
   summary: 'Retrieve a modifier group',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'menu:read',
   params: id,
   handler: async (c) => {
@@ -57,6 +59,7 @@ defineRoute({
   summary: 'Create a modifier group',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   body: CreateModifierGroup,
   idempotent: true,
@@ -70,6 +73,7 @@ defineRoute({
   summary: 'Update a modifier group; every item using it sees the change. A sent modifiers list replaces the old one.',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   params: id,
   body: UpdateModifierGroup,
@@ -83,6 +87,7 @@ defineRoute({
   summary: 'Permanently delete a modifier group and remove it from every menu item that used it',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   params: id,
   handler: async (c) => {

@@ -77,6 +77,7 @@ defineRoute({
   summary: 'Resolve a QR code: restaurant, table, ordering type and the menu categories',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: tokenParam,
   handler: async (c) => {
     const { qr, restaurant, table, at } = await context(c);
@@ -111,6 +112,7 @@ defineRoute({
   summary: 'The live menu: active, available items of categories open now, each with its kitchen station',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: tokenParam,
   handler: async (c) => {
     const { restaurant, at } = await context(c);
@@ -177,6 +179,7 @@ defineRoute({
   summary: "A guest's self-service order for the code's table; placed at once, priced from the menu",
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: tokenParam,
   body: z.object({ items: guestLines(), customerName: f.name().nullable().optional(), notes: orderNotes() }),
   idempotent: true,
@@ -207,6 +210,7 @@ defineRoute({
   summary: 'Add a round to an open order of this table; the new lines start pending',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: orderParam,
   body: z.object({ items: guestLines() }),
   idempotent: true,
@@ -231,6 +235,7 @@ defineRoute({
   summary: 'The current state of an order placed from this table',
   tag,
   auth: 'none',
+  sandbox: 'keyless',
   params: orderParam,
   handler: async (c) => {
     const qr = await guestToken(c);

@@ -31,6 +31,7 @@ registerExpandable('order', {
 registerExpandable('order_item', { refs: { menu_item: 'menu_item' } });
 
 registerExpandable('user', {
+  personal: true,
   load: async ({ db, restaurantId }, ids) => {
     const rows = await db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, presentUser(r)]));

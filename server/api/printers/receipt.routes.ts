@@ -12,6 +12,7 @@ defineRoute({
   summary: 'Print the order’s receipt on the printer named, or on every receipt printer; returns the print jobs',
   tag: 'Print jobs',
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'orders:write',
   params: idParam('ord_ id'),
   body: Receipt,

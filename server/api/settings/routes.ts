@@ -33,6 +33,7 @@ defineRoute({
   summary: "The restaurant's settings: timezone, currency, tax, opening hours, reservations and waitlist",
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'settings:read',
   handler: async (c) => {
     const r = await getRestaurant(c.db, c.actor().restaurantId);
@@ -46,6 +47,7 @@ defineRoute({
   summary: 'Update settings; only the fields sent change',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'settings:write',
   body: UpdateSettings,
   handler: async (c) => {

@@ -7,6 +7,7 @@ import { presentStaff } from './presenter.ts';
 import { CreateStaff, ListStaff, UpdateStaff } from './schema.ts';
 
 registerExpandable('staff_user', {
+  personal: true,
   load: async ({ db, restaurantId }, ids) => {
     const rows = await db.selectFrom('users').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
     return new Map(rows.map((r) => [r.id, presentStaff(r)]));
@@ -21,6 +22,7 @@ defineRoute({
   summary: 'List staff users, newest first',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'staff:read',
   query: ListStaff,
   handler: async (c) => {
@@ -37,6 +39,7 @@ defineRoute({
   summary: 'Retrieve a staff user',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'staff:read',
   params: idParam('usr_ id'),
   handler: async (c) => {
@@ -52,6 +55,7 @@ defineRoute({
   summary: 'Create a staff user (email unique per restaurant)',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'staff:write',
   body: CreateStaff,
   idempotent: true,
@@ -65,6 +69,7 @@ defineRoute({
   summary: 'Update a staff user; only the fields sent change',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'staff:write',
   params: idParam('usr_ id'),
   body: UpdateStaff,
@@ -77,6 +82,7 @@ defineRoute({
   summary: 'Deactivate a staff user (kept for past orders and shifts); returns it with is_active false',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'staff:write',
   params: idParam('usr_ id'),
   handler: async (c) => presentStaff(await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, { is_active: false }))),

@@ -19,6 +19,7 @@ defineRoute({
   summary: 'List kitchen stations, oldest first (kitchen, bar, dessert, other, then your own)',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'menu:read',
   query: z.object(listParams()),
   handler: async (c) => {
@@ -42,6 +43,7 @@ defineRoute({
   summary: 'Retrieve a station by key or stn_ id',
   tag,
   auth: 'secret',
+  sandbox: 'read_only',
   scope: 'menu:read',
   params: key,
   handler: async (c) => {
@@ -57,6 +59,7 @@ defineRoute({
   summary: 'Add a kitchen station',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   body: z.object({ key: stationKey, name: f.name().optional() }),
   idempotent: true,
@@ -70,6 +73,7 @@ defineRoute({
   summary: 'Rename, deactivate or reactivate a station',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   params: key,
   body: z.object({ name: f.name().optional(), is_active: z.boolean().optional() }),
@@ -82,6 +86,7 @@ defineRoute({
   summary: 'Deactivate a station (refused while active categories route to it)',
   tag,
   auth: 'secret',
+  sandbox: 'live_only',
   scope: 'menu:write',
   params: key,
   handler: async (c) =>

@@ -8,6 +8,8 @@ defineRoute({
   tag: 'Sync',
   auth: 'secret',
   scope: 'settings:read',
+  // conflicts it lists may hold whole changes, guests' details included
+  sandbox: 'live_only',
   handler: async (c) => {
     const client = c.services.sync;
     return syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);

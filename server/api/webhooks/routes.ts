@@ -15,6 +15,7 @@ defineRoute({
   summary: "List the webhook endpoints of the key's mode (live or sandbox), newest first",
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:read',
   query: ListEndpoints,
   handler: async (c) => {
@@ -35,6 +36,7 @@ defineRoute({
   summary: 'Create a webhook endpoint; its signing secret (whsec_…) is in this answer only',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:write',
   body: CreateEndpoint,
   idempotent: true,
@@ -52,6 +54,7 @@ defineRoute({
   summary: 'Retrieve a webhook endpoint (without its secret)',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:read',
   params: idParam('we_ id'),
   handler: async (c) => {
@@ -67,6 +70,7 @@ defineRoute({
   summary: 'Update a webhook endpoint; disabling it cancels what still waits for it',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:write',
   params: idParam('we_ id'),
   body: UpdateEndpoint,
@@ -84,6 +88,7 @@ defineRoute({
   summary: 'Delete a webhook endpoint; its delivery history stays on the events',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:write',
   params: idParam('we_ id'),
   handler: async (c) => {
@@ -98,6 +103,7 @@ defineRoute({
   summary: 'Issue a new signing secret (shown once); expires_in keeps the old one signing for that many seconds',
   tag,
   auth: 'secret',
+  sandbox: 'own_mode',
   scope: 'webhooks:write',
   params: idParam('we_ id'),
   body: RollSecret,

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_change_log_by_table.ts';
+import * as m0003 from './0003_server_processes.ts';
 
 import * as m0100 from './0100_orders.ts';
 
@@ -31,6 +32,7 @@ import * as m0800 from './0800_sync.ts';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_change_log_by_table': m0002,
+  '0003_server_processes': m0003,
 
   '0100_orders': m0100,
 

@@ -9,5 +9,7 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: string | null;
   locked_at: number;
+  /** the server_processes id of the process running the request (null: claimed before owners were kept) */
+  owner: string | null;
   created: number;
 }

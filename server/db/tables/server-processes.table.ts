@@ -1,0 +1,11 @@
+/** Local only: the server processes that use this database (see db/processes.ts). */
+export interface ServerProcessesTable {
+  id: string;
+  /** os.hostname() and process.pid of the process */
+  host: string;
+  pid: number;
+  /** PostgreSQL: the process holds the session advisory lock (LOCKS.serverProcess, lock_key) while it lives */
+  lock_key: number;
+  /** milliseconds */
+  started_at: number;
+}
