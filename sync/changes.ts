@@ -37,6 +37,16 @@ export async function readLog(
   opts: { restaurantId: string; after: number; origin?: string; notOrigin?: string; limit?: number },
 ): Promise<Page> {
   const limit = Math.min(opts.limit ?? MAX_BATCH_ENTRIES, MAX_BATCH_ENTRIES);
+  // Leaving one node's entries out is done by the database: a hub pulling after a long push
+  // would otherwise read back (and skip) every entry it just sent, a page at a time. The
+  // page still ends at the top read first, so the reader moves past the entries left out;
+  // seqs are taken and committed in order (records.ts), so nothing at or below it is late.
+  const top = opts.notOrigin
+    ? Number(
+        (await db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('top')).where('restaurant_id', '=', opts.restaurantId).executeTakeFirst())?.top ??
+          opts.after,
+      )
+    : null;
   let q = db
     .selectFrom('change_log')
     .select(['seq', 'op_id', 'origin', 'origin_seq', 'table_name', 'row_id', 'op', 'data', 'fields', 'hlc'])
@@ -45,6 +55,7 @@ export async function readLog(
     .orderBy('seq')
     .limit(limit + 1);
   if (opts.origin) q = q.where('origin', '=', opts.origin);
+  if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin).where('seq', '<=', top!);
   const rows = await q.execute();
   const changes: WireChange[] = [];
   let last = opts.after;
@@ -58,8 +69,9 @@ export async function readLog(
       break;
     }
     last = Number(r.seq);
-    if (opts.notOrigin && r.origin === opts.notOrigin) continue;
     changes.push(toWire(r));
   }
+  // every entry up to the top was read or left out: the next page starts after it
+  if (top !== null && !more && top > last) last = top;
   return { changes, last, more };
 }

@@ -27,6 +27,7 @@ export class Refused extends Error {
 export const PUSH_BATCH = 1000;
 export const PULL_BATCH = 500;
 const PULL_WAIT_MS = 20_000;
+const MAX_BACKOFF_MS = 4_000;
 
 /** One request to the cloud: gzip both ways, the credential in a header, bounded in time. */
 export async function callCloud<T>(cloudUrl: string, path: string, body: unknown, opts: { credential?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
@@ -144,7 +145,9 @@ export class SyncClient {
         if (err instanceof Unlinked) return;
         await this.fail(err);
         await this.sleep(err instanceof Refused ? 30_000 : backoff);
-        backoff = Math.min(backoff * 2, 30_000);
+        // an unreachable cloud is tried again at least every few seconds: a failed connect
+        // costs nothing, and the line coming back is used at once rather than half a minute later
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
   }

@@ -7,7 +7,7 @@ import { syncCommand } from './sync.ts';
 
 const USAGE = `comanda — restaurant operations hub
 
-  comanda serve [--data-dir DIR] [--port N] [--host H] [--database-url URL]
+  comanda serve [--data-dir DIR] [--port N] [--host H] [--database-url URL] [--role hub|cloud] [--webhooks-allow-private]
   comanda init --data-dir DIR --name NAME --slug SLUG [--plan ID] [--currency eur] [--timezone Europe/Berlin] [--json]
   comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]

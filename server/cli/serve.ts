@@ -15,6 +15,8 @@ export async function serveCommand(argv: string[]) {
     host: 'string',
     'public-url': 'string',
     role: 'string',
+    // a cloud inside a private network (or a test) may post webhooks to private addresses
+    'webhooks-allow-private': 'boolean',
     json: 'boolean',
   });
   const port = Number(flags.port ?? process.env.PORT ?? 8080);
@@ -42,7 +44,11 @@ export async function serveCommand(argv: string[]) {
     database,
     logger,
     scheduler: true,
-    config: { role, publicUrl: (flags['public-url'] as string | undefined) ?? `http://127.0.0.1:${port}` },
+    config: {
+      role,
+      publicUrl: (flags['public-url'] as string | undefined) ?? `http://127.0.0.1:${port}`,
+      ...(flags['webhooks-allow-private'] ? { webhooks: { allowPrivateTargets: true } } : {}),
+    },
   });
   const { url } = await server.listen(port, host);
   logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');

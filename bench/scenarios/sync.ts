@@ -1,0 +1,212 @@
+import { performance } from 'node:perf_hooks';
+import fs from 'node:fs';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { silentLogger } from '../../server/logger.ts';
+import { createServer } from '../../server/server.ts';
+import { createInvite } from '../../sync/cloud.ts';
+import { SyncClient } from '../../sync/hub.ts';
+import { linkHub } from '../../sync/link.ts';
+import { comanda, ServeProcess } from '../../test/helpers/comanda-process.ts';
+import { ApiClient } from '../../test/helpers/server.ts';
+import type { BenchScenario } from '../scenario.ts';
+import { changeCount, cloudPostgres, makeHub, percentile, writeService, type BenchHub } from '../sync-fixtures.ts';
+
+const WEEK_ORDERS = 10_000;
+const WEEK_RESERVATIONS = 700;
+const LAG_RATE = 10;
+const LAG_SECONDS = 30;
+const HUBS = 20;
+const ORDERS_PER_HUB = 200;
+
+const poll = async (what: string, cond: () => Promise<boolean>, deadlineMs: number, everyMs = 50) => {
+  const end = Date.now() + deadlineMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+};
+
+const cursorOf = async (cloud: Database, restaurantId: string) =>
+  Number((await cloud.db.selectFrom('sync_hubs').select('cursor').where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).executeTakeFirst())?.cursor ?? 0);
+
+/**
+ * (i) A hub linked to its cloud goes offline for a week of service, then comes back: the
+ * time from its restart until the cloud holds everything. (ii) Then both take 10 orders/s for
+ * 30 s: the lag from one side's commit to the row on the other side. Real processes: the
+ * cloud and the hub are `comanda serve`, the cloud on an embedded PostgreSQL.
+ */
+async function weekAndLag(): Promise<string[]> {
+  const pgs = await cloudPostgres();
+  const out: string[] = [];
+  let cloud: ServeProcess | null = null;
+  let hubProc: ServeProcess | null = null;
+  let hub: BenchHub | null = null;
+  let cloudDb: Database | null = null;
+  try {
+    const cloudUrl = await pgs.fresh();
+    cloudDb = await openDatabase({ databaseUrl: cloudUrl });
+    cloud = await ServeProcess.start(['--role', 'cloud', '--database-url', cloudUrl]);
+    hub = await makeHub('week-offline');
+    const invite = await comanda('sync', 'invite', '--database-url', cloudUrl);
+    await comanda('sync', 'link', '--data-dir', hub.dir, '--cloud-url', cloud.url, '--code', invite.code);
+
+    // the week, written while the hub is offline (no serve process: nothing can reach the cloud)
+    const t0 = performance.now();
+    await writeService(hub, { orders: WEEK_ORDERS, reservations: WEEK_RESERVATIONS, days: 7 });
+    const written = await changeCount(hub);
+    const before = await cursorOf(cloudDb, hub.restaurantId);
+    out.push(
+      `a week offline: ${written.orders} orders, ${written.reservations} reservations, ${written.entries} change-log entries (${written.entries - before} unsent) written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+
+    const start = performance.now();
+    hubProc = await ServeProcess.start(['--data-dir', hub.dir]);
+    const ready = performance.now();
+    await poll('the cloud holds the week', async () => (await cursorOf(cloudDb!, hub!.restaurantId)) >= written.top, 300_000, 100);
+    const total = (performance.now() - start) / 1000;
+    const pushing = (performance.now() - ready) / 1000;
+    out.push(
+      `  replicated in ${total.toFixed(1)} s from the hub's restart (${pushing.toFixed(1)} s after it listened; ${Math.round((written.entries - before) / pushing)} entries/s) → ${total < 60 ? 'PASS' : 'FAIL'} (target < 60 s)`,
+    );
+
+    // (ii) online, once the hub also holds what the cloud wrote meanwhile: 10 orders/s each side for 30 s
+    await poll(
+      'the hub caught up with the cloud',
+      async () => {
+        const link = await hub!.database.db.selectFrom('sync_link').select('pull_cursor').where('id', '=', 1).executeTakeFirstOrThrow();
+        const top = await cloudDb!.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('m')).where('restaurant_id', '=', hub!.restaurantId).executeTakeFirst();
+        return Number(link.pull_cursor) >= Number(top?.m ?? 0);
+      },
+      120_000,
+      100,
+    );
+    const hubApi = new ApiClient(hubProc.url, hub.key);
+    const cloudApi = new ApiClient(cloud.url, hub.key);
+    const lags = { toCloud: [] as number[], toHub: [] as number[] };
+    const waiting = { toCloud: new Map<string, number>(), toHub: new Map<string, number>() };
+    let writing = true;
+    const writer = async (api: ApiClient, into: Map<string, number>) => {
+      const begin = performance.now();
+      let n = 0;
+      while (writing) {
+        const r = await api.post('/v1/orders', { type: 'takeout', customer_name: `Online ${n}`, items: [{ menu_item: hub!.items[n % hub!.items.length], quantity: 1 }] });
+        if (r.status !== 201) throw new Error(`order refused: ${r.status} ${JSON.stringify(r.body)}`);
+        into.set(r.body.id, performance.now());
+        n++;
+        const wait = begin + (n * 1000) / LAG_RATE - performance.now();
+        if (wait > 0) await new Promise((res) => setTimeout(res, wait));
+      }
+    };
+    const watcher = async (db: Database, from: Map<string, number>, into: number[]) => {
+      while (writing || from.size > 0) {
+        const ids = [...from.keys()];
+        if (ids.length) {
+          const seen = await db.db.selectFrom('orders').select('id').where('id', 'in', ids).execute();
+          const now = performance.now();
+          for (const { id } of seen) {
+            into.push(now - from.get(id)!);
+            from.delete(id);
+          }
+        }
+        await new Promise((res) => setTimeout(res, 20));
+      }
+    };
+    const hubDb = hub.database;
+    const writers = [writer(hubApi, waiting.toCloud), writer(cloudApi, waiting.toHub)];
+    const watchers = [watcher(cloudDb, waiting.toCloud, lags.toCloud), watcher(hubDb, waiting.toHub, lags.toHub)];
+    await new Promise((res) => setTimeout(res, LAG_SECONDS * 1000));
+    writing = false;
+    await Promise.all(writers);
+    await Promise.race([Promise.all(watchers), new Promise((res) => setTimeout(res, 30_000))]);
+    const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} orders)`;
+    const lost = waiting.toCloud.size + waiting.toHub.size;
+    const ok = lost === 0 && percentile(lags.toCloud, 99) < 2000 && percentile(lags.toHub, 99) < 2000;
+    out.push(`online lag at ${LAG_RATE} orders/s each way for ${LAG_SECONDS} s, from the answer to the row on the other side:`);
+    out.push(`  hub → cloud: ${fmt(lags.toCloud)}`);
+    out.push(`  cloud → hub: ${fmt(lags.toHub)}`);
+    out.push(`  ${ok ? 'PASS' : 'FAIL'} (target p99 < 2 s each way${lost ? `; ${lost} never arrived` : ''})`);
+    return out;
+  } finally {
+    await hubProc?.stop();
+    await cloud?.stop();
+    await cloudDb?.close();
+    if (hub) {
+      await hub.database.close();
+      fs.rmSync(hub.dir, { recursive: true, force: true });
+    }
+    await pgs.stop();
+  }
+}
+
+/**
+ * (iii) One cloud (a `comanda serve` process) takes 20 hubs coming back at once, each with a
+ * backlog of 200 orders (with their lines, events and a few reservations) written while it
+ * was offline. The hubs' sync clients run in this process (20 more Node processes would not
+ * fit the machine): each hub's time is from the start until the cloud holds its backlog.
+ */
+async function twentyHubs(): Promise<string[]> {
+  const pgs = await cloudPostgres();
+  const hubs: BenchHub[] = [];
+  const clients: SyncClient[] = [];
+  let cloud: ServeProcess | null = null;
+  let cloudDb: Database | null = null;
+  try {
+    const cloudUrl = await pgs.fresh();
+    cloudDb = await openDatabase({ databaseUrl: cloudUrl });
+    cloud = await ServeProcess.start(['--role', 'cloud', '--database-url', cloudUrl]);
+    const t0 = performance.now();
+    const services = [];
+    for (let i = 0; i < HUBS; i++) {
+      const hub = await makeHub(`venue-${i + 1}`);
+      const s = createServer({ database: hub.database, logger: silentLogger, config: { role: 'hub' } }).services;
+      await linkHub(s, cloud.url, (await createInvite(cloudDb.db, Date.now(), null)).code);
+      await writeService(hub, { orders: ORDERS_PER_HUB, reservations: 20, days: 2 });
+      hubs.push(hub);
+      services.push(s);
+    }
+    const counts = await Promise.all(hubs.map((h) => changeCount(h)));
+    const unsent = (await Promise.all(hubs.map(async (h, i) => counts[i].top - (await cursorOf(cloudDb!, h.restaurantId))))).reduce((a, b) => a + b, 0);
+    const built = (performance.now() - t0) / 1000;
+
+    const start = performance.now();
+    const per: number[] = [];
+    for (const s of services) {
+      const c = new SyncClient(s);
+      c.start();
+      clients.push(c);
+    }
+    await Promise.all(
+      hubs.map(async (h, i) => {
+        await poll(`hub ${i + 1} at the cloud`, async () => (await cursorOf(cloudDb!, h.restaurantId)) >= counts[i].top, 600_000, 100);
+        per.push(performance.now() - start);
+      }),
+    );
+    const total = (performance.now() - start) / 1000;
+    return [
+      `${HUBS} hubs linked, then ${ORDERS_PER_HUB} orders each written offline (${unsent} unsent change-log entries in all; built in ${built.toFixed(0)} s), all back at once`,
+      `  the cloud held every backlog after ${total.toFixed(1)} s (${Math.round(unsent / total)} entries/s); per hub: first ${(Math.min(...per) / 1000).toFixed(1)} s, p50 ${(percentile(per, 50) / 1000).toFixed(1)} s, last ${(Math.max(...per) / 1000).toFixed(1)} s`,
+    ];
+  } finally {
+    await Promise.all(clients.map((c) => c.stop()));
+    await cloud?.stop();
+    await cloudDb?.close();
+    for (const h of hubs) {
+      await h.database.close();
+      fs.rmSync(h.dir, { recursive: true, force: true });
+    }
+    await pgs.stop();
+  }
+}
+
+export const scenarios: BenchScenario[] = [
+  {
+    name: 'sync: a week offline, then online lag both ways',
+    target: 'a week (≈10,000 orders) at the cloud < 60 s after the hub is back; online lag p99 < 2 s each way at 10 orders/s',
+    custom: () => weekAndLag(),
+  },
+  {
+    name: 'sync: the cloud ingesting 20 hubs at once',
+    target: '(none set) total time and each hub\'s time until the cloud holds its backlog',
+    custom: () => twentyHubs(),
+  },
+];

@@ -1,0 +1,96 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
+
+const run = promisify(execFile);
+export const BIN = path.resolve('bin/comanda');
+const quiet = { ...process.env, LOG_LEVEL: 'warn' };
+
+/** One `bin/comanda … --json` command as an operator runs it; its JSON answer (exit code 3 included). */
+export async function comanda(...args: string[]): Promise<any> {
+  try {
+    const { stdout } = await run(process.execPath, [BIN, ...args, '--json'], { env: quiet, maxBuffer: 64 * 1024 * 1024 });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!);
+  } catch (err: any) {
+    // `sync audit` exits 3 when the sides differ, with the report on stdout
+    if (err?.code === 3 && err.stdout) return JSON.parse(String(err.stdout).trim().split('\n').at(-1) ?? '');
+    throw new Error(`comanda ${args.join(' ')} failed: ${err?.stderr || err?.message}`);
+  }
+}
+
+/** A `comanda serve` child process. */
+export class ServeProcess {
+  /** the last lines it wrote to stderr, to show when a test fails */
+  readonly log: string[] = [];
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts `comanda serve ARGS` on a free loopback port (or `port`) and waits until it listens. */
+  static async start(args: string[], opts: { port?: number; timeoutMs?: number } = {}): Promise<ServeProcess> {
+    const port = opts.port ?? (await freePort());
+    const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', String(port), '--json'], {
+      env: quiet,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const p = new ServeProcess(child, port);
+    readline.createInterface({ input: child.stderr! }).on('line', (l) => {
+      p.log.push(l);
+      if (p.log.length > 200) p.log.shift();
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => fail(new Error(`comanda serve did not start: ${p.log.slice(-20).join('\n')}`)), opts.timeoutMs ?? 60_000);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        reject(err);
+      };
+      child.once('exit', (code, signal) => fail(new Error(`comanda serve exited (${code ?? signal}): ${p.log.slice(-20).join('\n')}`)));
+      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+        try {
+          if (JSON.parse(line).url) {
+            clearTimeout(timer);
+            child.removeAllListeners('exit');
+            resolve();
+          }
+        } catch {
+          // not the ready line
+        }
+      });
+    });
+    return p;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** kill -9: no shutdown, in-flight work is cut wherever it stands */
+  kill9(): Promise<void> {
+    return this.stop('SIGKILL');
+  }
+
+  /** Stops it (SIGTERM: a clean shutdown) and waits for it to exit. */
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill(signal);
+    return exited;
+  }
+}
+
+/** Waits for a condition with a generous deadline (a safety net, never a measured time). */
+export async function until(what: string, cond: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,135 @@
+import net from 'node:net';
+
+interface Pipe {
+  client: net.Socket;
+  upstream: net.Socket;
+  /** the path of the last HTTP request the client sent on this connection */
+  lastPath: string | null;
+}
+
+interface Drop {
+  bytes: number;
+  path: string | undefined;
+  passed: number;
+  pipe: Pipe | null;
+  done: () => void;
+}
+
+/**
+ * A loopback TCP proxy between two processes (a hub and its cloud) that a test controls:
+ * `cut()` is the internet going down (every connection destroyed, new ones refused),
+ * `restore()` brings it back, `dropMidResponse()` breaks one connection part way through
+ * an answer. It sees bytes, not HTTP, except for reading request paths to aim a drop.
+ */
+export class TcpProxy {
+  private server: net.Server;
+  private pipes = new Set<Pipe>();
+  private down = false;
+  private drops: Drop[] = [];
+  /** connections refused while cut */
+  refused = 0;
+  /** connections broken by dropMidResponse */
+  dropped = 0;
+  port = 0;
+
+  private constructor(private readonly upstreamPort: number) {
+    this.server = net.createServer((client) => this.accept(client));
+  }
+
+  static async start(upstreamPort: number): Promise<TcpProxy> {
+    const p = new TcpProxy(upstreamPort);
+    await new Promise<void>((resolve, reject) => {
+      p.server.once('error', reject);
+      p.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    p.port = (p.server.address() as net.AddressInfo).port;
+    return p;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private accept(client: net.Socket): void {
+    if (this.down) {
+      this.refused++;
+      client.resetAndDestroy();
+      return;
+    }
+    const upstream = net.connect(this.upstreamPort, '127.0.0.1');
+    const pipe: Pipe = { client, upstream, lastPath: null };
+    this.pipes.add(pipe);
+    const end = () => {
+      this.pipes.delete(pipe);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    client.on('data', (chunk: Buffer) => {
+      const m = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r\n/.exec(chunk.subarray(0, 512).toString('latin1'));
+      if (m) pipe.lastPath = m[1];
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => this.fromUpstream(pipe, chunk));
+  }
+
+  private fromUpstream(pipe: Pipe, chunk: Buffer): void {
+    const d =
+      this.drops.find((x) => x.pipe === pipe) ??
+      this.drops.find((x) => x.pipe === null && (x.path === undefined || pipe.lastPath?.startsWith(x.path)));
+    if (!d) {
+      pipe.client.write(chunk);
+      return;
+    }
+    d.pipe = pipe;
+    const room = d.bytes - d.passed;
+    if (chunk.length < room) {
+      d.passed += chunk.length;
+      pipe.client.write(chunk);
+      return;
+    }
+    // the first `bytes` reach the client, then the connection dies in both directions
+    this.drops = this.drops.filter((x) => x !== d);
+    this.dropped++;
+    pipe.client.write(chunk.subarray(0, room), () => {
+      pipe.client.resetAndDestroy();
+      pipe.upstream.destroy();
+    });
+    d.done();
+  }
+
+  /** The line goes down: every connection is destroyed and new ones are refused. */
+  cut(): void {
+    this.down = true;
+    for (const p of this.pipes) {
+      p.client.resetAndDestroy();
+      p.upstream.destroy();
+    }
+    this.pipes.clear();
+  }
+
+  restore(): void {
+    this.down = false;
+  }
+
+  /**
+   * Lets the next `bytes` of an answer through (of a request to a path starting with `path`,
+   * when given), then destroys that connection. Resolves once it has. Several may be armed
+   * at once; each breaks one connection.
+   */
+  dropMidResponse(bytes: number, opts: { path?: string } = {}): Promise<void> {
+    return new Promise((resolve) => {
+      this.drops.push({ bytes, path: opts.path, passed: 0, pipe: null, done: resolve });
+    });
+  }
+
+  get connections(): number {
+    return this.pipes.size;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
