@@ -63,6 +63,12 @@ const CODES = {
 
   // printers (issue 9)
   printer_not_configured: 409,
+
+  // back office (issue 15): staff sessions
+  not_signed_in: 401,
+  sign_in_failed: 401,
+  csrf_token_invalid: 403,
+  setup_code_required: 403,
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -19,3 +19,6 @@ import './webhooks/index.ts';
 import './analytics/index.ts';
 
 import './printers/index.ts';
+
+import './auth/routes.ts';
+import './api-keys/routes.ts';

@@ -3,6 +3,7 @@ import { demoCommand } from './demo.ts';
 import { initCommand } from './init.ts';
 import { keysCommand } from './keys.ts';
 import { serveCommand } from './serve.ts';
+import { staffCommand } from './staff.ts';
 
 const USAGE = `comanda — restaurant operations hub
 
@@ -10,6 +11,7 @@ const USAGE = `comanda — restaurant operations hub
   comanda init --data-dir DIR --name NAME --slug SLUG [--plan ID] [--currency eur] [--timezone Europe/Berlin] [--json]
   comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
+  comanda staff reset-password --email EMAIL [--restaurant SLUG] [--password P] [--data-dir DIR] [--json]
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -26,6 +28,9 @@ try {
       break;
     case 'keys':
       await keysCommand(rest);
+      break;
+    case 'staff':
+      await staffCommand(rest);
       break;
     default:
       process.stdout.write(USAGE);
