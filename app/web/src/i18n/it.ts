@@ -1,0 +1,3 @@
+import type { Key } from './en.ts';
+
+export const it: Partial<Record<Key, string>> = {};

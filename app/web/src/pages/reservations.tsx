@@ -1,0 +1,176 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, getAll, patch, post } from '../lib/api.ts';
+import { todayAtRestaurant } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { can } from '../lib/session.ts';
+import type { Reservation, Table } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+
+interface Slot {
+  time: string;
+  available: boolean;
+  remaining_capacity: number;
+}
+
+// the one tap at the door: what comes next for a booking in each state
+const NEXT: Record<string, string[]> = {
+  pending: ['confirmed', 'cancelled'],
+  confirmed: ['arrived', 'seated', 'no_show', 'cancelled'],
+  arrived: ['seated', 'cancelled'],
+  seated: ['completed'],
+};
+
+const TONES: Record<string, 'info' | 'warn' | 'good' | 'bad'> = { confirmed: 'info', arrived: 'warn', seated: 'good', cancelled: 'bad', no_show: 'bad' };
+const tone = (s: string) => TONES[s] ?? 'neutral';
+
+/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
+export function ReservationsPage() {
+  const [date, setDate] = useState(todayAtRestaurant());
+  const [tables] = useLoad(() => getAll<Table>('/v1/tables'));
+  const [list, error, reload] = useLoad(async () => (await getAll<Reservation & { id: string }>('/v1/reservations', { date })).sort((a, b) => a.starts_at - b.starts_at), [date]);
+  const [creating, setCreating] = useState(false);
+  const [act, busy, actError] = useAction();
+  useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
+  const writable = can('reservations:write');
+  const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));
+
+  const rows: { label: string; items: Reservation[] }[] = [
+    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => r.table === tbl.id) })),
+    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !r.table || !(tables ?? []).some((x) => x.id === r.table)) },
+  ].filter((row) => row.items.length);
+
+  return (
+    <>
+      <PageHeader title={t('reservations.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t('reservations.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <div class="filters">
+        <Field label={t('orders.date')} type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
+        <p class="board-count">{list ? t('reservations.count', { n: list.filter((r) => !['cancelled', 'no_show'].includes(r.status)).length, guests: list.filter((r) => !['cancelled', 'no_show'].includes(r.status)).reduce((s, r) => s + r.party_size, 0) }) : ''}</p>
+      </div>
+      <ErrorNote error={error ?? actError} />
+      {!list ? (
+        <Loading />
+      ) : rows.length === 0 ? (
+        <Empty>{t('reservations.none')}</Empty>
+      ) : (
+        <div class="daybook">
+          {rows.map((row) => (
+            <section class="daybook-row" key={row.label} aria-label={row.label}>
+              <h2 class="daybook-table">{row.label}</h2>
+              <ul class="daybook-items">
+                {row.items.map((r) => (
+                  <li key={r.id} class={`booking status-${r.status}`}>
+                    <div>
+                      <strong>
+                        {r.time} · {r.guest.name}
+                      </strong>
+                      <span class="muted">
+                        {' '}
+                        · {t('reservations.party', { n: r.party_size })} · {r.duration_minutes} min
+                      </span>
+                    </div>
+                    <div class="booking-tags">
+                      <Badge tone={tone(r.status)}>{t(`resStatus.${r.status}` as Key)}</Badge>
+                      {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.riskN', { n: r.no_show_risk })}</Badge> : null}
+                    </div>
+                    {r.notes ? <div class="note">{r.notes}</div> : null}
+                    {writable && NEXT[r.status] ? (
+                      <div class="card-actions">
+                        {NEXT[r.status].map((s) => (
+                          <Button key={s} variant={s === 'cancelled' || s === 'no_show' ? 'quiet' : undefined} disabled={busy} onClick={() => move(r, s)} aria-label={`${t(`resAction.${s}` as Key)}: ${r.guest.name}`}>
+                            {t(`resAction.${s}` as Key)}
+                          </Button>
+                        ))}
+                      </div>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </div>
+      )}
+      {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={reload} /> : null}
+    </>
+  );
+}
+
+function BookingDialog({ date: initialDate, tables, onClose, onSaved }: { date: string; tables: Table[]; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [form, setForm] = useState({ guest_name: '', guest_phone: '', guest_email: '', party_size: '2', date: initialDate, time: '', table: '', notes: '' });
+  const [slots, setSlots] = useState<Slot[] | null>(null);
+  const [act, busy, error] = useAction();
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  useEffect(() => {
+    setSlots(null);
+    get<{ slots: Slot[] }>('/v1/reservations/availability', { date: form.date, party_size: Number(form.party_size) || 1 }).then(
+      (a) => setSlots(a.slots),
+      () => setSlots([]),
+    );
+  }, [form.date, form.party_size]);
+  const open = (slots ?? []).filter((s) => s.available);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body = {
+      guest_name: form.guest_name,
+      guest_phone: form.guest_phone || null,
+      guest_email: form.guest_email || null,
+      party_size: Number(form.party_size),
+      date: form.date,
+      time: form.time || open[0]?.time,
+      table: form.table || null,
+      notes: form.notes || null,
+      source: 'staff',
+    };
+    if (await act(() => post('/v1/reservations', body))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={t('reservations.new')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <Field label={t('reservations.guest')} required value={form.guest_name} onInput={set('guest_name')} />
+        <div class="row">
+          <Field label={t('reservations.phone')} type="tel" value={form.guest_phone} onInput={set('guest_phone')} />
+          <Field label={t('login.email')} type="email" value={form.guest_email} onInput={set('guest_email')} />
+        </div>
+        <div class="row">
+          <Field label={t('reservations.partySize')} type="number" min={1} max={100} required value={form.party_size} onInput={set('party_size')} />
+          <Field label={t('orders.date')} type="date" required value={form.date} onInput={set('date')} />
+        </div>
+        {slots === null ? (
+          <Loading />
+        ) : open.length === 0 ? (
+          <p class="hint">{t('reservations.noSlots')}</p>
+        ) : (
+          <SelectField
+            label={t('reservations.time')}
+            value={form.time || open[0].time}
+            onChange={(v) => setForm({ ...form, time: v })}
+            options={open.map((s) => ({ value: s.time, label: `${s.time} · ${t('reservations.seatsLeft', { n: s.remaining_capacity })}` }))}
+          />
+        )}
+        <SelectField
+          label={t('orders.table')}
+          value={form.table}
+          onChange={(v) => setForm({ ...form, table: v })}
+          options={[{ value: '', label: t('reservations.anyTable') }, ...tables.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
+        />
+        <TextArea label={t('order.notes')} value={form.notes} onInput={(v) => setForm({ ...form, notes: v })} />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy || !open.length}>
+            {t('reservations.book')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
