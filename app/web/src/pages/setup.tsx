@@ -10,7 +10,9 @@ const CURRENCIES = ['EUR', 'CHF', 'GBP', 'USD', 'SEK', 'DKK', 'NOK', 'PLN', 'CZK
 
 function timezones(): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
-  return intl.supportedValuesOf?.('timeZone') ?? ['Europe/Berlin', 'Europe/Paris', 'Europe/Madrid', 'Europe/Rome', 'Europe/London', 'UTC'];
+  const zones = intl.supportedValuesOf?.('timeZone') ?? ['Europe/Berlin', 'Europe/Paris', 'Europe/Madrid', 'Europe/Rome', 'Europe/London'];
+  // browsers list only the regional zones; a hub run on UTC should still be able to say so
+  return zones.includes('UTC') ? zones : [...zones, 'UTC'];
 }
 
 /** First start: the person at the hub names the restaurant and becomes its owner. */
