@@ -273,6 +273,18 @@ describe('back office in the browser', () => {
       await checkPage(page, `tablet-${path.slice(5).replace(/\//g, '-') || 'today'}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+
+    // a staff member's own language: the whole UI and its money follow it
+    await go('/app/account', 'Your account');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { level: 1, name: 'Ihr Konto' }).waitFor();
+    await go('/app/menu', 'Speisekarte');
+    await page.locator('.item-row', { hasText: 'Steak' }).getByText(/24,50\s€/).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    await checkPage(page, 'menu-items-de');
+    await go('/app/account', 'Ihr Konto');
+    await page.getByLabel('Sprache').selectOption('');
+    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
   });
 
   it('a server’s session is refused the keys page and the keys API; signing out ends it', async () => {

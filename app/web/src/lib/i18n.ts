@@ -11,7 +11,7 @@ export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
-const DICTIONARIES: Record<Language, Partial<Record<Key, string>>> = { en, de, fr, es, it };
+const DICTIONARIES: Record<Language, Record<Key, string>> = { en, de, fr, es, it };
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
 

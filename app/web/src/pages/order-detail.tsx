@@ -153,7 +153,7 @@ export function OrderDetailPage({ params }: { params: string[] }) {
               </>
             ) : null}
             <dt>{t('order.source')}</dt>
-            <dd>{o.source}</dd>
+            <dd>{t(`source.${o.source}` as Key)}</dd>
             <dt>{t('order.created')}</dt>
             <dd>{when(o.created)}</dd>
             <dt>{t('order.placed')}</dt>
