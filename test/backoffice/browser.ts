@@ -19,9 +19,11 @@ export async function launch(): Promise<Browser> {
 /** No serious or critical accessibility violation on the page as it is now. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   // evaluated over the DevTools protocol: the page's own CSP (script-src 'self') stays on
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
+  // functions passed to evaluate run in the page: its globals are reached through globalThis
   const result = await page.evaluate(async () => {
-    const r = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    const g = globalThis as any;
+    const r = await g.axe.run(g.document, { resultTypes: ['violations'] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }));
   });
   const bad = result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
@@ -32,7 +34,7 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
 export async function expectTouchTargets(page: Page, what: string): Promise<void> {
   const small = await page.evaluate(() => {
     const out: string[] = [];
-    const els = document.querySelectorAll<HTMLElement>('button, input:not([type=checkbox]):not([type=radio]), select, textarea, .sidenav a, a.btn, a.stat, .order-card-link, .toggle');
+    const els: any[] = (globalThis as any).document.querySelectorAll('button, input:not([type=checkbox]):not([type=radio]), select, textarea, .sidenav a, a.btn, a.stat, .order-card-link, .toggle');
     for (const el of els) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue; // not shown

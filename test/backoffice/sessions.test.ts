@@ -101,7 +101,7 @@ describe.each(DIALECTS)('back-office sessions (%s)', (dialect) => {
       body: 'name=Pwned',
     });
     expect(form.status).toBe(403);
-    expect((await form.json()).error.code).toBe('csrf_token_invalid');
+    expect(((await form.json()) as any).error.code).toBe('csrf_token_invalid');
     expect((await hub.api.get('/v1/menu_categories')).body.data).toHaveLength(0);
     const made = await owner.request('POST', '/v1/menu_categories', { name: 'Starters' });
     expect(made.status).toBe(201);
