@@ -174,8 +174,16 @@ describe('back office in the browser', () => {
     const booking = page.locator('.booking', { hasText: 'Grace Hopper' });
     await booking.waitFor();
     await expect.poll(() => booking.textContent()).toContain('19:00');
-    await booking.getByRole('button', { name: 'Confirm: Grace Hopper' }).click().catch(() => {});
+    await expect.poll(() => booking.textContent()).toContain('Confirmed');
+    // moved to a later time from the day book
+    await booking.getByRole('button', { name: 'Edit: Grace Hopper' }).click();
+    await page.getByLabel('Time').selectOption('21:00');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => booking.textContent()).toContain('21:00');
     await checkPage(page, 'reservations');
+    // one tap at the door
+    await booking.getByRole('button', { name: 'Arrived: Grace Hopper' }).click();
+    await expect.poll(() => booking.textContent()).toContain('Arrived');
   });
 
   it('adds a walk-in to the waitlist and seats it', async () => {

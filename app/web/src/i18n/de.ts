@@ -235,6 +235,7 @@ export const de: Record<Key, string> = {
 
   'reservations.title': 'Reservierungen',
   'reservations.new': 'Neue Reservierung',
+  'reservations.edit': 'Buchung von {name} ändern',
   'reservations.count': '{n} Buchungen, {guests} Gäste',
   'reservations.none': 'An diesem Tag keine Reservierungen.',
   'reservations.unassigned': 'Noch kein Tisch',

@@ -234,6 +234,7 @@ export const en = {
 
   'reservations.title': 'Reservations',
   'reservations.new': 'New reservation',
+  'reservations.edit': 'Change the booking of {name}',
   'reservations.count': '{n} bookings, {guests} guests',
   'reservations.none': 'No reservations on this day.',
   'reservations.unassigned': 'No table yet',

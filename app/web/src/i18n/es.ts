@@ -235,6 +235,7 @@ export const es: Record<Key, string> = {
 
   'reservations.title': 'Reservas',
   'reservations.new': 'Nueva reserva',
+  'reservations.edit': 'Cambiar la reserva de {name}',
   'reservations.count': '{n} reservas, {guests} comensales',
   'reservations.none': 'No hay reservas este día.',
   'reservations.unassigned': 'Sin mesa todavía',

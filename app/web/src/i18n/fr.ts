@@ -235,6 +235,7 @@ export const fr: Record<Key, string> = {
 
   'reservations.title': 'Réservations',
   'reservations.new': 'Nouvelle réservation',
+  'reservations.edit': 'Modifier la réservation de {name}',
   'reservations.count': '{n} réservations, {guests} couverts',
   'reservations.none': 'Aucune réservation ce jour-là.',
   'reservations.unassigned': 'Sans table',

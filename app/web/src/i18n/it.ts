@@ -235,6 +235,7 @@ export const it: Record<Key, string> = {
 
   'reservations.title': 'Prenotazioni',
   'reservations.new': 'Nuova prenotazione',
+  'reservations.edit': 'Modifica la prenotazione di {name}',
   'reservations.count': '{n} prenotazioni, {guests} coperti',
   'reservations.none': 'Nessuna prenotazione in questo giorno.',
   'reservations.unassigned': 'Ancora senza tavolo',

@@ -30,6 +30,7 @@ export function ReservationsPage() {
   const [tables] = useLoad(() => getAll<Table>('/v1/tables'));
   const [list, error, reload] = useLoad(async () => (await getAll<Reservation & { id: string }>('/v1/reservations', { date })).sort((a, b) => a.starts_at - b.starts_at), [date]);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Reservation | null>(null);
   const [act, busy, actError] = useAction();
   useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
   const writable = can('reservations:write');
@@ -82,6 +83,11 @@ export function ReservationsPage() {
                     {r.notes ? <div class="note">{r.notes}</div> : null}
                     {writable && NEXT[r.status] ? (
                       <div class="card-actions">
+                        {r.status === 'pending' || r.status === 'confirmed' ? (
+                          <Button variant="quiet" onClick={() => setEditing(r)} aria-label={`${t('common.edit')}: ${r.guest.name}`}>
+                            {t('common.edit')}
+                          </Button>
+                        ) : null}
                         {NEXT[r.status].map((s) => (
                           <Button key={s} variant={s === 'cancelled' || s === 'no_show' ? 'quiet' : undefined} disabled={busy} onClick={() => move(r, s)} aria-label={`${t(`resAction.${s}` as Key)}: ${r.guest.name}`}>
                             {t(`resAction.${s}` as Key)}
@@ -97,12 +103,23 @@ export function ReservationsPage() {
         </div>
       )}
       {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={reload} /> : null}
+      {editing ? <BookingDialog date={editing.date} booking={editing} tables={tables ?? []} onClose={() => setEditing(null)} onSaved={reload} /> : null}
     </>
   );
 }
 
-function BookingDialog({ date: initialDate, tables, onClose, onSaved }: { date: string; tables: Table[]; onClose: () => void; onSaved: () => Promise<void> }) {
-  const [form, setForm] = useState({ guest_name: '', guest_phone: '', guest_email: '', party_size: '2', date: initialDate, time: '', table: '', notes: '' });
+/** A new booking, or (with `booking`) a move to another time, table or party size. */
+function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }: { date: string; booking?: Reservation; tables: Table[]; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [form, setForm] = useState({
+    guest_name: booking?.guest.name ?? '',
+    guest_phone: booking?.guest.phone ?? '',
+    guest_email: booking?.guest.email ?? '',
+    party_size: String(booking?.party_size ?? 2),
+    date: initialDate,
+    time: booking?.time ?? '',
+    table: booking?.table ?? '',
+    notes: booking?.notes ?? '',
+  });
   const [slots, setSlots] = useState<Slot[] | null>(null);
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
@@ -113,7 +130,8 @@ function BookingDialog({ date: initialDate, tables, onClose, onSaved }: { date: 
       () => setSlots([]),
     );
   }, [form.date, form.party_size]);
-  const open = (slots ?? []).filter((s) => s.available);
+  // a booking being moved keeps its own time on offer (its own seats count as taken)
+  const open = (slots ?? []).filter((s) => s.available || (booking && s.time === booking.time && form.date === booking.date));
   const save = async (e: Event) => {
     e.preventDefault();
     const body = {
@@ -123,17 +141,17 @@ function BookingDialog({ date: initialDate, tables, onClose, onSaved }: { date: 
       party_size: Number(form.party_size),
       date: form.date,
       time: form.time || open[0]?.time,
-      table: form.table || null,
+      // moving a booking without naming a table keeps the one it has
+      ...(form.table || !booking ? { table: form.table || null } : {}),
       notes: form.notes || null,
-      source: 'staff',
     };
-    if (await act(() => post('/v1/reservations', body))) {
+    if (await act(() => (booking ? patch(`/v1/reservations/${booking.id}`, body) : post('/v1/reservations', { ...body, source: 'staff' })))) {
       await onSaved();
       onClose();
     }
   };
   return (
-    <Dialog title={t('reservations.new')} open onClose={onClose}>
+    <Dialog title={booking ? t('reservations.edit', { name: booking.guest.name }) : t('reservations.new')} open onClose={onClose}>
       <form class="form-grid" onSubmit={save}>
         <Field label={t('reservations.guest')} required value={form.guest_name} onInput={set('guest_name')} />
         <div class="row">
@@ -167,7 +185,7 @@ function BookingDialog({ date: initialDate, tables, onClose, onSaved }: { date: 
         <div class="dialog-actions">
           <Button onClick={onClose}>{t('common.cancel')}</Button>
           <Button type="submit" variant="primary" disabled={busy || !open.length}>
-            {t('reservations.book')}
+            {booking ? t('common.save') : t('reservations.book')}
           </Button>
         </div>
       </form>
