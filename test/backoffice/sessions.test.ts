@@ -49,6 +49,9 @@ describe.each(DIALECTS)('back-office sessions (%s)', (dialect) => {
     expect((await remote.request('GET', '/v1/auth/setup')).body.code_required).toBe(true);
     expectError(await remote.request('POST', '/v1/auth/setup', form), 403, 'setup_code_required');
     expectError(await remote.request('POST', '/v1/auth/setup', { ...form, setup_code: 'AAAA-BBBB-CCCC' }), 403, 'setup_code_required');
+    expectError(await remote.request('POST', '/v1/auth/setup', { ...form, setup_code: 'AAAA-BBBB-CCCD' }), 403, 'setup_code_required');
+    // the guessing device is stopped; the hub itself is not
+    expectError(await remote.request('POST', '/v1/auth/setup', { ...form, setup_code: 'AAAA-BBBB-CCCE' }), 429, 'rate_limited');
     const done = await anon.request('POST', '/v1/auth/setup', form);
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ role: 'owner', staff: { email: 'ada@example.com', name: 'Ada' }, restaurant: { name: 'Trattoria Uno', currency: 'eur', timezone: 'Europe/Rome', language: 'it' } });

@@ -58,15 +58,17 @@ defineRoute({
   body: Setup,
   status: 201,
   handler: async (c) => {
-    const ip = clientIp(c.ctx, c.services);
-    const throttle = signInThrottle(c.services);
     const now = c.services.clock.now();
-    throttle.check('setup', ip, now);
     if (!(await setupNeeded(c.db))) throw new ApiError('state_conflict', 'This hub already has an owner. Sign in instead.');
     if (!isLoopback(c.ctx)) {
+      // guesses are limited per address, and never count against the hub itself: a device on
+      // the LAN cannot lock the person at the hub out of their own setup
+      const ip = clientIp(c.ctx, c.services);
+      const throttle = signInThrottle(c.services);
+      throttle.check(`setup:${ip}`, ip, now);
       const code = c.body.setup_code;
       if (!code || !sameSetupCode(code, setupCodeOf(c.services))) {
-        throttle.fail('setup', ip, now);
+        throttle.fail(`setup:${ip}`, ip, now);
         throw new ApiError('setup_code_required', 'From another device, enter the setup code printed on the hub’s console.', 'setup_code');
       }
     }
