@@ -257,6 +257,28 @@ describe('back office in the browser', () => {
     }
   }, 40_000);
 
+  it('works from the keyboard: skip link, menu, tabs', async () => {
+    await go('/app/', 'Today');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    await page.getByRole('navigation').getByRole('link', { name: 'Orders' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    await page.getByRole('tab', { name: 'Live board' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('tab', { name: 'History', selected: true }).waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('History');
+    // a dialog opens from the keyboard, traps focus, and Escape closes it
+    await go('/app/floor', 'Floor');
+    await page.getByRole('button', { name: 'New table' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'New table' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  });
+
   it('every other page opens cleanly for the owner, also on a tablet', async () => {
     const pages: [string, string][] = [
       ['/app/guests', 'Guests'],

@@ -75,6 +75,12 @@ function Forbidden() {
   );
 }
 
+/** Moves to another page after this render (never from inside one). */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return <Loading />;
+}
+
 function NotFound() {
   return (
     <>
@@ -98,25 +104,20 @@ export function App() {
     })();
   }, []);
 
+  // the live feed runs while someone is signed in (the API client stops it on a 401)
+  const signedIn = !!session.value;
+  useEffect(() => {
+    if (signedIn) live.start();
+  }, [signedIn]);
+
   const path = route.value.path;
   if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined)) return <Loading />;
   if (setupRequired.value) {
-    if (path !== '/app/setup') navigate('/app/setup', true);
-    return <SetupPage onDone={() => (setupRequired.value = false)} />;
+    return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }
-  if (!session.value) {
-    if (path !== '/app/login') navigate('/app/login', true);
-    return <LoginPage />;
-  }
-  if (path === '/app/login' || path === '/app/setup') {
-    navigate(homeOf(), true);
-    return <Loading />;
-  }
-  live.start();
-  if (path === '/app/' && !can('analytics:read')) {
-    navigate(homeOf(), true);
-    return <Loading />;
-  }
+  if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to="/app/login" />;
+  if (path === '/app/login' || path === '/app/setup') return <Redirect to={homeOf()} />;
+  if (path === '/app/' && !can('analytics:read')) return <Redirect to={homeOf()} />;
   for (const r of PAGES) {
     const m = r.pattern.exec(path);
     if (!m) continue;

@@ -18,6 +18,8 @@ addEventListener('popstate', () => {
 export function onLinkClick(e: MouseEvent): void {
   const a = (e.target as Element).closest('a');
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || a.target || a.hasAttribute('download')) return;
+  // in-page anchors (the skip link) stay the browser's
+  if (a.getAttribute('href')?.startsWith('#')) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || !url.pathname.startsWith('/app/')) return;
   e.preventDefault();

@@ -86,7 +86,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
         </ul>
       </nav>
       <OfflineBanner />
-      <main id="main" class="content">
+      <main id="main" class="content" tabIndex={-1}>
         {children}
       </main>
     </div>
