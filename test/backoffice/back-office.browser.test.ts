@@ -72,6 +72,14 @@ describe('back office in the browser', () => {
     expect((await new ApiClient(url, key).get('/v1/settings')).body.name).toBe('Trattoria Test');
     await page.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => page.locator('#new-secret').count()).toBe(0);
+    // revoking asks once more, then the key is dead
+    const widget = (await new ApiClient(url, key).get('/v1/api_keys')).body.data.find((k: any) => k.name === 'Screens');
+    await page.getByRole('button', { name: 'Revoke Screens' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke Screens' });
+    await checkPage(page, 'api-keys-revoke');
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await page.locator('tr', { hasText: 'Screens' }).getByText(/revoked/).waitFor();
+    expect((await new ApiClient(url, key).get(`/v1/api_keys`)).body.data.find((k: any) => k.id === widget.id).revoked_at).toBeGreaterThan(0);
   });
 
   it('builds a menu: a category, a modifier group, an item with it; 86 makes the API refuse it', async () => {

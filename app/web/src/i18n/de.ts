@@ -82,6 +82,7 @@ export const de: Record<Key, string> = {
   'today.failedPrints': '{n} Druckauftrag/-aufträge fehlgeschlagen',
   'today.printerDown': 'Drucker {name} antwortet nicht',
   'today.webhookDisabled': 'Webhook {url} ist deaktiviert',
+  'today.failedWebhooks': '{n} Webhook-Zustellung(en) fehlgeschlagen',
   'today.nextReservations': 'Nächste Reservierungen',
   'today.noReservations': 'Heute keine weiteren Reservierungen.',
   'today.allReservations': 'Alle Reservierungen',
@@ -417,6 +418,7 @@ export const de: Record<Key, string> = {
   'keys.copied': 'Kopiert',
   'keys.done': 'Fertig',
   'keys.revoke': 'Widerrufen',
+  'keys.revokeWarning': 'Was diesen Schlüssel nutzt, funktioniert sofort nicht mehr. Das lässt sich nicht rückgängig machen.',
   'keys.revokeNamed': '{name} widerrufen',
   'keys.revokedAt': 'widerrufen {when}',
 };

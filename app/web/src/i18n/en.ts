@@ -81,6 +81,7 @@ export const en = {
   'today.failedPrints': '{n} print job(s) failed',
   'today.printerDown': 'Printer {name} is not answering',
   'today.webhookDisabled': 'Webhook {url} is disabled',
+  'today.failedWebhooks': '{n} webhook delivery(ies) failed',
   'today.nextReservations': 'Next reservations',
   'today.noReservations': 'No more reservations today.',
   'today.allReservations': 'All reservations',
@@ -416,6 +417,7 @@ export const en = {
   'keys.copied': 'Copied',
   'keys.done': 'Done',
   'keys.revoke': 'Revoke',
+  'keys.revokeWarning': 'Whatever uses this key stops working at once. This cannot be undone.',
   'keys.revokeNamed': 'Revoke {name}',
   'keys.revokedAt': 'revoked {when}',
 } as const;

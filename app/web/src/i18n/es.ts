@@ -82,6 +82,7 @@ export const es: Record<Key, string> = {
   'today.failedPrints': '{n} impresión(es) fallida(s)',
   'today.printerDown': 'La impresora {name} no responde',
   'today.webhookDisabled': 'El webhook {url} está desactivado',
+  'today.failedWebhooks': '{n} entrega(s) de webhook fallida(s)',
   'today.nextReservations': 'Próximas reservas',
   'today.noReservations': 'No hay más reservas hoy.',
   'today.allReservations': 'Todas las reservas',
@@ -417,6 +418,7 @@ export const es: Record<Key, string> = {
   'keys.copied': 'Copiada',
   'keys.done': 'Hecho',
   'keys.revoke': 'Revocar',
+  'keys.revokeWarning': 'Lo que use esta clave deja de funcionar al instante. No se puede deshacer.',
   'keys.revokeNamed': 'Revocar {name}',
   'keys.revokedAt': 'revocada {when}',
 };

@@ -82,6 +82,7 @@ export const fr: Record<Key, string> = {
   'today.failedPrints': '{n} impression(s) en échec',
   'today.printerDown': 'L’imprimante {name} ne répond pas',
   'today.webhookDisabled': 'Le webhook {url} est désactivé',
+  'today.failedWebhooks': '{n} envoi(s) de webhook en échec',
   'today.nextReservations': 'Prochaines réservations',
   'today.noReservations': 'Plus de réservations aujourd’hui.',
   'today.allReservations': 'Toutes les réservations',
@@ -417,6 +418,7 @@ export const fr: Record<Key, string> = {
   'keys.copied': 'Copiée',
   'keys.done': 'Terminé',
   'keys.revoke': 'Révoquer',
+  'keys.revokeWarning': 'Ce qui utilise cette clé cesse aussitôt de fonctionner. C’est irréversible.',
   'keys.revokeNamed': 'Révoquer {name}',
   'keys.revokedAt': 'révoquée {when}',
 };

@@ -82,6 +82,7 @@ export const it: Record<Key, string> = {
   'today.failedPrints': '{n} stampa/e non riuscita/e',
   'today.printerDown': 'La stampante {name} non risponde',
   'today.webhookDisabled': 'Il webhook {url} è disattivato',
+  'today.failedWebhooks': '{n} consegna/e webhook non riuscita/e',
   'today.nextReservations': 'Prossime prenotazioni',
   'today.noReservations': 'Nessun’altra prenotazione oggi.',
   'today.allReservations': 'Tutte le prenotazioni',
@@ -417,6 +418,7 @@ export const it: Record<Key, string> = {
   'keys.copied': 'Copiata',
   'keys.done': 'Fatto',
   'keys.revoke': 'Revoca',
+  'keys.revokeWarning': 'Ciò che usa questa chiave smette subito di funzionare. Non si può annullare.',
   'keys.revokeNamed': 'Revoca {name}',
   'keys.revokedAt': 'revocata {when}',
 };

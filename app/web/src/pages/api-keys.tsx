@@ -22,10 +22,14 @@ export function ApiKeysPage() {
   const [keys, error, reload] = useLoad(async () => (await get<{ data: ApiKey[] }>('/v1/api_keys', { limit: 100 })).data);
   const [creating, setCreating] = useState(false);
   const [made, setMade] = useState<(ApiKey & { secret: string }) | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [act, busy, actError] = useAction();
   const writable = can('api_keys:write');
 
-  const revoke = (k: ApiKey) => act(async () => (await del(`/v1/api_keys/${k.id}`), await reload()));
+  // a revoked key stops its integration for good: asked once more, naming what uses it
+  const revoke = async (k: ApiKey) => {
+    if (await act(async () => (await del(`/v1/api_keys/${k.id}`), await reload()))) setRevoking(null);
+  };
 
   return (
     <>
@@ -70,7 +74,7 @@ export function ApiKeysPage() {
                   <td>{k.revoked_at ? t('keys.revokedAt', { when: when(k.revoked_at) }) : when(k.last_used_at)}</td>
                   <td class="num">
                     {writable && !k.revoked_at ? (
-                      <Button variant="danger" disabled={busy} onClick={() => revoke(k)} aria-label={t('keys.revokeNamed', { name: k.name ?? k.prefix })}>
+                      <Button variant="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('keys.revokeNamed', { name: k.name ?? k.prefix })}>
                         {t('keys.revoke')}
                       </Button>
                     ) : null}
@@ -81,6 +85,15 @@ export function ApiKeysPage() {
           </table>
         </div>
       )}
+      <Dialog title={t('keys.revokeNamed', { name: revoking?.name ?? revoking?.prefix ?? '' })} open={revoking !== null} onClose={() => setRevoking(null)}>
+        <p>{t('keys.revokeWarning')}</p>
+        <div class="dialog-actions">
+          <Button onClick={() => setRevoking(null)}>{t('common.cancel')}</Button>
+          <Button variant="danger" disabled={busy} onClick={() => revoking && revoke(revoking)}>
+            {t('keys.revoke')}
+          </Button>
+        </div>
+      </Dialog>
       {creating ? (
         <NewKeyDialog
           onClose={() => setCreating(false)}

@@ -54,8 +54,14 @@ export function TodayPage() {
       for (const p of printers.data) if (p.is_active && !['online', 'unknown'].includes(p.status.state)) out.push({ text: t('today.printerDown', { name: p.name }), href: '/app/printers' });
     }
     if (can('webhooks:read')) {
-      const eps = await get<{ data: { id: string; url: string; status?: string; disabled?: boolean }[] }>('/v1/webhook_endpoints', { limit: 100 });
-      for (const e of eps.data) if (e.status === 'disabled' || e.disabled) out.push({ text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
+      const eps = await get<{ data: { id: string; url: string; status: string }[] }>('/v1/webhook_endpoints', { limit: 100 });
+      for (const e of eps.data) if (e.status === 'disabled') out.push({ text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
+    }
+    if (can('events:read')) {
+      // the latest events' deliveries that gave up
+      const events = await get<{ data: { deliveries: { status: string }[] }[] }>('/v1/events', { limit: 100 });
+      const failed = events.data.filter((e) => e.deliveries.some((d) => d.status === 'failed')).length;
+      if (failed) out.push({ text: t('today.failedWebhooks', { n: failed }), href: '/app/webhooks' });
     }
     return out;
   });
