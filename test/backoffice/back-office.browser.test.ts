@@ -184,14 +184,19 @@ describe('back office in the browser', () => {
     await expect.poll(() => booking.textContent()).toContain('19:00');
     await expect.poll(() => booking.textContent()).toContain('Confirmed');
     // moved to a later time from the day book
-    await booking.getByRole('button', { name: 'Edit: Grace Hopper' }).click();
+    await booking.click();
+    const details = page.getByRole('dialog', { name: /Grace Hopper/ });
+    await details.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('Time').selectOption('21:00');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => booking.textContent()).toContain('21:00');
     await checkPage(page, 'reservations');
     // one tap at the door
-    await booking.getByRole('button', { name: 'Arrived: Grace Hopper' }).click();
+    await booking.click();
+    await checkPage(page, 'reservations-booking');
+    await details.getByRole('button', { name: 'Arrived' }).click();
     await expect.poll(() => booking.textContent()).toContain('Arrived');
+    await details.getByRole('button', { name: 'Close' }).click();
   });
 
   it('adds a walk-in to the waitlist and seats it', async () => {

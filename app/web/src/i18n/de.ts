@@ -236,6 +236,8 @@ export const de: Record<Key, string> = {
 
   'reservations.title': 'Reservierungen',
   'reservations.new': 'Neue Reservierung',
+  'reservations.dayBook': 'Tagesplan',
+  'reservations.length': 'Dauer',
   'reservations.edit': 'Buchung von {name} ändern',
   'reservations.count': '{n} Buchungen, {guests} Gäste',
   'reservations.none': 'An diesem Tag keine Reservierungen.',

@@ -235,6 +235,8 @@ export const en = {
 
   'reservations.title': 'Reservations',
   'reservations.new': 'New reservation',
+  'reservations.dayBook': 'Day book',
+  'reservations.length': 'Length',
   'reservations.edit': 'Change the booking of {name}',
   'reservations.count': '{n} bookings, {guests} guests',
   'reservations.none': 'No reservations on this day.',

@@ -236,6 +236,8 @@ export const es: Record<Key, string> = {
 
   'reservations.title': 'Reservas',
   'reservations.new': 'Nueva reserva',
+  'reservations.dayBook': 'Libro del día',
+  'reservations.length': 'Duración',
   'reservations.edit': 'Cambiar la reserva de {name}',
   'reservations.count': '{n} reservas, {guests} comensales',
   'reservations.none': 'No hay reservas este día.',

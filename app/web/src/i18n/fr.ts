@@ -236,6 +236,8 @@ export const fr: Record<Key, string> = {
 
   'reservations.title': 'Réservations',
   'reservations.new': 'Nouvelle réservation',
+  'reservations.dayBook': 'Planning du jour',
+  'reservations.length': 'Durée',
   'reservations.edit': 'Modifier la réservation de {name}',
   'reservations.count': '{n} réservations, {guests} couverts',
   'reservations.none': 'Aucune réservation ce jour-là.',

@@ -236,6 +236,8 @@ export const it: Record<Key, string> = {
 
   'reservations.title': 'Prenotazioni',
   'reservations.new': 'Nuova prenotazione',
+  'reservations.dayBook': 'Agenda del giorno',
+  'reservations.length': 'Durata',
   'reservations.edit': 'Modifica la prenotazione di {name}',
   'reservations.count': '{n} prenotazioni, {guests} coperti',
   'reservations.none': 'Nessuna prenotazione in questo giorno.',

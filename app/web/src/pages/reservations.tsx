@@ -34,7 +34,17 @@ export function ReservationsPage() {
   const [act, busy, actError] = useAction();
   useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
   const writable = can('reservations:write');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = list?.find((r) => r.id === openId) ?? null;
+  const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
   const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));
+
+  // the day's time axis: the restaurant's midnight of the date, and the hours the bookings span
+  const dayStart = list?.length ? list[0].starts_at - (Number(list[0].time.slice(0, 2)) * 3600 + Number(list[0].time.slice(3, 5)) * 60) : 0;
+  const firstHour = Math.min(11, ...(list ?? []).map((r) => Math.floor((r.starts_at - dayStart) / 3600)));
+  const lastHour = Math.max(23, ...(list ?? []).map((r) => Math.ceil((r.ends_at - dayStart) / 3600)));
+  const span = { from: firstHour * 3600, to: lastHour * 3600 };
+  const hours = Array.from({ length: lastHour - firstHour }, (_, i) => firstHour + i);
 
   const rows: { label: string; items: Reservation[] }[] = [
     ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => r.table === tbl.id) })),
@@ -61,47 +71,101 @@ export function ReservationsPage() {
         <Empty>{t('reservations.none')}</Empty>
       ) : (
         <div class="daybook">
+          <div class="daybook-hours" aria-hidden="true">
+            <span class="daybook-table" />
+            <div class="daybook-track">
+              {hours.map((h) => (
+                <span key={h} class="daybook-hour" style={{ left: `${((h * 3600 - span.from) / (span.to - span.from)) * 100}%` }}>
+                  {String(h % 24).padStart(2, '0')}:00
+                </span>
+              ))}
+            </div>
+          </div>
+          <div role="list" aria-label={t('reservations.dayBook')} class="daybook-rows">
           {rows.map((row) => (
-            <section class="daybook-row" key={row.label} aria-label={row.label}>
+            <div class="daybook-row" role="listitem" key={row.label}>
               <h2 class="daybook-table">{row.label}</h2>
-              <ul class="daybook-items">
-                {row.items.map((r) => (
-                  <li key={r.id} class={`booking status-${r.status}`}>
-                    <div>
+              <div class="daybook-track" style={{ '--hours': String(hours.length) } as Record<string, string>}>
+                {row.items.map((r) => {
+                  const start = r.starts_at - dayStart;
+                  const left = ((start - span.from) / (span.to - span.from)) * 100;
+                  const width = ((r.duration_minutes * 60) / (span.to - span.from)) * 100;
+                  return (
+                    <button
+                      type="button"
+                      key={r.id}
+                      class={`booking status-${r.status}`}
+                      style={{ left: `${left}%`, width: `${width}%` }}
+                      onClick={() => setOpen(r)}
+                      title={`${r.time} ${r.guest.name} · ${t('reservations.party', { n: r.party_size })}`}
+                    >
                       <strong>
-                        {r.time} · {r.guest.name}
+                        {r.time} {r.guest.name}
                       </strong>
-                      <span class="muted">
-                        {' '}
-                        · {t('reservations.party', { n: r.party_size })} · {r.duration_minutes} min
+                      <span>
+                        {t('reservations.party', { n: r.party_size })} · {t(`resStatus.${r.status}` as Key)}
+                        {r.no_show_risk !== null && r.no_show_risk >= 50 ? ` · ${t('reservations.risk')}` : ''}
                       </span>
-                    </div>
-                    <div class="booking-tags">
-                      <Badge tone={tone(r.status)}>{t(`resStatus.${r.status}` as Key)}</Badge>
-                      {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.riskN', { n: r.no_show_risk })}</Badge> : null}
-                    </div>
-                    {r.notes ? <div class="note">{r.notes}</div> : null}
-                    {writable && NEXT[r.status] ? (
-                      <div class="card-actions">
-                        {r.status === 'pending' || r.status === 'confirmed' ? (
-                          <Button variant="quiet" onClick={() => setEditing(r)} aria-label={`${t('common.edit')}: ${r.guest.name}`}>
-                            {t('common.edit')}
-                          </Button>
-                        ) : null}
-                        {NEXT[r.status].map((s) => (
-                          <Button key={s} variant={s === 'cancelled' || s === 'no_show' ? 'quiet' : undefined} disabled={busy} onClick={() => move(r, s)} aria-label={`${t(`resAction.${s}` as Key)}: ${r.guest.name}`}>
-                            {t(`resAction.${s}` as Key)}
-                          </Button>
-                        ))}
-                      </div>
-                    ) : null}
-                  </li>
-                ))}
-              </ul>
-            </section>
+                    </button>
+                  );
+                })}
+              </div>
+            </div>
           ))}
+          </div>
         </div>
       )}
+      {opened ? (
+        <Dialog title={`${opened.time} · ${opened.guest.name}`} open onClose={() => setOpen(null)}>
+          <dl class="facts">
+            <dt>{t('reservations.partySize')}</dt>
+            <dd>{opened.party_size}</dd>
+            <dt>{t('orders.status')}</dt>
+            <dd>
+              <Badge tone={tone(opened.status)}>{t(`resStatus.${opened.status}` as Key)}</Badge>
+            </dd>
+            <dt>{t('reservations.length')}</dt>
+            <dd>{opened.duration_minutes} min</dd>
+            {opened.guest.phone || opened.guest.email ? (
+              <>
+                <dt>{t('guests.contact')}</dt>
+                <dd>{[opened.guest.phone, opened.guest.email].filter(Boolean).join(' · ')}</dd>
+              </>
+            ) : null}
+            {opened.no_show_risk !== null ? (
+              <>
+                <dt>{t('reservations.risk')}</dt>
+                <dd>{opened.no_show_risk >= 50 ? <Badge tone="warn">{opened.no_show_risk} %</Badge> : `${opened.no_show_risk} %`}</dd>
+              </>
+            ) : null}
+            {opened.notes ? (
+              <>
+                <dt>{t('order.notes')}</dt>
+                <dd>{opened.notes}</dd>
+              </>
+            ) : null}
+          </dl>
+          {writable && NEXT[opened.status] ? (
+            <div class="dialog-actions">
+              {opened.status === 'pending' || opened.status === 'confirmed' ? (
+                <Button
+                  onClick={() => {
+                    setEditing(opened);
+                    setOpen(null);
+                  }}
+                >
+                  {t('common.edit')}
+                </Button>
+              ) : null}
+              {NEXT[opened.status].map((st) => (
+                <Button key={st} variant={st === 'cancelled' || st === 'no_show' ? 'danger' : 'primary'} disabled={busy} onClick={() => move(opened, st)}>
+                  {t(`resAction.${st}` as Key)}
+                </Button>
+              ))}
+            </div>
+          ) : null}
+        </Dialog>
+      ) : null}
       {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={reload} /> : null}
       {editing ? <BookingDialog date={editing.date} booking={editing} tables={tables ?? []} onClose={() => setEditing(null)} onSaved={reload} /> : null}
     </>
