@@ -264,7 +264,7 @@ export const de: Record<Key, string> = {
   'resAction.arrived': 'Angekommen',
   'resAction.seated': 'Platzieren',
   'resAction.completed': 'Fertig',
-  'resAction.cancelled': 'Stornieren',
+  'resAction.cancelled': 'Buchung stornieren',
   'resAction.no_show': 'Nicht erschienen',
 
   'waitlist.title': 'Warteliste',

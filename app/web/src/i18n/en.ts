@@ -263,7 +263,7 @@ export const en = {
   'resAction.arrived': 'Arrived',
   'resAction.seated': 'Seat',
   'resAction.completed': 'Done',
-  'resAction.cancelled': 'Cancel',
+  'resAction.cancelled': 'Cancel booking',
   'resAction.no_show': 'No-show',
 
   'waitlist.title': 'Waitlist',

@@ -264,7 +264,7 @@ export const es: Record<Key, string> = {
   'resAction.arrived': 'Han llegado',
   'resAction.seated': 'Sentar',
   'resAction.completed': 'Terminar',
-  'resAction.cancelled': 'Cancelar',
+  'resAction.cancelled': 'Cancelar la reserva',
   'resAction.no_show': 'No se presentó',
 
   'waitlist.title': 'Lista de espera',

@@ -264,7 +264,7 @@ export const fr: Record<Key, string> = {
   'resAction.arrived': 'Arrivés',
   'resAction.seated': 'Installer',
   'resAction.completed': 'Terminer',
-  'resAction.cancelled': 'Annuler',
+  'resAction.cancelled': 'Annuler la réservation',
   'resAction.no_show': 'Absents',
 
   'waitlist.title': 'Liste d’attente',

@@ -264,7 +264,7 @@ export const it: Record<Key, string> = {
   'resAction.arrived': 'Arrivati',
   'resAction.seated': 'Fai accomodare',
   'resAction.completed': 'Concludi',
-  'resAction.cancelled': 'Annulla',
+  'resAction.cancelled': 'Annulla la prenotazione',
   'resAction.no_show': 'Non presentati',
 
   'waitlist.title': 'Lista d’attesa',
