@@ -380,5 +380,21 @@ describe('back office in the browser', () => {
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const after = await page.evaluate(async () => (await fetch('/v1/auth/session')).status);
     expect(after).toBe(401);
+
+    // the kitchen sees its screens only: the orders and the menu, read-only
+    const owner = new ApiClient(url, key);
+    const cook = await owner.post('/v1/staff', { name: 'Kim Kitchen', email: 'kim@example.com', role: 'kitchen' });
+    await owner.post(`/v1/staff/${cook.body.id}/password`, { password: 'kim has a password' });
+    await page.getByLabel('Email').fill('kim@example.com');
+    await page.getByLabel('Password').fill('kim has a password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    expect(await page.getByRole('navigation').getByRole('link').allTextContents()).toEqual(['Orders', 'Menu']);
+    await go('/app/menu', 'Menu');
+    await expect.poll(() => page.getByRole('button', { name: 'New item' }).count()).toBe(0);
+    expect(await page.getByRole('switch', { name: 'Available' }).isDisabled()).toBe(true);
+    await checkPage(page, 'kitchen-menu');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   });
 });
