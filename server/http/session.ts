@@ -55,9 +55,22 @@ export async function sessionOf(ctx: Context, services: Services): Promise<Staff
   return session;
 }
 
-/** Sets (or, with null, clears) the two cookies; Secure whenever the request came over TLS. */
-export function setSessionCookies(ctx: Context, value: { token: string; csrfToken: string; maxAgeSeconds: number } | null): void {
-  const base = { path: '/', sameSite: 'strict' as const, secure: ctx.secure, overwrite: true };
+/**
+ * The browser reached us over https: TLS on this server, or a trusted proxy (the cloud's load
+ * balancer) that says so in X-Forwarded-Proto.
+ */
+export function overHttps(ctx: Context, services: Services): boolean {
+  if (ctx.secure) return true;
+  const peer = (ctx.req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return services.config.trustedProxies.map((p) => p.replace(/^::ffff:/, '')).includes(peer) && ctx.get('x-forwarded-proto').split(',')[0].trim() === 'https';
+}
+
+/** Sets (or, with null, clears) the two cookies; Secure whenever the browser came over https. */
+export function setSessionCookies(ctx: Context, services: Services, value: { token: string; csrfToken: string; maxAgeSeconds: number } | null): void {
+  const secure = overHttps(ctx, services);
+  // the cookies module refuses Secure on a plain connection unless told the proxy's answer
+  if (secure && !ctx.secure) ctx.cookies.secure = true;
+  const base = { path: '/', sameSite: 'strict' as const, secure, overwrite: true };
   if (!value) {
     ctx.cookies.set(SESSION_COOKIE, '', { ...base, httpOnly: true, maxAge: 0 });
     ctx.cookies.set(CSRF_COOKIE, '', { ...base, httpOnly: false, maxAge: 0 });

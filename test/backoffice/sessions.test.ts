@@ -86,6 +86,21 @@ describe.each(DIALECTS)('back-office sessions (%s)', (dialect) => {
     }
   });
 
+  it('marks the cookies Secure when a trusted proxy says the browser came over https', async () => {
+    const proxied = await startHub(dialect, { config: { trustedProxies: ['127.0.0.1'] } });
+    try {
+      const lan = { 'x-forwarded-for': '192.168.1.7' };
+      const setup = { restaurant_name: 'Cloud', timezone: 'UTC', currency: 'eur', owner_name: 'Cy', owner_email: 'cy@example.com', owner_password: 'cloud password 1', setup_code: proxied.server.setupCode() };
+      await new SessionClient(proxied.url, lan).request('POST', '/v1/auth/setup', setup);
+      const https = await new SessionClient(proxied.url, { ...lan, 'x-forwarded-proto': 'https' }).request('POST', '/v1/auth/login', { email: 'cy@example.com', password: 'cloud password 1' });
+      expect(https.setCookies.every((c) => /;\s*secure/i.test(c))).toBe(true);
+      const http = await new SessionClient(proxied.url, lan).request('POST', '/v1/auth/login', { email: 'cy@example.com', password: 'cloud password 1' });
+      expect(http.setCookies.some((c) => /;\s*secure/i.test(c))).toBe(false);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('signs in, reads the API through the session, and a write needs the CSRF token', async () => {
     const owner = new SessionClient(hub.url);
     expectError(await owner.request('POST', '/v1/auth/login', { email: 'ada@example.com', password: 'wrong password!' }), 401, 'sign_in_failed');

@@ -27,7 +27,7 @@ async function signInAs(c: Call<any, any, any>, who: { userId: string; restauran
     nowMs: c.services.clock.now(),
     lifetime,
   });
-  setSessionCookies(c.ctx, { token: opened.token, csrfToken: opened.csrfToken, maxAgeSeconds: lifetime.maxSeconds });
+  setSessionCookies(c.ctx, c.services, { token: opened.token, csrfToken: opened.csrfToken, maxAgeSeconds: lifetime.maxSeconds });
   c.ctx.set('Cache-Control', 'no-store');
   const session = await resolveSession(c.services.db, opened.token, c.services.clock.now(), lifetime);
   if (!session) throw new ApiError('sign_in_failed', 'This account cannot sign in to the back office.');
@@ -111,7 +111,7 @@ defineRoute({
   handler: async (c) => {
     const s = await sessionOf(c.ctx, c.services);
     if (s) await revokeSession(c.services.db, s.restaurantId, s.id, c.services.clock.now());
-    setSessionCookies(c.ctx, null);
+    setSessionCookies(c.ctx, c.services, null);
     return { object: 'session', signed_out: true };
   },
 });
