@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
 import { presentSession, presentSessionRow } from './presenter.ts';
-import { SetPassword as _SetPassword, Setup, SignIn, UpdateOwnSession } from './schema.ts';
+import { Setup, SignIn, UpdateOwnSession } from './schema.ts';
 
 const tag = 'Sessions';
 
@@ -176,4 +176,3 @@ defineRoute({
   },
 });
 
-export const SetPassword = _SetPassword;

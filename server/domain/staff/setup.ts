@@ -5,7 +5,7 @@ import type { Transactor } from '../../db/transact.ts';
 import { ApiError } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import { provisionRestaurant } from '../restaurants/provision.ts';
-import { getRestaurant, updateSettings } from '../restaurants/restaurants.ts';
+import { updateSettings } from '../restaurants/restaurants.ts';
 import { normalizeEmail } from '../customers/match-customer.ts';
 
 /** The hub needs its first owner: nobody can sign in as an owner yet. */
@@ -83,7 +83,6 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
     const now = Math.floor(nowMs / 1000);
     await updateRecord(trx, 'users', { id: user.id, restaurant_id: made.restaurant.id }, { name: input.owner_name, password_hash: passwordHash, updated: now });
     if (input.language) await updateSettings(trx, { restaurantId: made.restaurant.id, livemode: true, now: nowMs }, { language: input.language });
-    await getRestaurant(trx, made.restaurant.id);
     return { restaurantId: made.restaurant.id, userId: user.id };
   });
 }
