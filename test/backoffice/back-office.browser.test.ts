@@ -305,6 +305,10 @@ describe('back office in the browser', () => {
       await go(path, title);
       await checkPage(page, path.slice(5).replace(/\//g, '-'));
     }
+    await go('/app/analytics', 'Analytics');
+    await page.getByLabel('Group by').selectOption('week');
+    await page.locator('.chart .u-legend').first().waitFor();
+    await checkPage(page, 'analytics-weeks');
     await page.setViewportSize({ width: 768, height: 1024 });
     for (const [path, title] of [
       ['/app/', 'Today'],

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../lib/api.ts';
 import { minorDigits, money, number, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
-import { Button, Empty, ErrorNote, Field, Loading, PageHeader, useLoad } from '../ui/kit.tsx';
+import { Button, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useLoad } from '../ui/kit.tsx';
 
 interface Range {
   start_date: string;
@@ -13,13 +13,25 @@ interface Range {
 
 const range = (days: number): Range => ({ start_date: todayAtRestaurant(-(days - 1)), end_date: todayAtRestaurant() });
 
+function periodStart(p: string): number {
+  const week = /^(\d{4})-W(\d{2})$/.exec(p);
+  if (week) {
+    // ISO week 1 holds the year's first Thursday
+    const jan4 = Date.UTC(Number(week[1]), 0, 4);
+    const monday = jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * 86_400_000;
+    return (monday + (Number(week[2]) - 1) * 7 * 86_400_000) / 1000;
+  }
+  return Date.parse(/^\d{4}-\d{2}$/.test(p) ? `${p}-01T12:00:00Z` : `${p}T12:00:00Z`) / 1000;
+}
+
 /** A line chart of one or two series over dates, drawn with uPlot (no network, canvas only). */
 function LineChart({ label, dates, series }: { label: string; dates: string[]; series: { name: string; values: number[]; color: string }[] }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
     if (!el || !dates.length) return;
-    const xs = dates.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
+    // days are YYYY-MM-DD, weeks YYYY-Www, months YYYY-MM: each becomes the moment it starts
+    const xs = dates.map(periodStart);
     const plot = new uPlot(
       {
         width: Math.max(280, el.clientWidth),
@@ -44,11 +56,12 @@ function LineChart({ label, dates, series }: { label: string; dates: string[]; s
 
 export function AnalyticsPage() {
   const [r, setR] = useState<Range>(range(30));
+  const [groupBy, setGroupBy] = useState('day');
   const [data, error] = useLoad(async () => {
     const q = { ...r };
     const [revenue, orders, items, abc, peak, reservations, labor, comparison, forecast] = await Promise.all([
-      get('/v1/analytics/revenue', q),
-      get('/v1/analytics/orders', q),
+      get('/v1/analytics/revenue', { ...q, group_by: groupBy }),
+      get('/v1/analytics/orders', { ...q, group_by: groupBy }),
       get('/v1/analytics/menu_items', q),
       get('/v1/analytics/menu_abc', q),
       get('/v1/analytics/peak_hours', q),
@@ -58,7 +71,7 @@ export function AnalyticsPage() {
       get('/v1/analytics/sales_forecast', { days: 7 }),
     ]);
     return { revenue, orders, items, abc, peak, reservations, labor, comparison, forecast };
-  }, [r.start_date, r.end_date]);
+  }, [r.start_date, r.end_date, groupBy]);
   const unit = 10 ** minorDigits();
 
   return (
@@ -67,6 +80,12 @@ export function AnalyticsPage() {
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={t('analytics.range')}>
         <Field label={t('analytics.from')} type="date" value={r.start_date} max={r.end_date} onInput={(e) => setR({ ...r, start_date: (e.target as HTMLInputElement).value })} />
         <Field label={t('analytics.to')} type="date" value={r.end_date} min={r.start_date} onInput={(e) => setR({ ...r, end_date: (e.target as HTMLInputElement).value })} />
+        <SelectField
+          label={t('analytics.groupBy')}
+          value={groupBy}
+          onChange={setGroupBy}
+          options={(['day', 'week', 'month'] as const).map((g) => ({ value: g, label: t(`analytics.by.${g}` as Key) }))}
+        />
         {[7, 30, 90].map((d) => (
           <Button key={d} onClick={() => setR(range(d))}>
             {t('analytics.lastDays', { n: d })}

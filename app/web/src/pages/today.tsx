@@ -1,11 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get } from '../lib/api.ts';
-import { money, number, todayAtRestaurant, when } from '../lib/format.ts';
-import { t } from '../lib/i18n.ts';
+import { minutesSince, money, number, todayAtRestaurant, when } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { statusTone } from './orders.tsx';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
 import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+
+interface ActiveOrder {
+  id: string;
+  orderNumber: string;
+  type: 'dine_in' | 'takeout' | 'delivery';
+  status: string;
+  tableNumber: number | null;
+  total: number;
+  placedAt: number | null;
+  createdAt: number;
+}
 
 interface Dashboard {
   total_orders: number;
@@ -34,6 +46,7 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
 export function TodayPage() {
   const [dash, dashError, reloadDash] = useLoad(() => get<Dashboard>('/v1/analytics/dashboard'));
   const [open, setOpen] = useState<number | null>(null);
+  const [oldest, setOldest] = useState<ActiveOrder[]>([]);
   const [waiting, setWaiting] = useState<number | null>(null);
   const [next] = useLoad(async () =>
     can('reservations:read')
@@ -67,8 +80,10 @@ export function TodayPage() {
   });
 
   const countOpen = async () => {
-    const active = await get<{ data: unknown[] }>('/public/orders/active', { fields: 'id' });
+    // the operational view: open orders, oldest first
+    const active = await get<{ data: ActiveOrder[] }>('/public/orders/active', { fields: 'id,orderNumber,type,status,tableNumber,total,placedAt,createdAt' });
     setOpen(active.data.length);
+    setOldest(active.data.slice(0, 6));
   };
   const countWaiting = async () => {
     if (!can('waitlist:read')) return;
@@ -107,6 +122,24 @@ export function TodayPage() {
         <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" />
       </section>
       <div class="columns">
+        <section class="card">
+          <h2>{t('today.oldestOpen')}</h2>
+          {oldest.length === 0 ? (
+            <Empty>{t('orders.noneOpen')}</Empty>
+          ) : (
+            <ul class="plain-list">
+              {oldest.map((o) => (
+                <li key={o.id} class="res-line">
+                  <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
+                  {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
+                  <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
+                  <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <a href="/app/orders">{t('today.allOrders')}</a>
+        </section>
         <section class="card">
           <h2>{t('today.attention')}</h2>
           {attention === undefined ? null : attention.length === 0 ? (
