@@ -19,6 +19,17 @@ export interface Config {
   /** SMS gateway taking POST {to, text} as JSON; null: SMS notices go to the dashboard outbox. */
   sms: { url: string; token?: string } | null;
   /** Webhook delivery; unset fields take the defaults in domain/webhooks/config.ts (they depend on role). */
+  /** Staff sessions of the back office (app/web). */
+  backOffice: {
+    /** a session unused this long ends */
+    sessionIdleSeconds: number;
+    /** and none lives longer than this */
+    sessionMaxSeconds: number;
+    /** failed sign-ins allowed per account, and per address, within the window */
+    signInFailuresPerAccount: number;
+    signInFailuresPerIp: number;
+    signInWindowSeconds: number;
+  };
   webhooks: {
     /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
     allowPrivateTargets?: boolean;
@@ -48,5 +59,12 @@ export const defaultConfig: Config = {
   idempotencyTtlSeconds: 24 * 3600,
   mail: { smtp: null, from: 'comanda <no-reply@comanda.local>', contactTo: 'hello@comanda.local' },
   sms: null,
+  backOffice: {
+    sessionIdleSeconds: 12 * 3600,
+    sessionMaxSeconds: 30 * 24 * 3600,
+    signInFailuresPerAccount: 5,
+    signInFailuresPerIp: 30,
+    signInWindowSeconds: 15 * 60,
+  },
   webhooks: {},
 };

@@ -72,6 +72,11 @@ const CODES = {
   sync_protocol_mismatch: 400,
   sync_cursor_mismatch: 409,
   sync_restaurant_exists: 409,
+  // back office (issue 15): staff sessions
+  not_signed_in: 401,
+  sign_in_failed: 401,
+  csrf_token_invalid: 403,
+  setup_code_required: 403,
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -11,7 +11,9 @@ import { ServerProcess } from './db/processes.ts';
 import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
+import { setSetupCode, setupCodeOf } from './auth/setup-code.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { webApp } from './http/web-app.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Scheduler } from './scheduler.ts';
@@ -27,6 +29,10 @@ export interface ServerOptions {
   config?: Partial<Config>;
   /** start periodic jobs (node-cron); tests usually run jobs by hand instead */
   scheduler?: boolean;
+  /** the first start's one-time setup code (default: a fresh random one); see setupCode() */
+  setupCode?: string;
+  /** the built back office (default app/web/dist) */
+  webDist?: string;
 }
 
 export interface ComandaServer {
@@ -34,6 +40,8 @@ export interface ComandaServer {
   services: Services;
   scheduler: Scheduler;
   http: http.Server;
+  /** the code a setup from another device than the hub itself must give (print it on the console) */
+  setupCode(): string;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   /** stop accepting, finish in-flight requests, stop jobs, close the database */
   close(): Promise<void>;
@@ -59,10 +67,14 @@ export function createServer(opts: ServerOptions): ComandaServer {
     process: new ServerProcess(db, dialect, opts.database.url, logger),
   };
 
+  if (opts.setupCode) setSetupCode(services, opts.setupCode);
+
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
   app.use(errorMiddleware(logger));
+  // the back office (app/web) is static files; everything it does goes through the API below
+  app.use(webApp(opts.webDist));
   const router = new Router();
   mountRoutes(router, services);
   app.use(router.routes());
@@ -80,6 +92,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
     services,
     scheduler,
     http: server,
+    setupCode: () => setupCodeOf(services),
     async listen(port = 0, host = '127.0.0.1') {
       // before the first request: what a process that died (kill -9) held is free again
       await services.process.sweep();

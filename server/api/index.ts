@@ -20,3 +20,6 @@ import './analytics/index.ts';
 
 import './printers/index.ts';
 import './sync/routes.ts';
+
+import './auth/routes.ts';
+import './api-keys/routes.ts';

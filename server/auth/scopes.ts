@@ -25,6 +25,9 @@ export const SCOPES = [
   'inventory:write',
   'printers:read',
   'printers:write',
+  // the keys themselves (/v1/api_keys): only an owner's session holds these by default
+  'api_keys:read',
+  'api_keys:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

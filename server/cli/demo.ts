@@ -24,7 +24,7 @@ export async function demoCommand(argv: string[]) {
     const tx = new Transactor(database.db);
     const now = systemClock.now();
     const slug = (flags.slug as string | undefined) ?? `trattoria-demo-${Math.floor(now / 1000).toString(36)}`;
-    const created = await provisionRestaurant(tx, now, { name: 'Trattoria Demo', slug, plan: 'pro' });
+    const created = await provisionRestaurant(tx, now, { name: 'Trattoria Demo', slug, plan: 'pro', ownerPassword: true });
     const extra = await seedDemo(tx, { restaurantId: created.restaurant.id, livemode: true, now }, { historyDays, ordersPerDay });
     out(flags, { ...created, ...extra }, `${describe(created)}\n${JSON.stringify(extra, null, 2)}`);
   } finally {

@@ -31,6 +31,7 @@ export async function initCommand(argv: string[]) {
       plan: flags.plan as string | undefined,
       currency: (flags.currency as string | undefined)?.toLowerCase(),
       timezone: flags.timezone as string | undefined,
+      ownerPassword: true,
     });
     out(flags, result, describe(result));
   } finally {
@@ -41,7 +42,7 @@ export async function initCommand(argv: string[]) {
 export function describe(r: Awaited<ReturnType<typeof provisionRestaurant>>): string {
   return [
     `Restaurant ${r.restaurant.name} (${r.restaurant.slug}, ${r.restaurant.id})`,
-    `Owner login:  ${r.owner.email} / ${r.owner.password}`,
+    r.owner.password ? `Owner login:  ${r.owner.email} / ${r.owner.password} (sign in at /app/login)` : `Owner:        ${r.owner.email}, no password yet: open /app/ on the hub to set one`,
     `Live key:     ${r.keys.secret}`,
     `Sandbox key:  ${r.keys.sandbox}`,
     `Widget key:   ${r.keys.widget}`,

@@ -4,6 +4,7 @@ import { initCommand } from './init.ts';
 import { keysCommand } from './keys.ts';
 import { serveCommand } from './serve.ts';
 import { syncCommand } from './sync.ts';
+import { staffCommand } from './staff.ts';
 
 const USAGE = `comanda — restaurant operations hub
 
@@ -12,6 +13,7 @@ const USAGE = `comanda — restaurant operations hub
   comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
   comanda sync invite|link|status|audit|unlink …   (cloud sync; \`comanda sync\` for details)
+  comanda staff reset-password --email EMAIL [--restaurant SLUG] [--password P] [--data-dir DIR] [--json]
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -31,6 +33,9 @@ try {
       break;
     case 'sync':
       await syncCommand(rest);
+      break;
+    case 'staff':
+      await staffCommand(rest);
       break;
     default:
       process.stdout.write(USAGE);

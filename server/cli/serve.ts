@@ -3,6 +3,7 @@ import { Transactor } from '../db/transact.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { createServer } from '../server.ts';
+import { setupNeeded } from '../domain/staff/setup.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
 import { openFromFlags } from './open.ts';
@@ -35,9 +36,7 @@ export async function serveCommand(argv: string[]) {
       name: 'My Restaurant',
       slug: 'my-restaurant',
     });
-    if (!flags.json) {
-      process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
-    }
+    if (!flags.json) process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\n\n`);
   }
 
   const server = createServer({
@@ -51,9 +50,15 @@ export async function serveCommand(argv: string[]) {
     },
   });
   const { url } = await server.listen(port, host);
+  // No owner can sign in yet: the back office opens on its setup page. On the hub itself it
+  // needs nothing more; from another device it asks for this code, shown only here.
+  const setup = (await setupNeeded(database.db)) ? { url: `http://127.0.0.1:${new URL(url).port}/app/`, code: server.setupCode() } : null;
+  if (setup && !flags.json) {
+    process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
+  }
   logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');
   // With --json, one line tells a supervisor (the desktop shell, a script) where to connect.
-  if (flags.json) process.stdout.write(`${JSON.stringify({ url, dialect: database.dialect, role, first_run: firstRun })}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify({ url, dialect: database.dialect, role, first_run: firstRun, setup })}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,13 +4,18 @@ import type { Scope } from '../auth/scopes.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { sessionOf } from './session.ts';
+import type { StaffSession } from '../domain/staff/sessions.ts';
 
 export interface Caller {
+  /** the API key's id, or a staff session's (ses_…) */
   keyId: string;
   restaurantId: string;
   kind: 'secret' | 'widget';
   livemode: boolean;
   scopes: ReadonlySet<string>;
+  /** set when a signed-in staff member calls through the back office */
+  staff?: { id: string; role: string; sessionId: string };
 }
 
 // last_used_at is written at most once a minute per key: exact to the minute is what an
@@ -75,7 +80,12 @@ export async function authenticate(
   scope: Scope | undefined,
 ): Promise<Caller> {
   const key = ctx.get('x-api-key');
-  if (!key) throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header.');
+  if (!key) {
+    // A signed-in staff member: the role's scopes stand in for a key's, checked the same way.
+    const session = await sessionOf(ctx, services);
+    if (session) return sessionCaller(session, scope, services);
+    throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header.');
+  }
   const known = await resolveKey(services, key);
   if (!known) throw new ApiError('api_key_invalid', 'Invalid API key provided.');
   const { caller } = known;
@@ -96,4 +106,20 @@ export async function authenticate(
     await services.db.updateTable('api_keys').set({ last_used_at: Math.floor(now / 1000) }).where('id', '=', caller.keyId).execute();
   }
   return caller;
+}
+
+function sessionCaller(session: StaffSession, scope: Scope | undefined, services: Services): Caller {
+  if (scope && !session.scopes.has(scope)) {
+    throw new ApiError('insufficient_scope', `Your role (${session.access}) does not allow this: it needs the scope '${scope}'.`);
+  }
+  limiterFor(services)?.take(session.id, services.clock.now());
+  // A session works the live restaurant, on v1 and on the operational surface alike.
+  return {
+    keyId: session.id,
+    restaurantId: session.restaurantId,
+    kind: 'secret',
+    livemode: true,
+    scopes: session.scopes,
+    staff: { id: session.staff.id, role: session.staff.role, sessionId: session.id },
+  };
 }

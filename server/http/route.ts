@@ -9,6 +9,7 @@ import { ApiError } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { readJsonBody } from './body.ts';
+import { sessionOf } from './session.ts';
 import { expandsPersonal, readExpandParam, validateExpand } from './expand.ts';
 import { withIdempotency, type IdempotencyScope } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
@@ -129,6 +130,8 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       spec.preflight?.(ctx, services);
       // ids and query values never hold a NUL either (see readJsonBody)
       if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
+      // a session's CSRF token is checked before the body is read: a forged form post is refused as such
+      if (spec.auth !== 'none') await sessionOf(ctx, services);
       await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
       const sandboxCaller = caller !== null && !caller.livemode;

@@ -14,10 +14,12 @@ export const clientMessage = z.discriminatedUnion('type', [
       key: z.string().min(1).max(200).optional(),
       kind: z.string().min(1).max(40).optional(),
       token: z.string().min(1).max(500).optional(),
+      /** the back office: the staff session whose cookie came with the connection */
+      session: z.literal(true).optional(),
     })
     .strict()
-    .refine((m) => (m.key !== undefined) !== (m.token !== undefined && m.kind !== undefined), {
-      message: 'send either key, or kind and token',
+    .refine((m) => [m.key !== undefined, m.token !== undefined && m.kind !== undefined, m.session === true].filter(Boolean).length === 1, {
+      message: 'send either key, or kind and token, or session',
     }),
   z.object({ type: z.literal('subscribe'), topics, since: z.number().int().min(0).optional() }).strict(),
   z.object({ type: z.literal('unsubscribe'), topics }).strict(),

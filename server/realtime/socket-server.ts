@@ -9,6 +9,8 @@ import { CLOSE, RealtimeClient } from './client.ts';
 import { guestTokenResolver } from './guest-tokens.ts';
 import type { RealtimeHub } from './hub.ts';
 import { SUBPROTOCOL, type RealtimeOptions } from './options.ts';
+import { resolveSession } from '../domain/staff/sessions.ts';
+import { lifetimeOf, SESSION_COOKIE } from '../http/session.ts';
 import { clientMessage, keyFromProtocols, type ClientMessage } from './protocol.ts';
 import { parseTopic, scopeOf, type Topic } from './topics.ts';
 
@@ -59,7 +61,7 @@ export class RealtimeSocketServer {
     });
     ws.on('message', (data, isBinary) => {
       chain = chain
-        .then(() => this.onMessage(client, data, isBinary))
+        .then(() => this.onMessage(client, data, isBinary, req))
         .catch((err) => {
           this.services.logger.error({ err }, 'realtime: message failed');
           client.error('internal_error', 'Something went wrong on our side.');
@@ -73,7 +75,7 @@ export class RealtimeSocketServer {
     ws.on('error', (err) => this.services.logger.debug({ err }, 'realtime: socket error'));
   }
 
-  private async onMessage(client: RealtimeClient, data: RawData, isBinary: boolean): Promise<void> {
+  private async onMessage(client: RealtimeClient, data: RawData, isBinary: boolean, req: http.IncomingMessage): Promise<void> {
     if (client.closed) return;
     let parsed: unknown;
     try {
@@ -90,6 +92,7 @@ export class RealtimeSocketServer {
     if (msg.type === 'auth') {
       if (client.principal) return client.error('parameter_invalid', 'Already authenticated.');
       if (msg.key !== undefined) return this.authStaff(client, msg.key);
+      if (msg.session) return this.authSession(client, req);
       return this.authGuest(client, msg.kind!, msg.token!);
     }
     if (!client.principal) return client.error('api_key_missing', 'Authenticate first: {"type":"auth","key":…}.', CLOSE.unauthorized);
@@ -119,6 +122,26 @@ export class RealtimeSocketServer {
       // 4401 bad key, 4403 key of the wrong kind, 4429 the key's rate limit
       client.error(err.code, err.message, 4000 + err.status);
     }
+  }
+
+  /**
+   * A staff session (the back office) from the cookie of the upgrade request. Browsers send
+   * cookies on a WebSocket to any site's page, so the page must be one of ours: its Origin
+   * must name the host it connected to.
+   */
+  private async authSession(client: RealtimeClient, req: http.IncomingMessage): Promise<void> {
+    const origin = req.headers.origin;
+    let sameOrigin = false;
+    try {
+      sameOrigin = origin !== undefined && new URL(origin).host === req.headers.host;
+    } catch {
+      sameOrigin = false;
+    }
+    const token = sameOrigin ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
+    const session = token ? await resolveSession(this.services.db, token, this.services.clock.now(), lifetimeOf(this.services)) : null;
+    if (!session) return client.error('not_signed_in', 'No staff session came with this connection. Sign in again.', CLOSE.unauthorized);
+    client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret' };
+    client.sendMessage('authenticated', null, { restaurant: session.restaurantId, livemode: true, key_type: 'session', role: session.access });
   }
 
   private async authGuest(client: RealtimeClient, kind: string, token: string): Promise<void> {
@@ -173,4 +196,13 @@ export class RealtimeSocketServer {
     }
     return null;
   }
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
 }

@@ -23,9 +23,9 @@ export class TestSocket {
     });
   }
 
-  static open(baseUrl: string, opts: { protocols?: string[]; path?: string; autoPong?: boolean } = {}): Promise<TestSocket> {
+  static open(baseUrl: string, opts: { protocols?: string[]; path?: string; autoPong?: boolean; headers?: Record<string, string> } = {}): Promise<TestSocket> {
     const url = baseUrl.replace(/^http/, 'ws') + (opts.path ?? '/realtime');
-    const ws = new WebSocket(url, opts.protocols ?? [], { autoPong: opts.autoPong ?? true });
+    const ws = new WebSocket(url, opts.protocols ?? [], { autoPong: opts.autoPong ?? true, headers: opts.headers });
     const s = new TestSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(s));

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
@@ -41,6 +42,13 @@ defineRoute({
     if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
     if (c.query['created.gte'] !== undefined) qb = qb.where('created', '>=', c.query['created.gte']);
     if (c.query['created.lte'] !== undefined) qb = qb.where('created', '<=', c.query['created.lte']);
+    if (c.query.order_number) qb = qb.where('order_number', '=', c.query.order_number);
+    if (c.query.customer) {
+      const pattern = `%${c.query.customer.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      qb = qb.where((eb) =>
+        eb.or(['customer_name', 'customer_email', 'customer_phone'].map((col) => sql<boolean>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`)),
+      );
+    }
     const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('orders'), url: '/v1/orders' });
     return mapPage(page, async (rows) => {
       const items = await loadItemsFor(c.db, rows.map((r) => r.id));

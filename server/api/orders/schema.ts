@@ -53,6 +53,10 @@ export const ListOrders = z.object({
   table: f.id().optional(),
   'created.gte': q.int({ min: 0 }).optional(),
   'created.lte': q.int({ min: 0 }).optional(),
+  /** the number on the ticket (numbers restart daily: pair it with a date range) */
+  order_number: z.string().trim().min(1).max(20).optional(),
+  /** part of the customer's name, email or phone, any case */
+  customer: z.string().trim().min(1).max(100).optional(),
 });
 
 const cancelReason = () => z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters');

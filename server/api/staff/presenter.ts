@@ -12,5 +12,8 @@ export function presentStaff(row: Selectable<UsersTable>) {
     role: row.role,
     hourly_rate: row.hourly_rate,
     is_active: row.is_active === 1,
+    language: row.language ?? null,
+    /** can sign in to the back office (the hash itself never leaves the server) */
+    has_password: row.password_hash !== null,
   };
 }

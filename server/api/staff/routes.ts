@@ -1,5 +1,12 @@
+import { hashPassword } from '../../auth/passwords.ts';
+import { holdsAll, scopesOfRole } from '../../auth/roles.ts';
+import { updateRecord } from '../../db/records.ts';
+import { revokeUserSessions } from '../../domain/staff/sessions.ts';
 import { createStaff, findStaff, updateStaff } from '../../domain/staff/staff.ts';
-import { notFound } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import type { Caller } from '../../http/authenticate.ts';
+import type { Executor } from '../../db/records.ts';
+import { SetPassword } from '../auth/schema.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
@@ -15,6 +22,25 @@ registerExpandable('staff_user', {
 });
 
 const tag = 'Staff';
+
+/**
+ * Nobody hands out more than they hold: a role may be given, and a person with a role
+ * changed (or their password set, which is taking their sign-in over), only by a caller
+ * holding every scope of that role. A manager cannot make an owner or reset one.
+ */
+function assertMayManage(caller: Caller, ...roles: (string | undefined)[]) {
+  for (const role of roles) {
+    if (role && !holdsAll(caller.scopes, scopesOfRole(role))) {
+      throw new ApiError('insufficient_scope', `Only a caller with every right of the role '${role}' may give it or change a person who has it.`);
+    }
+  }
+}
+
+async function targetRole(db: Executor, restaurantId: string, id: string): Promise<string> {
+  const row = await findStaff(db, restaurantId, id);
+  if (!row) throw notFound('staff user', id);
+  return row.role;
+}
 
 defineRoute({
   method: 'get',
@@ -60,7 +86,10 @@ defineRoute({
   body: CreateStaff,
   idempotent: true,
   status: 201,
-  handler: async (c) => presentStaff(await createStaff(c.db, c.actor(), c.body)),
+  handler: async (c) => {
+    assertMayManage(c.caller!, c.body.role);
+    return presentStaff(await createStaff(c.db, c.actor(), c.body));
+  },
 });
 
 defineRoute({
@@ -73,7 +102,12 @@ defineRoute({
   scope: 'staff:write',
   params: idParam('usr_ id'),
   body: UpdateStaff,
-  handler: async (c) => presentStaff(await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, c.body))),
+  handler: async (c) => {
+    assertMayManage(c.caller!, await targetRole(c.db, c.actor().restaurantId, c.params.id), c.body.role);
+    const row = await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, c.body));
+    if (c.body.is_active === false) await revokeUserSessions(c.services.db, row.id, c.now);
+    return presentStaff(row);
+  },
 });
 
 defineRoute({
@@ -85,5 +119,34 @@ defineRoute({
   sandbox: 'live_only',
   scope: 'staff:write',
   params: idParam('usr_ id'),
-  handler: async (c) => presentStaff(await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, { is_active: false }))),
+  handler: async (c) => {
+    assertMayManage(c.caller!, await targetRole(c.db, c.actor().restaurantId, c.params.id));
+    const row = await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, { is_active: false }));
+    await revokeUserSessions(c.services.db, row.id, c.now);
+    return presentStaff(row);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/staff/:id/password',
+  summary: 'Set a staff user’s back-office password; signs them out everywhere else',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'staff:write',
+  params: idParam('usr_ id'),
+  body: SetPassword,
+  handler: async (c) => {
+    const actor = c.actor();
+    assertMayManage(c.caller!, await targetRole(c.db, actor.restaurantId, c.params.id));
+    const hash = await hashPassword(c.body.password);
+    const row = await c.services.tx.run((trx) =>
+      updateRecord(trx, 'users', { id: c.params.id, restaurant_id: actor.restaurantId }, { password_hash: hash, updated: Math.floor(c.now / 1000) }),
+    );
+    if (!row) throw notFound('staff user', c.params.id);
+    // your own other devices too, but not the one you are changing it from
+    await revokeUserSessions(c.services.db, row.id, c.now, c.caller!.staff?.sessionId);
+    return { ...presentStaff(row), has_password: true };
+  },
 });

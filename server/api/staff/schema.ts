@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../../domain/restaurants/settings.ts';
 import { STAFF_ROLES } from '../../domain/staff/staff.ts';
 import { f } from '../../http/fields.ts';
 import { listParams, q } from '../../http/query.ts';
@@ -9,6 +10,7 @@ const fields = {
   role: z.enum(STAFF_ROLES),
   hourly_rate: f.money().nullable(),
   is_active: z.boolean(),
+  language: z.enum(LANGUAGES).nullable(),
 };
 
 export const CreateStaff = z.object(fields).partial().required({ name: true, email: true });

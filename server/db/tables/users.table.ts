@@ -7,6 +7,8 @@ export interface UsersTable {
   password_hash: string | null;
   hourly_rate: number | null;
   is_active: number;
+  /** the back office's language for this person; null: the restaurant's */
+  language: string | null;
   created: number;
   updated: number;
 }

@@ -6,14 +6,24 @@ import { newId, PREFIXES } from '../../ids.ts';
 import { createApiKey } from '../keys/create-key.ts';
 import { createRestaurant, type NewRestaurant } from './restaurants.ts';
 
+export interface ProvisionOptions {
+  ownerEmail?: string;
+  /**
+   * Give the owner a random password, returned this once (`comanda init`, `demo`). Without it
+   * the owner has no sign-in yet and the back office opens on its setup page, where the
+   * person at the hub chooses their own.
+   */
+  ownerPassword?: boolean;
+}
+
 /**
- * A new restaurant ready to use: its default stations, an owner login, and the three keys
- * (live secret, sandbox secret, widget) shown this once. Used by `comanda init`, `demo`
- * and the first start of an empty hub.
+ * A new restaurant ready to use: its default stations, an owner, and the three keys (live
+ * secret, sandbox secret, widget) shown this once. Used by `comanda init`, `demo` and the
+ * first start of an empty hub.
  */
-export async function provisionRestaurant(tx: Transactor, nowMs: number, input: NewRestaurant & { ownerEmail?: string }) {
-  const password = randomToken(16);
-  const passwordHash = await hashPassword(password);
+export async function provisionRestaurant(tx: Transactor, nowMs: number, input: NewRestaurant & ProvisionOptions) {
+  const password = input.ownerPassword ? randomToken(16) : null;
+  const passwordHash = password ? await hashPassword(password) : null;
   return tx.run(async (trx) => {
     const restaurant = await createRestaurant(trx, nowMs, input);
     const now = Math.floor(nowMs / 1000);

@@ -18,7 +18,12 @@ const validTimezone = (tz: string) => {
  * document read by a newer server is always complete. `opening_hours` maps weekdays to
  * intervals; a close at or before the open means the interval runs past midnight.
  */
+/** The back office's languages (app/web/src/i18n). */
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
+
 export const settingsShape = {
+  /** the back office's language for everyone who has not chosen their own */
+  language: z.enum(LANGUAGES),
   timezone: z.string().min(1).max(64).refine(validTimezone, 'is not an IANA time zone'),
   currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code like eur'),
   default_tax_rate: f.taxRate(),
@@ -45,6 +50,7 @@ export const Settings = z.object(settingsShape);
 export type Settings = z.infer<typeof Settings>;
 
 export const defaultSettings = (init: { timezone?: string; currency?: string; default_tax_rate?: number } = {}): Settings => ({
+  language: 'en',
   timezone: init.timezone ?? 'Europe/Berlin',
   currency: init.currency ?? 'eur',
   default_tax_rate: init.default_tax_rate ?? 0.19,

@@ -6,7 +6,8 @@ import type { Actor } from '../../services.ts';
 import { normalizeEmail } from '../customers/match-customer.ts';
 import { seconds } from '../time.ts';
 
-export const STAFF_ROLES = ['owner', 'manager', 'server', 'cook', 'host', 'bartender', 'runner', 'staff'] as const;
+/** owner, manager, server and kitchen are the back office's roles (auth/roles.ts); the rest are older job titles it maps onto them. */
+export const STAFF_ROLES = ['owner', 'manager', 'server', 'kitchen', 'cook', 'host', 'bartender', 'runner', 'staff'] as const;
 
 export interface StaffInput {
   name?: string;
@@ -14,6 +15,7 @@ export interface StaffInput {
   role?: (typeof STAFF_ROLES)[number];
   hourly_rate?: number | null;
   is_active?: boolean;
+  language?: string | null;
 }
 
 export async function findStaff(db: Executor, restaurantId: string, id: string) {
@@ -39,6 +41,7 @@ export async function createStaff(trx: Executor, actor: Actor, input: StaffInput
     password_hash: null,
     hourly_rate: input.hourly_rate ?? null,
     is_active: input.is_active === false ? 0 : 1,
+    language: input.language ?? null,
     created: now,
     updated: now,
   });
@@ -56,5 +59,6 @@ export async function updateStaff(trx: Executor, actor: Actor, id: string, input
   if (input.role !== undefined) patch.role = input.role;
   if (input.hourly_rate !== undefined) patch.hourly_rate = input.hourly_rate;
   if (input.is_active !== undefined) patch.is_active = input.is_active ? 1 : 0;
+  if (input.language !== undefined) patch.language = input.language;
   return (await updateRecord(trx, 'users', { id, restaurant_id: actor.restaurantId }, patch))!;
 }

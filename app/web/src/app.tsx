@@ -1,0 +1,136 @@
+import { signal } from '@preact/signals';
+import type { ComponentType } from 'preact';
+import { lazy, Suspense } from 'preact/compat';
+import { useEffect } from 'preact/hooks';
+import { get, onUnauthorized } from './lib/api.ts';
+import { t } from './lib/i18n.ts';
+import { live } from './lib/live.ts';
+import { navigate, route } from './lib/router.ts';
+import { can, loadSession, session } from './lib/session.ts';
+import { AccountPage } from './pages/account.tsx';
+import { ApiKeysPage } from './pages/api-keys.tsx';
+import { GuestsPage } from './pages/guests.tsx';
+import { LoginPage } from './pages/login.tsx';
+import { MenuPage } from './pages/menu.tsx';
+import { OrderDetailPage } from './pages/order-detail.tsx';
+import { OrdersPage } from './pages/orders.tsx';
+import { PrintersPage } from './pages/printers.tsx';
+import { ReservationsPage } from './pages/reservations.tsx';
+import { SettingsPage } from './pages/settings.tsx';
+import { SetupPage } from './pages/setup.tsx';
+import { StaffPage } from './pages/staff.tsx';
+import { TodayPage } from './pages/today.tsx';
+import { WaitlistPage } from './pages/waitlist.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
+import { Loading, PageHeader } from './ui/kit.tsx';
+import { homeOf, Shell } from './ui/shell.tsx';
+
+// charts and QR codes load with their pages, keeping the first load small
+const AnalyticsPage = lazy(() => import('./pages/analytics.tsx').then((m) => ({ default: m.AnalyticsPage })));
+const FloorPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.FloorPage })));
+const QrSheetPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.QrSheetPage })));
+
+interface PageRoute {
+  pattern: RegExp;
+  scope: string | null;
+  page: ComponentType<{ params: string[] }>;
+}
+
+const PAGES: PageRoute[] = [
+  { pattern: /^\/app\/$/, scope: 'analytics:read', page: TodayPage },
+  { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
+  { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
+  { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },
+  { pattern: /^\/app\/floor\/?$/, scope: 'tables:read', page: FloorPage },
+  { pattern: /^\/app\/floor\/qr-sheet$/, scope: 'tables:read', page: QrSheetPage },
+  { pattern: /^\/app\/reservations\/?$/, scope: 'reservations:read', page: ReservationsPage },
+  { pattern: /^\/app\/waitlist\/?$/, scope: 'waitlist:read', page: WaitlistPage },
+  { pattern: /^\/app\/guests\/?$/, scope: 'customers:read', page: GuestsPage },
+  { pattern: /^\/app\/analytics\/?$/, scope: 'analytics:read', page: AnalyticsPage },
+  { pattern: /^\/app\/staff\/?$/, scope: 'staff:read', page: StaffPage },
+  { pattern: /^\/app\/settings\/?$/, scope: 'settings:write', page: SettingsPage },
+  { pattern: /^\/app\/printers\/?$/, scope: 'printers:read', page: PrintersPage },
+  { pattern: /^\/app\/webhooks\/?$/, scope: 'webhooks:read', page: WebhooksPage },
+  { pattern: /^\/app\/api-keys\/?$/, scope: 'api_keys:read', page: ApiKeysPage },
+  { pattern: /^\/app\/account\/?$/, scope: null, page: AccountPage },
+];
+
+const setupRequired = signal<boolean | undefined>(undefined);
+
+onUnauthorized(() => {
+  live.stop();
+  session.value = null;
+  navigate('/app/login', true);
+});
+
+function Forbidden() {
+  return (
+    <>
+      <PageHeader title={t('forbidden.title')} />
+      <p>{t('forbidden.body')}</p>
+      <p>
+        <a href={homeOf()}>{t('forbidden.back')}</a>
+      </p>
+    </>
+  );
+}
+
+/** Moves to another page after this render (never from inside one). */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, true), [to]);
+  return <Loading />;
+}
+
+function NotFound() {
+  return (
+    <>
+      <PageHeader title={t('notFound.title')} />
+      <p>
+        <a href={homeOf()}>{t('forbidden.back')}</a>
+      </p>
+    </>
+  );
+}
+
+export function App() {
+  useEffect(() => {
+    void (async () => {
+      try {
+        setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
+      } catch {
+        setupRequired.value = false;
+      }
+      if (!setupRequired.value) await loadSession();
+    })();
+  }, []);
+
+  // the live feed runs while someone is signed in (the API client stops it on a 401)
+  const signedIn = !!session.value;
+  useEffect(() => {
+    if (signedIn) live.start();
+  }, [signedIn]);
+
+  const path = route.value.path;
+  if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined)) return <Loading />;
+  if (setupRequired.value) {
+    return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
+  }
+  if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to="/app/login" />;
+  if (path === '/app/login' || path === '/app/setup') return <Redirect to={homeOf()} />;
+  if (path === '/app/' && !can('analytics:read')) return <Redirect to={homeOf()} />;
+  for (const r of PAGES) {
+    const m = r.pattern.exec(path);
+    if (!m) continue;
+    const Page = r.page;
+    return (
+      <Shell>
+        <Suspense fallback={<Loading />}>{r.scope && !can(r.scope) ? <Forbidden /> : <Page params={m.slice(1)} />}</Suspense>
+      </Shell>
+    );
+  }
+  return (
+    <Shell>
+      <NotFound />
+    </Shell>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The back office is a client of the public API like any other: the same routes, the same
+ * error shape. It signs its requests with the staff session cookie and, on anything that
+ * changes state, the session's CSRF token (read from its cookie) in X-CSRF-Token.
+ */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly param: string | null,
+  ) {
+    super(message);
+  }
+}
+
+const listeners = new Set<(f: ApiFailure) => void>();
+/** Called on every 401: the session ended (expired, revoked, signed out elsewhere). */
+export const onUnauthorized = (fn: (f: ApiFailure) => void) => listeners.add(fn);
+
+export function csrfToken(): string {
+  const m = /(?:^|;\s*)comanda_csrf=([^;]*)/.exec(document.cookie);
+  return m ? decodeURIComponent(m[1]) : '';
+}
+
+type Query = Record<string, string | number | boolean | undefined | null | string[]>;
+
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (Array.isArray(v)) for (const x of v) p.append(k, x);
+    else p.set(k, String(v));
+  }
+  const s = p.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export async function api<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(withQuery(path, query), { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiFailure(0, 'network', 'The hub cannot be reached. Check the network.', null);
+  }
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const e = json?.error ?? {};
+    const failure = new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.param ?? null);
+    if (res.status === 401 && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup')) for (const l of listeners) l(failure);
+    throw failure;
+  }
+  return json as T;
+}
+
+export const get = <T = any>(path: string, query?: Query) => api<T>('GET', path, undefined, query);
+export const post = <T = any>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
+export const patch = <T = any>(path: string, body: unknown) => api<T>('PATCH', path, body);
+export const del = <T = any>(path: string) => api<T>('DELETE', path);
+
+export interface List<T> {
+  data: T[];
+  has_more: boolean;
+}
+
+/** Every page of a v1 list (menus and staff lists are small; capped to keep a bad day bounded). */
+export async function getAll<T extends { id: string }>(path: string, query: Query = {}, max = 2000): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await get<List<T> & { next_cursor?: string }>(path, { limit: 100, ...query, starting_after: after });
+    out.push(...page.data);
+    if (!page.has_more || page.data.length === 0 || out.length >= max) return out;
+    after = page.next_cursor ?? page.data[page.data.length - 1].id;
+  }
+}

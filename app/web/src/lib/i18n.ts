@@ -1,0 +1,39 @@
+import { computed, effect, signal } from '@preact/signals';
+import { de } from '../i18n/de.ts';
+import { en, type Key } from '../i18n/en.ts';
+import { es } from '../i18n/es.ts';
+import { fr } from '../i18n/fr.ts';
+import { it } from '../i18n/it.ts';
+import { session } from './session.ts';
+
+export type { Key };
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
+
+const DICTIONARIES: Record<Language, Record<Key, string>> = { en, de, fr, es, it };
+
+const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
+
+/** Before sign-in (login, setup): the browser's language, else English. */
+export const browserLanguage = signal<Language>(
+  (navigator.languages ?? [navigator.language]).map((l) => l.slice(0, 2)).find(isLanguage) ?? 'en',
+);
+
+/** The staff member's own choice, else the restaurant's setting. */
+export const language = computed<Language>(() => {
+  const s = session.value;
+  if (s && isLanguage(s.staff.language)) return s.staff.language;
+  if (s && isLanguage(s.restaurant.language)) return s.restaurant.language;
+  return browserLanguage.value;
+});
+
+effect(() => {
+  document.documentElement.lang = language.value;
+});
+
+/** The text of `key` in the current language; `{name}` placeholders filled from vars. */
+export function t(key: Key, vars?: Record<string, string | number>): string {
+  const text = DICTIONARIES[language.value][key] ?? en[key];
+  return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
+}

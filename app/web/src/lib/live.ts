@@ -1,0 +1,148 @@
+import { signal } from '@preact/signals';
+
+export type LiveStatus = 'connecting' | 'online' | 'offline';
+
+export interface LiveMessage {
+  type: string;
+  seq: number | null;
+  topic?: string;
+  data: any;
+}
+
+interface Listener {
+  topics: string[];
+  onMessage: (m: LiveMessage) => void;
+  /** the feed lost messages (too far behind, another server): reload from the API */
+  onResync: () => void;
+}
+
+/**
+ * The one `/realtime` connection of the page, shared by every live view. It signs in with the
+ * staff session's cookie, follows the topics the views on screen ask for, and when the line
+ * drops it shows "offline — reconnecting", comes back with growing pauses, and resumes from
+ * the last seq it saw, so nothing is missed and nothing is applied twice. When the server
+ * cannot replay that far it says `resync` and the views reload over HTTP.
+ */
+class LiveFeed {
+  readonly status = signal<LiveStatus>('connecting');
+  private ws: WebSocket | null = null;
+  private lastSeq: number | null = null;
+  private listeners = new Set<Listener>();
+  private subscribed = new Set<string>();
+  private attempt = 0;
+  private retryTimer: number | undefined;
+  private pingTimer: number | undefined;
+  private awaitingPong = false;
+  private stopped = true;
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** Signing out: close and forget the resume point (the next person starts fresh). */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    this.ws?.close(1000, 'signed out');
+    this.ws = null;
+    this.lastSeq = null;
+    this.subscribed.clear();
+  }
+
+  /** Follow topics; returns the function that stops following them. */
+  listen(topics: string[], onMessage: Listener['onMessage'], onResync: Listener['onResync']): () => void {
+    const l: Listener = { topics, onMessage, onResync };
+    this.listeners.add(l);
+    this.start();
+    this.subscribeMissing();
+    return () => {
+      this.listeners.delete(l);
+      const still = new Set([...this.listeners].flatMap((x) => x.topics));
+      const gone = [...this.subscribed].filter((t) => !still.has(t));
+      if (gone.length && this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'unsubscribe', topics: gone }));
+      for (const t of gone) this.subscribed.delete(t);
+    };
+  }
+
+  private wanted(): string[] {
+    return [...new Set([...this.listeners].flatMap((l) => l.topics))];
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    this.status.value = this.attempt === 0 ? 'connecting' : 'offline';
+    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/realtime`, ['comanda.v1']);
+    this.ws = ws;
+    this.subscribed.clear();
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', session: true }));
+    ws.onmessage = (ev) => this.onMessage(JSON.parse(String(ev.data)) as LiveMessage);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      if (this.stopped) return;
+      this.status.value = 'offline';
+      // 0.5 s, 1 s, 2 s … up to 10 s: a hub restarting is back within a breath, a dead line is not hammered
+      const delay = Math.min(10_000, 500 * 2 ** this.attempt++);
+      this.retryTimer = window.setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  private onMessage(m: LiveMessage): void {
+    if (m.type === 'authenticated') {
+      this.attempt = 0;
+      this.status.value = 'online';
+      this.subscribeMissing(true);
+      this.startPings();
+      return;
+    }
+    if (m.type === 'pong') {
+      this.awaitingPong = false;
+      return;
+    }
+    if (m.type === 'error' && m.data?.code === 'not_signed_in') {
+      this.stop();
+      location.assign('/app/login');
+      return;
+    }
+    if (m.type === 'resync') {
+      for (const l of this.listeners) l.onResync();
+      return;
+    }
+    if (typeof m.seq === 'number' && (this.lastSeq === null || m.seq > this.lastSeq)) this.lastSeq = m.seq;
+    if (m.type === 'heartbeat' || m.type === 'subscribed' || m.type === 'unsubscribed') return;
+    for (const l of this.listeners) if (!m.topic || l.topics.includes(m.topic)) l.onMessage(m);
+  }
+
+  private subscribeMissing(resume = false): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || this.status.value !== 'online') return;
+    const missing = this.wanted().filter((t) => !this.subscribed.has(t));
+    if (!missing.length) return;
+    for (const t of missing) this.subscribed.add(t);
+    // after a reconnect the topics pick up right after the last message seen
+    const since = resume && this.lastSeq !== null ? { since: this.lastSeq } : {};
+    ws.send(JSON.stringify({ type: 'subscribe', topics: missing, ...since }));
+  }
+
+  /** A dead Wi-Fi does not always close the socket: no pong within 10 s counts as offline. */
+  private startPings(): void {
+    clearInterval(this.pingTimer);
+    this.awaitingPong = false;
+    this.pingTimer = window.setInterval(() => {
+      const ws = this.ws;
+      if (!ws) return;
+      if (this.awaitingPong) {
+        ws.close();
+        return;
+      }
+      this.awaitingPong = true;
+      ws.send(JSON.stringify({ type: 'ping' }));
+    }, 10_000);
+  }
+}
+
+export const live = new LiveFeed();

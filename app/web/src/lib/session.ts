@@ -1,0 +1,28 @@
+import { computed, signal } from '@preact/signals';
+import { get } from './api.ts';
+
+export interface Session {
+  id: string;
+  expires_at: number;
+  csrf_token: string;
+  role: 'owner' | 'manager' | 'server' | 'kitchen';
+  scopes: string[];
+  staff: { id: string; name: string; email: string; role: string; language: string | null };
+  restaurant: { id: string; name: string; slug: string; currency: string; timezone: string; language: string };
+}
+
+/** undefined: not known yet; null: nobody signed in. */
+export const session = signal<Session | null | undefined>(undefined);
+
+const scopes = computed(() => new Set(session.value?.scopes ?? []));
+/** What the role allows: the same scopes the API checks, so the menu never offers a refusal. */
+export const can = (scope: string): boolean => scopes.value.has(scope);
+
+export async function loadSession(): Promise<Session | null> {
+  try {
+    session.value = await get<Session>('/v1/auth/session');
+  } catch {
+    session.value = null;
+  }
+  return session.value;
+}

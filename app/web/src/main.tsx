@@ -1,0 +1,7 @@
+import { render } from 'preact';
+import './styles.css';
+import { App } from './app.tsx';
+import { onLinkClick } from './lib/router.ts';
+
+document.addEventListener('click', onLinkClick);
+render(<App />, document.getElementById('root')!);

@@ -1,0 +1,200 @@
+import { useState } from 'preact/hooks';
+import { del, get, post } from '../lib/api.ts';
+import { when } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { can, session } from '../lib/session.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+
+interface ApiKey {
+  id: string;
+  name: string | null;
+  type: 'secret' | 'widget';
+  livemode: boolean;
+  prefix: string;
+  scopes: string[];
+  last_used_at: number | null;
+  revoked_at: number | null;
+  created: number;
+}
+
+/** Keys for integrations and screens: made here, the secret shown once, revoked with one tap. */
+export function ApiKeysPage() {
+  const [keys, error, reload] = useLoad(async () => (await get<{ data: ApiKey[] }>('/v1/api_keys', { limit: 100 })).data);
+  const [creating, setCreating] = useState(false);
+  const [made, setMade] = useState<(ApiKey & { secret: string }) | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('api_keys:write');
+
+  // a revoked key stops its integration for good: asked once more, naming what uses it
+  const revoke = async (k: ApiKey) => {
+    if (await act(async () => (await del(`/v1/api_keys/${k.id}`), await reload()))) setRevoking(null);
+  };
+
+  return (
+    <>
+      <PageHeader title={t('keys.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t('keys.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <p class="muted">{t('keys.intro')}</p>
+      <ErrorNote error={error ?? actError} />
+      {made ? <SecretOnce made={made} onDone={() => setMade(null)} /> : null}
+      {!keys ? (
+        <Loading />
+      ) : keys.length === 0 ? (
+        <Empty>{t('keys.none')}</Empty>
+      ) : (
+        <div class="table-wrap">
+          <table class="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('keys.name')}</th>
+                <th scope="col">{t('keys.type')}</th>
+                <th scope="col">{t('keys.key')}</th>
+                <th scope="col">{t('keys.lastUsed')}</th>
+                <th scope="col">
+                  <span class="sr-only">{t('common.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} class={k.revoked_at ? 'is-removed' : ''}>
+                  <td>{k.name ?? '—'}</td>
+                  <td>
+                    {t(k.type === 'widget' ? 'keys.widget' : 'keys.secret')} <Badge tone={k.livemode ? 'good' : 'warn'}>{k.livemode ? t('keys.live') : t('keys.sandbox')}</Badge>
+                  </td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{k.revoked_at ? t('keys.revokedAt', { when: when(k.revoked_at) }) : when(k.last_used_at)}</td>
+                  <td class="num">
+                    {writable && !k.revoked_at ? (
+                      <Button variant="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('keys.revokeNamed', { name: k.name ?? k.prefix })}>
+                        {t('keys.revoke')}
+                      </Button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog title={t('keys.revokeNamed', { name: revoking?.name ?? revoking?.prefix ?? '' })} open={revoking !== null} onClose={() => setRevoking(null)}>
+        <p>{t('keys.revokeWarning')}</p>
+        <div class="dialog-actions">
+          <Button onClick={() => setRevoking(null)}>{t('common.cancel')}</Button>
+          <Button variant="danger" disabled={busy} onClick={() => revoking && revoke(revoking)}>
+            {t('keys.revoke')}
+          </Button>
+        </div>
+      </Dialog>
+      {creating ? (
+        <NewKeyDialog
+          onClose={() => setCreating(false)}
+          onMade={async (k) => {
+            setCreating(false);
+            setMade(k);
+            await reload();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function SecretOnce({ made, onDone }: { made: ApiKey & { secret: string }; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(made.secret);
+    } catch {
+      // no clipboard (plain http on a LAN address): select the text for a manual copy
+      const el = document.getElementById('new-secret') as HTMLInputElement | null;
+      el?.select();
+      document.execCommand?.('copy');
+    }
+    setCopied(true);
+  };
+  return (
+    <section class="card secret-card" role="region" aria-label={t('keys.created')}>
+      <h2>{t('keys.created')}</h2>
+      <p>{t('keys.showOnce')}</p>
+      <div class="secret-row">
+        <label class="sr-only" for="new-secret">
+          {t('keys.key')}
+        </label>
+        <input id="new-secret" readOnly value={made.secret} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+        <Button variant="primary" onClick={copy}>
+          {copied ? t('keys.copied') : t('keys.copy')}
+        </Button>
+      </div>
+      <Button onClick={onDone}>{t('keys.done')}</Button>
+    </section>
+  );
+}
+
+const SCOPE_SETS: Record<string, string[] | undefined> = {
+  full: undefined,
+  read: ['orders:read', 'menu:read', 'reservations:read', 'analytics:read', 'tables:read', 'settings:read'],
+  orders: ['orders:read', 'orders:write', 'menu:read', 'tables:read'],
+  menu: ['menu:read', 'menu:write'],
+  reservations: ['reservations:read', 'reservations:write', 'tables:read'],
+};
+
+function NewKeyDialog({ onClose, onMade }: { onClose: () => void; onMade: (k: ApiKey & { secret: string }) => void }) {
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState('live');
+  const [scopes, setScopes] = useState('full');
+  const [act, busy, error] = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    await act(async () => {
+      const body = {
+        name,
+        type: kind === 'widget' ? 'widget' : 'secret',
+        livemode: kind !== 'sandbox',
+        ...(kind !== 'widget' && SCOPE_SETS[scopes] ? { scopes: SCOPE_SETS[scopes] } : {}),
+      };
+      onMade(await post('/v1/api_keys', body));
+    });
+  };
+  return (
+    <Dialog title={t('keys.new')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={submit}>
+        <Field label={t('keys.name')} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} hint={t('keys.nameHint')} />
+        <SelectField
+          label={t('keys.type')}
+          value={kind}
+          onChange={setKind}
+          options={[
+            { value: 'live', label: t('keys.kindLive') },
+            { value: 'sandbox', label: t('keys.kindSandbox') },
+            { value: 'widget', label: t('keys.kindWidget') },
+          ]}
+        />
+        {kind !== 'widget' ? (
+          <SelectField
+            label={t('keys.scopes')}
+            value={scopes}
+            onChange={setScopes}
+            options={Object.keys(SCOPE_SETS).map((s) => ({ value: s, label: t(`keys.scopes.${s}` as 'keys.scopes.full') }))}
+            hint={SCOPE_SETS[scopes]?.join(', ') ?? t('keys.scopes.fullHint', { role: session.value?.role ?? '' })}
+          />
+        ) : null}
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('keys.create')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,171 @@
+import QRCode from 'qrcode';
+import { useEffect, useState } from 'preact/hooks';
+import { del, getAll, patch, post } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+import { can, session } from '../lib/session.ts';
+import type { Table } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+
+interface QrCode {
+  id: string;
+  token: string;
+  url: string;
+  table: string | null;
+  is_active: boolean;
+}
+
+async function loadFloor() {
+  const [tables, codes] = await Promise.all([getAll<Table>('/v1/tables'), getAll<QrCode>('/v1/qr_codes', { is_active: true }).catch(() => [] as QrCode[])]);
+  return { tables: tables.sort((a, b) => a.number - b.number), codes };
+}
+
+/** Tables by zone, with the QR code each one's guests order from. */
+export function FloorPage() {
+  const [floor, error, reload] = useLoad(loadFloor);
+  const [editing, setEditing] = useState<Table | 'new' | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('tables:write');
+  if (!floor) return error ? <ErrorNote error={error} /> : <Loading />;
+  const zones = [...new Set(floor.tables.map((x) => x.zone ?? ''))].sort();
+  const codeOf = (tbl: Table) => floor.codes.find((c) => c.table === tbl.id);
+  const makeCode = (tbl: Table) => act(async () => (await post('/v1/qr_codes', { table: tbl.id }), await reload()));
+
+  return (
+    <>
+      <PageHeader title={t('floor.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            {t('floor.newTable')}
+          </Button>
+        ) : null}
+        {floor.tables.length ? (
+          <a class="btn" href="/app/floor/qr-sheet">
+            {t('floor.qrSheet')}
+          </a>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={actError} />
+      {floor.tables.length === 0 ? <Empty>{t('floor.none')}</Empty> : null}
+      {zones.map((zone) => (
+        <section key={zone} class="menu-section">
+          <h2>{zone || t('floor.noZone')}</h2>
+          <ul class="table-grid">
+            {floor.tables
+              .filter((x) => (x.zone ?? '') === zone)
+              .map((tbl) => (
+                <li key={tbl.id} class="table-card">
+                  <span class="table-no">{tbl.number}</span>
+                  <span class="muted">{t('floor.seats', { n: tbl.capacity })}</span>
+                  <Badge tone={codeOf(tbl) ? 'good' : 'neutral'}>{codeOf(tbl) ? t('floor.hasQr') : t('floor.noQr')}</Badge>
+                  {writable ? (
+                    <div class="card-actions">
+                      {!codeOf(tbl) ? (
+                        <Button disabled={busy} onClick={() => makeCode(tbl)} aria-label={t('floor.makeQrFor', { n: tbl.number })}>
+                          {t('floor.makeQr')}
+                        </Button>
+                      ) : null}
+                      <Button onClick={() => setEditing(tbl)} aria-label={t('floor.editTable', { n: tbl.number })}>
+                        {t('common.edit')}
+                      </Button>
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+      {editing ? <TableDialog table={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} /> : null}
+    </>
+  );
+}
+
+function TableDialog({ table, onClose, onSaved }: { table: Table | null; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [number, setNumber] = useState(table ? String(table.number) : '');
+  const [capacity, setCapacity] = useState(table ? String(table.capacity) : '4');
+  const [zone, setZone] = useState(table?.zone ?? '');
+  const [act, busy, error] = useAction();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body = { number: Number(number), capacity: Number(capacity), zone: zone.trim() || null };
+    const ok = await act(async () => {
+      if (table) await patch(`/v1/tables/${table.id}`, body);
+      // a new table gets its QR code at once: it is what the guests there order from
+      else await post('/v1/qr_codes', { table: (await post<Table>('/v1/tables', body)).id });
+    });
+    if (ok) {
+      await onSaved();
+      onClose();
+    }
+  };
+  const remove = async () => {
+    if (table && (await act(() => del(`/v1/tables/${table.id}`)))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={table ? t('floor.editTable', { n: table.number }) : t('floor.newTable')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <div class="row">
+          <Field label={t('floor.number')} type="number" min={1} required value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />
+          <Field label={t('floor.capacity')} type="number" min={1} max={100} required value={capacity} onInput={(e) => setCapacity((e.target as HTMLInputElement).value)} />
+        </div>
+        <Field label={t('floor.zone')} value={zone} onInput={(e) => setZone((e.target as HTMLInputElement).value)} hint={t('floor.zoneHint')} />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          {table ? (
+            <Button variant="danger" disabled={busy} onClick={remove}>
+              {t('floor.removeTable')}
+            </Button>
+          ) : null}
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** One card per table with its QR code, the table number and the venue's name; print CSS lays them out on paper. */
+export function QrSheetPage() {
+  const [floor, error] = useLoad(loadFloor);
+  const [images, setImages] = useState<Map<string, string>>(new Map());
+  useEffect(() => {
+    if (!floor) return;
+    void (async () => {
+      const out = new Map<string, string>();
+      for (const c of floor.codes) out.set(c.id, await QRCode.toDataURL(c.url, { margin: 1, width: 320, errorCorrectionLevel: 'M' }));
+      setImages(out);
+    })();
+  }, [floor]);
+  if (!floor) return error ? <ErrorNote error={error} /> : <Loading />;
+  const name = session.value!.restaurant.name;
+  const cards = floor.tables.map((tbl) => ({ tbl, code: floor.codes.find((c) => c.table === tbl.id) })).filter((x) => x.code);
+  return (
+    <>
+      <div class="no-print">
+        <p class="crumbs">
+          <a href="/app/floor">← {t('floor.title')}</a>
+        </p>
+        <PageHeader title={t('floor.qrSheet')}>
+          <Button variant="primary" onClick={() => window.print()}>
+            {t('floor.print')}
+          </Button>
+        </PageHeader>
+        {cards.length < floor.tables.length ? <p class="hint">{t('floor.missingQr')}</p> : null}
+      </div>
+      <ul class="qr-sheet" aria-label={t('floor.qrSheet')}>
+        {cards.map(({ tbl, code }) => (
+          <li class="qr-card" key={tbl.id}>
+            <span class="qr-venue">{name}</span>
+            {images.get(code!.id) ? <img src={images.get(code!.id)} alt={t('floor.qrAlt', { n: tbl.number })} width={160} height={160} /> : <span class="qr-wait" />}
+            <span class="qr-table">{t('floor.tableN', { n: tbl.number })}</span>
+            <span class="qr-help">{t('floor.scanToOrder')}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

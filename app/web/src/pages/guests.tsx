@@ -1,0 +1,90 @@
+import { get } from '../lib/api.ts';
+import { money, when } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { can } from '../lib/session.ts';
+import { Empty, ErrorNote, Loading, PageHeader, useLoad } from '../ui/kit.tsx';
+
+interface Customer {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  first_seen: number | null;
+  total_visits: number;
+  total_spent: number;
+}
+
+interface Feedback {
+  id: string;
+  created: number;
+  rating: number;
+  comment: string | null;
+}
+
+/** The guest list with visits and spend, and what guests said. */
+export function GuestsPage() {
+  const [customers, error] = useLoad(async () => (await get<{ data: Customer[] }>('/v1/customers', { limit: 100 })).data);
+  const [feedback] = useLoad(async () => (can('feedback:read') ? (await get<{ data: Feedback[] }>('/v1/feedback', { limit: 20 })).data : []));
+  const avg = feedback?.length ? feedback.reduce((s, f) => s + f.rating, 0) / feedback.length : null;
+  return (
+    <>
+      <PageHeader title={t('guests.title')} />
+      <ErrorNote error={error} />
+      <div class="columns wide-left">
+        <section class="card">
+          <h2>{t('guests.customers')}</h2>
+          {!customers ? (
+            <Loading />
+          ) : customers.length === 0 ? (
+            <Empty>{t('guests.none')}</Empty>
+          ) : (
+            <div class="table-wrap">
+              <table class="data">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('staff.name')}</th>
+                    <th scope="col">{t('guests.contact')}</th>
+                    <th scope="col" class="num">
+                      {t('guests.visits')}
+                    </th>
+                    <th scope="col" class="num">
+                      {t('guests.spent')}
+                    </th>
+                    <th scope="col">{t('guests.since')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {customers.map((c) => (
+                    <tr key={c.id}>
+                      <td>{c.name ?? '—'}</td>
+                      <td>{[c.email, c.phone].filter(Boolean).join(' · ') || '—'}</td>
+                      <td class="num">{c.total_visits}</td>
+                      <td class="num">{money(c.total_spent)}</td>
+                      <td>{when(c.first_seen, 'date')}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        <section class="card">
+          <h2>{t('guests.feedback')}</h2>
+          {avg !== null ? <p class="stat-inline">{t('guests.average', { n: avg.toFixed(1) })}</p> : null}
+          {!feedback?.length ? (
+            <Empty>{t('guests.noFeedback')}</Empty>
+          ) : (
+            <ul class="plain-list">
+              {feedback.map((f) => (
+                <li key={f.id}>
+                  <span aria-label={t('guests.stars', { n: f.rating })}>{'★'.repeat(f.rating)}{'☆'.repeat(Math.max(0, 5 - f.rating))}</span> <span class="muted">{when(f.created, 'date')}</span>
+                  {f.comment ? <div>{f.comment}</div> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

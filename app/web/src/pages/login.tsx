@@ -1,0 +1,52 @@
+import { useState } from 'preact/hooks';
+import { ApiFailure, post } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+import { navigate } from '../lib/router.ts';
+import { session, type Session } from '../lib/session.ts';
+import { Button, ErrorNote, Field } from '../ui/kit.tsx';
+import { homeOf } from '../ui/shell.tsx';
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      session.value = await post<Session>('/v1/auth/login', { email, password });
+      navigate(homeOf(), true);
+    } catch (err) {
+      setError(err instanceof ApiFailure && err.code === 'sign_in_failed' ? new Error(t('login.failed')) : err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="auth-page" id="main">
+      <form class="auth-card" onSubmit={submit}>
+        <h1>{t('login.title')}</h1>
+        <p class="muted">{t('login.intro')}</p>
+        <Field label={t('login.email')} type="email" name="email" autoComplete="username" required value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />
+        <Field
+          label={t('login.password')}
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
+        <ErrorNote error={error} />
+        <Button type="submit" variant="primary" disabled={busy} class="wide">
+          {busy ? t('login.signingIn') : t('login.submit')}
+        </Button>
+        <p class="hint">{t('login.forgot')}</p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,211 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, patch, post } from '../lib/api.ts';
+import { money, when } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { can } from '../lib/session.ts';
+import { NEXT_STATUSES, type Order, type OrderStatus } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+import { statusTone } from './orders.tsx';
+
+interface PrintJob {
+  id: string;
+  created: number;
+  kind: string;
+  state: string;
+  station: string | null;
+  attempts: number;
+  last_error: string | null;
+  printed_at: number | null;
+  marks: string[];
+}
+
+export function OrderDetailPage({ params }: { params: string[] }) {
+  const id = params[0];
+  const [order, error, reload, setOrder] = useLoad(() => get<Order>(`/v1/orders/${id}`, { 'expand[]': ['table'] }), [id]);
+  const [jobs, , reloadJobs] = useLoad(
+    async () => (can('printers:read') ? (await get<{ data: PrintJob[] }>('/v1/print_jobs', { order: id, limit: 100 })).data : []),
+    [id],
+  );
+  const [act, busy, actError] = useAction();
+  const [cancelling, setCancelling] = useState(false);
+  const [reason, setReason] = useState('');
+
+  useEffect(
+    () =>
+      live.listen(
+        [`order:${id}`],
+        (m) => {
+          if (m.type === 'order' && m.data.id === id) void reload();
+        },
+        () => void reload(),
+      ),
+    [id],
+  );
+
+  if (error) return <ErrorNote error={error} />;
+  if (!order) return <Loading />;
+  const o = order;
+  const table = typeof o.table === 'object' && o.table ? o.table.number : null;
+  const writable = can('orders:write');
+
+  const move = (status: OrderStatus) => act(async () => setOrder(await patch<Order>(`/v1/orders/${id}`, { status })));
+  const cancel = async () => {
+    if (await act(async () => setOrder(await post<Order>(`/v1/orders/${id}/cancel`, { cancel_reason: reason.trim() || null })))) setCancelling(false);
+  };
+  const receipt = () => act(async () => (await post(`/v1/orders/${id}/receipt`, {}), await reloadJobs()));
+  const reprint = (job: string) => act(async () => (await post(`/v1/print_jobs/${job}/reprint`, {}), await reloadJobs()));
+
+  return (
+    <>
+      <p class="crumbs">
+        <a href="/app/orders">← {t('orders.title')}</a>
+      </p>
+      <PageHeader title={t('order.title', { n: o.order_number })}>
+        <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
+      </PageHeader>
+      <ErrorNote error={actError} />
+      {writable && NEXT_STATUSES[o.status].length ? (
+        <section class="actions" aria-label={t('order.actions')}>
+          {NEXT_STATUSES[o.status].map((s) => (
+            <Button key={s} variant={s === NEXT_STATUSES[o.status][0] ? 'primary' : undefined} disabled={busy} onClick={() => move(s)}>
+              {t('order.moveTo', { status: t(`orderStatus.${s}` as Key) })}
+            </Button>
+          ))}
+          <Button variant="danger" disabled={busy} onClick={() => setCancelling(true)}>
+            {t('order.cancel')}
+          </Button>
+          {o.status !== 'draft' ? (
+            <Button disabled={busy} onClick={receipt}>
+              {t('order.printReceipt')}
+            </Button>
+          ) : null}
+        </section>
+      ) : writable && o.status === 'completed' ? (
+        <section class="actions">
+          <Button disabled={busy} onClick={receipt}>
+            {t('order.printReceipt')}
+          </Button>
+        </section>
+      ) : null}
+      <div class="columns">
+        <section class="card">
+          <h2>{t('order.lines')}</h2>
+          <table class="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('order.qty')}</th>
+                <th scope="col">{t('order.item')}</th>
+                <th scope="col">{t('orders.status')}</th>
+                <th scope="col" class="num">
+                  {t('orders.total')}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.items.map((l) => (
+                <tr key={l.index}>
+                  <td>{l.quantity}×</td>
+                  <td>
+                    <strong>{l.name}</strong>
+                    {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
+                    {l.notes ? <div class="note">“{l.notes}”</div> : null}
+                  </td>
+                  <td>{t(`lineStatus.${l.status}` as Key)}</td>
+                  <td class="num">{money((l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity, o.currency)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <td colSpan={3}>{t('order.subtotal')}</td>
+                <td class="num">{money(o.subtotal, o.currency)}</td>
+              </tr>
+              <tr>
+                <td colSpan={3}>{t('order.tax')}</td>
+                <td class="num">{money(o.tax_amount, o.currency)}</td>
+              </tr>
+              <tr class="total">
+                <td colSpan={3}>{t('orders.total')}</td>
+                <td class="num">{money(o.total, o.currency)}</td>
+              </tr>
+            </tfoot>
+          </table>
+          {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}
+        </section>
+        <section class="card">
+          <h2>{t('order.details')}</h2>
+          <dl class="facts">
+            <dt>{t('orders.type')}</dt>
+            <dd>{t(`orderType.${o.type}` as Key)}</dd>
+            {table ? (
+              <>
+                <dt>{t('orders.table')}</dt>
+                <dd>{table}</dd>
+              </>
+            ) : null}
+            <dt>{t('orders.customer')}</dt>
+            <dd>{[o.customer.name, o.customer.phone, o.customer.email].filter(Boolean).join(' · ') || '—'}</dd>
+            {o.delivery_address ? (
+              <>
+                <dt>{t('order.address')}</dt>
+                <dd>{o.delivery_address}</dd>
+              </>
+            ) : null}
+            <dt>{t('order.source')}</dt>
+            <dd>{t(`source.${o.source}` as Key)}</dd>
+            <dt>{t('order.created')}</dt>
+            <dd>{when(o.created)}</dd>
+            <dt>{t('order.placed')}</dt>
+            <dd>{when(o.placed_at)}</dd>
+            {o.completed_at ? (
+              <>
+                <dt>{t('order.completed')}</dt>
+                <dd>{when(o.completed_at)}</dd>
+              </>
+            ) : null}
+            {o.cancelled_at ? (
+              <>
+                <dt>{t('order.cancelled')}</dt>
+                <dd>
+                  {when(o.cancelled_at)}
+                  {o.cancel_reason ? ` — ${o.cancel_reason}` : ''}
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          <h2>{t('order.printJobs')}</h2>
+          {!jobs?.length ? (
+            <Empty>{t('order.noPrintJobs')}</Empty>
+          ) : (
+            <ul class="plain-list">
+              {jobs.map((j) => (
+                <li key={j.id} class="job-line">
+                  <span>
+                    {t(`printKind.${j.kind}` as Key)} {j.station ? `(${j.station})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{j.state}</Badge>{' '}
+                    {when(j.printed_at ?? j.created, 'time')}
+                  </span>
+                  {can('printers:write') && j.kind !== 'test_page' ? (
+                    <Button disabled={busy} onClick={() => reprint(j.id)}>
+                      {t('order.reprint')}
+                    </Button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+      <Dialog title={t('order.cancelTitle', { n: o.order_number })} open={cancelling} onClose={() => setCancelling(false)}>
+        <TextArea label={t('order.cancelReason')} value={reason} onInput={setReason} />
+        <ErrorNote error={actError} />
+        <div class="dialog-actions">
+          <Button onClick={() => setCancelling(false)}>{t('common.back')}</Button>
+          <Button variant="danger" disabled={busy} onClick={cancel}>
+            {t('order.confirmCancel')}
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,258 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, getAll, patch, post } from '../lib/api.ts';
+import { todayAtRestaurant } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { can } from '../lib/session.ts';
+import type { Reservation, Table } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+
+interface Slot {
+  time: string;
+  available: boolean;
+  remaining_capacity: number;
+}
+
+// the one tap at the door: what comes next for a booking in each state
+const NEXT: Record<string, string[]> = {
+  pending: ['confirmed', 'cancelled'],
+  confirmed: ['arrived', 'seated', 'no_show', 'cancelled'],
+  arrived: ['seated', 'cancelled'],
+  seated: ['completed'],
+};
+
+const TONES: Record<string, 'info' | 'warn' | 'good' | 'bad'> = { confirmed: 'info', arrived: 'warn', seated: 'good', cancelled: 'bad', no_show: 'bad' };
+const tone = (s: string) => TONES[s] ?? 'neutral';
+
+/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
+export function ReservationsPage() {
+  const [date, setDate] = useState(todayAtRestaurant());
+  const [tables] = useLoad(() => getAll<Table>('/v1/tables'));
+  const [list, error, reload] = useLoad(async () => (await getAll<Reservation & { id: string }>('/v1/reservations', { date })).sort((a, b) => a.starts_at - b.starts_at), [date]);
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Reservation | null>(null);
+  const [act, busy, actError] = useAction();
+  useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
+  const writable = can('reservations:write');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = list?.find((r) => r.id === openId) ?? null;
+  const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
+  const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));
+
+  // the day's time axis: the restaurant's midnight of the date, and the hours the bookings span
+  const dayStart = list?.length ? list[0].starts_at - (Number(list[0].time.slice(0, 2)) * 3600 + Number(list[0].time.slice(3, 5)) * 60) : 0;
+  const firstHour = Math.min(11, ...(list ?? []).map((r) => Math.floor((r.starts_at - dayStart) / 3600)));
+  const lastHour = Math.max(23, ...(list ?? []).map((r) => Math.ceil((r.ends_at - dayStart) / 3600)));
+  const span = { from: firstHour * 3600, to: lastHour * 3600 };
+  const hours = Array.from({ length: lastHour - firstHour }, (_, i) => firstHour + i);
+
+  const rows: { label: string; items: Reservation[] }[] = [
+    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => r.table === tbl.id) })),
+    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !r.table || !(tables ?? []).some((x) => x.id === r.table)) },
+  ].filter((row) => row.items.length);
+
+  return (
+    <>
+      <PageHeader title={t('reservations.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setCreating(true)}>
+            {t('reservations.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <div class="filters">
+        <Field label={t('orders.date')} type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
+        <p class="board-count">{list ? t('reservations.count', { n: list.filter((r) => !['cancelled', 'no_show'].includes(r.status)).length, guests: list.filter((r) => !['cancelled', 'no_show'].includes(r.status)).reduce((s, r) => s + r.party_size, 0) }) : ''}</p>
+      </div>
+      <ErrorNote error={error ?? actError} />
+      {!list ? (
+        <Loading />
+      ) : rows.length === 0 ? (
+        <Empty>{t('reservations.none')}</Empty>
+      ) : (
+        <div class="daybook">
+          <div class="daybook-hours" aria-hidden="true">
+            <span class="daybook-table" />
+            <div class="daybook-track">
+              {hours.map((h) => (
+                <span key={h} class="daybook-hour" style={{ left: `${((h * 3600 - span.from) / (span.to - span.from)) * 100}%` }}>
+                  {String(h % 24).padStart(2, '0')}:00
+                </span>
+              ))}
+            </div>
+          </div>
+          <div role="list" aria-label={t('reservations.dayBook')} class="daybook-rows">
+          {rows.map((row) => (
+            <div class="daybook-row" role="listitem" key={row.label}>
+              <h2 class="daybook-table">{row.label}</h2>
+              <div class="daybook-track" style={{ '--hours': String(hours.length) } as Record<string, string>}>
+                {row.items.map((r) => {
+                  const start = r.starts_at - dayStart;
+                  const left = ((start - span.from) / (span.to - span.from)) * 100;
+                  const width = ((r.duration_minutes * 60) / (span.to - span.from)) * 100;
+                  return (
+                    <button
+                      type="button"
+                      key={r.id}
+                      class={`booking status-${r.status}`}
+                      style={{ left: `${left}%`, width: `${width}%` }}
+                      onClick={() => setOpen(r)}
+                      title={`${r.time} ${r.guest.name} · ${t('reservations.party', { n: r.party_size })}`}
+                    >
+                      <strong>
+                        {r.time} {r.guest.name}
+                      </strong>
+                      <span>
+                        {t('reservations.party', { n: r.party_size })} · {t(`resStatus.${r.status}` as Key)}
+                        {r.no_show_risk !== null && r.no_show_risk >= 50 ? ` · ${t('reservations.risk')}` : ''}
+                      </span>
+                    </button>
+                  );
+                })}
+              </div>
+            </div>
+          ))}
+          </div>
+        </div>
+      )}
+      {opened ? (
+        <Dialog title={`${opened.time} · ${opened.guest.name}`} open onClose={() => setOpen(null)}>
+          <dl class="facts">
+            <dt>{t('reservations.partySize')}</dt>
+            <dd>{opened.party_size}</dd>
+            <dt>{t('orders.status')}</dt>
+            <dd>
+              <Badge tone={tone(opened.status)}>{t(`resStatus.${opened.status}` as Key)}</Badge>
+            </dd>
+            <dt>{t('reservations.length')}</dt>
+            <dd>{opened.duration_minutes} min</dd>
+            {opened.guest.phone || opened.guest.email ? (
+              <>
+                <dt>{t('guests.contact')}</dt>
+                <dd>{[opened.guest.phone, opened.guest.email].filter(Boolean).join(' · ')}</dd>
+              </>
+            ) : null}
+            {opened.no_show_risk !== null ? (
+              <>
+                <dt>{t('reservations.risk')}</dt>
+                <dd>{opened.no_show_risk >= 50 ? <Badge tone="warn">{opened.no_show_risk} %</Badge> : `${opened.no_show_risk} %`}</dd>
+              </>
+            ) : null}
+            {opened.notes ? (
+              <>
+                <dt>{t('order.notes')}</dt>
+                <dd>{opened.notes}</dd>
+              </>
+            ) : null}
+          </dl>
+          {writable && NEXT[opened.status] ? (
+            <div class="dialog-actions">
+              {opened.status === 'pending' || opened.status === 'confirmed' ? (
+                <Button
+                  onClick={() => {
+                    setEditing(opened);
+                    setOpen(null);
+                  }}
+                >
+                  {t('common.edit')}
+                </Button>
+              ) : null}
+              {NEXT[opened.status].map((st) => (
+                <Button key={st} variant={st === 'cancelled' || st === 'no_show' ? 'danger' : 'primary'} disabled={busy} onClick={() => move(opened, st)}>
+                  {t(`resAction.${st}` as Key)}
+                </Button>
+              ))}
+            </div>
+          ) : null}
+        </Dialog>
+      ) : null}
+      {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={reload} /> : null}
+      {editing ? <BookingDialog date={editing.date} booking={editing} tables={tables ?? []} onClose={() => setEditing(null)} onSaved={reload} /> : null}
+    </>
+  );
+}
+
+/** A new booking, or (with `booking`) a move to another time, table or party size. */
+function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }: { date: string; booking?: Reservation; tables: Table[]; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [form, setForm] = useState({
+    guest_name: booking?.guest.name ?? '',
+    guest_phone: booking?.guest.phone ?? '',
+    guest_email: booking?.guest.email ?? '',
+    party_size: String(booking?.party_size ?? 2),
+    date: initialDate,
+    time: booking?.time ?? '',
+    table: booking?.table ?? '',
+    notes: booking?.notes ?? '',
+  });
+  const [slots, setSlots] = useState<Slot[] | null>(null);
+  const [act, busy, error] = useAction();
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  useEffect(() => {
+    setSlots(null);
+    get<{ slots: Slot[] }>('/v1/reservations/availability', { date: form.date, party_size: Number(form.party_size) || 1 }).then(
+      (a) => setSlots(a.slots),
+      () => setSlots([]),
+    );
+  }, [form.date, form.party_size]);
+  // a booking being moved keeps its own time on offer (its own seats count as taken)
+  const open = (slots ?? []).filter((s) => s.available || (booking && s.time === booking.time && form.date === booking.date));
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body = {
+      guest_name: form.guest_name,
+      guest_phone: form.guest_phone || null,
+      guest_email: form.guest_email || null,
+      party_size: Number(form.party_size),
+      date: form.date,
+      time: form.time || open[0]?.time,
+      // moving a booking without naming a table keeps the one it has
+      ...(form.table || !booking ? { table: form.table || null } : {}),
+      notes: form.notes || null,
+    };
+    if (await act(() => (booking ? patch(`/v1/reservations/${booking.id}`, body) : post('/v1/reservations', { ...body, source: 'staff' })))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={booking ? t('reservations.edit', { name: booking.guest.name }) : t('reservations.new')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <Field label={t('reservations.guest')} required value={form.guest_name} onInput={set('guest_name')} />
+        <div class="row">
+          <Field label={t('reservations.phone')} type="tel" value={form.guest_phone} onInput={set('guest_phone')} />
+          <Field label={t('login.email')} type="email" value={form.guest_email} onInput={set('guest_email')} />
+        </div>
+        <div class="row">
+          <Field label={t('reservations.partySize')} type="number" min={1} max={100} required value={form.party_size} onInput={set('party_size')} />
+          <Field label={t('orders.date')} type="date" required value={form.date} onInput={set('date')} />
+        </div>
+        {slots === null ? (
+          <Loading />
+        ) : open.length === 0 ? (
+          <p class="hint">{t('reservations.noSlots')}</p>
+        ) : (
+          <SelectField
+            label={t('reservations.time')}
+            value={form.time || open[0].time}
+            onChange={(v) => setForm({ ...form, time: v })}
+            options={open.map((s) => ({ value: s.time, label: `${s.time} · ${t('reservations.seatsLeft', { n: s.remaining_capacity })}` }))}
+          />
+        )}
+        <SelectField
+          label={t('orders.table')}
+          value={form.table}
+          onChange={(v) => setForm({ ...form, table: v })}
+          options={[{ value: '', label: t('reservations.anyTable') }, ...tables.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
+        />
+        <TextArea label={t('order.notes')} value={form.notes} onInput={(v) => setForm({ ...form, notes: v })} />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy || !open.length}>
+            {booking ? t('common.save') : t('reservations.book')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

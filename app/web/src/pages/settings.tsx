@@ -1,0 +1,151 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, getAll, patch } from '../lib/api.ts';
+import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
+import { loadSession } from '../lib/session.ts';
+import type { Station } from '../lib/types.ts';
+import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+type Interval = { open: string; close: string };
+
+interface Settings {
+  name: string;
+  language: string;
+  timezone: string;
+  currency: string;
+  default_tax_rate: number;
+  opening_hours: Partial<Record<(typeof DAYS)[number], Interval[]>>;
+  slot_duration_minutes: number;
+  waitlist: { enabled: boolean; max_party_size: number; notify_expiry_minutes: number; default_wait_minutes_per_party: number };
+}
+
+export function SettingsPage() {
+  const [settings, error] = useLoad(() => get<Settings>('/v1/settings'));
+  const [stations, , reloadStations] = useLoad(() => getAll<Station>('/v1/stations'));
+  const [form, setForm] = useState<Settings | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [act, busy, actError] = useAction();
+  useEffect(() => setForm(settings ?? null), [settings]);
+  if (!form) return error ? <ErrorNote error={error} /> : <Loading />;
+
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
+    setSaved(false);
+    setForm({ ...form, [k]: v });
+  };
+  const setDay = (day: (typeof DAYS)[number], i: number, part: keyof Interval, v: string) => {
+    const list = [...(form.opening_hours[day] ?? [])];
+    list[i] = { ...(list[i] ?? { open: '', close: '' }), [part]: v };
+    set('opening_hours', { ...form.opening_hours, [day]: list });
+  };
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const hours: Settings['opening_hours'] = {};
+    for (const d of DAYS) hours[d] = (form.opening_hours[d] ?? []).filter((x) => x.open && x.close);
+    const ok = await act(() =>
+      patch('/v1/settings', {
+        name: form.name,
+        language: form.language,
+        timezone: form.timezone,
+        currency: form.currency.toLowerCase(),
+        default_tax_rate: form.default_tax_rate,
+        opening_hours: hours,
+        waitlist: form.waitlist,
+      }),
+    );
+    if (ok) {
+      setSaved(true);
+      await loadSession();
+    }
+  };
+  const toggleStation = (s: Station, on: boolean) => act(async () => (await patch(`/v1/stations/${s.key}`, { is_active: on }), await reloadStations()));
+
+  return (
+    <>
+      <PageHeader title={t('settings.title')} />
+      <form onSubmit={save} class="settings-form">
+        <section class="card">
+          <h2>{t('settings.restaurant')}</h2>
+          <Field label={t('setup.restaurantName')} required value={form.name} onInput={(e) => set('name', (e.target as HTMLInputElement).value)} />
+          <div class="row">
+            <SelectField label={t('settings.language')} value={form.language} onChange={(v) => set('language', v)} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
+            <Field label={t('settings.timezone')} value={form.timezone} onInput={(e) => set('timezone', (e.target as HTMLInputElement).value)} />
+            <Field label={t('settings.currency')} value={form.currency.toUpperCase()} maxLength={3} onInput={(e) => set('currency', (e.target as HTMLInputElement).value)} />
+            <Field
+              label={t('settings.tax')}
+              inputMode="decimal"
+              value={String(Math.round(form.default_tax_rate * 10000) / 100)}
+              onInput={(e) => set('default_tax_rate', Number((e.target as HTMLInputElement).value.replace(',', '.')) / 100)}
+            />
+          </div>
+        </section>
+        <section class="card">
+          <h2>{t('settings.hours')}</h2>
+          <p class="hint">{t('settings.hoursHint')}</p>
+          <div class="hours">
+            {DAYS.map((d) => {
+              const list = form.opening_hours[d]?.length ? form.opening_hours[d]! : [{ open: '', close: '' }];
+              return (
+                <fieldset key={d} class="hours-day">
+                  <legend>{t(`day.${d}` as Key)}</legend>
+                  {list.map((iv, i) => (
+                    <div class="row" key={i}>
+                      <Field label={t('settings.opens')} type="time" value={iv.open} onInput={(e) => setDay(d, i, 'open', (e.target as HTMLInputElement).value)} />
+                      <Field label={t('settings.closes')} type="time" value={iv.close} onInput={(e) => setDay(d, i, 'close', (e.target as HTMLInputElement).value)} />
+                    </div>
+                  ))}
+                  <Button variant="quiet" onClick={() => set('opening_hours', { ...form.opening_hours, [d]: [...list, { open: '', close: '' }] })}>
+                    {t('settings.addInterval')}
+                  </Button>
+                </fieldset>
+              );
+            })}
+          </div>
+        </section>
+        <section class="card">
+          <h2>{t('nav.waitlist')}</h2>
+          <Toggle label={t('settings.waitlistOn')} checked={form.waitlist.enabled} onChange={(v) => set('waitlist', { ...form.waitlist, enabled: v })} />
+          <div class="row">
+            <Field label={t('settings.maxParty')} type="number" min={1} max={100} value={form.waitlist.max_party_size} onInput={(e) => set('waitlist', { ...form.waitlist, max_party_size: Number((e.target as HTMLInputElement).value) })} />
+            <Field
+              label={t('settings.waitPerParty')}
+              type="number"
+              min={1}
+              max={120}
+              value={form.waitlist.default_wait_minutes_per_party}
+              onInput={(e) => set('waitlist', { ...form.waitlist, default_wait_minutes_per_party: Number((e.target as HTMLInputElement).value) })}
+            />
+            <Field
+              label={t('settings.notifyExpiry')}
+              type="number"
+              min={1}
+              max={240}
+              value={form.waitlist.notify_expiry_minutes}
+              onInput={(e) => set('waitlist', { ...form.waitlist, notify_expiry_minutes: Number((e.target as HTMLInputElement).value) })}
+            />
+          </div>
+        </section>
+        <ErrorNote error={actError} />
+        <div class="sticky-actions">
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('common.save')}
+          </Button>
+          {saved ? (
+            <span role="status" class="saved">
+              {t('common.saved')}
+            </span>
+          ) : null}
+        </div>
+      </form>
+      <section class="card">
+        <h2>{t('settings.stations')}</h2>
+        <ul class="plain-list">
+          {(stations ?? []).map((s) => (
+            <li key={s.id}>
+              <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => toggleStation(s, on)} />
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, post } from '../lib/api.ts';
+import { browserLanguage, LANGUAGE_NAMES, LANGUAGES, t, type Language } from '../lib/i18n.ts';
+import { navigate } from '../lib/router.ts';
+import { session, type Session } from '../lib/session.ts';
+import { Button, ErrorNote, Field, SelectField } from '../ui/kit.tsx';
+import { homeOf } from '../ui/shell.tsx';
+
+const CURRENCIES = ['EUR', 'CHF', 'GBP', 'USD', 'SEK', 'DKK', 'NOK', 'PLN', 'CZK', 'HUF', 'JPY', 'CAD', 'AUD'];
+
+function timezones(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
+  const zones = intl.supportedValuesOf?.('timeZone') ?? ['Europe/Berlin', 'Europe/Paris', 'Europe/Madrid', 'Europe/Rome', 'Europe/London'];
+  // browsers list only the regional zones; a hub run on UTC should still be able to say so
+  return zones.includes('UTC') ? zones : [...zones, 'UTC'];
+}
+
+/** First start: the person at the hub names the restaurant and becomes its owner. */
+export function SetupPage({ onDone }: { onDone: () => void }) {
+  const [form, setForm] = useState({
+    restaurant_name: '',
+    timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'Europe/Berlin',
+    currency: 'EUR',
+    owner_name: '',
+    owner_email: '',
+    owner_password: '',
+    setup_code: '',
+  });
+  const [codeRequired, setCodeRequired] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+
+  useEffect(() => {
+    get<{ code_required: boolean }>('/v1/auth/setup').then((s) => setCodeRequired(s.code_required), () => {});
+  }, []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const { setup_code, ...rest } = form;
+      session.value = await post<Session>('/v1/auth/setup', { ...rest, language: browserLanguage.value, ...(codeRequired ? { setup_code } : {}) });
+      onDone();
+      navigate(homeOf(), true);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="auth-page" id="main">
+      <form class="auth-card wide-card" onSubmit={submit}>
+        <h1>{t('setup.title')}</h1>
+        <p class="muted">{t('setup.intro')}</p>
+        <SelectField
+          label={t('settings.language')}
+          value={browserLanguage.value}
+          options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+          onChange={(v) => (browserLanguage.value = v as Language)}
+        />
+        <Field label={t('setup.restaurantName')} name="restaurant_name" required value={form.restaurant_name} onInput={set('restaurant_name')} />
+        <div class="row">
+          <SelectField label={t('settings.timezone')} value={form.timezone} options={timezones().map((z) => ({ value: z, label: z }))} onChange={(v) => setForm({ ...form, timezone: v })} />
+          <SelectField label={t('settings.currency')} value={form.currency} options={CURRENCIES.map((c) => ({ value: c, label: c }))} onChange={(v) => setForm({ ...form, currency: v })} />
+        </div>
+        <h2>{t('setup.owner')}</h2>
+        <Field label={t('staff.name')} name="owner_name" autoComplete="name" required value={form.owner_name} onInput={set('owner_name')} />
+        <Field label={t('login.email')} type="email" name="owner_email" autoComplete="username" required value={form.owner_email} onInput={set('owner_email')} />
+        <Field
+          label={t('login.password')}
+          type="password"
+          name="owner_password"
+          autoComplete="new-password"
+          minLength={10}
+          required
+          hint={t('setup.passwordHint')}
+          value={form.owner_password}
+          onInput={set('owner_password')}
+        />
+        {codeRequired ? (
+          <Field label={t('setup.code')} name="setup_code" required hint={t('setup.codeHint')} value={form.setup_code} onInput={set('setup_code')} autoComplete="off" />
+        ) : null}
+        <ErrorNote error={error} />
+        <Button type="submit" variant="primary" disabled={busy} class="wide">
+          {t('setup.submit')}
+        </Button>
+      </form>
+    </main>
+  );
+}

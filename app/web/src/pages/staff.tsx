@@ -1,0 +1,203 @@
+import { useState } from 'preact/hooks';
+import { del, get, getAll, patch, post } from '../lib/api.ts';
+import { money, moneyInput, parseMoney, when } from '../lib/format.ts';
+import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
+import { can, session } from '../lib/session.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+
+interface Staff {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  hourly_rate: number | null;
+  is_active: boolean;
+  has_password: boolean;
+  language: string | null;
+}
+
+interface SessionRow {
+  id: string;
+  staff_user: string;
+  name: string;
+  user_agent: string | null;
+  last_seen_at: number;
+}
+
+const ROLES = ['owner', 'manager', 'server', 'kitchen'] as const;
+
+export function StaffPage() {
+  const [staff, error, reload] = useLoad(() => getAll<Staff>('/v1/staff'));
+  const [sessions, , reloadSessions] = useLoad(async () => (await get<{ data: SessionRow[] }>('/v1/sessions')).data);
+  const [editing, setEditing] = useState<Staff | 'new' | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('staff:write');
+  const me = session.value!.staff.id;
+
+  const signOut = (id: string) => act(async () => (await del(`/v1/sessions/${id}`), await reloadSessions()));
+
+  return (
+    <>
+      <PageHeader title={t('staff.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            {t('staff.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={error ?? actError} />
+      <section class="card">
+        <h2>{t('staff.roles')}</h2>
+        <ul class="plain-list role-help">
+          {ROLES.map((r) => (
+            <li key={r}>
+              <strong>{t(`role.${r}` as Key)}</strong>: {t(`role.${r}.help` as Key)}
+            </li>
+          ))}
+        </ul>
+      </section>
+      {!staff ? (
+        <Loading />
+      ) : (
+        <div class="table-wrap">
+          <table class="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('staff.name')}</th>
+                <th scope="col">{t('login.email')}</th>
+                <th scope="col">{t('staff.role')}</th>
+                <th scope="col" class="num">
+                  {t('staff.rate')}
+                </th>
+                <th scope="col">{t('staff.signIn')}</th>
+                <th scope="col">
+                  <span class="sr-only">{t('common.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {staff.map((s) => (
+                <tr key={s.id} class={s.is_active ? '' : 'is-removed'}>
+                  <td>{s.name}</td>
+                  <td>{s.email}</td>
+                  <td>{ROLES.includes(s.role as 'owner') ? t(`role.${s.role}` as Key) : s.role}</td>
+                  <td class="num">{s.hourly_rate === null ? '—' : money(s.hourly_rate)}</td>
+                  <td>{!s.is_active ? <Badge tone="bad">{t('staff.inactive')}</Badge> : s.has_password ? <Badge tone="good">{t('staff.canSignIn')}</Badge> : <Badge>{t('staff.noPassword')}</Badge>}</td>
+                  <td class="num">
+                    {writable ? (
+                      <Button onClick={() => setEditing(s)} aria-label={t('menu.editNamed', { name: s.name })}>
+                        {t('common.edit')}
+                      </Button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <section class="card">
+        <h2>{t('staff.devices')}</h2>
+        {!sessions?.length ? (
+          <Empty>{t('staff.noDevices')}</Empty>
+        ) : (
+          <ul class="plain-list">
+            {sessions.map((d) => (
+              <li key={d.id} class="job-line">
+                <span>
+                  <strong>{d.name}</strong> · {(d.user_agent ?? '').replace(/\(.*?\)/g, '').slice(0, 60)} · {when(d.last_seen_at)}
+                </span>
+                {writable ? (
+                  <Button disabled={busy} onClick={() => signOut(d.id)} aria-label={t('staff.signOutNamed', { name: d.name })}>
+                    {t('staff.signOutDevice')}
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {editing ? (
+        <StaffDialog
+          person={editing === 'new' ? null : editing}
+          self={editing !== 'new' && editing.id === me}
+          onClose={() => setEditing(null)}
+          onSaved={async () => {
+            await reload();
+            await reloadSessions();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null; self: boolean; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [form, setForm] = useState({
+    name: person?.name ?? '',
+    email: person?.email ?? '',
+    role: person?.role ?? 'server',
+    rate: moneyInput(person?.hourly_rate ?? null),
+    password: '',
+    language: person?.language ?? '',
+  });
+  const [act, busy, error] = useAction();
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  const save = async (e: Event) => {
+    e.preventDefault();
+    const body = { name: form.name, email: form.email, role: form.role, hourly_rate: form.rate.trim() ? parseMoney(form.rate) : null, language: form.language || null };
+    const ok = await act(async () => {
+      const saved = person ? await patch<Staff>(`/v1/staff/${person.id}`, body) : await post<Staff>('/v1/staff', body);
+      if (form.password) await post(`/v1/staff/${saved.id}/password`, { password: form.password });
+    });
+    if (ok) {
+      await onSaved();
+      onClose();
+    }
+  };
+  const deactivate = async () => {
+    if (person && (await act(() => del(`/v1/staff/${person.id}`)))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={person ? t('staff.edit') : t('staff.new')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <Field label={t('staff.name')} required value={form.name} onInput={set('name')} />
+        <Field label={t('login.email')} type="email" required value={form.email} onInput={set('email')} />
+        <div class="row">
+          <SelectField label={t('staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={ROLES.map((r) => ({ value: r, label: t(`role.${r}` as Key) }))} />
+          <Field label={t('staff.rate')} inputMode="decimal" value={form.rate} onInput={set('rate')} />
+        </div>
+        <SelectField
+          label={t('settings.language')}
+          value={form.language}
+          onChange={(v) => setForm({ ...form, language: v })}
+          options={[{ value: '', label: t('account.restaurantLanguage') }, ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))]}
+        />
+        <Field
+          label={person?.has_password ? t('staff.newPassword') : t('login.password')}
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          value={form.password}
+          onInput={set('password')}
+          hint={t('staff.passwordHint')}
+        />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          {person && person.is_active && !self ? (
+            <Button variant="danger" disabled={busy} onClick={deactivate}>
+              {t('staff.deactivate')}
+            </Button>
+          ) : null}
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

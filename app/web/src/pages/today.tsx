@@ -1,0 +1,178 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get } from '../lib/api.ts';
+import { minutesSince, money, number, todayAtRestaurant, when } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { statusTone } from './orders.tsx';
+import { live } from '../lib/live.ts';
+import { can } from '../lib/session.ts';
+import type { Reservation } from '../lib/types.ts';
+import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+
+interface ActiveOrder {
+  id: string;
+  orderNumber: string;
+  type: 'dine_in' | 'takeout' | 'delivery';
+  status: string;
+  tableNumber: number | null;
+  total: number;
+  placedAt: number | null;
+  createdAt: number;
+}
+
+interface Dashboard {
+  total_orders: number;
+  total_revenue: number;
+  active_reservations: number;
+  new_customers: number;
+}
+
+function Stat({ label, value, href }: { label: string; value: string; href?: string }) {
+  const body = (
+    <>
+      <span class="stat-value">{value}</span>
+      <span class="stat-label">{label}</span>
+    </>
+  );
+  return href ? (
+    <a class="stat" href={href}>
+      {body}
+    </a>
+  ) : (
+    <div class="stat">{body}</div>
+  );
+}
+
+/** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
+export function TodayPage() {
+  const [dash, dashError, reloadDash] = useLoad(() => get<Dashboard>('/v1/analytics/dashboard'));
+  const [open, setOpen] = useState<number | null>(null);
+  const [oldest, setOldest] = useState<ActiveOrder[]>([]);
+  const [waiting, setWaiting] = useState<number | null>(null);
+  const [next] = useLoad(async () =>
+    can('reservations:read')
+      ? (await get<{ data: Reservation[] }>('/v1/reservations', { date: todayAtRestaurant(), limit: 100 })).data
+          .filter((r) => ['pending', 'confirmed'].includes(r.status) && r.ends_at * 1000 > Date.now())
+          .sort((a, b) => a.starts_at - b.starts_at)
+          .slice(0, 6)
+      : [],
+  );
+  const [attention] = useLoad(async () => {
+    const out: { text: string; href: string }[] = [];
+    if (can('printers:read')) {
+      const [failed, printers] = await Promise.all([
+        get<{ data: unknown[]; has_more: boolean }>('/v1/print_jobs', { state: 'failed', limit: 100 }),
+        get<{ data: { name: string; is_active: boolean; status: { state: string } }[] }>('/v1/printers', { limit: 100 }),
+      ]);
+      if (failed.data.length) out.push({ text: t('today.failedPrints', { n: failed.data.length }), href: '/app/printers' });
+      for (const p of printers.data) if (p.is_active && !['online', 'unknown'].includes(p.status.state)) out.push({ text: t('today.printerDown', { name: p.name }), href: '/app/printers' });
+    }
+    if (can('webhooks:read')) {
+      const eps = await get<{ data: { id: string; url: string; status: string }[] }>('/v1/webhook_endpoints', { limit: 100 });
+      for (const e of eps.data) if (e.status === 'disabled') out.push({ text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
+    }
+    if (can('events:read')) {
+      // the latest events' deliveries that gave up
+      const events = await get<{ data: { deliveries: { status: string }[] }[] }>('/v1/events', { limit: 100 });
+      const failed = events.data.filter((e) => e.deliveries.some((d) => d.status === 'failed')).length;
+      if (failed) out.push({ text: t('today.failedWebhooks', { n: failed }), href: '/app/webhooks' });
+    }
+    return out;
+  });
+
+  const countOpen = async () => {
+    // the operational view: open orders, oldest first
+    const active = await get<{ data: ActiveOrder[] }>('/public/orders/active', { fields: 'id,orderNumber,type,status,tableNumber,total,placedAt,createdAt' });
+    setOpen(active.data.length);
+    setOldest(active.data.slice(0, 6));
+  };
+  const countWaiting = async () => {
+    if (!can('waitlist:read')) return;
+    const w = await get<{ data: unknown[] }>('/v1/waitlist', { status: 'waiting', limit: 100 });
+    setWaiting(w.data.length);
+  };
+  useEffect(() => {
+    void countOpen();
+    void countWaiting();
+    // numbers follow the service live: any order or waitlist change recounts
+    let timer: number | undefined;
+    const refresh = () => {
+      clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        void countOpen();
+        void countWaiting();
+        void reloadDash();
+      }, 300);
+    };
+    const topics = ['orders', ...(can('waitlist:read') ? ['waitlist'] : [])];
+    return live.listen(topics, refresh, refresh);
+  }, []);
+
+  return (
+    <>
+      <PageHeader title={t('today.title')}>
+        <span class="muted">{when(Date.now() / 1000, 'weekday')}</span>
+      </PageHeader>
+      <ErrorNote error={dashError} />
+      <section class="stats" aria-label={t('today.numbers')}>
+        <Stat label={t('today.revenue')} value={dash ? money(dash.total_revenue) : '…'} href="/app/analytics" />
+        <Stat label={t('today.orders')} value={dash ? number(dash.total_orders) : '…'} href="/app/orders?view=history" />
+        <Stat label={t('today.openOrders')} value={open === null ? '…' : number(open)} href="/app/orders" />
+        <Stat label={t('today.reservations')} value={dash ? number(dash.active_reservations) : '…'} href="/app/reservations" />
+        <Stat label={t('today.waiting')} value={waiting === null ? '—' : number(waiting)} href="/app/waitlist" />
+        <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" />
+      </section>
+      <div class="columns">
+        <section class="card">
+          <h2>{t('today.oldestOpen')}</h2>
+          {oldest.length === 0 ? (
+            <Empty>{t('orders.noneOpen')}</Empty>
+          ) : (
+            <ul class="plain-list">
+              {oldest.map((o) => (
+                <li key={o.id} class="res-line">
+                  <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
+                  {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
+                  <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
+                  <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <a href="/app/orders">{t('today.allOrders')}</a>
+        </section>
+        <section class="card">
+          <h2>{t('today.attention')}</h2>
+          {attention === undefined ? null : attention.length === 0 ? (
+            <p class="all-good">
+              <Badge tone="good">{t('today.allGood')}</Badge>
+            </p>
+          ) : (
+            <ul class="plain-list">
+              {attention.map((a) => (
+                <li key={a.text}>
+                  <Badge tone="bad">!</Badge> <a href={a.href}>{a.text}</a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section class="card">
+          <h2>{t('today.nextReservations')}</h2>
+          {!next?.length ? (
+            <Empty>{t('today.noReservations')}</Empty>
+          ) : (
+            <ul class="plain-list">
+              {next.map((r) => (
+                <li key={r.id} class="res-line">
+                  <strong>{r.time}</strong> {r.guest.name} · {t('reservations.party', { n: r.party_size })}
+                  {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.risk')}</Badge> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          <a href="/app/reservations">{t('today.allReservations')}</a>
+        </section>
+      </div>
+    </>
+  );
+}

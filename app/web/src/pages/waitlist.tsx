@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'preact/hooks';
+import { del, get, getAll, post } from '../lib/api.ts';
+import { minutesSince } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { can } from '../lib/session.ts';
+import type { WaitlistEntry } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+
+/** The queue at the door, live: online parties tagged, a quoted wait per party, notify / seat / remove in one tap. */
+export function WaitlistPage() {
+  const [queue, error, reload] = useLoad(async () => {
+    const [waiting, notified] = await Promise.all([getAll<WaitlistEntry>('/v1/waitlist', { status: 'waiting' }), getAll<WaitlistEntry>('/v1/waitlist', { status: 'notified' })]);
+    return [...notified, ...waiting].sort((a, b) => a.created - b.created);
+  });
+  const [perParty] = useLoad(async () => (await get<{ waitlist: { default_wait_minutes_per_party: number } }>('/v1/settings')).waitlist.default_wait_minutes_per_party);
+  const [adding, setAdding] = useState(false);
+  const [act, busy, actError] = useAction();
+  useEffect(() => live.listen(['waitlist'], () => void reload(), () => void reload()), []);
+  const writable = can('waitlist:write');
+  const run = (fn: () => Promise<unknown>) => act(async () => (await fn(), await reload()));
+
+  let ahead = 0;
+  return (
+    <>
+      <PageHeader title={t('waitlist.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            {t('waitlist.addWalkIn')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={error ?? actError} />
+      {!queue ? (
+        <Loading />
+      ) : queue.length === 0 ? (
+        <Empty>{t('waitlist.empty')}</Empty>
+      ) : (
+        <ol class="queue">
+          {queue.map((e) => {
+            const quote = e.status === 'waiting' ? (ahead++ + 1) * (perParty ?? 10) : null;
+            return (
+              <li key={e.id} class="queue-row">
+                <div class="item-main">
+                  <strong>
+                    {e.guest_name} · {t('reservations.party', { n: e.party_size })}
+                  </strong>
+                  <span class="muted">
+                    {t('waitlist.waitingFor', { n: minutesSince(e.created) ?? 0 })}
+                    {quote !== null ? ` · ${t('waitlist.quoted', { n: quote })}` : ''}
+                    {e.phone ? ` · ${e.phone}` : ''}
+                  </span>
+                  <span class="booking-tags">
+                    {e.source === 'online' ? <Badge tone="info">{t('waitlist.online')}</Badge> : <Badge>{t('waitlist.walkIn')}</Badge>}
+                    {e.status === 'notified' ? <Badge tone="warn">{t('waitlist.notified')}</Badge> : null}
+                  </span>
+                </div>
+                {writable ? (
+                  <div class="item-actions">
+                    {e.status === 'waiting' ? (
+                      <Button disabled={busy} onClick={() => run(() => post(`/v1/waitlist/${e.id}/notify`, {}))} aria-label={`${t('waitlist.notify')}: ${e.guest_name}`}>
+                        {t('waitlist.notify')}
+                      </Button>
+                    ) : null}
+                    <Button variant="primary" disabled={busy} onClick={() => run(() => post(`/v1/waitlist/${e.id}/seat`, {}))} aria-label={`${t('waitlist.seat')}: ${e.guest_name}`}>
+                      {t('waitlist.seat')}
+                    </Button>
+                    <Button variant="quiet" disabled={busy} onClick={() => run(() => del(`/v1/waitlist/${e.id}`))} aria-label={`${t('common.remove')}: ${e.guest_name}`}>
+                      {t('common.remove')}
+                    </Button>
+                  </div>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {adding ? <WalkInDialog onClose={() => setAdding(false)} onSaved={reload} /> : null}
+    </>
+  );
+}
+
+function WalkInDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () => Promise<void> }) {
+  const [name, setName] = useState('');
+  const [size, setSize] = useState('2');
+  const [phone, setPhone] = useState('');
+  const [act, busy, error] = useAction();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (await act(() => post('/v1/waitlist', { guest_name: name, party_size: Number(size), phone: phone || null }))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={t('waitlist.addWalkIn')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <Field label={t('reservations.guest')} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <div class="row">
+          <Field label={t('reservations.partySize')} type="number" min={1} required value={size} onInput={(e) => setSize((e.target as HTMLInputElement).value)} />
+          <Field label={t('reservations.phone')} type="tel" value={phone} onInput={(e) => setPhone((e.target as HTMLInputElement).value)} />
+        </div>
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('waitlist.add')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,185 @@
+import { useState } from 'preact/hooks';
+import { del, get, patch, post } from '../lib/api.ts';
+import { when } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { can } from '../lib/session.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabled_events: string[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+}
+
+interface Delivery {
+  endpoint: string;
+  url: string;
+  status: string;
+  delivered_at: number | null;
+  attempts: { attempted_at: number; response_status: number | null; error: string | null; succeeded: boolean }[];
+}
+
+interface WebhookEvent {
+  id: string;
+  created: number;
+  type: string;
+  deliveries: Delivery[];
+}
+
+/** Endpoints, their signing secrets, and every event's deliveries with each attempt, resendable. */
+export function WebhooksPage() {
+  const [endpoints, error, reload] = useLoad(async () => (await get<{ data: Endpoint[] }>('/v1/webhook_endpoints', { limit: 100 })).data);
+  const [events, , reloadEvents] = useLoad(async () => (can('events:read') ? (await get<{ data: WebhookEvent[] }>('/v1/events', { limit: 25 })).data : []));
+  const [adding, setAdding] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('webhooks:write');
+
+  return (
+    <>
+      <PageHeader title={t('webhooks.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setAdding(true)}>
+            {t('webhooks.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={error ?? actError} />
+      {secret ? (
+        <section class="card secret-card">
+          <h2>{t('webhooks.secret')}</h2>
+          <p>{t('keys.showOnce')}</p>
+          <div class="secret-row">
+            <label class="sr-only" for="wh-secret">
+              {t('webhooks.secret')}
+            </label>
+            <input id="wh-secret" readOnly value={secret} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+            <Button onClick={() => setSecret(null)}>{t('keys.done')}</Button>
+          </div>
+        </section>
+      ) : null}
+      {!endpoints ? (
+        <Loading />
+      ) : endpoints.length === 0 ? (
+        <Empty>{t('webhooks.none')}</Empty>
+      ) : (
+        <ul class="item-list">
+          {endpoints.map((e) => (
+            <li class="item-row" key={e.id}>
+              <div class="item-main">
+                <strong class="break">{e.url}</strong>
+                <span class="muted">{e.enabled_events.join(', ')}</span>
+                <span>
+                  <Badge tone={e.status === 'enabled' ? 'good' : 'bad'}>{e.status === 'enabled' ? t('webhooks.enabled') : t('webhooks.disabled')}</Badge> {e.disabled_reason ?? ''}
+                </span>
+              </div>
+              {writable ? (
+                <div class="item-actions">
+                  <Button disabled={busy} onClick={() => act(async () => (await patch(`/v1/webhook_endpoints/${e.id}`, { status: e.status === 'enabled' ? 'disabled' : 'enabled' }), await reload()))}>
+                    {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
+                  </Button>
+                  <Button disabled={busy} onClick={() => act(async () => setSecret((await post<{ secret: string }>(`/v1/webhook_endpoints/${e.id}/roll_secret`, {})).secret))}>
+                    {t('webhooks.roll')}
+                  </Button>
+                  <Button variant="quiet" disabled={busy} onClick={() => act(async () => (await del(`/v1/webhook_endpoints/${e.id}`), await reload()))} aria-label={`${t('common.remove')}: ${e.url}`}>
+                    {t('common.remove')}
+                  </Button>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <section class="card">
+        <h2>{t('webhooks.deliveries')}</h2>
+        {!events?.length ? (
+          <Empty>{t('webhooks.noEvents')}</Empty>
+        ) : (
+          <div class="table-wrap">
+            <table class="data">
+              <thead>
+                <tr>
+                  <th scope="col">{t('webhooks.event')}</th>
+                  <th scope="col">{t('orders.time')}</th>
+                  <th scope="col">{t('webhooks.deliveries')}</th>
+                  <th scope="col">
+                    <span class="sr-only">{t('common.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {events.map((ev) => (
+                  <tr key={ev.id}>
+                    <td>
+                      <code>{ev.type}</code>
+                    </td>
+                    <td>{when(ev.created)}</td>
+                    <td>
+                      {ev.deliveries.length === 0
+                        ? '—'
+                        : ev.deliveries.map((d) => (
+                            <div key={d.endpoint}>
+                              <Badge tone={d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'neutral'}>{d.status}</Badge>{' '}
+                              {t('webhooks.attempts', { n: d.attempts.length })}
+                              {d.attempts.length ? ` · ${d.attempts[d.attempts.length - 1].response_status ?? d.attempts[d.attempts.length - 1].error ?? ''}` : ''}
+                            </div>
+                          ))}
+                    </td>
+                    <td class="num">
+                      {writable && ev.deliveries.length ? (
+                        <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/events/${ev.id}/resend`, {}), await reloadEvents()))} aria-label={`${t('webhooks.resend')}: ${ev.type}`}>
+                          {t('webhooks.resend')}
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {adding ? (
+        <EndpointDialog
+          onClose={() => setAdding(false)}
+          onSaved={async (s) => {
+            setSecret(s);
+            await reload();
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function EndpointDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (secret: string) => Promise<void> }) {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState('*');
+  const [act, busy, error] = useAction();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    let made: { secret: string } | null = null;
+    if (await act(async () => (made = await post('/v1/webhook_endpoints', { url, enabled_events: events.split(',').map((s) => s.trim()).filter(Boolean) })))) {
+      await onSaved(made!.secret);
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={t('webhooks.new')} open onClose={onClose}>
+      <form class="form-grid" onSubmit={save}>
+        <Field label={t('webhooks.url')} type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+        <Field label={t('webhooks.events')} value={events} onInput={(e) => setEvents((e.target as HTMLInputElement).value)} hint={t('webhooks.eventsHint')} />
+        <ErrorNote error={error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {t('common.save')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

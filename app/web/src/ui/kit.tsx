@@ -1,0 +1,215 @@
+import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { ApiFailure } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+
+type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> & { variant?: 'primary' | 'danger' | 'quiet'; type?: 'button' | 'submit'; disabled?: boolean };
+
+/** Every button is at least 44 px high and says what it does in visible text. */
+export function Button({ variant, class: cls, type = 'button', ...rest }: ButtonProps) {
+  return <button type={type} class={`btn ${variant ? `btn-${variant}` : ''} ${cls ?? ''}`} {...rest} />;
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <header class="page-header">
+      <h1 tabIndex={-1}>{title}</h1>
+      {children ? <div class="page-actions">{children}</div> : null}
+    </header>
+  );
+}
+
+interface FieldProps {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  children?: ComponentChildren;
+}
+
+/** A visible label tied to its control (the label names it for screen readers too). */
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onInput' | 'value'> & { onInput?: (e: Event) => void; value?: string | number };
+
+export function Field({ label, hint, error, children, ...input }: FieldProps & InputProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  return (
+    <div class={`field ${error ? 'has-error' : ''}`}>
+      <label for={id}>{label}</label>
+      {children ?? <input id={id} aria-describedby={hint || error ? hintId : undefined} aria-invalid={error ? true : undefined} {...(input as any)} />}
+      {hint || error ? (
+        <small id={hintId} class={error ? 'error-text' : 'hint'}>
+          {error ?? hint}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField({
+  label,
+  value,
+  options,
+  onChange,
+  hint,
+  name,
+}: {
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (v: string) => void;
+  hint?: string;
+  name?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} name={name} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        {options.map((o) => (
+          <option value={o.value} key={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {hint ? <small class="hint">{hint}</small> : null}
+    </div>
+  );
+}
+
+export function TextArea({ label, value, onInput, rows = 3 }: { label: string; value: string; onInput: (v: string) => void; rows?: number }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={rows} value={value} onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+    </div>
+  );
+}
+
+/** An on/off switch: a real checkbox (keyboard, screen readers) drawn as a switch. */
+export function Toggle({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
+  return (
+    <label class="toggle">
+      <input type="checkbox" role="switch" checked={checked} disabled={disabled} onChange={(e) => onChange((e.target as HTMLInputElement).checked)} />
+      <span class="toggle-track" aria-hidden="true" />
+      <span class="toggle-label">{label}</span>
+    </label>
+  );
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'info'; children: ComponentChildren }) {
+  return <span class={`badge badge-${tone}`}>{children}</span>;
+}
+
+export const Empty = ({ children }: { children: ComponentChildren }) => <p class="empty">{children}</p>;
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  const msg = error instanceof ApiFailure ? error.message : error instanceof Error ? error.message : String(error);
+  return (
+    <p class="error-note" role="alert">
+      {msg}
+    </p>
+  );
+}
+
+export const Loading = () => (
+  <p class="loading" role="status">
+    {t('common.loading')}
+  </p>
+);
+
+/** A modal dialog on the native <dialog>: focus is trapped and Escape closes it. */
+export function Dialog({ title, open, onClose, children }: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-labelledby={id} onClose={onClose} class="dialog">
+      {open ? (
+        <>
+          <div class="dialog-head">
+            <h2 id={id}>{title}</h2>
+            <Button variant="quiet" onClick={onClose}>
+              {t('common.close')}
+            </Button>
+          </div>
+          {children}
+        </>
+      ) : null}
+    </dialog>
+  );
+}
+
+/** Loads once (and again when deps change); returns [data, error, reload]. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): [T | undefined, unknown, () => Promise<void>, (v: T) => void] {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<unknown>(null);
+  const run = async () => {
+    try {
+      setData(await load());
+      setError(null);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    void run();
+  }, deps);
+  return [data, error, run, setData];
+}
+
+/** Runs an action, keeping its error for display and a busy flag to disable the button. */
+export function useAction(): [(fn: () => Promise<unknown>) => Promise<boolean>, boolean, unknown, () => void] {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async (fn: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      return true;
+    } catch (e) {
+      setError(e);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [run, busy, error, () => setError(null)];
+}
+
+export function Tabs({ tabs, current, onChange, label }: { tabs: { id: string; label: string }[]; current: string; onChange: (id: string) => void; label: string }) {
+  return (
+    <div class="tabs" role="tablist" aria-label={label}>
+      {tabs.map((tab) => (
+        <button
+          type="button"
+          role="tab"
+          key={tab.id}
+          id={`tab-${tab.id}`}
+          aria-selected={tab.id === current}
+          tabIndex={tab.id === current ? 0 : -1}
+          class={`tab ${tab.id === current ? 'active' : ''}`}
+          onClick={() => onChange(tab.id)}
+          onKeyDown={(e) => {
+            const i = tabs.findIndex((x) => x.id === current);
+            const next = e.key === 'ArrowRight' ? tabs[(i + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(i - 1 + tabs.length) % tabs.length] : null;
+            if (next) {
+              e.preventDefault();
+              onChange(next.id);
+              document.getElementById(`tab-${next.id}`)?.focus();
+            }
+          }}
+        >
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}

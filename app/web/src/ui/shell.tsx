@@ -1,0 +1,94 @@
+import type { ComponentChildren } from 'preact';
+import { post } from '../lib/api.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { navigate, route } from '../lib/router.ts';
+import { can, session } from '../lib/session.ts';
+
+export interface NavEntry {
+  path: string;
+  label: Key;
+  scope: string;
+}
+
+/** The back office's sections, each shown only to roles whose scopes its API calls need. */
+export const NAV: NavEntry[] = [
+  { path: '/app/', label: 'nav.today', scope: 'analytics:read' },
+  { path: '/app/orders', label: 'nav.orders', scope: 'orders:read' },
+  { path: '/app/menu', label: 'nav.menu', scope: 'menu:read' },
+  { path: '/app/floor', label: 'nav.floor', scope: 'tables:read' },
+  { path: '/app/reservations', label: 'nav.reservations', scope: 'reservations:read' },
+  { path: '/app/waitlist', label: 'nav.waitlist', scope: 'waitlist:read' },
+  { path: '/app/guests', label: 'nav.guests', scope: 'customers:read' },
+  { path: '/app/analytics', label: 'nav.analytics', scope: 'analytics:read' },
+  { path: '/app/staff', label: 'nav.staff', scope: 'staff:read' },
+  { path: '/app/settings', label: 'nav.settings', scope: 'settings:write' },
+  { path: '/app/printers', label: 'nav.printers', scope: 'printers:read' },
+  { path: '/app/webhooks', label: 'nav.webhooks', scope: 'webhooks:read' },
+  { path: '/app/api-keys', label: 'nav.apiKeys', scope: 'api_keys:read' },
+];
+
+const active = (path: string) => (path === '/app/' ? route.value.path === '/app/' : route.value.path.startsWith(path));
+
+/** A role's first page: Today for managers, the orders board for the floor and the kitchen. */
+export const homeOf = (): string => NAV.find((n) => can(n.scope))?.path ?? '/app/account';
+
+export function OfflineBanner() {
+  const status = live.status.value;
+  if (status === 'online') return null;
+  return (
+    <div class={`live-banner live-${status}`} role="status" aria-live="polite">
+      {status === 'offline' ? t('live.offline') : t('live.connecting')}
+    </div>
+  );
+}
+
+async function signOut() {
+  try {
+    await post('/v1/auth/logout');
+  } finally {
+    live.stop();
+    session.value = null;
+    navigate('/app/login');
+  }
+}
+
+export function Shell({ children }: { children: ComponentChildren }) {
+  const s = session.value!;
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        {t('nav.skip')}
+      </a>
+      <header class="topbar">
+        <div class="brand">
+          <span class="brand-name">{s.restaurant.name}</span>
+          <span class="brand-sub">comanda</span>
+        </div>
+        <div class="topbar-right">
+          <a class="who" href="/app/account">
+            {s.staff.name} · {t(`role.${s.role}` as Key)}
+          </a>
+          <button type="button" class="btn btn-quiet" onClick={signOut}>
+            {t('nav.signOut')}
+          </button>
+        </div>
+      </header>
+      <nav class="sidenav" aria-label={t('nav.main')}>
+        <ul>
+          {NAV.filter((n) => can(n.scope)).map((n) => (
+            <li key={n.path}>
+              <a href={n.path} aria-current={active(n.path) ? 'page' : undefined}>
+                {t(n.label)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <OfflineBanner />
+      <main id="main" class="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import { sameSetupCode, setupCodeOf } from '../../auth/setup-code.ts';
+import { updateRecord } from '../../db/records.ts';
+import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
+import { createSession, listSessions, resolveSession, revokeSession, type StaffSession } from '../../domain/staff/sessions.ts';
+import { completeSetup, setupNeeded } from '../../domain/staff/setup.ts';
+import { checkCredentials } from '../../domain/staff/sign-in.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
+import { presentSession, presentSessionRow } from './presenter.ts';
+import { Setup, SignIn, UpdateOwnSession } from './schema.ts';
+
+const tag = 'Sessions';
+
+async function present(c: Call<any, any, any>, s: StaffSession) {
+  const restaurant = await getRestaurant(c.db, s.restaurantId);
+  return presentSession(s, restaurant, await getSettings(c.db, restaurant.id));
+}
+
+/** Opens a session for a checked person and hands the browser its cookies. */
+async function signInAs(c: Call<any, any, any>, who: { userId: string; restaurantId: string }) {
+  const lifetime = lifetimeOf(c.services);
+  const opened = await createSession(c.services.db, {
+    ...who,
+    ip: clientIp(c.ctx, c.services),
+    userAgent: c.ctx.get('user-agent') || null,
+    nowMs: c.services.clock.now(),
+    lifetime,
+  });
+  setSessionCookies(c.ctx, c.services, { token: opened.token, csrfToken: opened.csrfToken, maxAgeSeconds: lifetime.maxSeconds });
+  c.ctx.set('Cache-Control', 'no-store');
+  const session = await resolveSession(c.services.db, opened.token, c.services.clock.now(), lifetime);
+  if (!session) throw new ApiError('sign_in_failed', 'This account cannot sign in to the back office.');
+  return present(c, session);
+}
+
+async function requireSession(c: Call<any, any, any>): Promise<StaffSession> {
+  const s = await sessionOf(c.ctx, c.services);
+  if (!s) throw new ApiError('not_signed_in', 'You are not signed in (or your session ended). Sign in again.');
+  return s;
+}
+
+defineRoute({
+  method: 'get',
+  path: '/v1/auth/setup',
+  summary: 'Whether the hub still needs its first owner, and whether this device must give the setup code',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  handler: async (c) => ({ object: 'setup', required: await setupNeeded(c.db), code_required: !isLoopback(c.ctx) }),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/auth/setup',
+  summary: 'First start: name the restaurant and create its owner, then sign in (loopback, or with the setup code)',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  body: Setup,
+  status: 201,
+  handler: async (c) => {
+    const now = c.services.clock.now();
+    if (!(await setupNeeded(c.db))) throw new ApiError('state_conflict', 'This hub already has an owner. Sign in instead.');
+    if (!isLoopback(c.ctx)) {
+      // guesses are limited per address, and never count against the hub itself: a device on
+      // the LAN cannot lock the person at the hub out of their own setup
+      const ip = clientIp(c.ctx, c.services);
+      const throttle = signInThrottle(c.services);
+      throttle.check(`setup:${ip}`, ip, now);
+      const code = c.body.setup_code;
+      if (!code || !sameSetupCode(code, setupCodeOf(c.services))) {
+        throttle.fail(`setup:${ip}`, ip, now);
+        throw new ApiError('setup_code_required', 'From another device, enter the setup code printed on the hub’s console.', 'setup_code');
+      }
+    }
+    const { setup_code: _code, ...input } = c.body;
+    const who = await completeSetup(c.services.tx, now, input);
+    return signInAs(c, who);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/auth/login',
+  summary: 'Sign in with email and password: sets the session cookie and answers the session with its CSRF token',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  body: SignIn,
+  handler: async (c) => {
+    const ip = clientIp(c.ctx, c.services);
+    const account = c.body.email.trim().toLowerCase();
+    const throttle = signInThrottle(c.services);
+    throttle.check(account, ip, c.services.clock.now());
+    let who;
+    try {
+      who = await checkCredentials(c.db, c.body);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'sign_in_failed') throttle.fail(account, ip, c.services.clock.now());
+      throw err;
+    }
+    throttle.succeed(account);
+    return signInAs(c, who);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/auth/logout',
+  summary: 'Sign out: ends this session and clears its cookies',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  handler: async (c) => {
+    const s = await sessionOf(c.ctx, c.services);
+    if (s) await revokeSession(c.services.db, s.restaurantId, s.id, c.services.clock.now());
+    setSessionCookies(c.ctx, c.services, null);
+    return { object: 'session', signed_out: true };
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/auth/session',
+  summary: 'The signed-in staff member, their role and scopes, and the restaurant’s currency, timezone and language',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  handler: async (c) => {
+    c.ctx.set('Cache-Control', 'no-store');
+    return present(c, await requireSession(c));
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/auth/session',
+  summary: 'Change your own preferences (language; null follows the restaurant’s)',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  body: UpdateOwnSession,
+  handler: async (c) => {
+    const s = await requireSession(c);
+    if (c.body.language !== undefined) {
+      await c.services.tx.run((trx) =>
+        updateRecord(trx, 'users', { id: s.staff.id, restaurant_id: s.restaurantId }, { language: c.body.language, updated: Math.floor(c.now / 1000) }),
+      );
+      s.staff.language = c.body.language ?? null;
+    }
+    return present(c, s);
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/sessions',
+  summary: 'Signed-in devices of the restaurant’s staff',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'staff:read',
+  handler: async (c) => ({
+    object: 'list',
+    data: (await listSessions(c.services.db, c.actor().restaurantId, c.now)).map(presentSessionRow),
+    has_more: false,
+    url: '/v1/sessions',
+  }),
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/sessions/:id',
+  summary: 'Sign a device out (revoke a staff session)',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'staff:write',
+  params: idParam('ses_ id'),
+  handler: async (c) => {
+    if (!(await revokeSession(c.services.db, c.actor().restaurantId, c.params.id, c.now))) throw notFound('session', c.params.id);
+    return { id: c.params.id, object: 'staff_session', revoked: true };
+  },
+});
+

@@ -1,0 +1,63 @@
+import { SCOPES, type Scope } from './scopes.ts';
+
+/**
+ * What a signed-in staff member may do is a set of the API's own scopes, so every route's
+ * scope check applies to a session exactly as to a key: the back office has no private way in.
+ */
+export const ACCESS_ROLES = ['owner', 'manager', 'server', 'kitchen'] as const;
+export type AccessRole = (typeof ACCESS_ROLES)[number];
+
+const MANAGER: Scope[] = SCOPES.filter((s) => !s.startsWith('api_keys:'));
+// no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes
+const SERVER: Scope[] = [
+  'orders:read',
+  'orders:write',
+  'menu:read',
+  'reservations:read',
+  'reservations:write',
+  'tables:read',
+  'waitlist:read',
+  'waitlist:write',
+  'customers:read',
+  'feedback:read',
+  'settings:read',
+  'printers:read',
+];
+// the screens: orders and the menu they are cooked from
+const KITCHEN: Scope[] = ['orders:read', 'orders:write', 'menu:read', 'settings:read'];
+
+export const ROLE_SCOPES: Record<AccessRole, readonly Scope[]> = {
+  owner: SCOPES,
+  manager: MANAGER,
+  server: SERVER,
+  kitchen: KITCHEN,
+};
+
+/** The back-office role a job title signs in as; null: this person has no sign-in (`staff`, couriers). */
+export function accessRoleOf(role: string): AccessRole | null {
+  switch (role) {
+    case 'owner':
+    case 'manager':
+    case 'server':
+    case 'kitchen':
+      return role;
+    case 'cook':
+      return 'kitchen';
+    case 'host':
+    case 'bartender':
+    case 'runner':
+      return 'server';
+    default:
+      return null;
+  }
+}
+
+export function scopesOfRole(role: string): readonly Scope[] {
+  const access = accessRoleOf(role);
+  return access ? ROLE_SCOPES[access] : [];
+}
+
+/** A caller may hand out (or take over, by setting a password) only what it holds itself. */
+export function holdsAll(held: ReadonlySet<string>, wanted: readonly string[]): boolean {
+  return wanted.every((s) => held.has(s));
+}

@@ -1,0 +1,6 @@
+import type { StaffSessionsTable } from '../tables/staff-sessions.table.ts';
+
+/** Tables of the back office (app/web): local to their node, none replicated. */
+export interface BackofficeTables {
+  staff_sessions: StaffSessionsTable;
+}

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { accessRoleOf } from '../../auth/roles.ts';
+import type { DB } from '../../db/schema.ts';
+import { ApiError } from '../../errors.ts';
+import { normalizeEmail } from '../customers/match-customer.ts';
+
+// Compared against when no account matches, so a wrong email costs the same time as a wrong password.
+let decoy: Promise<string> | null = null;
+
+/**
+ * The staff member an email and password name. Every refusal is the same 401, whatever was
+ * wrong (no such person, no password set, wrong password, deactivated, a role without
+ * sign-in), so the form never tells a stranger which emails work here.
+ */
+export async function checkCredentials(db: Kysely<DB>, input: { email: string; password: string; restaurant?: string }) {
+  const email = normalizeEmail(input.email) ?? '';
+  let q = db
+    .selectFrom('users as u')
+    .innerJoin('restaurants as r', 'r.id', 'u.restaurant_id')
+    .select(['u.id', 'u.restaurant_id', 'u.password_hash', 'u.role', 'u.is_active', 'r.slug'])
+    .where('u.email', '=', email);
+  if (input.restaurant) q = q.where('r.slug', '=', input.restaurant);
+  const rows = await q.limit(10).execute();
+  const candidates = rows.filter((r) => r.password_hash && Number(r.is_active) === 1 && accessRoleOf(r.role));
+  if (candidates.length > 1) {
+    throw new ApiError('parameter_missing', 'This email signs in to more than one restaurant here: name the restaurant.', 'restaurant');
+  }
+  const user = candidates[0];
+  if (!user) {
+    decoy ??= hashPassword('decoy password');
+    await verifyPassword(input.password, await decoy);
+    throw new ApiError('sign_in_failed', 'The email or password is not right.');
+  }
+  if (!(await verifyPassword(input.password, user.password_hash!))) throw new ApiError('sign_in_failed', 'The email or password is not right.');
+  return { userId: user.id, restaurantId: user.restaurant_id };
+}
+
+export const PASSWORD_MIN = 10;

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Next } from 'koa';
+
+/** Where `npm run build:web` (app/web/build.ts) writes the back office. */
+export const WEB_DIST = fileURLToPath(new URL('../../app/web/dist/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+};
+
+interface Asset {
+  type: string;
+  etag: string;
+  raw: Buffer;
+  gzip: Buffer | null;
+  br: Buffer | null;
+}
+
+// The page may talk to this server only: no CDN, no font or script from elsewhere (a hub
+// must work with the internet down), and nobody may frame it.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: http: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+function readAssets(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (!/\.(gz|br)$/.test(entry.name)) {
+        const raw = fs.readFileSync(full);
+        const maybe = (ext: string) => (fs.existsSync(full + ext) ? fs.readFileSync(full + ext) : null);
+        const rel = '/' + path.relative(dir, full).split(path.sep).join('/');
+        assets.set(rel, {
+          type: TYPES[path.extname(entry.name)] ?? 'application/octet-stream',
+          etag: `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`,
+          raw,
+          gzip: maybe('.gz'),
+          br: maybe('.br'),
+        });
+      }
+    }
+  };
+  walk(dir);
+  return assets;
+}
+
+/**
+ * Serves the built back office at /app/…: hashed files under /app/assets/ for a year
+ * (their names change with their content), every other /app/ path the page itself,
+ * revalidated each time so a new version shows on the next load. Brotli or gzip copies made
+ * at build time are sent when the browser takes them. `/` leads to /app/.
+ */
+export function webApp(dir: string = WEB_DIST) {
+  let assets: Map<string, Asset> | null = null;
+  const load = () => {
+    if (!assets && fs.existsSync(path.join(dir, 'index.html'))) assets = readAssets(dir);
+    return assets;
+  };
+  return async (ctx: Context, next: Next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    const p = ctx.path;
+    if (p === '/' || p === '/app') return ctx.redirect('/app/');
+    if (!p.startsWith('/app/')) return next();
+    const files = load();
+    if (!files) {
+      ctx.status = 503;
+      ctx.type = 'text/plain';
+      ctx.body = 'The back office is not built yet: run `npm run build:web` (npm install and npm start do it).';
+      return;
+    }
+    const rel = p.slice('/app'.length);
+    let asset = files.get(rel);
+    const hashed = rel.startsWith('/assets/');
+    if (!asset) {
+      if (hashed || /\.[a-z0-9]+$/i.test(rel)) return next();
+      asset = files.get('/index.html')!;
+    }
+    ctx.set('Vary', 'Accept-Encoding');
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (asset.type.startsWith('text/html')) {
+      ctx.set('Content-Security-Policy', CSP);
+      ctx.set('Referrer-Policy', 'same-origin');
+      ctx.set('X-Frame-Options', 'DENY');
+    }
+    ctx.set('ETag', asset.etag);
+    if (ctx.get('if-none-match') === asset.etag) {
+      ctx.status = 304;
+      return;
+    }
+    const accepts = ctx.get('accept-encoding');
+    let body = asset.raw;
+    if (asset.br && /\bbr\b/.test(accepts)) {
+      body = asset.br;
+      ctx.set('Content-Encoding', 'br');
+    } else if (asset.gzip && /\bgzip\b/.test(accepts)) {
+      body = asset.gzip;
+      ctx.set('Content-Encoding', 'gzip');
+    }
+    ctx.type = asset.type;
+    ctx.status = 200;
+    ctx.body = body;
+  };
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+export const SHOTS = path.resolve('.tmp/screenshots');
+
+/** Debian's Chromium, headless, with nothing reaching out to the internet. */
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+}
+
+/** No serious or critical accessibility violation on the page as it is now. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // evaluated over the DevTools protocol: the page's own CSP (script-src 'self') stays on
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
+  // functions passed to evaluate run in the page: its globals are reached through globalThis
+  const result = await page.evaluate(async () => {
+    const g = globalThis as any;
+    const r = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }));
+  });
+  const bad = result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${what}: ${JSON.stringify(bad, null, 1)}`).toEqual([]);
+}
+
+/** Every button, field and menu link at least 44 px high (inline text links are exempt, as in WCAG 2.5.8). */
+export async function expectTouchTargets(page: Page, what: string): Promise<void> {
+  const small = await page.evaluate(() => {
+    const out: string[] = [];
+    const els: any[] = (globalThis as any).document.querySelectorAll('button, input:not([type=checkbox]):not([type=radio]), select, textarea, .sidenav a, a.btn, a.stat, .order-card-link, .toggle');
+    for (const el of els) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue; // not shown
+      if (el.closest('.toggle') && el.tagName === 'INPUT') continue; // the switch's label is the target
+      if (r.height < 43.5 || (el.matches('button, a.btn') && r.width < 43.5)) out.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
+    return out;
+  });
+  expect(small, `${what}: targets under 44 px`).toEqual([]);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The checks every page gets: accessible, large enough targets, a screenshot to look at. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await expectAccessible(page, name);
+  await expectTouchTargets(page, name);
+  await shot(page, name);
+}
