@@ -28,6 +28,19 @@ export interface Config {
     perEndpointConcurrency?: number;
     eventRetentionDays?: number;
   };
+  /** The hub's data folder (SQLite file, backups, lock file, the key that seals stored credentials); null on PostgreSQL or in memory. */
+  dataDir: string | null;
+  /** Nightly online backups of the hub's SQLite database (needs dataDir). */
+  backups: BackupConfig;
+}
+
+export interface BackupConfig {
+  enabled: boolean;
+  /** absolute, or relative to dataDir: a USB disk or a synced folder */
+  dir: string;
+  keepDays: number;
+  /** node-cron expression, in the machine's local time */
+  schedule: string;
 }
 
 export interface SmtpConfig {
@@ -49,4 +62,6 @@ export const defaultConfig: Config = {
   mail: { smtp: null, from: 'comanda <no-reply@comanda.local>', contactTo: 'hello@comanda.local' },
   sms: null,
   webhooks: {},
+  dataDir: null,
+  backups: { enabled: false, dir: 'backups', keepDays: 14, schedule: '0 30 4 * * *' },
 };

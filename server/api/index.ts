@@ -19,3 +19,5 @@ import './webhooks/index.ts';
 import './analytics/index.ts';
 
 import './printers/index.ts';
+
+import './system/routes.ts';

@@ -1,4 +1,6 @@
 import { CliError } from './args.ts';
+import { backupCommand, restoreCommand } from './backup.ts';
+import { configCommand } from './config.ts';
 import { demoCommand } from './demo.ts';
 import { initCommand } from './init.ts';
 import { keysCommand } from './keys.ts';
@@ -10,6 +12,9 @@ const USAGE = `comanda — restaurant operations hub
   comanda init --data-dir DIR --name NAME --slug SLUG [--plan ID] [--currency eur] [--timezone Europe/Berlin] [--json]
   comanda demo --data-dir DIR [--history-days N] [--orders-per-day N] [--json]
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
+  comanda config check [--data-dir DIR] [--json]       validate comanda.json and the environment; print the effective config, secrets masked
+  comanda backup --data-dir DIR [--to FILE] [--json]   an online backup (safe while the hub runs)
+  comanda restore --data-dir DIR FILE [--json]         replace the database with a backup (the hub must be stopped)
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -26,6 +31,15 @@ try {
       break;
     case 'keys':
       await keysCommand(rest);
+      break;
+    case 'config':
+      await configCommand(rest);
+      break;
+    case 'backup':
+      await backupCommand(rest);
+      break;
+    case 'restore':
+      await restoreCommand(rest);
       break;
     default:
       process.stdout.write(USAGE);

@@ -1,11 +1,16 @@
 import { systemClock } from '../clock.ts';
+import { openDatabase } from '../db/database.ts';
 import { Transactor } from '../db/transact.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
+import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
+import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
+import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
+import { VERSION } from '../operator/version.ts';
 import { createServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
-import { openFromFlags } from './open.ts';
+import { configFromFlags } from './config.ts';
 
 export async function serveCommand(argv: string[]) {
   const flags = readFlags(argv, {
@@ -17,13 +22,21 @@ export async function serveCommand(argv: string[]) {
     role: 'string',
     json: 'boolean',
   });
-  const port = Number(flags.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0–65535');
-  const host = (flags.host as string | undefined) ?? process.env.HOST ?? '0.0.0.0';
-  if (flags.role !== undefined && flags.role !== 'hub' && flags.role !== 'cloud') throw new CliError("--role must be 'hub' or 'cloud'");
+  const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   const logger = createLogger({ toStderr: Boolean(flags.json) });
-  const database = await openFromFlags(flags);
-  const role = ((flags.role as string | undefined) ?? (database.dialect === 'postgres' ? 'cloud' : 'hub')) as 'hub' | 'cloud';
+  const role = cfg.server.role;
+
+  // One hub per data dir; `comanda restore` checks the same lock.
+  let lock: ReturnType<typeof acquireHubLock> | null = null;
+  if (!cfg.databaseUrl) {
+    try {
+      lock = acquireHubLock(cfg.dataDir);
+    } catch (err) {
+      if (err instanceof HubLockedError) throw new CliError(err.message);
+      throw err;
+    }
+  }
+  const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
 
   // First start on an empty hub: make a restaurant so the owner has keys to start with.
   const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
@@ -38,33 +51,53 @@ export async function serveCommand(argv: string[]) {
     }
   }
 
-  const server = createServer({
-    database,
-    logger,
-    scheduler: true,
-    config: { role, publicUrl: (flags['public-url'] as string | undefined) ?? `http://127.0.0.1:${port}` },
-  });
-  const { url } = await server.listen(port, host);
-  logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');
-  // With --json, one line tells a supervisor (the desktop shell, a script) where to connect.
-  if (flags.json) process.stdout.write(`${JSON.stringify({ url, dialect: database.dialect, role, first_run: firstRun })}\n`);
+  const server = createServer({ database, logger, scheduler: true, config: cfg.server });
+  const { port } = await server.listen(cfg.port, cfg.host);
+  const urls = reachableUrls(cfg.host, port);
+  // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
+  if (cfg.publicUrlDefaulted && cfg.port === 0) server.services.config.publicUrl = defaultPublicUrl(port);
+  const publicUrl = server.services.config.publicUrl;
+  lock?.update({ url: urls[0] });
+  logger.info({ urls, publicUrl, dialect: database.dialect, role }, 'comanda is serving');
+
+  let announcer: Announcer | null = null;
+  if (cfg.mdns) {
+    const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
+    const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
+    const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
+    announcer = announce(ad, (err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address'));
+    logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host }, 'announced on the LAN (mDNS)');
+  }
+
+  if (flags.json) {
+    // One line tells a supervisor (the desktop shell, a script) where to connect.
+    process.stdout.write(`${JSON.stringify({ url: urls[0], urls, public_url: publicUrl, port, dialect: database.dialect, role, pid: process.pid, first_run: firstRun })}\n`);
+  } else {
+    process.stdout.write(`comanda ${VERSION} is serving (${role}, ${database.dialect}). Open it at:\n${urls.map((u) => `  ${u}`).join('\n')}\nQR codes and links use ${publicUrl}\n`);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: finishing in-flight requests');
-    server.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'stop failed');
-        process.exit(1);
-      },
-    );
+    Promise.all([announcer?.stop(), server.close()])
+      .then(
+        () => {
+          lock?.release();
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (err) => {
+          lock?.release();
+          logger.error({ err }, 'stop failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A supervisor with an IPC channel (the desktop app) asks for a graceful stop with a
+  // message: on Windows there is no SIGTERM to send.
+  if (process.send) process.on('message', (m: any) => m?.type === 'shutdown' && stop('shutdown message'));
 }

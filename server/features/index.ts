@@ -13,6 +13,8 @@ import { realtimeFeature } from './realtime.ts';
 
 import { printersFeature } from './printers.ts';
 
+import { operatorFeature } from './operator.ts';
+
 export const features: Feature[] = [
   ordersFeature,
   reservationsFeature,
@@ -21,4 +23,5 @@ export const features: Feature[] = [
   analyticsFeature,
   realtimeFeature,
   printersFeature,
+  operatorFeature,
 ];

@@ -23,6 +23,8 @@ import * as m0701 from './0701_print_jobs_list.ts';
 
 import * as m0800 from './0800_sync.ts';
 
+import * as m1000 from './1000_hub_settings.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -52,4 +54,6 @@ export const migrations: Record<string, Migration> = {
   '0701_print_jobs_list': m0701,
 
   '0800_sync': m0800,
+
+  '1000_hub_settings': m1000,
 };

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { ApiError } from '../../errors.ts';
+import { operatorOf } from '../../features/operator.ts';
+import { defineRoute } from '../../http/route.ts';
+import { systemHealth } from '../../operator/health.ts';
+import { presentTransports, readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
+import { presentBackup, presentSystemHealth } from './presenter.ts';
+
+const tag = 'System';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/system/health',
+  summary: 'The installation at a glance: addresses tablets reach, last backup (with a warning after 48 h without one), printers, sync',
+  tag,
+  auth: 'secret',
+  scope: 'settings:read',
+  handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/system/backups',
+  summary: 'Back up the hub database now (the nightly backup, on demand)',
+  tag,
+  auth: 'secret',
+  scope: 'settings:write',
+  status: 201,
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.backups) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite with backups enabled does).');
+    return presentBackup(await op.backupNow(), c.services.clock.now());
+  },
+});
+
+const host = z.string().trim().min(1).max(255);
+const UpdateTransports = z
+  .object({
+    smtp: z
+      .object({
+        host,
+        port: z.number().int().min(1).max(65535),
+        secure: z.boolean().optional(),
+        user: z.string().max(255).nullable().optional(),
+        /** left out: the stored password stays; null: removed */
+        pass: z.string().min(1).max(1024).nullable().optional(),
+      })
+      .nullable(),
+    from: z.string().trim().min(3).max(255),
+    sms: z
+      .object({
+        url: z.url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+        token: z.string().min(1).max(1024).nullable().optional(),
+      })
+      .nullable(),
+  })
+  .partial();
+
+defineRoute({
+  method: 'get',
+  path: '/v1/settings/notifications',
+  summary: "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full",
+  tag: 'Settings',
+  auth: 'secret',
+  scope: 'settings:read',
+  handler: async (c) => presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey)),
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/settings/notifications',
+  summary: "Set the hub's mail and SMS transports (stored sealed); a secret left out keeps the stored one",
+  tag: 'Settings',
+  auth: 'secret',
+  scope: 'settings:write',
+  body: UpdateTransports,
+  handler: async (c) => {
+    // The cloud's transports serve every tenant: they come from its environment, not from one restaurant's key.
+    if (c.services.config.role !== 'hub') throw new ApiError('state_conflict', "The cloud's mail and SMS are set by its environment (SMTP_*, SMS_*).");
+    const op = operatorOf(c.services);
+    await saveTransportSettings(c.services.db, op.sealingKey, c.now, c.body);
+    await op.applyTransports();
+    return presentTransports(c.services.config, await readTransportSettings(c.services.db, op.sealingKey));
+  },
+});
