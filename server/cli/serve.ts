@@ -6,6 +6,7 @@ import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
+import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
 import { createServer } from '../server.ts';
 import { describe } from './init.ts';
@@ -61,7 +62,8 @@ export async function serveCommand(argv: string[]) {
   logger.info({ urls, publicUrl, dialect: database.dialect, role }, 'comanda is serving');
 
   let announcer: Announcer | null = null;
-  if (cfg.mdns) {
+  // Announce only what the LAN can reach: not a server bound to loopback.
+  if (cfg.mdns && !/^(127\.|::1$|localhost$)/.test(cfg.host)) {
     const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
     const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
     const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
@@ -76,10 +78,14 @@ export async function serveCommand(argv: string[]) {
     process.stdout.write(`comanda ${VERSION} is serving (${role}, ${database.dialect}). Open it at:\n${urls.map((u) => `  ${u}`).join('\n')}\nQR codes and links use ${publicUrl}\n`);
   }
 
+  // Under a supervisor with an IPC channel (the desktop app): health and opening hours for its tray and updater.
+  const stopReports = process.send ? startStatusReports(server, (r) => process.send?.(r)) : () => {};
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    stopReports();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     Promise.all([announcer?.stop(), server.close()])
       .then(
