@@ -55,7 +55,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     return null;
   }
   let controller: DesktopController | null = null;
-  app.on('second-instance', () => void controller?.openDashboard());
+  app.on('second-instance', () => void controller?.openDashboard().catch(() => {}));
   // Closing the window leaves the hub running in the tray; only Quit stops it.
   app.on('window-all-closed', () => {});
 
@@ -101,8 +101,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
 
   const tray = host.createTray(opts.trayIconPath);
   const actions = {
-    openDashboard: () => void controller!.openDashboard(),
-    connectTablet: () => void controller!.connectTablet(),
+    openDashboard: () => void controller!.openDashboard().catch(() => {}),
+    connectTablet: () => void controller!.connectTablet().catch(() => {}),
     toggleOpenAtLogin: () => {
       prefs.openAtLogin = !prefs.openAtLogin;
       writePrefs(userData, prefs);
@@ -140,7 +140,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       w.webContents,
       (url) => isHub(url),
       shell,
-      (url) => void controller!.openDashboard(url),
+      (url) => void controller!.openDashboard(url).catch(() => {}),
     );
     return w;
   }
