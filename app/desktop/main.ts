@@ -2,7 +2,7 @@ import path from 'node:path';
 import { connectTabletPage } from './connect-tablet.ts';
 import type { ChildLike, DesktopHost, TrayLike, WindowLike } from './host.ts';
 import { applyLoginItem, readPrefs, writePrefs, type DesktopPrefs } from './preferences.ts';
-import { RotatingLog } from './rotating-log.ts';
+import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { guardWebContents, isHubUrl, secureWebPreferences } from './security.ts';
 import { realTimers, ServerSupervisor, type Timers } from './supervisor.ts';
 import { trayMenu, trayTooltip, type TrayState } from './tray-menu.ts';
@@ -61,12 +61,12 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
 
   await app.whenReady();
   const userData = app.getPath('userData');
-  const logsDir = path.join(userData, 'logs');
+  // the server's own log (data/logs/comanda.log) and our crash log, in one folder for "Open logs folder"
+  const logsDir = path.join(userData, 'data', 'logs');
   const prefs = readPrefs(userData);
   writePrefs(userData, prefs);
   applyLoginItem(app, prefs);
 
-  const serverLog = new RotatingLog(path.join(logsDir, 'server.log'));
   const crashLog = new RotatingLog(path.join(logsDir, 'crashes.log'), 1024 * 1024, 2);
   let hours: ServiceHours | null = null;
   let restaurantName: string | null = null;
@@ -75,7 +75,6 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   const supervisor = new ServerSupervisor({
     spawn: opts.spawnServer,
     timers,
-    onOutput: (chunk) => serverLog.write(chunk),
     onCrash: (record) => {
       crashLog.write(`${JSON.stringify(record)}\n`);
       log('server crashed; restarting', record);

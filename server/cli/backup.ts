@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { backupDataDir, backupName } from '../operator/backup.ts';
@@ -5,6 +6,7 @@ import { recordBackup } from '../operator/backup-status.ts';
 import { HubLockedError } from '../operator/hub-lock.ts';
 import { loadConfig } from '../operator/load-config.ts';
 import { restoreDataDir, RestoreError } from '../operator/restore.ts';
+import { supportBundle } from '../operator/support-bundle.ts';
 import { CliError, out, readFlags } from './args.ts';
 
 /** `comanda backup --data-dir D [--to FILE]`: an online backup, safe while the hub runs. */
@@ -44,4 +46,22 @@ export async function restoreCommand(argv: string[]) {
     if (err instanceof HubLockedError || err instanceof RestoreError) throw new CliError(`restore refused: ${err.message}`);
     throw err;
   }
+}
+
+/** `comanda support-bundle --data-dir D [--to FILE]`: one JSON file for support, secrets masked. */
+export async function supportBundleCommand(argv: string[]) {
+  const flags = readFlags(argv, { 'data-dir': 'string', to: 'string', json: 'boolean' });
+  const dataDir = path.resolve((flags['data-dir'] as string | undefined) ?? './data');
+  let config: ReturnType<typeof loadConfig> | { error: string };
+  try {
+    config = loadConfig({ dataDir });
+  } catch (err: any) {
+    // a broken config is often why support is needed: the bundle says what is wrong with it
+    config = { error: err.message };
+  }
+  const now = Date.now();
+  const file = path.resolve((flags.to as string | undefined) ?? `comanda-support-${new Date(now).toISOString().replace(/[:.]/g, '-')}.json`);
+  const bundle = supportBundle(dataDir, config, now);
+  fs.writeFileSync(file, `${JSON.stringify(bundle, null, 2)}\n`);
+  out(flags, { file, database: bundle.database }, `support bundle written to ${file}`);
 }

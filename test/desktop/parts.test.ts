@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adaptElectron, toMenuTemplate, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
 import { runDesktop } from '../../app/desktop/main.ts';
-import { RotatingLog } from '../../app/desktop/rotating-log.ts';
+import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { secureWebPreferences } from '../../app/desktop/security.ts';
 import { printersLine, syncLine } from '../../app/desktop/tray-menu.ts';
 import { FakeChild, FakeHost, FakeUpdater, ManualTimers, until } from './fake-electron.ts';

@@ -8,7 +8,7 @@ import { ApiClient } from '../helpers/server.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/comanda');
-const env = { ...process.env, LOG_LEVEL: 'silent', MDNS: 'off' };
+const env = { ...process.env, LOG_LEVEL: 'info', MDNS: 'off' };
 const dirs: string[] = [];
 const tmp = () => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-backup-cli-'));
@@ -18,7 +18,7 @@ const tmp = () => {
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 async function serve(dataDir: string) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--json'], { env });
+  const child = spawn(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--json'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -36,6 +36,7 @@ const comanda = (...args: string[]) => run(process.execPath, [BIN, ...args], { e
 describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () => {
   it('backs up a running hub; restore is refused until it stops, then brings the backup back', async () => {
     const dataDir = tmp();
+    fs.writeFileSync(path.join(dataDir, 'comanda.json'), JSON.stringify({ mail: { smtp: { host: 'smtp.example.test', port: 587, user: 'owner', pass: 'hunter2-but-longer' } } }));
     const first = await serve(dataDir);
     const key = first.info.first_run.keys.secret;
     let api = new ApiClient(first.info.url, key);
@@ -82,5 +83,19 @@ describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () 
       (err) => err,
     );
     expect(bad.stderr).toContain('does not exist');
+
+    // the support bundle: masked config, versions, database check, the hub's own log
+    const bundleFile = path.join(tmp(), 'bundle.json');
+    await comanda('support-bundle', '--data-dir', dataDir, '--to', bundleFile, '--json');
+    const text = fs.readFileSync(bundleFile, 'utf8');
+    expect(text).not.toContain('hunter2-but-longer');
+    const bundle = JSON.parse(text);
+    expect(bundle.config.mail.smtp).toMatchObject({ host: 'smtp.example.test', pass: '••••er' });
+    expect(bundle.versions.node).toBe(process.versions.node);
+    expect(bundle.hub.running).toBeNull();
+    expect(bundle.database).toMatchObject({ exists: true, quick_check: 'ok', rows: { restaurants: 1, orders: 1 } });
+    expect(bundle.database.migrations).toContain('1000_hub_settings');
+    expect(bundle.logs['comanda.log'].some((l: string) => l.includes('comanda is serving'))).toBe(true);
+    expect(bundle.logs['comanda.log'].some((l: string) => l.includes('stopped'))).toBe(true);
   });
 });
