@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { rawSqliteOf } from '../db/statement-shapes.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
 import { backupName, backupSqlite, pruneBackups, type BackupResult } from '../operator/backup.ts';
+import { effectiveBackupConfig, readBackupOverrides, type BackupOverrides } from '../operator/backup-settings.ts';
 import { ensureBackupStatus, recordBackup } from '../operator/backup-status.ts';
 import { loadSealingKey } from '../operator/sealed.ts';
 import { effectiveTransports, readTransportSettings } from '../operator/transport-settings.ts';
+import type { BackupConfig } from '../config.ts';
 import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
 import { guestOf } from './guest.ts';
@@ -17,8 +19,12 @@ export interface OperatorServices {
   sealingKey: Buffer;
   /** where the server listens, once it does */
   listening: { host: string; port: number } | null;
-  /** whether this server makes backups (SQLite with a data dir and backups enabled) */
-  backups: boolean;
+  /** whether this server can make backups at all (SQLite with a data dir) */
+  canBackUp: boolean;
+  /** the backup settings in force (comanda.json with the dashboard's laid over) */
+  backupConfig(): BackupConfig;
+  /** the dashboard's backup settings, read at start and after every change */
+  backupOverrides: BackupOverrides;
   /** one online backup now, into the backup folder, then old ones pruned */
   backupNow(): Promise<BackupResult>;
   /** re-reads the dashboard's mail and SMS settings into the outbox's transports */
@@ -43,14 +49,14 @@ function backupRunner(services: Services) {
     (running ??= (async () => {
       const { config, clock, db } = services;
       const dataDir = config.dataDir!;
-      const dir = path.resolve(dataDir, config.backups.dir);
+      const { dir, keepDays } = operatorOf(services).backupConfig();
       const raw = rawSqliteOf(db);
       if (!raw) throw new Error('backups are for the hub (SQLite) only');
       const now = clock.now();
       try {
         const result = await backupSqlite(raw, path.join(dir, backupName(now)));
         recordBackup(dataDir, now, { ok: true, ...result });
-        const removed = pruneBackups(dir, config.backups.keepDays, now);
+        const removed = pruneBackups(dir, keepDays, now);
         services.logger.info({ file: result.file, bytes: result.bytes, ms: result.ms, removed: removed.length }, 'backup made');
         return result;
       } catch (err: any) {
@@ -66,13 +72,15 @@ export const operatorFeature: Feature = {
   name: 'operator',
   install({ services, scheduler }) {
     const { config, dialect } = services;
-    const backups = dialect === 'sqlite' && config.dataDir !== null && config.backups.enabled;
+    const canBackUp = dialect === 'sqlite' && config.dataDir !== null;
     const backupNow = backupRunner(services);
     services.operator = {
       startedAt: Date.now(),
       sealingKey: loadSealingKey(config.dataDir),
       listening: null,
-      backups,
+      canBackUp,
+      backupOverrides: {},
+      backupConfig: () => effectiveBackupConfig(config.dataDir ?? '.', config.backups, operatorOf(services).backupOverrides),
       backupNow,
       async applyTransports() {
         const stored = await readTransportSettings(services.db, operatorOf(services).sealingKey);
@@ -83,13 +91,24 @@ export const operatorFeature: Feature = {
         dispatcher.sms = httpSmsSender(eff.sms);
       },
     };
-    if (backups) scheduler.add({ name: 'backup', schedule: config.backups.schedule, run: () => backupNow() });
+    // The job exists wherever backups can be made; whether it backs up is decided at each run,
+    // so switching nightly backups on in the dashboard needs no restart.
+    if (canBackUp) {
+      scheduler.add({
+        name: 'backup',
+        schedule: config.backups.schedule,
+        run: async () => (operatorOf(services).backupConfig().enabled ? backupNow() : 'nightly backups are off'),
+      });
+    }
   },
   async start({ services, http }) {
     const op = operatorOf(services);
     const addr = http.address() as AddressInfo | null;
     if (addr) op.listening = { host: addr.address, port: addr.port };
-    if (op.backups) ensureBackupStatus(services.config.dataDir!, services.clock.now());
+    if (op.canBackUp) {
+      op.backupOverrides = await readBackupOverrides(services.db);
+      ensureBackupStatus(services.config.dataDir!, services.clock.now());
+    }
     // Mail and SMS set in the dashboard win over the config file's; queued notices go out with them.
     if (services.config.role === 'hub') {
       await op.applyTransports();

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Services } from '../services.ts';
 import { operatorOf } from '../features/operator.ts';
 import { readBackupStatus, type BackupStatus } from './backup-status.ts';
@@ -11,7 +10,7 @@ export interface SystemHealth {
   publicUrl: string;
   /** where tablets reach this server (never 0.0.0.0) */
   urls: string[];
-  backups: { status: BackupStatus | null; config: Services['config']['backups'] & { dir: string } } | null;
+  backups: { status: BackupStatus | null; config: Services['config']['backups'] } | null;
   printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number };
   sync: { linked: boolean; connected: boolean; lastSyncedAt: number | null; lastError: string | null; resync: boolean };
 }
@@ -35,9 +34,7 @@ export async function systemHealth(services: Services, restaurantId: string): Pr
     startedAt: op.startedAt,
     publicUrl: config.publicUrl,
     urls: op.listening ? reachableUrls(op.listening.host, op.listening.port) : [],
-    backups: op.backups
-      ? { status: readBackupStatus(config.dataDir!), config: { ...config.backups, dir: path.resolve(config.dataDir!, config.backups.dir) } }
-      : null,
+    backups: op.canBackUp ? { status: readBackupStatus(config.dataDir!), config: op.backupConfig() } : null,
     printers: {
       total: printers.length,
       online: count((s) => s === 'online'),

@@ -184,7 +184,50 @@ describe('backups and restore (SQLite hub, real data dir)', () => {
     const memory = await startHub('sqlite');
     expect(memory.server.scheduler.jobs.map((j) => j.name)).not.toContain('backup');
     expect((await memory.api.post('/v1/system/backups')).status).toBe(409);
+    expect((await memory.api.patch('/v1/settings/backups', { enabled: true })).status).toBe(409);
     expect((await memory.api.get('/v1/system/health')).body.backups).toBeNull();
     await memory.close();
+  });
+
+  it('the owner points backups at another folder, changes how long they are kept, or switches them off, from the API', async () => {
+    const dataDir = tmp();
+    hub = await startHub('sqlite', { dataDir, config: { dataDir, backups } });
+    expect((await hub.api.get('/v1/settings/backups')).body).toEqual({
+      object: 'backup_settings',
+      enabled: true,
+      dir: path.join(dataDir, 'backups'),
+      keep_days: 14,
+      schedule: '0 30 4 * * *',
+    });
+    const usb = path.join(tmp(), 'USB', 'comanda');
+    const moved = await hub.api.patch('/v1/settings/backups', { dir: usb, keep_days: 30 });
+    expect(moved.body).toMatchObject({ enabled: true, dir: usb, keep_days: 30 });
+    await hub.server.scheduler.runNow('backup');
+    expect(listBackups(usb)).toHaveLength(1);
+    expect((await hub.api.get('/v1/system/health')).body.backups).toMatchObject({ dir: usb, keep_days: 30, last_file: backupName(hub.clock.now()) });
+
+    // a folder that cannot be written (a file is in the way) is refused, nothing changes
+    const blocked = path.join(tmp(), 'not-a-folder');
+    fs.writeFileSync(blocked, 'x');
+    const bad = await hub.api.patch('/v1/settings/backups', { dir: path.join(blocked, 'backups') });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'parameter_invalid', param: 'dir' });
+    expect(bad.body.error.message).toContain('cannot write backups to');
+    expect((await hub.api.patch('/v1/settings/backups', { keep_days: 0 })).body.error.param).toBe('keep_days');
+    expect((await hub.api.get('/v1/settings/backups')).body.dir).toBe(usb);
+
+    // off: the nightly run makes nothing (a backup on demand still works), and there is no warning
+    expect((await hub.api.patch('/v1/settings/backups', { enabled: false })).body.enabled).toBe(false);
+    hub.clock.advance(3 * 86_400_000);
+    await hub.server.scheduler.runNow('backup');
+    expect(listBackups(usb)).toHaveLength(1);
+    expect((await hub.api.get('/v1/system/health')).body.backups.warning).toBeNull();
+    expect((await hub.api.post('/v1/system/backups')).status).toBe(201);
+    expect(listBackups(usb)).toHaveLength(2);
+
+    // kept across a restart: read back from the database
+    await hub.close();
+    hub = await startHub('sqlite', { dataDir, config: { dataDir, backups }, slug: 'second-start' });
+    expect((await hub.api.get('/v1/settings/backups')).body).toMatchObject({ enabled: false, dir: usb, keep_days: 30 });
   });
 });

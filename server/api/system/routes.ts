@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { operatorOf } from '../../features/operator.ts';
 import { defineRoute } from '../../http/route.ts';
+import { checkBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
 import { presentTransports, readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
 import { presentBackup, presentSystemHealth } from './presenter.ts';
@@ -28,7 +30,7 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const op = operatorOf(c.services);
-    if (!op.backups) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite with backups enabled does).');
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
     return presentBackup(await op.backupNow(), c.services.clock.now());
   },
 });
@@ -81,5 +83,55 @@ defineRoute({
     await saveTransportSettings(c.services.db, op.sealingKey, c.now, c.body);
     await op.applyTransports();
     return presentTransports(c.services.config, await readTransportSettings(c.services.db, op.sealingKey));
+  },
+});
+
+const presentBackupSettings = (c: { enabled: boolean; dir: string; keepDays: number; schedule: string }) => ({
+  object: 'backup_settings' as const,
+  enabled: c.enabled,
+  dir: c.dir,
+  keep_days: c.keepDays,
+  schedule: c.schedule,
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/settings/backups',
+  summary: "The hub's nightly backups: on or off, the folder they go to, how many days are kept",
+  tag: 'Settings',
+  auth: 'secret',
+  scope: 'settings:read',
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    return presentBackupSettings(op.backupConfig());
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/settings/backups',
+  summary: 'Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder), keep more or fewer days',
+  tag: 'Settings',
+  auth: 'secret',
+  scope: 'settings:write',
+  body: z
+    .object({
+      enabled: z.boolean(),
+      dir: z.string().trim().min(1).max(1000),
+      keep_days: z.number().int().min(1).max(3650),
+    })
+    .partial(),
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const { enabled, dir, keep_days: keepDays } = c.body;
+    if (dir !== undefined) {
+      const problem = checkBackupDir(path.resolve(c.services.config.dataDir!, dir));
+      if (problem) throw new ApiError('parameter_invalid', problem, 'dir');
+    }
+    const patch = Object.fromEntries(Object.entries({ enabled, dir, keepDays }).filter(([, v]) => v !== undefined));
+    op.backupOverrides = await saveBackupOverrides(c.services.db, c.now, patch);
+    return presentBackupSettings(op.backupConfig());
   },
 });
