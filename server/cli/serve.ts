@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { systemClock } from '../clock.ts';
-import { openDatabase } from '../db/database.ts';
-import { Transactor } from '../db/transact.ts';
+import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
@@ -10,7 +9,7 @@ import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
-import { createServer } from '../server.ts';
+import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
 import { configFromFlags } from './config.ts';
@@ -40,23 +39,33 @@ export async function serveCommand(argv: string[]) {
       throw err;
     }
   }
-  const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-
-  // First start on an empty hub: make a restaurant so the owner has keys to start with.
-  const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+  let database: Database | null = null;
+  let server: ComandaServer | null = null;
   let firstRun: Awaited<ReturnType<typeof provisionRestaurant>> | null = null;
-  if (!any && role === 'hub') {
-    firstRun = await provisionRestaurant(new Transactor(database.db), systemClock.now(), {
-      name: 'My Restaurant',
-      slug: 'my-restaurant',
-    });
-    if (!flags.json) {
-      process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+  let port: number;
+  try {
+    database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    server = createServer({ database, logger, scheduler: true, config: cfg.server });
+    ({ port } = await server.listen(cfg.port, cfg.host));
+    // First start on an empty hub: make a restaurant so the owner has keys to start with
+    // (only once listening: keys made by a start that then failed would never be shown).
+    const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+    if (!any && role === 'hub') {
+      firstRun = await provisionRestaurant(server.services.tx, systemClock.now(), {
+        name: 'My Restaurant',
+        slug: 'my-restaurant',
+      });
+      if (!flags.json) {
+        process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+      }
     }
+  } catch (err) {
+    // A port in use, a database that will not open: let go of everything so the process
+    // ends (a supervisor then retries) instead of idling with the database open.
+    await (server ? server.close() : database?.close())?.catch(() => {});
+    lock?.release();
+    throw err;
   }
-
-  const server = createServer({ database, logger, scheduler: true, config: cfg.server });
-  const { port } = await server.listen(cfg.port, cfg.host);
   const urls = reachableUrls(cfg.host, port);
   // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
   if (cfg.publicUrlDefaulted && cfg.port === 0) server.services.config.publicUrl = defaultPublicUrl(port);

@@ -98,4 +98,26 @@ describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () 
     expect(bundle.logs['comanda.log'].some((l: string) => l.includes('comanda is serving'))).toBe(true);
     expect(bundle.logs['comanda.log'].some((l: string) => l.includes('stopped'))).toBe(true);
   });
+
+  it('a start that fails (port taken) ends the process, lets go of the data dir and makes no keys it cannot show', async () => {
+    const net = await import('node:net');
+    const taken = net.createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const port = (taken.address() as import('node:net').AddressInfo).port;
+    const dataDir = tmp();
+    try {
+      const failed = await comanda('serve', '--data-dir', dataDir, '--port', String(port), '--host', '127.0.0.1', '--json').then(
+        () => null,
+        (err) => err,
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('EADDRINUSE');
+      expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
+      const bundle = path.join(tmp(), 'b.json');
+      await comanda('support-bundle', '--data-dir', dataDir, '--to', bundle);
+      expect(JSON.parse(fs.readFileSync(bundle, 'utf8')).database.rows.restaurants).toBe(0);
+    } finally {
+      taken.close();
+    }
+  });
 });
