@@ -91,8 +91,3 @@ export async function runShape<R>(db: Executor, key: string, build: () => Compil
   }
   return runKnown<R>(k, shape, raw, params);
 }
-
-/** The raw better-sqlite3 connection behind a SQLite kysely instance (null on PostgreSQL): online backups read through it. */
-export function rawSqliteOf(db: Kysely<any>): SQLite.Database | null {
-  return rawConnections.get(db.getExecutor().adapter) ?? null;
-}

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { rawSqliteOf } from '../db/statement-shapes.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
-import { backupName, backupSqlite, pruneBackups, type BackupResult } from '../operator/backup.ts';
+import { backupFile, backupName, DB_FILE, pruneBackups, type BackupResult } from '../operator/backup.ts';
 import { effectiveBackupConfig, readBackupOverrides, type BackupOverrides } from '../operator/backup-settings.ts';
 import { ensureBackupStatus, recordBackup } from '../operator/backup-status.ts';
 import { loadSealingKey } from '../operator/sealed.ts';
@@ -47,14 +46,12 @@ function backupRunner(services: Services) {
   let running: Promise<BackupResult> | null = null;
   return () =>
     (running ??= (async () => {
-      const { config, clock, db } = services;
+      const { config, clock } = services;
       const dataDir = config.dataDir!;
       const { dir, keepDays } = operatorOf(services).backupConfig();
-      const raw = rawSqliteOf(db);
-      if (!raw) throw new Error('backups are for the hub (SQLite) only');
       const now = clock.now();
       try {
-        const result = await backupSqlite(raw, path.join(dir, backupName(now)));
+        const result = await backupFile(path.join(dataDir, DB_FILE), path.join(dir, backupName(now)));
         recordBackup(dataDir, now, { ok: true, ...result });
         const removed = pruneBackups(dir, keepDays, now);
         services.logger.info({ file: result.file, bytes: result.bytes, ms: result.ms, removed: removed.length }, 'backup made');

@@ -1,12 +1,37 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 
 export const DB_FILE = 'comanda.sqlite';
 const NAME = /^comanda-(\d{8})-(\d{6})\.sqlite$/;
 
-/** Pages copied per step of an online backup (4 KiB pages: ~4 MB); requests run between steps. */
-const PAGES_PER_STEP = 1024;
+// Plain CommonJS for an eval'd worker: it needs no loader and no app code.
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SQLite = require(workerData.module);
+(async () => {
+  try {
+    const source = new SQLite(workerData.source, { readonly: true, fileMustExist: true });
+    try {
+      source.pragma('busy_timeout = 5000');
+      // after the first small step, the rest in one: one read snapshot of the whole database
+      await source.backup(workerData.partial, { progress: ({ totalPages }) => Math.max(totalPages, 1) * 2 });
+    } finally {
+      source.close();
+    }
+    const copy = new SQLite(workerData.partial);
+    try {
+      copy.pragma('journal_mode = DELETE');
+      parentPort.postMessage({ check: copy.pragma('quick_check', { simple: true }) });
+    } finally {
+      copy.close();
+    }
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+})();
+`;
 
 export interface BackupResult {
   file: string;
@@ -15,28 +40,29 @@ export interface BackupResult {
 }
 
 /**
- * Copies a live database to `dest` with SQLite's online backup, a chunk at a time so the
- * server keeps answering between chunks. Through the server's own connection, its writes
- * during the copy are carried into the copy; through another connection (the CLI while a
- * hub runs), a write restarts the copy, so that one is taken in a single step: one read
- * snapshot, which in WAL mode never blocks the writer. The copy is made a self-contained
- * file (no -wal), checked, and only then given its name: a half-made backup is never a backup.
+ * Copies a live database to `dest` with SQLite's online backup API, on a worker thread with
+ * a connection of its own: the copy is one read snapshot (in WAL mode it never blocks the
+ * writer, and everything committed before it started is in it), and neither the copy nor
+ * its check holds up a request. The copy is made a self-contained file (no -wal), passes
+ * quick_check, and only then gets its name: a half-made backup is never a backup.
  */
-export async function backupSqlite(source: SQLite.Database, dest: string, opts: { singleStep?: boolean } = {}): Promise<BackupResult> {
+export async function backupFile(sourceFile: string, dest: string): Promise<BackupResult> {
   const started = Date.now();
+  if (!fs.existsSync(sourceFile)) throw new Error(`no database at ${sourceFile}`);
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   const partial = `${dest}.partial`;
   fs.rmSync(partial, { force: true });
   try {
-    await source.backup(partial, { progress: ({ totalPages }) => (opts.singleStep ? Math.max(totalPages, 1) * 2 : PAGES_PER_STEP) });
-    const copy = new SQLite(partial);
-    try {
-      copy.pragma('journal_mode = DELETE');
-      const check = copy.pragma('quick_check', { simple: true });
-      if (check !== 'ok') throw new Error(`the copy failed its check: ${check}`);
-    } finally {
-      copy.close();
-    }
+    const module = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER, { eval: true, workerData: { source: sourceFile, partial, module } });
+    const outcome = await new Promise<{ check?: string; error?: string }>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`backup worker ended (${code})`)));
+    });
+    await worker.terminate();
+    if (outcome.error) throw new Error(outcome.error);
+    if (outcome.check !== 'ok') throw new Error(`the copy failed its check: ${outcome.check}`);
     fs.renameSync(partial, dest);
   } catch (err) {
     fs.rmSync(partial, { force: true });
@@ -45,17 +71,9 @@ export async function backupSqlite(source: SQLite.Database, dest: string, opts: 
   return { file: dest, bytes: fs.statSync(dest).size, ms: Date.now() - started };
 }
 
-/** A backup of a data dir's database from a connection of its own (the CLI). */
-export async function backupDataDir(dataDir: string, dest: string): Promise<BackupResult> {
-  const file = path.join(dataDir, DB_FILE);
-  if (!fs.existsSync(file)) throw new Error(`no database in ${dataDir}`);
-  const source = new SQLite(file, { fileMustExist: true });
-  try {
-    source.pragma('busy_timeout = 5000');
-    return await backupSqlite(source, dest, { singleStep: true });
-  } finally {
-    source.close();
-  }
+/** A backup of a data dir's database (the CLI; safe while the hub runs). */
+export function backupDataDir(dataDir: string, dest: string): Promise<BackupResult> {
+  return backupFile(path.join(dataDir, DB_FILE), dest);
 }
 
 /** `comanda-20261124-043000.sqlite` (UTC), so names sort by time. */
