@@ -109,6 +109,11 @@ export function pruneBackups(dir: string, keepDays: number, nowMs: number): stri
   const cutoff = nowMs - keepDays * 86_400_000;
   const [, ...older] = listBackups(dir);
   const removed = older.filter((b) => b.at < cutoff).map((b) => b.file);
+  // copies a crash or a shutdown cut short (never named as backups) go after a day
+  for (const n of fs.readdirSync(dir).filter((n) => n.endsWith('.sqlite.partial'))) {
+    const f = path.join(dir, n);
+    if (fs.statSync(f).mtimeMs < nowMs - 86_400_000) removed.push(f);
+  }
   for (const f of removed) fs.rmSync(f, { force: true });
   return removed;
 }

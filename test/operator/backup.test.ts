@@ -159,12 +159,17 @@ describe('backups and restore (SQLite hub, real data dir)', () => {
     const now = hub.clock.now();
     for (const age of [20, 15, 13, 1]) fs.writeFileSync(path.join(dir, backupName(now - age * day)), 'old backup');
     fs.writeFileSync(path.join(dir, 'my-notes.txt'), 'not ours');
+    // a copy cut short by a shutdown two days ago
+    const cut = path.join(dir, `${backupName(now - 2 * day)}.partial`);
+    fs.writeFileSync(cut, 'half a copy');
+    fs.utimesSync(cut, new Date(now - 2 * day), new Date(now - 2 * day));
 
     await hub.server.scheduler.runNow('backup');
     expect(hub.server.scheduler.status().find((j) => j.name === 'backup')).toMatchObject({ failures: 0, runs: 1 });
     const kept = listBackups(dir).map((b) => path.basename(b.file));
     expect(kept).toEqual([backupName(now), backupName(now - 1 * day), backupName(now - 13 * day)]);
     expect(fs.existsSync(path.join(dir, 'my-notes.txt'))).toBe(true);
+    expect(fs.existsSync(cut)).toBe(false);
 
     const h = await health();
     expect(h).toMatchObject({ last_success_at: Math.floor(now / 1000), last_file: backupName(now), warning: null, last_error: null });
