@@ -38,20 +38,30 @@ export function advertisement(input: AdvertiseInput): Advertisement {
 
 export interface Announcer {
   readonly service: Service;
+  /** the responder's own instance (a browser on it sees what it announces) */
+  readonly bonjour: Bonjour;
   stop(): Promise<void>;
 }
+
+/**
+ * Where the announcements go. Default: multicast on every interface (224.0.0.251:5353), as
+ * mDNS is. Tests pass a loopback unicast transport ({multicast: false, ip: '127.0.0.1', …}),
+ * so nothing leaves the machine.
+ */
+export type MdnsTransport = Record<string, unknown>;
 
 /**
  * Announces the hub on the LAN until stop(). A machine whose network refuses multicast
  * gets an error event, which is logged and otherwise ignored: finding the hub by mDNS is
  * a convenience; the printed LAN address and QR always work.
  */
-export function announce(ad: Advertisement, onError: (err: unknown) => void = () => {}): Announcer {
-  const bonjour = new Bonjour({}, onError);
+export function announce(ad: Advertisement, onError: (err: unknown) => void = () => {}, transport: MdnsTransport = {}): Announcer {
+  const bonjour = new Bonjour(transport as any, onError);
   const service = bonjour.publish({ ...ad, probe: true });
   service.on('error', onError);
   return {
     service,
+    bonjour,
     stop: () =>
       new Promise<void>((resolve) => {
         bonjour.unpublishAll(() => bonjour.destroy(() => resolve()));
