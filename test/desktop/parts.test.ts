@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectTabletPage } from '../../app/desktop/connect-tablet.ts';
 import { adaptElectron, toMenuTemplate, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
 import { runDesktop } from '../../app/desktop/main.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
@@ -67,6 +68,15 @@ describe('desktop parts', () => {
     ]);
     expect(host.isOnline()).toBe(false);
     expect(toMenuTemplate([])).toEqual([]);
+  });
+
+  it('the tablet page shows the pairing address as text and QR, and no restaurant name can inject markup', async () => {
+    const page = decodeURIComponent((await connectTabletPage('http://192.168.1.20:8080/', '<img src=x onerror=alert(1)> & Co')).split(',')[1]);
+    expect(page).toContain('<code>http://192.168.1.20:8080/screens/pair</code>');
+    expect(page).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; Co');
+    expect(page).not.toContain('<img');
+    expect(page).not.toContain('<script');
+    expect(page).toMatch(/<svg[^>]*viewBox/);
   });
 
   it('the logs never grow past their cap', () => {
