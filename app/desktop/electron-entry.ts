@@ -1,5 +1,6 @@
 // The Electron main process: only wiring. Everything it does is in main.ts and tested
 // under plain Node with a fake of the Electron API (test/desktop/).
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-ignore electron is an optional dependency: present where the desktop app runs
@@ -28,5 +29,9 @@ await runDesktop(adaptElectron(e, updater), {
   windowIconPath: path.join(here, 'icons', 'icon.png'),
   preloadPath: path.join(here, 'preload.cjs'),
   feedUrl: process.env.COMANDA_UPDATE_URL ?? null,
+  linuxAutostart:
+    process.platform === 'linux'
+      ? { dir: path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'autostart'), exec: process.env.APPIMAGE ?? process.execPath }
+      : null,
   log: (message, extra) => console.log(JSON.stringify({ time: new Date().toISOString(), message, ...(extra as object) })),
 });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { connectTabletPage } from './connect-tablet.ts';
 import type { ChildLike, DesktopHost, TrayLike, WindowLike } from './host.ts';
-import { applyLoginItem, readPrefs, writePrefs, type DesktopPrefs } from './preferences.ts';
+import { applyLoginItem, readPrefs, writePrefs, type DesktopPrefs, type LinuxAutostart } from './preferences.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { guardWebContents, isHubUrl, secureWebPreferences } from './security.ts';
 import { realTimers, ServerSupervisor, type Timers } from './supervisor.ts';
@@ -22,6 +22,8 @@ export interface DesktopOptions {
   preloadPath: string;
   feedUrl?: string | null;
   timers?: Timers;
+  /** Linux only: start at login through an XDG autostart entry */
+  linuxAutostart?: LinuxAutostart | null;
   /** the updater's tick; every minute by default */
   updateTickMs?: number;
   log?(message: string, extra?: unknown): void;
@@ -65,7 +67,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   const logsDir = path.join(userData, 'data', 'logs');
   const prefs = readPrefs(userData);
   writePrefs(userData, prefs);
-  applyLoginItem(app, prefs);
+  applyLoginItem(app, prefs, opts.linuxAutostart ?? null);
 
   const crashLog = new RotatingLog(path.join(logsDir, 'crashes.log'), 1024 * 1024, 2);
   let hours: ServiceHours | null = null;
@@ -105,7 +107,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     toggleOpenAtLogin: () => {
       prefs.openAtLogin = !prefs.openAtLogin;
       writePrefs(userData, prefs);
-      applyLoginItem(app, prefs);
+      applyLoginItem(app, prefs, opts.linuxAutostart ?? null);
       state.openAtLogin = prefs.openAtLogin;
       render();
     },

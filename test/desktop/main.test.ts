@@ -13,7 +13,7 @@ const tmp = () => {
 };
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: string } = {}) {
+async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: string; autostartDir?: string } = {}) {
   const host = new FakeHost(opts.userData ?? tmp(), opts.updater ?? null);
   const timers = new ManualTimers();
   const children: FakeChild[] = [];
@@ -28,6 +28,7 @@ async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: 
     preloadPath: '/app/preload.cjs',
     timers,
     feedUrl: 'https://updates.example.test/comanda',
+    linuxAutostart: opts.autostartDir ? { dir: opts.autostartDir, exec: '/opt/comanda hub/comanda' } : null,
   })) as DesktopController;
   children[0].ready(8080);
   await desktop.supervisor.whenReady();
@@ -121,6 +122,17 @@ describe('desktop main process (fake Electron)', () => {
     const again = await boot({ userData });
     expect(again.host.app.loginItem?.openAtLogin).toBe(false);
     expect(again.tray.item('login').checked).toBe(false);
+  });
+
+  it('start at login on Linux: an XDG autostart entry, removed when switched off', async () => {
+    const autostartDir = path.join(tmp(), 'autostart');
+    const { tray } = await boot({ autostartDir });
+    const entry = path.join(autostartDir, 'comanda.desktop');
+    expect(fs.readFileSync(entry, 'utf8')).toContain('Exec="/opt/comanda hub/comanda" --hidden');
+    tray.item('login').click!();
+    expect(fs.existsSync(entry)).toBe(false);
+    tray.item('login').click!();
+    expect(fs.existsSync(entry)).toBe(true);
   });
 
   it('windows are sandboxed and isolated; anything off the hub opens in the browser, never in the app', async () => {
