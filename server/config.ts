@@ -39,6 +39,19 @@ export interface Config {
     perEndpointConcurrency?: number;
     eventRetentionDays?: number;
   };
+  /** The hub's data folder (SQLite file, backups, lock file, the key that seals stored credentials); null on PostgreSQL or in memory. */
+  dataDir: string | null;
+  /** Nightly online backups of the hub's SQLite database (needs dataDir). */
+  backups: BackupConfig;
+}
+
+export interface BackupConfig {
+  enabled: boolean;
+  /** absolute, or relative to dataDir: a USB disk or a synced folder */
+  dir: string;
+  keepDays: number;
+  /** node-cron expression, in the machine's local time */
+  schedule: string;
 }
 
 export interface SmtpConfig {
@@ -67,4 +80,6 @@ export const defaultConfig: Config = {
     signInWindowSeconds: 15 * 60,
   },
   webhooks: {},
+  dataDir: null,
+  backups: { enabled: false, dir: 'backups', keepDays: 14, schedule: '0 30 4 * * *' },
 };

@@ -23,3 +23,5 @@ import './sync/routes.ts';
 
 import './auth/routes.ts';
 import './api-keys/routes.ts';
+
+import './system/routes.ts';

@@ -1,4 +1,6 @@
 import { CliError } from './args.ts';
+import { backupCommand, restoreCommand, supportBundleCommand } from './backup.ts';
+import { configCommand } from './config.ts';
 import { demoCommand } from './demo.ts';
 import { initCommand } from './init.ts';
 import { keysCommand } from './keys.ts';
@@ -14,6 +16,10 @@ const USAGE = `comanda — restaurant operations hub
   comanda keys create --data-dir DIR --restaurant ID_OR_SLUG --scopes a,b [--sandbox] [--widget] [--json]
   comanda sync invite|link|status|audit|unlink …   (cloud sync; \`comanda sync\` for details)
   comanda staff reset-password --email EMAIL [--restaurant SLUG] [--password P] [--data-dir DIR] [--json]
+  comanda config check [--data-dir DIR] [--json]       validate comanda.json and the environment; print the effective config, secrets masked
+  comanda backup --data-dir DIR [--to FILE] [--json]   an online backup (safe while the hub runs)
+  comanda restore --data-dir DIR FILE [--json]         replace the database with a backup (the hub must be stopped)
+  comanda support-bundle --data-dir DIR [--to FILE]    config (secrets masked), versions, last logs, database check
 `;
 
 const [cmd, ...rest] = process.argv.slice(2);
@@ -36,6 +42,18 @@ try {
       break;
     case 'staff':
       await staffCommand(rest);
+      break;
+    case 'config':
+      await configCommand(rest);
+      break;
+    case 'backup':
+      await backupCommand(rest);
+      break;
+    case 'restore':
+      await restoreCommand(rest);
+      break;
+    case 'support-bundle':
+      await supportBundleCommand(rest);
       break;
     default:
       process.stdout.write(USAGE);

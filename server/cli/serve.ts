@@ -1,12 +1,19 @@
+import path from 'node:path';
 import { systemClock } from '../clock.ts';
-import { Transactor } from '../db/transact.ts';
+import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
-import { createServer } from '../server.ts';
 import { setupNeeded } from '../domain/staff/setup.ts';
+import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
+import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
+import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
+import { LOG_FILE } from '../operator/support-bundle.ts';
+import { startStatusReports } from '../operator/status-report.ts';
+import { VERSION } from '../operator/version.ts';
+import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
-import { openFromFlags } from './open.ts';
+import { configFromFlags } from './config.ts';
 
 export async function serveCommand(argv: string[]) {
   const flags = readFlags(argv, {
@@ -20,62 +27,103 @@ export async function serveCommand(argv: string[]) {
     'webhooks-allow-private': 'boolean',
     json: 'boolean',
   });
-  const port = Number(flags.port ?? process.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('--port must be 0–65535');
-  const host = (flags.host as string | undefined) ?? process.env.HOST ?? '0.0.0.0';
-  if (flags.role !== undefined && flags.role !== 'hub' && flags.role !== 'cloud') throw new CliError("--role must be 'hub' or 'cloud'");
-  const logger = createLogger({ toStderr: Boolean(flags.json) });
-  const database = await openFromFlags(flags);
-  const role = ((flags.role as string | undefined) ?? (database.dialect === 'postgres' ? 'cloud' : 'hub')) as 'hub' | 'cloud';
+  const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
+  // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const role = cfg.server.role;
+  if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
-  // First start on an empty hub: make a restaurant so the owner has keys to start with.
-  const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+  // One hub per data dir; `comanda restore` checks the same lock.
+  let lock: ReturnType<typeof acquireHubLock> | null = null;
+  if (!cfg.databaseUrl) {
+    try {
+      lock = acquireHubLock(cfg.dataDir);
+    } catch (err) {
+      if (err instanceof HubLockedError) throw new CliError(err.message);
+      throw err;
+    }
+  }
+  let database: Database | null = null;
+  let server: ComandaServer | null = null;
   let firstRun: Awaited<ReturnType<typeof provisionRestaurant>> | null = null;
-  if (!any && role === 'hub') {
-    firstRun = await provisionRestaurant(new Transactor(database.db), systemClock.now(), {
-      name: 'My Restaurant',
-      slug: 'my-restaurant',
-    });
-    if (!flags.json) process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\n\n`);
+  let port: number;
+  try {
+    database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    server = createServer({ database, logger, scheduler: true, config: cfg.server });
+    ({ port } = await server.listen(cfg.port, cfg.host));
+    // First start on an empty hub: make a restaurant so the owner has keys to start with
+    // (only once listening: keys made by a start that then failed would never be shown).
+    const any = await database.db.selectFrom('restaurants').select('id').limit(1).executeTakeFirst();
+    if (!any && role === 'hub') {
+      firstRun = await provisionRestaurant(server.services.tx, systemClock.now(), {
+        name: 'My Restaurant',
+        slug: 'my-restaurant',
+      });
+      if (!flags.json) {
+        process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+      }
+    }
+  } catch (err) {
+    // A port in use, a database that will not open: let go of everything so the process
+    // ends (a supervisor then retries) instead of idling with the database open.
+    await (server ? server.close() : database?.close())?.catch(() => {});
+    lock?.release();
+    throw err;
+  }
+  const urls = reachableUrls(cfg.host, port);
+  // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
+  if (cfg.publicUrlDefaulted && cfg.port === 0) server.services.config.publicUrl = defaultPublicUrl(port);
+  const publicUrl = server.services.config.publicUrl;
+  lock?.update({ url: urls[0] });
+  logger.info({ urls, publicUrl, dialect: database.dialect, role }, 'comanda is serving');
+
+  let announcer: Announcer | null = null;
+  // Announce only what the LAN can reach: not a server bound to loopback.
+  if (cfg.mdns && !/^(127\.|::1$|localhost$)/.test(cfg.host)) {
+    const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
+    const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
+    const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
+    announcer = announce(ad, (err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address'));
+    logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host }, 'announced on the LAN (mDNS)');
   }
 
-  const server = createServer({
-    database,
-    logger,
-    scheduler: true,
-    config: {
-      role,
-      publicUrl: (flags['public-url'] as string | undefined) ?? `http://127.0.0.1:${port}`,
-      ...(flags['webhooks-allow-private'] ? { webhooks: { allowPrivateTargets: true } } : {}),
-    },
-  });
-  const { url } = await server.listen(port, host);
   // No owner can sign in yet: the back office opens on its setup page. On the hub itself it
   // needs nothing more; from another device it asks for this code, shown only here.
-  const setup = (await setupNeeded(database.db)) ? { url: `http://127.0.0.1:${new URL(url).port}/app/`, code: server.setupCode() } : null;
-  if (setup && !flags.json) {
-    process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
+  const setup = (await setupNeeded(database.db)) ? { url: `http://127.0.0.1:${port}/app/`, code: server.setupCode() } : null;
+  if (flags.json) {
+    // One line tells a supervisor (the desktop shell, a script) where to connect.
+    process.stdout.write(`${JSON.stringify({ url: urls[0], urls, public_url: publicUrl, port, dialect: database.dialect, role, pid: process.pid, first_run: firstRun, setup })}\n`);
+  } else {
+    process.stdout.write(`comanda ${VERSION} is serving (${role}, ${database.dialect}). Open it at:\n${urls.map((u) => `  ${u}`).join('\n')}\nQR codes and links use ${publicUrl}\n`);
+    if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
-  logger.info({ url, dialect: database.dialect, role }, 'comanda is serving');
-  // With --json, one line tells a supervisor (the desktop shell, a script) where to connect.
-  if (flags.json) process.stdout.write(`${JSON.stringify({ url, dialect: database.dialect, role, first_run: firstRun, setup })}\n`);
+
+  // Under a supervisor with an IPC channel (the desktop app): health and opening hours for its tray and updater.
+  const stopReports = process.send ? startStatusReports(server, (r) => process.send?.(r)) : () => {};
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    stopReports();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
-    server.close().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err) => {
-        logger.error({ err }, 'stop failed');
-        process.exit(1);
-      },
-    );
+    Promise.all([announcer?.stop(), server.close()])
+      .then(
+        () => {
+          lock?.release();
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (err) => {
+          lock?.release();
+          logger.error({ err }, 'stop failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  // A supervisor with an IPC channel (the desktop app) asks for a graceful stop with a
+  // message: on Windows there is no SIGTERM to send.
+  if (process.send) process.on('message', (m: any) => m?.type === 'shutdown' && stop('shutdown message'));
 }

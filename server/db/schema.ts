@@ -1,6 +1,7 @@
 import type { AnalyticsTables } from './schema/analytics.ts';
 import type { BackofficeTables } from './schema/backoffice.ts';
 import type { GuestTables } from './schema/guest.ts';
+import type { OperatorTables } from './schema/operator.ts';
 import type { OrdersTables } from './schema/orders.ts';
 import type { PrintersTables } from './schema/printers.ts';
 import type { RealtimeTables } from './schema/realtime.ts';
@@ -55,14 +56,16 @@ export interface DB
     RealtimeTables,
     PrintersTables,
     SyncTables,
-    BackofficeTables {}
+    BackofficeTables,
+    OperatorTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
 export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
   | 'webhook_deliveries' | 'webhook_attempts'
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
-  | 'staff_sessions';
+  | 'staff_sessions'
+  | 'hub_settings';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;

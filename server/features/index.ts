@@ -14,6 +14,7 @@ import { realtimeFeature } from './realtime.ts';
 import { printersFeature } from './printers.ts';
 
 import { syncFeature } from '../../sync/feature.ts';
+import { operatorFeature } from './operator.ts';
 
 export const features: Feature[] = [
   ordersFeature,
@@ -24,4 +25,5 @@ export const features: Feature[] = [
   realtimeFeature,
   printersFeature,
   syncFeature,
+  operatorFeature,
 ];

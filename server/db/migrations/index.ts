@@ -27,6 +27,7 @@ import * as m0703 from './0703_print_job_versions.ts';
 import * as m0800 from './0800_sync.ts';
 
 import * as m0900 from './0900_staff_sessions.ts';
+import * as m1000 from './1000_hub_settings.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0800_sync': m0800,
 
   '0900_staff_sessions': m0900,
+  '1000_hub_settings': m1000,
 };

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppLike } from './host.ts';
+
+export interface DesktopPrefs {
+  /** start with the computer (on by default: a hub that is not running takes no orders) */
+  openAtLogin: boolean;
+}
+
+const DEFAULTS: DesktopPrefs = { openAtLogin: true };
+export const PREFS_FILE = 'desktop.json';
+
+export function readPrefs(userData: string): DesktopPrefs {
+  try {
+    const raw = JSON.parse(fs.readFileSync(path.join(userData, PREFS_FILE), 'utf8'));
+    return { openAtLogin: typeof raw.openAtLogin === 'boolean' ? raw.openAtLogin : DEFAULTS.openAtLogin };
+  } catch {
+    return { ...DEFAULTS };
+  }
+}
+
+export function writePrefs(userData: string, prefs: DesktopPrefs): void {
+  fs.mkdirSync(userData, { recursive: true });
+  fs.writeFileSync(path.join(userData, PREFS_FILE), JSON.stringify(prefs, null, 2));
+}
+
+/** Where Linux desktops look for programs to start at login (XDG autostart), and what to run. */
+export interface LinuxAutostart {
+  dir: string;
+  exec: string;
+}
+
+/**
+ * Tells the OS whether to start the app at login. Started that way it stays in the tray
+ * (`--hidden`): after a power cut the hub comes back without a window in the way.
+ * Electron does this on Windows and macOS only; on Linux an XDG autostart entry does it.
+ */
+export function applyLoginItem(app: AppLike, prefs: DesktopPrefs, linux: LinuxAutostart | null = null): void {
+  app.setLoginItemSettings({ openAtLogin: prefs.openAtLogin, openAsHidden: true, args: ['--hidden'] });
+  if (!linux) return;
+  const file = path.join(linux.dir, 'comanda.desktop');
+  if (!prefs.openAtLogin) {
+    fs.rmSync(file, { force: true });
+    return;
+  }
+  fs.mkdirSync(linux.dir, { recursive: true });
+  const quoted = /[\s"]/.test(linux.exec) ? `"${linux.exec.replace(/(["\\`$])/g, '\\$1')}"` : linux.exec;
+  fs.writeFileSync(file, ['[Desktop Entry]', 'Type=Application', 'Name=comanda', `Exec=${quoted} --hidden`, 'X-GNOME-Autostart-enabled=true', ''].join('\n'));
+}

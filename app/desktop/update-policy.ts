@@ -1,0 +1,67 @@
+import type { UpdaterLike } from './host.ts';
+import { isQuietTime, type ServiceHours } from './update-timing.ts';
+
+export interface UpdatePolicyOptions {
+  updater: UpdaterLike;
+  /** overrides the feed built into the app (electron-builder.yml's generic publish URL) */
+  feedUrl: string | null;
+  isOnline(): boolean;
+  /** the venue's opening hours, from the server's last status report */
+  hours(): ServiceHours | null;
+  now(): number;
+  /** stops the server gracefully, then the updater restarts the app into the new version */
+  install(): Promise<void>;
+  log(message: string, extra?: unknown): void;
+  checkEveryMs?: number;
+}
+
+/**
+ * When the app looks for and applies updates. It looks only when online (a venue's line
+ * is often down; a failed check every minute helps nobody), at most every few hours;
+ * electron-updater downloads in the background; the new version is installed only at a
+ * quiet time, never during service. tick() is called every minute by the app.
+ */
+export class UpdatePolicy {
+  lastCheckAt: number | null = null;
+  checking = false;
+  downloaded: string | null = null;
+  installing = false;
+  private readonly checkEveryMs: number;
+
+  constructor(private readonly o: UpdatePolicyOptions) {
+    this.checkEveryMs = o.checkEveryMs ?? 6 * 3600_000;
+    o.updater.autoDownload = true;
+    // an install when the owner quits mid-service would be a restart during service
+    o.updater.autoInstallOnAppQuit = false;
+    if (o.feedUrl) o.updater.setFeedURL({ provider: 'generic', url: o.feedUrl });
+    o.updater.on('update-downloaded', (info) => {
+      this.downloaded = info.version;
+      o.log('update downloaded; waiting for a quiet time', { version: info.version });
+    });
+    o.updater.on('error', (err) => o.log('update check failed', { error: err.message }));
+  }
+
+  /** What this tick did: 'install', 'check' or 'nothing'. */
+  async tick(): Promise<'install' | 'check' | 'nothing'> {
+    const now = this.o.now();
+    if (this.downloaded && !this.installing && isQuietTime(now, this.o.hours())) {
+      this.installing = true;
+      this.o.log('installing update', { version: this.downloaded });
+      await this.o.install();
+      return 'install';
+    }
+    if (this.downloaded || this.checking) return 'nothing';
+    if (this.lastCheckAt !== null && now - this.lastCheckAt < this.checkEveryMs) return 'nothing';
+    if (!this.o.isOnline()) return 'nothing';
+    this.lastCheckAt = now;
+    this.checking = true;
+    try {
+      await this.o.updater.checkForUpdates();
+    } catch (err: any) {
+      this.o.log('update check failed', { error: err?.message ?? String(err) });
+    } finally {
+      this.checking = false;
+    }
+    return 'check';
+  }
+}

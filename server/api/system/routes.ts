@@ -1,0 +1,143 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ApiError } from '../../errors.ts';
+import { operatorOf } from '../../features/operator.ts';
+import { defineRoute } from '../../http/route.ts';
+import { checkBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
+import { systemHealth } from '../../operator/health.ts';
+import { presentTransports, readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
+import { presentBackup, presentSystemHealth } from './presenter.ts';
+
+const tag = 'System';
+
+defineRoute({
+  method: 'get',
+  path: '/v1/system/health',
+  summary: 'The installation at a glance: addresses tablets reach, last backup (with a warning after 48 h without one), printers, sync',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:read',
+  handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/system/backups',
+  summary: 'Back up the hub database now (the nightly backup, on demand)',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:write',
+  status: 201,
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    return presentBackup(await op.backupNow(), c.services.clock.now());
+  },
+});
+
+const host = z.string().trim().min(1).max(255);
+const UpdateTransports = z
+  .object({
+    smtp: z
+      .object({
+        host,
+        port: z.number().int().min(1).max(65535),
+        secure: z.boolean().optional(),
+        user: z.string().max(255).nullable().optional(),
+        /** left out: the stored password stays; null: removed */
+        pass: z.string().min(1).max(1024).nullable().optional(),
+      })
+      .nullable(),
+    from: z.string().trim().min(3).max(255),
+    sms: z
+      .object({
+        url: z.url().max(2000).refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+        token: z.string().min(1).max(1024).nullable().optional(),
+      })
+      .nullable(),
+  })
+  .partial();
+
+defineRoute({
+  method: 'get',
+  path: '/v1/settings/notifications',
+  summary: "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full",
+  tag: 'Settings',
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:read',
+  handler: async (c) => presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey)),
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/settings/notifications',
+  summary: "Set the hub's mail and SMS transports (stored sealed); a secret left out keeps the stored one",
+  tag: 'Settings',
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:write',
+  body: UpdateTransports,
+  handler: async (c) => {
+    // The cloud's transports serve every tenant: they come from its environment, not from one restaurant's key.
+    if (c.services.config.role !== 'hub') throw new ApiError('state_conflict', "The cloud's mail and SMS are set by its environment (SMTP_*, SMS_*).");
+    const op = operatorOf(c.services);
+    await saveTransportSettings(c.services.db, op.sealingKey, c.now, c.body);
+    await op.applyTransports();
+    return presentTransports(c.services.config, await readTransportSettings(c.services.db, op.sealingKey));
+  },
+});
+
+const presentBackupSettings = (c: { enabled: boolean; dir: string; keepDays: number; schedule: string }) => ({
+  object: 'backup_settings' as const,
+  enabled: c.enabled,
+  dir: c.dir,
+  keep_days: c.keepDays,
+  schedule: c.schedule,
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/settings/backups',
+  summary: "The hub's nightly backups: on or off, the folder they go to, how many days are kept",
+  tag: 'Settings',
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:read',
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    return presentBackupSettings(op.backupConfig());
+  },
+});
+
+defineRoute({
+  method: 'patch',
+  path: '/v1/settings/backups',
+  summary: 'Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder), keep more or fewer days',
+  tag: 'Settings',
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:write',
+  body: z
+    .object({
+      enabled: z.boolean(),
+      dir: z.string().trim().min(1).max(1000),
+      keep_days: z.number().int().min(1).max(3650),
+    })
+    .partial(),
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const { enabled, dir, keep_days: keepDays } = c.body;
+    if (dir !== undefined) {
+      const problem = checkBackupDir(path.resolve(c.services.config.dataDir!, dir));
+      if (problem) throw new ApiError('parameter_invalid', problem, 'dir');
+    }
+    const patch = Object.fromEntries(Object.entries({ enabled, dir, keepDays }).filter(([, v]) => v !== undefined));
+    op.backupOverrides = await saveBackupOverrides(c.services.db, c.now, patch);
+    return presentBackupSettings(op.backupConfig());
+  },
+});

@@ -1,0 +1,53 @@
+import type { Services } from '../services.ts';
+import { operatorOf } from '../features/operator.ts';
+import { readBackupStatus, type BackupStatus } from './backup-status.ts';
+import { reachableUrls } from './lan.ts';
+
+export interface SystemHealth {
+  role: 'hub' | 'cloud';
+  dialect: string;
+  startedAt: number;
+  publicUrl: string;
+  /** where tablets reach this server (never 0.0.0.0) */
+  urls: string[];
+  backups: { status: BackupStatus | null; config: Services['config']['backups'] } | null;
+  printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number };
+  sync: { linked: boolean; connected: boolean; lastSyncedAt: number | null; lastError: string | null; resync: boolean };
+}
+
+/** What the dashboard and the desktop tray show at a glance, for one restaurant. */
+export async function systemHealth(services: Services, restaurantId: string): Promise<SystemHealth> {
+  const op = operatorOf(services);
+  const { config, db } = services;
+  const printers = await db.selectFrom('printers').select('id').where('restaurant_id', '=', restaurantId).where('is_active', '=', 1).execute();
+  const states = await db.selectFrom('printer_status').select(['printer_id', 'state']).where('restaurant_id', '=', restaurantId).execute();
+  const stateOf = new Map(states.map((s) => [s.printer_id, s.state]));
+  const count = (f: (s: string | undefined) => boolean) => printers.filter((p) => f(stateOf.get(p.id))).length;
+  const link = await db
+    .selectFrom('sync_link')
+    .select(['connected', 'last_synced_at', 'last_error', 'resync'])
+    .where('restaurant_id', '=', restaurantId)
+    .executeTakeFirst();
+  return {
+    role: config.role,
+    dialect: services.dialect,
+    startedAt: op.startedAt,
+    publicUrl: config.publicUrl,
+    urls: op.listening ? reachableUrls(op.listening.host, op.listening.port) : [],
+    backups: op.canBackUp ? { status: readBackupStatus(config.dataDir!), config: op.backupConfig() } : null,
+    printers: {
+      total: printers.length,
+      online: count((s) => s === 'online'),
+      offline: count((s) => s === 'offline'),
+      needsAttention: count((s) => s === 'paper_out' || s === 'error'),
+      unknown: count((s) => s === undefined),
+    },
+    sync: {
+      linked: link !== undefined,
+      connected: Boolean(link?.connected),
+      lastSyncedAt: link?.last_synced_at ?? null,
+      lastError: link?.last_error ?? null,
+      resync: Boolean(link?.resync),
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { openDatabase } from '../db/database.ts';
+import { rotateEpoch } from '../../sync/epoch.ts';
+import { DB_FILE } from './backup.ts';
+import { acquireHubLock, HubLockedError, lockHolder } from './hub-lock.ts';
+
+export class RestoreError extends Error {}
+
+export interface RestoreResult {
+  restored: string;
+  /** where the database it replaced was moved (null when the data dir had none) */
+  keptAside: string | null;
+  /** the database's new sync identity: the cloud re-syncs from scratch with it */
+  epoch: string;
+}
+
+/** Refuses anything that is not a sound comanda database, before a byte of the data dir is touched. */
+export function checkBackupFile(file: string): void {
+  if (!fs.existsSync(file)) throw new RestoreError(`${file} does not exist`);
+  let db: SQLite.Database;
+  try {
+    db = new SQLite(file, { readonly: true, fileMustExist: true });
+  } catch (err: any) {
+    throw new RestoreError(`${file} cannot be opened as a database: ${err.message}`);
+  }
+  try {
+    let rows: string[];
+    try {
+      rows = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+    } catch (err: any) {
+      throw new RestoreError(`${file} is not a SQLite database (${err.message})`);
+    }
+    if (rows.length !== 1 || rows[0] !== 'ok') throw new RestoreError(`${file} failed its integrity check: ${rows.slice(0, 5).join('; ')}`);
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name));
+    for (const t of ['node_state', 'change_log', 'restaurants', 'orders']) {
+      if (!tables.has(t)) throw new RestoreError(`${file} is not a comanda database (no ${t} table)`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Puts a backup in place of a data dir's database. Refused while a hub runs on the dir.
+ * The backup is checked first; the current database is checkpointed and moved to
+ * `replaced/` (never deleted); the restored one is migrated to this version and given a
+ * new sync epoch, because its history is no longer the one the cloud holds.
+ */
+export async function restoreDataDir(dataDir: string, file: string, nowMs: number): Promise<RestoreResult> {
+  const holder = lockHolder(dataDir);
+  if (holder) throw new HubLockedError(holder, dataDir);
+  checkBackupFile(file);
+  // held while we work, so a hub started meanwhile refuses to start
+  const lock = acquireHubLock(dataDir);
+  try {
+    const target = path.join(dataDir, DB_FILE);
+    const incoming = `${target}.restoring`;
+    fs.copyFileSync(file, incoming);
+    const fd = fs.openSync(incoming, 'r+');
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+
+    let keptAside: string | null = null;
+    if (fs.existsSync(target)) {
+      // fold the WAL into the file so the copy kept aside is whole on its own
+      const current = new SQLite(target);
+      current.pragma('wal_checkpoint(TRUNCATE)');
+      current.pragma('journal_mode = DELETE');
+      current.close();
+      const aside = path.join(dataDir, 'replaced');
+      fs.mkdirSync(aside, { recursive: true });
+      keptAside = path.join(aside, `comanda-before-restore-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}.sqlite`);
+      fs.renameSync(target, keptAside);
+    }
+    for (const extra of ['-wal', '-shm']) fs.rmSync(target + extra, { force: true });
+    fs.renameSync(incoming, target);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const epoch = await rotateEpoch(database.db);
+      return { restored: file, keptAside, epoch };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    lock.release();
+  }
+}

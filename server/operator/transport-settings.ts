@@ -1,0 +1,118 @@
+import type { Config, SmtpConfig } from '../config.ts';
+import type { Executor } from '../db/records.ts';
+import { maskSecret } from './mask.ts';
+import { seal, unseal } from './sealed.ts';
+
+const NAME = 'notification_transports';
+
+/** As stored: secrets sealed. `undefined` = not set here (the config file's value applies). */
+interface Stored {
+  smtp?: (Omit<SmtpConfig, 'pass'> & { pass?: string }) | null;
+  from?: string;
+  sms?: { url: string; token?: string } | null;
+}
+
+/** The transports as the dashboard set them, secrets opened; an unset key leaves the config file's value. */
+export interface TransportSettings {
+  smtp?: SmtpConfig | null;
+  from?: string;
+  sms?: { url: string; token?: string } | null;
+  /** a sealed secret this machine's key cannot open (the key file was lost or the database moved) */
+  unreadable: string[];
+}
+
+/** A change from the dashboard. A secret left out keeps the stored one; null clears it. */
+export interface TransportPatch {
+  smtp?: { host: string; port: number; secure?: boolean; user?: string | null; pass?: string | null } | null;
+  from?: string;
+  sms?: { url: string; token?: string | null } | null;
+}
+
+async function readStored(db: Executor): Promise<Stored> {
+  const row = await db.selectFrom('hub_settings').select('value').where('name', '=', NAME).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as Stored) : {};
+}
+
+export async function readTransportSettings(db: Executor, key: Buffer): Promise<TransportSettings> {
+  const s = await readStored(db);
+  const unreadable: string[] = [];
+  const open = (sealed: string | undefined, what: string) => {
+    if (sealed === undefined) return undefined;
+    const plain = unseal(key, sealed);
+    if (plain === null) unreadable.push(what);
+    return plain ?? undefined;
+  };
+  return {
+    ...(s.smtp !== undefined && { smtp: s.smtp && { ...s.smtp, pass: open(s.smtp.pass, 'smtp.pass') } }),
+    ...(s.from !== undefined && { from: s.from }),
+    ...(s.sms !== undefined && { sms: s.sms && { url: s.sms.url, token: open(s.sms.token, 'sms.token') } }),
+    unreadable,
+  };
+}
+
+export async function saveTransportSettings(db: Executor, key: Buffer, nowMs: number, patch: TransportPatch): Promise<void> {
+  const s = await readStored(db);
+  const next: Stored = { ...s };
+  if (patch.smtp !== undefined) {
+    if (patch.smtp === null) next.smtp = null;
+    else {
+      const { pass, user, ...rest } = patch.smtp;
+      const keptPass = s.smtp?.pass;
+      next.smtp = {
+        ...rest,
+        ...(user ? { user } : {}),
+        ...(pass === undefined ? (keptPass ? { pass: keptPass } : {}) : pass === null ? {} : { pass: seal(key, pass) }),
+      };
+    }
+  }
+  if (patch.from !== undefined) next.from = patch.from;
+  if (patch.sms !== undefined) {
+    if (patch.sms === null) next.sms = null;
+    else {
+      const kept = s.sms?.token;
+      const t = patch.sms.token;
+      next.sms = { url: patch.sms.url, ...(t === undefined ? (kept ? { token: kept } : {}) : t === null ? {} : { token: seal(key, t) }) };
+    }
+  }
+  const value = JSON.stringify(next);
+  const updated = Math.floor(nowMs / 1000);
+  await db
+    .insertInto('hub_settings')
+    .values({ name: NAME, value, updated })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated }))
+    .execute();
+}
+
+/** The config's mail and SMS with what the dashboard set laid over them. */
+export function effectiveTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings) {
+  return {
+    mail: { ...config.mail, ...(s.smtp !== undefined && { smtp: s.smtp }), ...(s.from !== undefined && { from: s.from }) },
+    sms: s.sms !== undefined ? s.sms : config.sms,
+    source: {
+      email: s.smtp !== undefined ? ('settings' as const) : config.mail.smtp ? ('config' as const) : null,
+      sms: s.sms !== undefined ? ('settings' as const) : config.sms ? ('config' as const) : null,
+    },
+  };
+}
+
+/** The API's view: never a secret in full. */
+export function presentTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings) {
+  const eff = effectiveTransports(config, s);
+  const smtp = eff.mail.smtp;
+  return {
+    object: 'notification_settings' as const,
+    email: {
+      configured: smtp !== null,
+      source: eff.source.email,
+      from: eff.mail.from,
+      smtp: smtp && { host: smtp.host, port: smtp.port, secure: smtp.secure ?? false, user: smtp.user ?? null, pass: maskSecret(smtp.pass) },
+    },
+    sms: {
+      configured: eff.sms !== null,
+      source: eff.source.sms,
+      url: eff.sms?.url ?? null,
+      token: maskSecret(eff.sms?.token),
+    },
+    unreadable_secrets: s.unreadable,
+  };
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnServerProcess } from '../../app/desktop/server-process.ts';
+import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
+import { freePort } from '../helpers/free-port.ts';
+import { ApiClient } from '../helpers/server.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+// The real `comanda serve` in its own process, as the desktop app runs it.
+describe('server supervision (real server process)', { timeout: 180_000 }, () => {
+  it('kill -9 brings the server back on the same address with every answered order intact; stop closes it cleanly', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-supervised-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const crashes: CrashRecord[] = [];
+    const statuses: any[] = [];
+    let output = '';
+    const supervisor = new ServerSupervisor({
+      spawn: () => spawnServerProcess({ dataDir, args: ['--port', String(port), '--host', '127.0.0.1'], env: { LOG_LEVEL: 'info', MDNS: 'off' } }),
+      onCrash: (r) => crashes.push(r),
+      onMessage: (m) => statuses.push(m),
+      onOutput: (chunk) => (output += chunk.toString()),
+    });
+    try {
+      const first = await supervisor.start();
+      expect(first.url).toBe(`http://127.0.0.1:${port}`);
+      const key = (first.first_run as any).keys.secret as string;
+      const api = new ApiClient(first.url, key);
+
+      const category = await api.post('/v1/menu_categories', { name: 'Pasta' });
+      const item = await api.post('/v1/menu_items', { name: 'Carbonara', category: category.body.id, price: 1450 });
+      expect(item.status).toBe(201);
+      const answered: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: item.body.id, quantity: i + 1 }] });
+        expect(r.status).toBe(201);
+        answered.push(r.body.id);
+      }
+      const firstPid = first.pid;
+      expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(true);
+
+      const crashed = new Promise((resolve) => supervisor.once('crash', resolve));
+      process.kill(firstPid, 'SIGKILL');
+      await crashed;
+      const second = await supervisor.whenReady();
+      expect(crashes).toHaveLength(1);
+      expect(crashes[0]).toMatchObject({ pid: firstPid, signal: 'SIGKILL', restartInMs: 250 });
+      expect(second.pid).not.toBe(firstPid);
+      expect(second.url).toBe(first.url);
+      // not a first run again: the same database, the same restaurant and key
+      expect(second.first_run).toBeNull();
+      for (const [i, id] of answered.entries()) {
+        const r = await api.get(`/v1/orders/${id}`);
+        expect(r.status).toBe(200);
+        expect(r.body.items[0].quantity).toBe(i + 1);
+      }
+      expect((await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: item.body.id, quantity: 1 }] })).status).toBe(201);
+
+      // the server tells its supervisor its health and hours, with real addresses
+      while (!statuses.some((s) => s.type === 'status' && s.health)) await new Promise((r) => setTimeout(r, 50));
+      const status = statuses.find((s) => s.type === 'status' && s.health);
+      expect(status.restaurant.slug).toBe('my-restaurant');
+      expect(status.health.urls).toEqual([first.url]);
+      expect(status.hours).toMatchObject({ timezone: expect.any(String), closed_dates: [] });
+
+      let exit: { code: number | null; signal: string | null } | null = null;
+      supervisor.child!.on('exit', (code, signal) => (exit = { code, signal }));
+      await supervisor.stop();
+      // a graceful stop: exit code 0, lock released after the database closed
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(supervisor.state).toBe('stopped');
+      expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
+      expect(output).toContain('stopped');
+      const db = new SQLite(path.join(dataDir, 'comanda.sqlite'), { readonly: true });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect((db.prepare('SELECT count(*) AS n FROM orders').get() as { n: number }).n).toBe(6);
+      db.close();
+    } finally {
+      await supervisor.stop();
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/db.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+
+describe.each(DIALECTS)('system API on %s', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect, { config: { mail: { smtp: null, from: 'hub <hub@x.test>', contactTo: 'owner@x.test' } } });
+  });
+  afterAll(() => hub.close());
+
+  it('GET /v1/system/health: addresses tablets can reach (never 0.0.0.0), printers and sync at a glance', async () => {
+    const r = await hub.api.get('/v1/system/health');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      object: 'system_health',
+      role: 'hub',
+      dialect,
+      public_url: 'http://127.0.0.1:8080',
+      pair_url: 'http://127.0.0.1:8080/screens/pair',
+      printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0 },
+      sync: { linked: false, connected: false, last_synced_at: null, last_error: null, resync: false },
+    });
+    expect(r.body.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(r.body.urls).toEqual([hub.url]);
+    // backups are the SQLite hub's with a data dir; this one runs without one
+    expect(r.body.backups).toBeNull();
+    expect((await hub.api.get('/v1/system/health', { key: null })).status).toBe(401);
+  });
+
+  it('mail and SMS credentials: set through the API, stored sealed, answered masked, used by the outbox at once', async () => {
+    const empty = await hub.api.get('/v1/settings/notifications');
+    expect(empty.body).toEqual({
+      object: 'notification_settings',
+      email: { configured: false, source: null, from: 'hub <hub@x.test>', smtp: null },
+      sms: { configured: false, source: null, url: null, token: null },
+      unreadable_secrets: [],
+    });
+
+    const set = await hub.api.patch('/v1/settings/notifications', {
+      smtp: { host: 'smtp.example.com', port: 587, user: 'owner', pass: 'correct-horse-battery' },
+      from: 'Trattoria <noreply@trattoria.test>',
+      sms: { url: 'https://sms.example.test/send', token: 'sms-token-0123456789' },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.email).toEqual({
+      configured: true,
+      source: 'settings',
+      from: 'Trattoria <noreply@trattoria.test>',
+      smtp: { host: 'smtp.example.com', port: 587, secure: false, user: 'owner', pass: '••••ry' },
+    });
+    expect(set.body.sms).toEqual({ configured: true, source: 'settings', url: 'https://sms.example.test/send', token: '••••89' });
+    const text = JSON.stringify(set.body) + JSON.stringify((await hub.api.get('/v1/settings/notifications')).body);
+    expect(text).not.toContain('correct-horse-battery');
+    expect(text).not.toContain('sms-token-0123456789');
+
+    // at rest: sealed, not readable in the database (or in a backup of it)
+    const row = await hub.server.services.db.selectFrom('hub_settings').select('value').executeTakeFirstOrThrow();
+    expect(row.value).not.toContain('correct-horse-battery');
+    expect(row.value).not.toContain('sms-token-0123456789');
+    expect(JSON.parse(row.value).smtp.pass).toMatch(/^v1\./);
+
+    // the outbox sends with them from now on
+    expect(hub.server.services.guest!.dispatcher.transports).toEqual({ email: true, sms: true });
+
+    // a change without the secret keeps it; null takes it away; null switches a transport off
+    const moved = await hub.api.patch('/v1/settings/notifications', { smtp: { host: 'mail.example.com', port: 465, secure: true, user: 'owner' } });
+    expect(moved.body.email.smtp).toEqual({ host: 'mail.example.com', port: 465, secure: true, user: 'owner', pass: '••••ry' });
+    const noPass = await hub.api.patch('/v1/settings/notifications', { smtp: { host: 'mail.example.com', port: 465, pass: null } });
+    expect(noPass.body.email.smtp.pass).toBeNull();
+    const off = await hub.api.patch('/v1/settings/notifications', { sms: null });
+    expect(off.body.sms).toEqual({ configured: false, source: 'settings', url: null, token: null });
+    expect(hub.server.services.guest!.dispatcher.transports).toEqual({ email: true, sms: false });
+
+    // bad input: a clear 400 naming the field, nothing stored
+    const before = (await hub.server.services.db.selectFrom('hub_settings').select('value').executeTakeFirstOrThrow()).value;
+    for (const [body, param] of [
+      [{ smtp: { host: 'h', port: 70000 } }, 'smtp.port'],
+      [{ sms: { url: 'ftp://x' } }, 'sms.url'],
+      [{ from: 'x' }, 'from'],
+    ] as const) {
+      const bad = await hub.api.patch('/v1/settings/notifications', body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.param).toBe(param);
+    }
+    expect((await hub.server.services.db.selectFrom('hub_settings').select('value').executeTakeFirstOrThrow()).value).toBe(before);
+  });
+
+  it("the cloud's transports come from its environment, not from a restaurant's key", async () => {
+    const cloud = await startHub(dialect, { config: { role: 'cloud' } });
+    try {
+      const r = await cloud.api.patch('/v1/settings/notifications', { sms: null });
+      expect(r.status).toBe(409);
+      expect(r.body.error.code).toBe('state_conflict');
+      expect((await cloud.api.get('/v1/settings/notifications')).status).toBe(200);
+    } finally {
+      await cloud.close();
+    }
+  });
+});
