@@ -113,6 +113,9 @@ export const notFound = (what: string, id: string, param: string | null = 'id') 
 
 export const errorStatus = (code: ErrorCode): number => CODES[code];
 
+/** Every code of the closed set (the OpenAPI document lists them). */
+export const ERROR_CODES = Object.keys(CODES) as ErrorCode[];
+
 /**
  * PostgreSQL refused a value as data (class 22: not a number for a bigint, out of range, an
  * invalid byte): what the request carried does not fit its column. Input checks should catch

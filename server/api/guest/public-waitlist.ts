@@ -8,7 +8,7 @@ import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/wai
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
 import { guestLookup, limitIp } from './guard.ts';
-import { presentGuestStatus } from './presenter.ts';
+import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from './presenter.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
 const tag = 'Guest: waitlist';
@@ -28,6 +28,7 @@ async function entryByToken(db: Executor, token: string) {
 defineRoute({
   method: 'get',
   path: '/public/restaurants/:slug/waitlist',
+  response: WaitlistPageSchema,
   preflight: limitIp,
   summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
   tag,
@@ -38,7 +39,7 @@ defineRoute({
     assertWaitlistOffered(restaurant, settings);
     const queue = await queueSummary(c.db, restaurant.id, settings, c.now);
     return {
-      object: 'waitlist_page',
+      object: 'waitlist_page' as const,
       restaurant: { name: restaurant.name, slug: restaurant.slug },
       branding: { name: restaurant.name },
       isOpen: isOpenAt(settings, c.now),
@@ -54,6 +55,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/waitlist/join',
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
   tag,
@@ -87,6 +89,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/waitlist/:token',
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
   tag,
@@ -101,6 +104,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/waitlist/:token/leave',
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',
   tag,

@@ -5,8 +5,9 @@ import { notFound } from '../../errors.ts';
 import { guestOf } from '../../features/guest.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentGuestMessage, presentWaitlistEntry } from './presenter.ts';
+import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from './presenter.ts';
 import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Waitlist';
 
@@ -26,6 +27,7 @@ async function loadEntry(c: Call<{ id: string }, any, any>, db = c.db) {
 defineRoute({
   method: 'get',
   path: '/v1/waitlist',
+  response: listOf(WaitlistEntrySchema),
   summary: 'List waitlist entries in queue order (oldest first); online joins carry source "online"',
   tag,
   auth: 'secret',
@@ -48,6 +50,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/waitlist/messages',
+  response: listOf(GuestMessageSchema),
   summary: 'The notice outbox, newest first: sent, pending (retrying) and stored (no SMTP/SMS configured) messages',
   tag,
   auth: 'secret',
@@ -78,6 +81,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist',
+  response: WaitlistEntrySchema,
   summary: 'Add a walk-in party (no opening-hours or party-size check: staff decide)',
   tag,
   auth: 'secret',
@@ -104,6 +108,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/waitlist/:id',
+  response: WaitlistEntrySchema,
   summary: 'Retrieve a waitlist entry',
   tag,
   auth: 'secret',
@@ -115,6 +120,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/notify',
+  response: WaitlistEntrySchema,
   summary: "Call the party back by the chosen channel (default: SMS if a phone was given, else email); starts the expiry clock",
   tag,
   auth: 'secret',
@@ -142,6 +148,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/seat',
+  response: WaitlistEntrySchema,
   summary: 'Seat a waiting or notified party',
   tag,
   auth: 'secret',
@@ -156,6 +163,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/waitlist/:id',
+  response: WaitlistEntrySchema,
   summary: 'Remove a party from the queue: it becomes cancelled (kept, cancelled_by "staff")',
   tag,
   auth: 'secret',

@@ -9,9 +9,10 @@ import { applyExpand } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
-import { presentOrder } from './presenter.ts';
+import { OrderSchema, presentOrder } from './presenter.ts';
 import './refs.ts';
 import { CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 async function present(c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) {
   const out = rows.map((r) => presentOrder(r.order, r.items));
@@ -26,6 +27,7 @@ const tag = 'Orders';
 defineRoute({
   method: 'get',
   path: '/v1/orders',
+  response: listOf(OrderSchema),
   summary: 'List orders, newest first',
   tag,
   auth: 'secret',
@@ -51,6 +53,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/orders/:id',
+  response: OrderSchema,
   summary: 'Retrieve an order',
   tag,
   auth: 'secret',
@@ -67,6 +70,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders',
+  response: OrderSchema,
   summary: 'Create an order (a draft); names and prices come from the menu',
   tag,
   auth: 'secret',
@@ -89,6 +93,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/orders/:id',
+  response: OrderSchema,
   summary: 'Move an order to another status (cancel_reason required for cancelled)',
   tag,
   auth: 'secret',
@@ -103,6 +108,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders/:id/cancel',
+  response: OrderSchema,
   summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
   tag,
   auth: 'secret',

@@ -6,9 +6,10 @@ import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentPrintJob, type ListedPrintJob } from './presenter.ts';
+import { presentPrintJob, PrintJobSchema, type ListedPrintJob } from './presenter.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
 import type { PrintJobRow } from '../../domain/printers/jobs.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 
@@ -28,6 +29,7 @@ const LISTED = [
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs',
+  response: listOf(PrintJobSchema),
   summary: 'List print jobs and their state, newest first',
   tag,
   auth: 'secret',
@@ -50,6 +52,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs/:id',
+  response: PrintJobSchema,
   summary: 'Retrieve a print job',
   tag,
   auth: 'secret',
@@ -62,6 +65,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs/:id/preview',
+  responseType: 'image/svg+xml',
   summary: 'The job as it prints (marks included), as an SVG image (image/svg+xml) at its printer’s paper width',
   tag,
   auth: 'secret',
@@ -81,6 +85,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/print_jobs/:id/reprint',
+  response: PrintJobSchema,
   summary: 'Print a job again as a new job marked REPRINT, on its original printer or the one named',
   tag,
   auth: 'secret',
