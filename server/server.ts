@@ -11,6 +11,7 @@ import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { mountDocs } from './http/docs.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Scheduler } from './scheduler.ts';
@@ -60,6 +61,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   app.use(errorMiddleware(logger));
   const router = new Router();
   mountRoutes(router, services);
+  mountDocs(router);
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -70,6 +70,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/events/:id/resend',
+  errors: ['state_conflict'],
   response: EventSchema,
   summary:
     'Send an event again: to `endpoint` (even one it never went to), or to every enabled endpoint it went to. The backoff starts over; past attempts stay.',

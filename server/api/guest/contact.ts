@@ -46,6 +46,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/contact',
+  errors: ['captcha_invalid'],
   response: ContactRequestSchema,
   preflight: limitIp,
   summary: 'Send the contact form; the bot check is redeemed before any mail is built; the mail is queued and retried until it goes out',

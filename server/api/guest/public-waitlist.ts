@@ -28,6 +28,7 @@ async function entryByToken(db: Executor, token: string) {
 defineRoute({
   method: 'get',
   path: '/public/restaurants/:slug/waitlist',
+  errors: ['WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN'],
   response: WaitlistPageSchema,
   preflight: limitIp,
   summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
@@ -55,6 +56,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/waitlist/join',
+  errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE'],
   response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
@@ -89,6 +91,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/waitlist/:token',
+  errors: ['WAITLIST_ENTRY_NOT_FOUND'],
   response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
@@ -104,6 +107,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/waitlist/:token/leave',
+  errors: ['WAITLIST_ENTRY_NOT_FOUND', 'WAITLIST_NOT_ACTIVE'],
   response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',

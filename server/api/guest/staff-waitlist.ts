@@ -81,6 +81,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist',
+  errors: ['WAITLIST_ALREADY_JOINED'],
   response: WaitlistEntrySchema,
   summary: 'Add a walk-in party (no opening-hours or party-size check: staff decide)',
   tag,
@@ -120,6 +121,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/notify',
+  errors: ['WAITLIST_NOT_ACTIVE'],
   response: WaitlistEntrySchema,
   summary: "Call the party back by the chosen channel (default: SMS if a phone was given, else email); starts the expiry clock",
   tag,
@@ -148,6 +150,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/seat',
+  errors: ['WAITLIST_NOT_ACTIVE'],
   response: WaitlistEntrySchema,
   summary: 'Seat a waiting or notified party',
   tag,
@@ -163,6 +166,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/waitlist/:id',
+  errors: ['WAITLIST_NOT_ACTIVE'],
   response: WaitlistEntrySchema,
   summary: 'Remove a party from the queue: it becomes cancelled (kept, cancelled_by "staff")',
   tag,

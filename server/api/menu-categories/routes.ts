@@ -78,6 +78,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/menu_categories',
+  errors: ['resource_missing', 'unknown_station'],
   response: MenuCategorySchema,
   summary: 'Create a menu category; station must be an active station key (default kitchen)',
   tag,
@@ -93,6 +94,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/menu_categories/:id',
+  errors: ['unknown_station'],
   response: MenuCategorySchema,
   summary: 'Update a menu category; only the fields sent change',
   tag,

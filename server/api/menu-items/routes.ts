@@ -71,6 +71,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/menu_items',
+  errors: ['resource_missing'],
   response: MenuItemSchema,
   summary: 'Create a menu item',
   tag,

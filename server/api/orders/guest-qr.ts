@@ -174,6 +174,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders',
+  errors: ['menu_item_unavailable', 'modifier_invalid'],
   response: GuestOrderSchema,
   preflight: limitIp,
   summary: "A guest's self-service order for the code's table; placed at once, priced from the menu",
@@ -205,6 +206,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders/:orderId/items',
+  errors: ['menu_item_unavailable', 'modifier_invalid', 'order_not_open'],
   response: GuestOrderSchema,
   preflight: limitIp,
   summary: 'Add a round to an open order of this table; the new lines start pending',

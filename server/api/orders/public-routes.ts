@@ -134,6 +134,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/orders/kitchen',
+  errors: ['unknown_station'],
   response: PublicOrderScreen,
   summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
   tag,
@@ -201,6 +202,7 @@ const TRACKING_FIELDS = [
 defineRoute({
   method: 'get',
   path: '/public/orders/delivery/:id/track',
+  errors: ['state_conflict', 'fleet_unavailable'],
   response: TrackingSchema,
   summary: 'Where a delivery order is, as the delivery fleet reports it',
   tag,
@@ -252,6 +254,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/orders',
+  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
   response: PublicOrderSchema,
   summary: 'Create an order from a screen; it is placed at once so the kitchen sees it',
   tag,
@@ -281,6 +284,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/public/orders/:id/status',
+  errors: ['invalid_transition'],
   response: PublicOrderSchema,
   summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
   tag,
@@ -302,6 +306,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/public/orders/:id/items/:itemIndex/status',
+  errors: ['invalid_transition', 'order_not_open', 'state_conflict'],
   response: PublicOrderSchema,
   summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
   tag,

@@ -98,6 +98,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/qr_codes',
+  errors: ['resource_missing'],
   response: QrCodeSchema,
   summary: 'Create a QR code for a table (dine_in) or the counter (takeout); returns the URL to print',
   tag,

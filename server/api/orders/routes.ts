@@ -70,6 +70,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders',
+  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
   response: OrderSchema,
   summary: 'Create an order (a draft); names and prices come from the menu',
   tag,
@@ -93,6 +94,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/orders/:id',
+  errors: ['invalid_transition'],
   response: OrderSchema,
   summary: 'Move an order to another status (cancel_reason required for cancelled)',
   tag,
@@ -108,6 +110,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders/:id/cancel',
+  errors: ['invalid_transition'],
   response: OrderSchema,
   summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
   tag,

@@ -85,6 +85,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/print_jobs/:id/reprint',
+  errors: ['printer_not_configured'],
   response: PrintJobSchema,
   summary: 'Print a job again as a new job marked REPRINT, on its original printer or the one named',
   tag,

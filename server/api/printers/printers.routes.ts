@@ -67,6 +67,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/printers',
+  errors: ['resource_missing', 'unknown_station'],
   response: PrinterSchema,
   summary: 'Add a printer: raw TCP (port 9100), ESC/POS or StarPRNT, 58 or 80 mm paper, the stations it prints for',
   tag,
@@ -82,6 +83,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/printers/:id',
+  errors: ['unknown_station'],
   response: PrinterSchema,
   summary: 'Update a printer; only the fields sent change',
   tag,
@@ -99,6 +101,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/printers/:id',
+  errors: ['resource_conflict'],
   response: DeletedPrinterSchema,
   summary: 'Delete a printer; its unprinted jobs fail. Refused while it is another printer’s backup.',
   tag,
@@ -114,6 +117,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/printers/:id/test',
+  errors: ['state_conflict'],
   response: PrintJobSchema,
   summary: 'Queue a test page on a printer; returns the print job',
   tag,

@@ -9,6 +9,7 @@ import { Receipt } from './schema.ts';
 defineRoute({
   method: 'post',
   path: '/v1/orders/:id/receipt',
+  errors: ['printer_not_configured', 'state_conflict'],
   response: ReceiptJobsSchema,
   summary: 'Print the order’s receipt on the printer named, or on every receipt printer; returns the print jobs',
   tag: 'Print jobs',

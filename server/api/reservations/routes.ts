@@ -73,6 +73,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/reservations',
+  errors: ['resource_missing', 'restaurant_closed', 'table_unavailable'],
   response: ReservationSchema,
   summary: 'Create a reservation; without a table the smallest free table that fits is assigned',
   tag,
@@ -88,6 +89,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/reservations/:id',
+  errors: ['restaurant_closed', 'state_conflict', 'table_unavailable'],
   response: ReservationSchema,
   summary: 'Update a reservation; a new time, size or table is checked again. Status changes use the status route.',
   tag,
@@ -106,6 +108,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/reservations/:id/status',
+  errors: ['invalid_transition'],
   response: ReservationSchema,
   summary: 'Move a reservation along its lifecycle (pending, confirmed, arrived, seated, completed; cancelled; no_show)',
   tag,
@@ -123,6 +126,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/reservations/:id/cancel',
+  errors: ['invalid_transition'],
   response: ReservationSchema,
   summary: 'Cancel a reservation; cancelling a cancelled reservation returns it unchanged',
   tag,

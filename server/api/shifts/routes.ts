@@ -59,6 +59,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/shifts',
+  errors: ['resource_missing', 'state_conflict'],
   response: ShiftSchema,
   summary: 'Clock a staff user in: opens a shift now (one open shift per user)',
   tag,
@@ -74,6 +75,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/shifts/:id/clock_out',
+  errors: ['state_conflict'],
   response: ShiftSchema,
   summary: 'Clock out: closes an open shift now',
   tag,

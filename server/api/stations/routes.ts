@@ -71,6 +71,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/stations/:key',
+  errors: ['resource_conflict'],
   response: StationSchema,
   summary: 'Rename, deactivate or reactivate a station',
   tag,
@@ -84,6 +85,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/stations/:key',
+  errors: ['resource_conflict'],
   response: StationSchema,
   summary: 'Deactivate a station (refused while active categories route to it)',
   tag,

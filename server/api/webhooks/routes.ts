@@ -34,6 +34,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/webhook_endpoints',
+  errors: ['url_not_allowed'],
   response: WebhookEndpointSchema,
   summary: 'Create a webhook endpoint; its signing secret (whsec_…) is in this answer only',
   tag,
@@ -68,6 +69,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/webhook_endpoints/:id',
+  errors: ['url_not_allowed'],
   response: WebhookEndpointSchema,
   summary: 'Update a webhook endpoint; disabling it cancels what still waits for it',
   tag,
