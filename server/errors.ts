@@ -28,6 +28,8 @@ const CODES = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  // 431: a URL or headers past Node's 16 KiB limit (http/client-error.ts)
+  request_too_large: 431,
   // 500 / 503
   internal_error: 500,
   service_unavailable: 503,

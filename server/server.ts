@@ -11,6 +11,7 @@ import { Transactor } from './db/transact.ts';
 import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { answerClientErrors } from './http/client-error.ts';
 import { mountDocs } from './http/docs.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -68,6 +69,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const scheduler = new Scheduler(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const featureHost: FeatureHost = { services, scheduler, app, http: server };
   for (const f of features) f.install?.(featureHost);
 

@@ -33,7 +33,7 @@ const hasCursor = (q: z.ZodType | undefined) => q instanceof z.ZodObject && 'sta
  * so a new route is documented without anyone listing them) and its own (`errors`).
  */
 export function errorCodesOf(r: RouteSpec): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['parameter_invalid', 'parameter_unknown', 'internal_error', 'service_unavailable']);
+  const codes = new Set<ErrorCode>(['parameter_invalid', 'parameter_unknown', 'request_too_large', 'internal_error', 'service_unavailable']);
   const add = (...c: ErrorCode[]) => c.forEach((x) => codes.add(x));
   // every route reads a body but GET/DELETE (http/body.ts)
   if (r.method !== 'get' && r.method !== 'delete') add('invalid_json', 'unsupported_media_type', 'body_too_large', 'resource_conflict');
