@@ -3,7 +3,21 @@ import { errorComponent, errorResponses } from './openapi-errors.ts';
 import type { RouteSpec } from './route.ts';
 import { namedSchemas } from './schemas.ts';
 
-const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, any>;
+/**
+ * A request schema as JSON Schema, seen from the client's side (`io: 'input'`). A pipe into an
+ * enum (`z.string().pipe(z.enum(…))`, kept for its error message) shows the enum: the input side
+ * alone would say "any string".
+ */
+const toJson = (schema: z.ZodType) =>
+  z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = (zodSchema as any)._zod?.def;
+      const out = def?.type === 'pipe' ? def.out?._zod?.def : undefined;
+      if (out?.type === 'enum') jsonSchema.enum = Object.values(out.entries);
+    },
+  }) as Record<string, any>;
 
 const COMPONENT = '#/components/schemas/';
 
