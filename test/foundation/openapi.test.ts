@@ -55,6 +55,9 @@ describe('OpenAPI document', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     expect(refs.length).toBeGreaterThan(50);
     for (const name of new Set(refs)) expect(doc.components.schemas[name], name).toBeDefined();
+    // generators name methods after operationIds: each is unique
+    const ids = Object.values<any>(doc.paths).flatMap((ops) => Object.values<any>(ops).map((op) => op.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('gives every route its success response from a schema, and its error responses in the one error shape', async () => {

@@ -93,10 +93,16 @@ export function checkAnswer(method: string, url: string, status: number, content
 
 /**
  * Throws on an answer that does not conform: the API test that made the request then fails.
- * With OPENAPI_REPORT=file every nonconformity is appended there instead (to survey a whole run).
+ * With OPENAPI_REPORT=file every nonconformity is appended there instead (to survey a whole run);
+ * OPENAPI_SEEN=file lists every route and status that was checked.
  */
 export function assertConforms(method: string, url: string, status: number, contentType: string | null, body: unknown): void {
   const wrong = checkAnswer(method, url, status, contentType, body);
+  if (process.env.OPENAPI_SEEN && !wrong) {
+    // which routes and statuses a run checked (to see what the tests leave unchecked)
+    const found = matchRoute(method, url);
+    if (found) appendFileSync(process.env.OPENAPI_SEEN, `${found.route.method} ${found.path} ${status}\n`);
+  }
   if (!wrong) return;
   if (process.env.OPENAPI_REPORT) {
     appendFileSync(process.env.OPENAPI_REPORT, `${JSON.stringify({ ...wrong, body: JSON.stringify(body).slice(0, 300) })}\n`);
