@@ -97,6 +97,14 @@ describe('OpenAPI document', () => {
     expect(checkAnswer('GET', '/v1/menu_items/mi_1', 404, 'application/json', missing)).toBeNull();
   });
 
+  it('a URL past the HTTP parser\'s limit is refused in the one error shape too (431, documented on every route)', async () => {
+    const r = await hub.api.get(`/v1/menu_items?category=${'x'.repeat(20_000)}`);
+    expect(r.status).toBe(431);
+    expect(r.body).toEqual({ error: { type: 'invalid_request_error', code: 'request_too_large', message: expect.any(String), param: null } });
+    // the server still answers on a new connection
+    expect((await hub.api.get('/health', { key: null })).status).toBe(200);
+  });
+
   it('serves a readable reference at /docs that loads nothing from elsewhere', async () => {
     const page = await fetch(`${hub.url}/docs`);
     expect(page.status).toBe(200);
