@@ -15,7 +15,7 @@ import { startHub, type ApiResponse, type TestHub } from '../helpers/server.ts';
  * `FUZZ_RUNS=5000 npx vitest run test/foundation/fuzz.test.ts` (FUZZ_SEED picks another seed).
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 10);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 8);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 
 type Schema = Record<string, any>;
