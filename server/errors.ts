@@ -28,6 +28,8 @@ const CODES = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  // 431: a URL or headers past Node's 16 KiB limit (http/client-error.ts)
+  request_too_large: 431,
   // 500 / 503
   internal_error: 500,
   service_unavailable: 503,
@@ -126,6 +128,9 @@ export const notFound = (what: string, id: string, param: string | null = 'id') 
   new ApiError('resource_missing', `No such ${what}: '${id}'`, param);
 
 export const errorStatus = (code: ErrorCode): number => CODES[code];
+
+/** Every code of the closed set (the OpenAPI document lists them). */
+export const ERROR_CODES = Object.keys(CODES) as ErrorCode[];
 
 /**
  * PostgreSQL refused a value as data (class 22: not a number for a bigint, out of range, an

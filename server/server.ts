@@ -14,6 +14,8 @@ import { features } from './features/index.ts';
 import { setSetupCode, setupCodeOf } from './auth/setup-code.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { webApp } from './http/web-app.ts';
+import { answerClientErrors } from './http/client-error.ts';
+import { mountDocs } from './http/docs.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Scheduler } from './scheduler.ts';
@@ -77,12 +79,14 @@ export function createServer(opts: ServerOptions): ComandaServer {
   app.use(webApp(opts.webDist));
   const router = new Router();
   mountRoutes(router, services);
+  mountDocs(router);
   app.use(router.routes());
   app.use(router.allowedMethods());
 
   const scheduler = new Scheduler(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const featureHost: FeatureHost = { services, scheduler, app, router, http: server };
   for (const f of features) f.install?.(featureHost);
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Scope } from '../auth/scopes.ts';
 import type { Executor } from '../db/records.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, type ErrorCode } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { readJsonBody } from './body.ts';
@@ -60,7 +60,13 @@ export interface Call<P, Q, B> {
   actor(): Actor;
 }
 
-export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any, B extends z.ZodType = any> {
+/**
+ * What a handler may return: the output of the route's response schema (or the cached bytes
+ * of one, http/cached-json.ts); anything at all while a route declares none.
+ */
+export type Reply<R> = [R] extends [z.ZodType] ? z.output<R> | Buffer : unknown;
+
+export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any, B extends z.ZodType = any, R extends z.ZodType | undefined = any> {
   method: Method;
   /** koa-router path, e.g. /v1/menu_items/:id */
   path: string;
@@ -84,17 +90,29 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   idempotencyScope?: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdempotencyScope>;
   /** success status, default 200 */
   status?: number;
+  /** the success answer's shape (the presenter's schema); documented in the OpenAPI document */
+  response?: R;
+  /** a success answer that is not JSON (e.g. image/svg+xml); `response` then describes nothing */
+  responseType?: string;
+  /**
+   * The refusals of this route beyond those every route of its kind shares (http/openapi-errors.ts
+   * derives those from auth, params, query, body and idempotency).
+   */
+  errors?: ErrorCode[];
   /** runs before anything of the request is read: the guest routes take their per-IP limit here, so bad input counts too */
   preflight?: (ctx: Context, services: Services) => void;
-  handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<unknown>;
+  handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply<R>>;
 }
 
 /** Every route of the service, in registration order; also the source of the OpenAPI document. */
 export const registry: RouteSpec[] = [];
 
-export function defineRoute<P extends z.ZodType = z.ZodObject<{}>, Q extends z.ZodType = z.ZodObject<{}>, B extends z.ZodType = z.ZodAny>(
-  spec: RouteSpec<P, Q, B>,
-): RouteSpec<P, Q, B> {
+export function defineRoute<
+  P extends z.ZodType = z.ZodObject<{}>,
+  Q extends z.ZodType = z.ZodObject<{}>,
+  B extends z.ZodType = z.ZodAny,
+  R extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
   registry.push(spec as RouteSpec);
   return spec;
 }

@@ -5,6 +5,7 @@ import { provisionRestaurant } from '../../server/domain/restaurants/provision.t
 import { silentLogger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
 import { freshDatabase, reopen } from './db.ts';
+import { assertConforms } from './openapi-conformance.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -44,6 +45,7 @@ export class ApiClient {
     } catch {
       // not JSON; keep the text
     }
+    assertConforms(method, path, res.status, res.headers.get('content-type'), parsed);
     return { status: res.status, body: parsed, headers: res.headers };
   }
 

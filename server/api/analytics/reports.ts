@@ -10,6 +10,8 @@ import { menuAbcReport, menuItemsReport } from '../../domain/analytics/menu.ts';
 import { reservationsReport } from '../../domain/analytics/reservations.ts';
 import { ordersReport, peakHoursReport, revenueReport } from '../../domain/analytics/sales.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
+import type { z } from 'zod';
+import * as R from './presenter.ts';
 import { ForecastQuery, GroupedRangeQuery, RangeQuery } from './schema.ts';
 
 const tag = 'Analytics';
@@ -19,8 +21,14 @@ const tag = 'Analytics';
 const ctxOf = (c: Call<any, any, any>): Promise<ReportContext> => reportContext(c.db, c.actor().restaurantId, c.now);
 
 /** A report over start_date..end_date (inclusive, local dates; a reversed range is a 400). */
-function rangeReport(path: string, summary: string, run: (ctx: ReportContext, range: ReturnType<typeof resolveRange>) => Promise<unknown>) {
+function rangeReport<S extends z.ZodType>(
+  path: string,
+  summary: string,
+  response: S,
+  run: (ctx: ReportContext, range: ReturnType<typeof resolveRange>) => Promise<z.output<S>>,
+) {
   defineRoute({
+    response,
     method: 'get',
     path,
     summary,
@@ -44,14 +52,30 @@ defineRoute({
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'analytics:read',
+  response: R.DashboardReport,
   handler: async (c) => dashboardReport(await ctxOf(c)),
 });
 
-for (const [path, what, report] of [
-  ['/v1/analytics/revenue', 'Revenue per day, ISO week or month', revenueReport],
-  ['/v1/analytics/orders', 'Orders per day, ISO week or month, by type', ordersReport],
-] as const) {
+defineRoute({
+  method: 'get',
+  path: '/v1/analytics/revenue',
+  summary: 'Revenue per day, ISO week or month',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'analytics:read',
+  query: GroupedRangeQuery,
+  response: R.RevenueReport,
+  handler: async (c) => {
+    const ctx = await ctxOf(c);
+    return revenueReport(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
+  },
+});
+
+{
+  const [path, what, report] = ['/v1/analytics/orders', 'Orders per day, ISO week or month, by type', ordersReport] as const;
   defineRoute({
+    response: R.OrdersReport,
     method: 'get',
     path,
     summary: what,
@@ -67,9 +91,9 @@ for (const [path, what, report] of [
   });
 }
 
-rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', menuItemsReport);
-rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', customersReport);
-rangeReport('/v1/analytics/reservations', 'Reservations by status', reservationsReport);
+rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', R.MenuItemsReport, menuItemsReport);
+rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', R.CustomersReport, customersReport);
+rangeReport('/v1/analytics/reservations', 'Reservations by status', R.ReservationsReport, reservationsReport);
 
 defineRoute({
   method: 'get',
@@ -79,12 +103,13 @@ defineRoute({
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'analytics:read',
+  response: R.InventoryReport,
   handler: async (c) => inventoryReport(await ctxOf(c)),
 });
 
-rangeReport('/v1/analytics/labor', 'Hours and shifts per staff user', laborReport);
-rangeReport('/v1/analytics/peak_hours', 'Orders and revenue by weekday and local hour', peakHoursReport);
-rangeReport('/v1/analytics/menu_abc', 'Menu items classed A/B/C by revenue share', menuAbcReport);
+rangeReport('/v1/analytics/labor', 'Hours and shifts per staff user', R.LaborReport, laborReport);
+rangeReport('/v1/analytics/peak_hours', 'Orders and revenue by weekday and local hour', R.PeakHoursReport, peakHoursReport);
+rangeReport('/v1/analytics/menu_abc', 'Menu items classed A/B/C by revenue share', R.MenuAbcReport, menuAbcReport);
 
 defineRoute({
   method: 'get',
@@ -95,7 +120,8 @@ defineRoute({
   sandbox: 'live_only',
   scope: 'analytics:read',
   query: ForecastQuery,
+  response: R.SalesForecastReport,
   handler: async (c) => salesForecastReport(await ctxOf(c), c.query.days ?? 7),
 });
 
-rangeReport('/v1/analytics/period_comparison', 'The range against the period of the same length just before it', periodComparisonReport);
+rangeReport('/v1/analytics/period_comparison', 'The range against the period of the same length just before it', R.PeriodComparisonReport, periodComparisonReport);

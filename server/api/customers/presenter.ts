@@ -1,12 +1,32 @@
 import type { CustomerWithTotals } from '../../domain/customers/customers.ts';
 import { loyaltyPoints } from '../../domain/analytics/rules.ts';
+import { z } from 'zod';
+import { named, unix } from '../../http/schemas.ts';
+
+export const CustomerSchema = named(
+  'Customer',
+  z.object({
+    id: z.string(),
+    object: z.literal('customer'),
+    created: unix(),
+    updated: unix(),
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    first_seen: unix(),
+    total_visits: z.number().int(),
+    total_spent: z.number().int(),
+    loyalty_points: z.number().int(),
+  }),
+);
+export type Customer = z.output<typeof CustomerSchema>;
 
 /** A customer with its lifetime figures over sales (see the analytics rules in the README). */
-export function presentCustomer(row: CustomerWithTotals) {
+export function presentCustomer(row: CustomerWithTotals): Customer {
   const spent = Number(row.total_spent ?? 0);
   return {
     id: row.id,
-    object: 'customer' as const,
+    object: 'customer',
     created: row.created,
     updated: row.updated,
     name: row.name,

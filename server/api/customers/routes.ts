@@ -2,14 +2,16 @@ import { createCustomer, findCustomer, loadCustomers, updateCustomer } from '../
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentCustomer } from './presenter.ts';
+import { CustomerSchema, presentCustomer } from './presenter.ts';
 import { CreateCustomer, ListCustomers, UpdateCustomer } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Customers';
 
 defineRoute({
   method: 'get',
   path: '/v1/customers',
+  response: listOf(CustomerSchema),
   summary: 'List customers, newest first',
   tag,
   auth: 'secret',
@@ -30,6 +32,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/customers/:id',
+  response: CustomerSchema,
   summary: 'Retrieve a customer with visits, total spent and loyalty points',
   tag,
   auth: 'secret',
@@ -46,6 +49,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/customers',
+  response: CustomerSchema,
   summary: 'Create a customer (at least a name, an email or a phone; email and phone are unique)',
   tag,
   auth: 'secret',
@@ -60,6 +64,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/customers/:id',
+  response: CustomerSchema,
   summary: 'Update a customer; only the fields sent change',
   tag,
   auth: 'secret',

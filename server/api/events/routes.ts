@@ -8,7 +8,8 @@ import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { deliveriesByEvent, presentEvent } from './presenter.ts';
+import { deliveriesByEvent, EventSchema, presentEvent } from './presenter.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Events';
 
@@ -30,6 +31,7 @@ async function findEvent(db: Executor, restaurantId: string, livemode: boolean, 
 defineRoute({
   method: 'get',
   path: '/v1/events',
+  response: listOf(EventSchema),
   summary: "List the events of the key's mode (live or sandbox), newest first, each with its deliveries and attempts",
   tag,
   auth: 'secret',
@@ -52,6 +54,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/events/:id',
+  response: EventSchema,
   summary: 'Retrieve an event with its delivery history per endpoint',
   tag,
   auth: 'secret',
@@ -69,6 +72,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/events/:id/resend',
+  errors: ['state_conflict'],
+  response: EventSchema,
   summary:
     'Send an event again: to `endpoint` (even one it never went to), or to every enabled endpoint it went to. The backoff starts over; past attempts stay.',
   tag,

@@ -3,13 +3,35 @@ import { queueContactMail } from '../../domain/contact/contact-mail.ts';
 import { guestOf } from '../../features/guest.ts';
 import { defineRoute } from '../../http/route.ts';
 import { guestIp, limitIp } from './guard.ts';
+import { z } from 'zod';
+import { named } from '../../http/schemas.ts';
 import { SubmitContact } from './schema.ts';
+
+/** An altcha challenge (what the widget solves). */
+const CaptchaChallengeSchema = named(
+  'CaptchaChallenge',
+  z.object({
+    algorithm: z.string(),
+    challenge: z.string(),
+    maxnumber: z.number().int().optional(),
+    maxNumber: z.number().int().optional(),
+    salt: z.string(),
+    signature: z.string(),
+    expires: z.number().int().describe('Unix seconds'),
+  }),
+);
+
+const ContactRequestSchema = named(
+  'ContactRequest',
+  z.object({ object: z.literal('contact_request'), id: z.string(), status: z.literal('queued'), lang: z.string() }),
+);
 
 const tag = 'Guest: platform';
 
 defineRoute({
   method: 'get',
   path: '/public/captcha',
+  response: CaptchaChallengeSchema,
   preflight: limitIp,
   summary: 'A proof-of-work challenge (altcha) for the contact form, bound to the caller IP, valid 10 minutes, usable once',
   tag,
@@ -25,6 +47,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/contact',
+  errors: ['captcha_invalid'],
+  response: ContactRequestSchema,
   preflight: limitIp,
   summary: 'Send the contact form; the bot check is redeemed before any mail is built; the mail is queued and retried until it goes out',
   tag,
@@ -42,6 +66,6 @@ defineRoute({
       return queueContactMail(trx, c.now, c.services.config.mail.contactTo, c.body);
     });
     void guest.dispatcher.wake();
-    return { object: 'contact_request', id: queued.id, status: 'queued', lang: queued.lang };
+    return { object: 'contact_request' as const, id: queued.id, status: 'queued' as const, lang: queued.lang };
   },
 });

@@ -4,12 +4,14 @@ import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { guestLookup, limitIp } from './guard.ts';
-import { presentFeedback } from './presenter.ts';
+import { FeedbackSchema, presentFeedback } from './presenter.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/feedback',
+  response: FeedbackSchema,
   preflight: limitIp,
   summary: 'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant',
   tag: 'Guest: feedback',
@@ -29,6 +31,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/feedback',
+  response: listOf(FeedbackSchema),
   summary: 'List guest feedback, newest first',
   tag: 'Feedback',
   auth: 'secret',
@@ -46,6 +49,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/feedback/:id',
+  response: FeedbackSchema,
   summary: 'Retrieve one feedback record',
   tag: 'Feedback',
   auth: 'secret',

@@ -9,7 +9,7 @@ import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/wai
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
 import { guestLookup, limitIp } from './guard.ts';
-import { presentGuestStatus } from './presenter.ts';
+import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from './presenter.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
 const tag = 'Guest: waitlist';
@@ -47,6 +47,8 @@ async function heldByToken(db: Executor, token: string, nowMs: number) {
 defineRoute({
   method: 'get',
   path: '/public/restaurants/:slug/waitlist',
+  errors: ['WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN'],
+  response: WaitlistPageSchema,
   preflight: limitIp,
   summary: 'Join-page data: branding, open now, largest party, message, queue length and estimated wait, channels',
   tag,
@@ -61,7 +63,7 @@ defineRoute({
     const queue = snap.summary(c.now);
     c.ctx.type = 'application/json';
     return snap.bytes('page', `${isOpen}|${queue.estimatedWaitMinutes}`, () => ({
-      object: 'waitlist_page',
+      object: 'waitlist_page' as const,
       restaurant: { name: restaurant.name, slug: restaurant.slug },
       branding: { name: restaurant.name },
       isOpen,
@@ -77,6 +79,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/waitlist/join',
+  errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE'],
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
   tag,
@@ -111,6 +115,8 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/waitlist/:token',
+  errors: ['WAITLIST_ENTRY_NOT_FOUND'],
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: "A party's place: state, position, parties ahead, estimated wait in minutes",
   tag,
@@ -129,6 +135,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/waitlist/:token/leave',
+  errors: ['WAITLIST_ENTRY_NOT_FOUND', 'WAITLIST_NOT_ACTIVE'],
+  response: WaitlistStatusSchema,
   preflight: limitIp,
   summary: 'Leave the waitlist: waiting or notified → cancelled (the entry is kept); seated or cancelled → 409',
   tag,

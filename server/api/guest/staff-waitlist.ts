@@ -5,8 +5,9 @@ import { notFound } from '../../errors.ts';
 import { guestOf } from '../../features/guest.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentGuestMessage, presentWaitlistEntry } from './presenter.ts';
+import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from './presenter.ts';
 import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Waitlist';
 
@@ -26,6 +27,7 @@ async function loadEntry(c: Call<{ id: string }, any, any>, db = c.db) {
 defineRoute({
   method: 'get',
   path: '/v1/waitlist',
+  response: listOf(WaitlistEntrySchema),
   summary: 'List waitlist entries in queue order (oldest first); online joins carry source "online"',
   tag,
   auth: 'secret',
@@ -49,6 +51,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/waitlist/messages',
+  response: listOf(GuestMessageSchema),
   summary: 'The notice outbox, newest first: sent, pending (retrying) and stored (no SMTP/SMS configured) messages',
   tag,
   auth: 'secret',
@@ -80,6 +83,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist',
+  errors: ['WAITLIST_ALREADY_JOINED'],
+  response: WaitlistEntrySchema,
   summary: 'Add a walk-in party (no opening-hours or party-size check: staff decide)',
   tag,
   auth: 'secret',
@@ -107,6 +112,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/waitlist/:id',
+  response: WaitlistEntrySchema,
   summary: 'Retrieve a waitlist entry',
   tag,
   auth: 'secret',
@@ -119,6 +125,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/notify',
+  errors: ['WAITLIST_NOT_ACTIVE'],
+  response: WaitlistEntrySchema,
   summary: "Call the party back by the chosen channel (default: SMS if a phone was given, else email); starts the expiry clock",
   tag,
   auth: 'secret',
@@ -147,6 +155,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/seat',
+  errors: ['WAITLIST_NOT_ACTIVE'],
+  response: WaitlistEntrySchema,
   summary: 'Seat a waiting or notified party',
   tag,
   auth: 'secret',
@@ -162,6 +172,8 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/waitlist/:id',
+  errors: ['WAITLIST_NOT_ACTIVE'],
+  response: WaitlistEntrySchema,
   summary: 'Remove a party from the queue: it becomes cancelled (kept, cancelled_by "staff")',
   tag,
   auth: 'secret',

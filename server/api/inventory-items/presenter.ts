@@ -1,11 +1,32 @@
 import type { Selectable } from 'kysely';
 import type { InventoryItemsTable } from '../../db/tables/inventory-items.table.ts';
 import { fromMilli } from '../../domain/analytics/inventory.ts';
+import { z } from 'zod';
+import { deletedOf, named, unix } from '../../http/schemas.ts';
 
-export function presentInventoryItem(row: Selectable<InventoryItemsTable>) {
+export const InventoryItemSchema = named(
+  'InventoryItem',
+  z.object({
+    id: z.string(),
+    object: z.literal('inventory_item'),
+    created: unix(),
+    updated: unix(),
+    name: z.string(),
+    sku: z.string().nullable(),
+    unit: z.string(),
+    quantity: z.number(),
+    unit_cost: z.number().int(),
+    reorder_level: z.number(),
+    low_stock: z.boolean().describe('at or below the reorder level'),
+  }),
+);
+export type InventoryItem = z.output<typeof InventoryItemSchema>;
+export const DeletedInventoryItemSchema = named('DeletedInventoryItem', deletedOf('inventory_item'));
+
+export function presentInventoryItem(row: Selectable<InventoryItemsTable>): InventoryItem {
   return {
     id: row.id,
-    object: 'inventory_item' as const,
+    object: 'inventory_item',
     created: row.created,
     updated: row.updated,
     name: row.name,

@@ -2,14 +2,16 @@ import { createInventoryItem, deleteInventoryItem, findInventoryItem, updateInve
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentInventoryItem } from './presenter.ts';
+import { DeletedInventoryItemSchema, InventoryItemSchema, presentInventoryItem } from './presenter.ts';
 import { CreateInventoryItem, ListInventoryItems, UpdateInventoryItem } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Inventory';
 
 defineRoute({
   method: 'get',
   path: '/v1/inventory_items',
+  response: listOf(InventoryItemSchema),
   summary: 'List inventory items, newest first',
   tag,
   auth: 'secret',
@@ -26,6 +28,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/inventory_items/:id',
+  response: InventoryItemSchema,
   summary: 'Retrieve an inventory item',
   tag,
   auth: 'secret',
@@ -42,6 +45,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/inventory_items',
+  response: InventoryItemSchema,
   summary: 'Create an inventory item',
   tag,
   auth: 'secret',
@@ -56,6 +60,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/inventory_items/:id',
+  response: InventoryItemSchema,
   summary: 'Update an inventory item (e.g. a stock count); only the fields sent change',
   tag,
   auth: 'secret',
@@ -69,6 +74,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/inventory_items/:id',
+  response: DeletedInventoryItemSchema,
   summary: 'Delete an inventory item',
   tag,
   auth: 'secret',
@@ -77,6 +83,6 @@ defineRoute({
   params: idParam('inv_ id'),
   handler: async (c) => {
     const row = await c.services.tx.run((trx) => deleteInventoryItem(trx, c.actor(), c.params.id));
-    return { id: row.id, object: 'inventory_item' as const, deleted: true };
+    return { id: row.id, object: 'inventory_item' as const, deleted: true as const };
   },
 });

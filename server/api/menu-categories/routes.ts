@@ -4,8 +4,9 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
-import { presentCategory } from './presenter.ts';
+import { MenuCategorySchema, presentCategory } from './presenter.ts';
 import { CreateCategory, ListCategories, UpdateCategory } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('menu_category', {
   refs: { parent_category: 'menu_category' },
@@ -32,6 +33,7 @@ const id = idParam('mc_ id (mcat_ accepted)');
 defineRoute({
   method: 'get',
   path: '/v1/menu_categories',
+  response: listOf(MenuCategorySchema),
   summary: 'List menu categories by sort_order, newest first within the same sort_order',
   tag,
   auth: 'secret',
@@ -60,6 +62,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/menu_categories/:id',
+  response: MenuCategorySchema,
   summary: 'Retrieve a menu category',
   tag,
   auth: 'secret',
@@ -77,6 +80,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/menu_categories',
+  errors: ['resource_missing', 'unknown_station'],
+  response: MenuCategorySchema,
   summary: 'Create a menu category; station must be an active station key (default kitchen)',
   tag,
   auth: 'secret',
@@ -92,6 +97,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/menu_categories/:id',
+  errors: ['unknown_station'],
+  response: MenuCategorySchema,
   summary: 'Update a menu category; only the fields sent change',
   tag,
   auth: 'secret',
@@ -109,6 +116,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/menu_categories/:id',
+  response: MenuCategorySchema,
   summary: 'Deactivate a menu category; returns the deactivated category',
   tag,
   auth: 'secret',

@@ -1,15 +1,47 @@
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
 import type { MenuItemsTable } from '../../db/tables/menu-items.table.ts';
+import { named, ref, Translations, unix } from '../../http/schemas.ts';
+import { MenuCategorySchema } from '../menu-categories/presenter.ts';
+import { ModifierGroupSchema } from '../modifier-groups/presenter.ts';
 
-export function presentMenuItem(row: Selectable<MenuItemsTable>) {
+export const MenuItemSchema = named(
+  'MenuItem',
+  z.object({
+    id: z.string(),
+    object: z.literal('menu_item'),
+    created: unix(),
+    updated: unix(),
+    name: z.string(),
+    description: z.string().nullable(),
+    category: ref(MenuCategorySchema),
+    price: z.number().int(),
+    cost: z.number().int().nullable(),
+    sku: z.string().nullable(),
+    image_url: z.string().nullable(),
+    is_active: z.boolean(),
+    is_available: z.boolean(),
+    preparation_time_minutes: z.number().int().nullable(),
+    nutrition: z.record(z.string(), z.number()).nullable(),
+    allergens: z.array(z.string()),
+    tags: z.array(z.string()),
+    modifier_groups: z.array(ref(ModifierGroupSchema)),
+    sort_order: z.number().int(),
+    tax_rate: z.number().nullable(),
+    translations: Translations,
+  }),
+);
+export type MenuItem = z.output<typeof MenuItemSchema>;
+
+export function presentMenuItem(row: Selectable<MenuItemsTable>): MenuItem {
   return {
     id: row.id,
-    object: 'menu_item' as const,
+    object: 'menu_item',
     created: row.created,
     updated: row.updated,
     name: row.name,
     description: row.description,
-    category: row.category_id as string | object,
+    category: row.category_id,
     price: row.price,
     cost: row.cost,
     sku: row.sku,
@@ -20,9 +52,9 @@ export function presentMenuItem(row: Selectable<MenuItemsTable>) {
     nutrition: row.nutrition ? (JSON.parse(row.nutrition) as Record<string, number>) : null,
     allergens: JSON.parse(row.allergens) as string[],
     tags: JSON.parse(row.tags) as string[],
-    modifier_groups: JSON.parse(row.modifier_group_ids) as (string | object)[],
+    modifier_groups: JSON.parse(row.modifier_group_ids) as string[],
     sort_order: row.sort_order,
     tax_rate: row.tax_rate,
-    translations: JSON.parse(row.translations) as Record<string, unknown>,
+    translations: JSON.parse(row.translations) as MenuItem['translations'],
   };
 }

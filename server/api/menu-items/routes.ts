@@ -6,8 +6,9 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
 import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
-import { presentMenuItem } from './presenter.ts';
+import { MenuItemSchema, presentMenuItem } from './presenter.ts';
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('menu_item', {
   refs: { category: 'menu_category', modifier_groups: 'modifier_group' },
@@ -28,6 +29,7 @@ const tag = 'Menu items';
 defineRoute({
   method: 'get',
   path: '/v1/menu_items',
+  response: listOf(MenuItemSchema),
   summary: 'List menu items, newest first',
   tag,
   auth: 'secret',
@@ -53,6 +55,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/menu_items/:id',
+  response: MenuItemSchema,
   summary: 'Retrieve a menu item',
   tag,
   auth: 'secret',
@@ -70,6 +73,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/menu_items',
+  errors: ['resource_missing'],
+  response: MenuItemSchema,
   summary: 'Create a menu item',
   tag,
   auth: 'secret',
@@ -85,6 +90,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/menu_items/:id',
+  response: MenuItemSchema,
   summary: 'Update a menu item; only the fields sent change. is_available=false hides it on every channel at once.',
   tag,
   auth: 'secret',
@@ -102,6 +108,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/menu_items/:id',
+  response: MenuItemSchema,
   summary: 'Deactivate (soft-delete) a menu item; returns it with is_active false',
   tag,
   auth: 'secret',

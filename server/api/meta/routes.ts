@@ -1,11 +1,20 @@
 import { buildOpenApi } from '../../http/openapi.ts';
+import { z } from 'zod';
 import { defineRoute, registry } from '../../http/route.ts';
+import { named } from '../../http/schemas.ts';
 
-let cached: unknown;
+const OpenApiDocumentSchema = named(
+  'OpenApiDocument',
+  z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) }).catchall(z.unknown()),
+);
+const HealthSchema = named('Health', z.object({ status: z.literal('ok'), role: z.enum(['hub', 'cloud']), dialect: z.enum(['sqlite', 'postgres']) }));
+
+let cached: z.output<typeof OpenApiDocumentSchema> | undefined;
 
 defineRoute({
   method: 'get',
   path: '/v1/openapi.json',
+  response: OpenApiDocumentSchema,
   summary: 'This API described as OpenAPI 3.1, generated from the schemas that validate requests',
   tag: 'Meta',
   auth: 'none',
@@ -16,12 +25,13 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/health',
+  response: HealthSchema,
   summary: 'Liveness and database check',
   tag: 'Meta',
   auth: 'none',
   sandbox: 'keyless',
   handler: async (c) => {
     await c.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
-    return { status: 'ok', role: c.services.config.role, dialect: c.services.dialect };
+    return { status: 'ok' as const, role: c.services.config.role, dialect: c.services.dialect };
   },
 });

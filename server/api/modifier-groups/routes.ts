@@ -8,8 +8,9 @@ import { notFound } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentModifierGroup } from './presenter.ts';
+import { DeletedModifierGroupSchema, ModifierGroupSchema, presentModifierGroup } from './presenter.ts';
 import { CreateModifierGroup, ListModifierGroups, UpdateModifierGroup } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('modifier_group', {
   load: async ({ db, restaurantId }, ids) => {
@@ -24,6 +25,7 @@ const id = idParam('mg_ id');
 defineRoute({
   method: 'get',
   path: '/v1/modifier_groups',
+  response: listOf(ModifierGroupSchema),
   summary: 'List modifier groups, newest first',
   tag,
   auth: 'secret',
@@ -40,6 +42,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/modifier_groups/:id',
+  response: ModifierGroupSchema,
   summary: 'Retrieve a modifier group',
   tag,
   auth: 'secret',
@@ -56,6 +59,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/modifier_groups',
+  response: ModifierGroupSchema,
   summary: 'Create a modifier group',
   tag,
   auth: 'secret',
@@ -70,6 +74,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/modifier_groups/:id',
+  response: ModifierGroupSchema,
   summary: 'Update a modifier group; every item using it sees the change. A sent modifiers list replaces the old one.',
   tag,
   auth: 'secret',
@@ -84,6 +89,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/modifier_groups/:id',
+  response: DeletedModifierGroupSchema,
   summary: 'Permanently delete a modifier group and remove it from every menu item that used it',
   tag,
   auth: 'secret',
@@ -92,6 +98,6 @@ defineRoute({
   params: id,
   handler: async (c) => {
     const { group, removedFrom } = await c.services.tx.run((trx) => deleteModifierGroup(trx, c.actor(), c.params.id));
-    return { id: group.id, object: 'modifier_group', deleted: true, removed_from_menu_items: removedFrom };
+    return { id: group.id, object: 'modifier_group' as const, deleted: true as const, removed_from_menu_items: removedFrom };
   },
 });

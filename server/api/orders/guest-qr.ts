@@ -13,7 +13,8 @@ import { guestLookup, limitIp } from '../guest/guard.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
-import { project, type FieldName } from './projection.ts';
+import { GUEST_FIELDS, GuestOrderSchema, project } from './projection.ts';
+import { QrMenuSchema, QrPageSchema } from './guest-presenter.ts';
 import { lines, orderNotes } from './schema.ts';
 
 const tag = 'Guest QR ordering';
@@ -21,10 +22,6 @@ const tokenParam = z.object({ token: z.string().min(1).max(100) });
 const orderParam = z.object({ token: z.string().min(1).max(100), orderId: f.id() });
 
 /** What a guest sees of an order: no contact data, no internal flags. */
-const GUEST_FIELDS: FieldName[] = [
-  'id', 'orderNumber', 'type', 'status', 'tableNumber', 'items', 'subtotal', 'taxAmount', 'total', 'currency',
-  'customerName', 'notes', 'placedAt', 'createdAt', 'updatedAt',
-];
 
 const guestLines = () => lines({ menuItemId: f.id() });
 const toLines = (items: z.infer<ReturnType<typeof guestLines>>) =>
@@ -33,7 +30,9 @@ const toLines = (items: z.infer<ReturnType<typeof guestLines>>) =>
 /** Guest orders are real orders: live mode, scoped to the code's restaurant. */
 const guestActor = (restaurantId: string, now: number): Actor => ({ restaurantId, livemode: true, now });
 
-const guestView = async (db: Executor, r: { order: OrderRow; items: OrderItemRow[] }) => (await project(db, [r], GUEST_FIELDS))[0];
+// projected to exactly the guest's fields, so every one of them is there
+const guestView = async (db: Executor, r: { order: OrderRow; items: OrderItemRow[] }) =>
+  (await project(db, [r], GUEST_FIELDS))[0] as z.output<typeof GuestOrderSchema>;
 
 type QrCode = Awaited<ReturnType<typeof resolveToken>>;
 
@@ -73,6 +72,7 @@ async function activeCategories(db: Executor, restaurantId: string) {
 defineRoute({
   method: 'get',
   path: '/public/qr/:token',
+  response: QrPageSchema,
   preflight: limitIp,
   summary: 'Resolve a QR code: restaurant, table, ordering type and the menu categories',
   tag,
@@ -108,6 +108,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/qr/:token/menu',
+  response: QrMenuSchema,
   preflight: limitIp,
   summary: 'The live menu: active, available items of categories open now, each with its kitchen station',
   tag,
@@ -175,6 +176,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders',
+  errors: ['menu_item_unavailable', 'modifier_invalid'],
+  response: GuestOrderSchema,
   preflight: limitIp,
   summary: "A guest's self-service order for the code's table; placed at once, priced from the menu",
   tag,
@@ -206,6 +209,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/qr/:token/orders/:orderId/items',
+  errors: ['menu_item_unavailable', 'modifier_invalid', 'order_not_open'],
+  response: GuestOrderSchema,
   preflight: limitIp,
   summary: 'Add a round to an open order of this table; the new lines start pending',
   tag,
@@ -231,6 +236,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/qr/:token/orders/:orderId',
+  response: GuestOrderSchema,
   preflight: limitIp,
   summary: 'The current state of an order placed from this table',
   tag,

@@ -1,11 +1,83 @@
+import { z } from 'zod';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { named, ref, unix } from '../../http/schemas.ts';
+import { MenuItemSchema } from '../menu-items/presenter.ts';
+import { TableSchema } from '../tables/presenter.ts';
+
+export const LineModifierSchema = named('LineModifier', z.object({ group: z.string(), name: z.string(), price_adjustment: z.number().int() }));
+
+export const OrderItemSchema = named(
+  'OrderItem',
+  z.object({
+    object: z.literal('order_item'),
+    index: z.number().int(),
+    menu_item: ref(MenuItemSchema),
+    name: z.string(),
+    quantity: z.number().int(),
+    unit_price: z.number().int(),
+    modifiers: z.array(LineModifierSchema),
+    notes: z.string().nullable(),
+    status: z.enum(['pending', 'preparing', 'ready', 'served']),
+    station: z.string(),
+    sent_to_kitchen_at: unix().nullable(),
+    ready_at: unix().nullable(),
+  }),
+);
+export type OrderItem = z.output<typeof OrderItemSchema>;
+
+/** An expanded `server`: the staff user without pay (orders:read must not reveal wages). */
+export const OrderServerSchema = named(
+  'OrderServer',
+  z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), email: z.string(), role: z.string() }),
+);
+export type OrderServer = z.output<typeof OrderServerSchema>;
+
+export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
+export const ORDER_STATUSES = ['draft', 'placed', 'preparing', 'ready', 'served', 'completed', 'cancelled'] as const;
+
+export const OrderSchema = named(
+  'Order',
+  z.object({
+    id: z.string(),
+    object: z.literal('order'),
+    created: unix(),
+    updated: unix(),
+    order_number: z.string(),
+    type: z.enum(ORDER_TYPES),
+    status: z.enum(ORDER_STATUSES),
+    source: z.string(),
+    table: ref(TableSchema).nullable(),
+    server: ref(OrderServerSchema).nullable(),
+    customer: z.object({ name: z.string().nullable(), phone: z.string().nullable(), email: z.string().nullable() }),
+    delivery_address: z.string().nullable(),
+    estimated_time_minutes: z.number().int().nullable(),
+    items: z.array(OrderItemSchema),
+    subtotal: z.number().int(),
+    tax_amount: z.number().int(),
+    discount_amount: z.number().int(),
+    tip_amount: z.number().int(),
+    delivery_fee: z.number().int(),
+    total: z.number().int(),
+    currency: z.string(),
+    notes: z.string().nullable(),
+    placed_at: unix().nullable(),
+    completed_at: unix().nullable(),
+    cancelled_at: unix().nullable(),
+    cancel_reason: z.string().nullable(),
+    is_self_service: z.boolean(),
+    is_virtual_table: z.boolean(),
+    virtual_table_label: z.string().nullable(),
+    livemode: z.boolean(),
+  }),
+);
+export type Order = z.output<typeof OrderSchema>;
 
 /** An order line as the API shows it. `modifiers`: [{ group, name, price_adjustment }]. */
-export function presentOrderItem(row: OrderItemRow) {
+export function presentOrderItem(row: OrderItemRow): OrderItem {
   return {
-    object: 'order_item' as const,
+    object: 'order_item',
     index: row.idx,
-    menu_item: row.menu_item_id as string | object,
+    menu_item: row.menu_item_id,
     name: row.name,
     quantity: row.quantity,
     unit_price: row.unit_price,
@@ -19,18 +91,18 @@ export function presentOrderItem(row: OrderItemRow) {
 }
 
 /** The full order resource; the one shape used by the API, events and live screens. */
-export function presentOrder(order: OrderRow, items: OrderItemRow[]) {
+export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
   return {
     id: order.id,
-    object: 'order' as const,
+    object: 'order',
     created: order.created,
     updated: order.updated,
     order_number: order.order_number,
     type: order.type,
     status: order.status,
     source: order.source,
-    table: order.table_id as string | object | null,
-    server: order.server_id as string | object | null,
+    table: order.table_id,
+    server: order.server_id,
     customer: { name: order.customer_name, phone: order.customer_phone, email: order.customer_email },
     delivery_address: order.delivery_address,
     estimated_time_minutes: order.estimated_time_minutes,

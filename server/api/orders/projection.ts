@@ -1,9 +1,132 @@
+import { z } from 'zod';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { ApiError } from '../../errors.ts';
+import { named, unix } from '../../http/schemas.ts';
+import { ORDER_STATUSES, ORDER_TYPES } from './presenter.ts';
+
+export const PublicOrderLineSchema = named(
+  'PublicOrderLine',
+  z.object({
+    index: z.number().int(),
+    menuItemId: z.string(),
+    name: z.string(),
+    quantity: z.number().int(),
+    unitPrice: z.number().int(),
+    modifiers: z.array(z.object({ group: z.string(), name: z.string(), priceAdjustment: z.number().int() })),
+    notes: z.string().nullable(),
+    status: z.enum(['pending', 'preparing', 'ready', 'served']),
+    station: z.string(),
+    round: z.number().int(),
+    sentToKitchenAt: unix().nullable(),
+    readyAt: unix().nullable(),
+  }),
+);
+export type PublicOrderLine = z.output<typeof PublicOrderLineSchema>;
+
+/** An order of the operational surface: every field, or those `fields` selects. */
+export const PublicOrderSchema = named(
+  'PublicOrder',
+  z
+    .object({
+      id: z.string(),
+      orderNumber: z.string(),
+      type: z.enum(ORDER_TYPES),
+      status: z.enum(ORDER_STATUSES),
+      total: z.number().int(),
+      createdAt: unix(),
+      updatedAt: unix(),
+      source: z.string(),
+      table: z.string().nullable(),
+      tableId: z.string().nullable(),
+      tableNumber: z.number().int().nullable(),
+      server: z.string().nullable(),
+      serverId: z.string().nullable(),
+      customer: z.object({ name: z.string().nullable(), phone: z.string().nullable(), email: z.string().nullable() }),
+      customerName: z.string().nullable(),
+      customerPhone: z.string().nullable(),
+      customerEmail: z.string().nullable(),
+      deliveryAddress: z.string().nullable(),
+      estimatedTimeMinutes: z.number().int().nullable(),
+      items: z.array(PublicOrderLineSchema),
+      itemCount: z.number().int(),
+      subtotal: z.number().int(),
+      taxAmount: z.number().int(),
+      discountAmount: z.number().int(),
+      tipAmount: z.number().int(),
+      deliveryFee: z.number().int(),
+      currency: z.string(),
+      notes: z.string().nullable(),
+      placedAt: unix().nullable(),
+      completedAt: unix().nullable(),
+      cancelledAt: unix().nullable(),
+      cancelReason: z.string().nullable(),
+      isSelfService: z.boolean(),
+      isVirtualTable: z.boolean(),
+      virtualTableLabel: z.string().nullable(),
+      livemode: z.boolean(),
+    })
+    .partial(),
+);
+type PublicOrder = Required<z.output<typeof PublicOrderSchema>>;
+
+/** `GET /public/orders`: a page by number. */
+export const PublicOrderPage = named(
+  'PublicOrderPage',
+  z.object({
+    data: z.array(PublicOrderSchema),
+    paging: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int(), hasMore: z.boolean() }),
+  }),
+);
+
+/** A live screen's view (active, kitchen, delivery): every order at once, oldest first. */
+export const PublicOrderScreen = named('PublicOrderScreen', z.object({ data: z.array(PublicOrderSchema) }));
+
+/** Where a delivery is (`fields` selects among these). */
+export const TrackingSchema = named(
+  'DeliveryTracking',
+  z
+    .object({
+      orderId: z.string(),
+      orderNumber: z.string(),
+      provider: z.string(),
+      status: z.enum(['awaiting_dispatch', 'dispatched', 'picked_up', 'delivered', 'cancelled']),
+      address: z.string(),
+      courier: z.object({ name: z.string().nullable(), phone: z.string().nullable() }).nullable(),
+      dispatchedAt: unix().nullable(),
+      pickedUpAt: unix().nullable(),
+      deliveredAt: unix().nullable(),
+      estimatedArrivalAt: unix().nullable(),
+      location: z.object({ lat: z.number(), lng: z.number() }).nullable(),
+    })
+    .partial(),
+);
+
+/** A guest's order as the QR pages show it. */
+export const GuestOrderSchema = named(
+  'GuestOrder',
+  PublicOrderSchema.required().pick({
+    id: true,
+    orderNumber: true,
+    type: true,
+    status: true,
+    tableNumber: true,
+    items: true,
+    subtotal: true,
+    taxAmount: true,
+    total: true,
+    currency: true,
+    customerName: true,
+    notes: true,
+    placedAt: true,
+    createdAt: true,
+    updatedAt: true,
+  }),
+);
+export const GUEST_FIELDS = Object.keys(GuestOrderSchema.shape) as FieldName[];
 
 /** A line on the operational and guest surfaces (camelCase, like the rest of /public). */
-export const projectLine = (l: OrderItemRow) => ({
+export const projectLine = (l: OrderItemRow): PublicOrderLine => ({
   index: l.idx,
   menuItemId: l.menu_item_id,
   name: l.name,
@@ -66,7 +189,7 @@ const FIELDS = {
   isVirtualTable: (r: Row) => r.order.is_virtual_table === 1,
   virtualTableLabel: (r: Row) => r.order.virtual_table_label,
   livemode: (r: Row) => r.order.livemode === 1,
-} as const;
+} as const satisfies { [K in keyof PublicOrder]: (r: Row) => PublicOrder[K] };
 
 export type FieldName = keyof typeof FIELDS;
 export const ALL_FIELDS = Object.keys(FIELDS) as FieldName[];
@@ -88,7 +211,7 @@ export function parseFields(raw: string | undefined, defaults: FieldName[]): Fie
 }
 
 /** Projects orders to `fields`; table numbers are read in one query, and only when asked. */
-export async function project(db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[], fields: FieldName[]) {
+export async function project(db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[], fields: FieldName[]): Promise<z.output<typeof PublicOrderSchema>[]> {
   const numbers = new Map<string, number>();
   const tableIds = fields.includes('tableNumber') ? [...new Set(rows.flatMap((r) => r.order.table_id ?? []))] : [];
   if (tableIds.length) {

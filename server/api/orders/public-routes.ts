@@ -12,7 +12,18 @@ import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
-import { ALL_FIELDS, DEFAULT_FIELDS, parseFields, project, TICKET_FIELDS, type FieldName } from './projection.ts';
+import {
+  ALL_FIELDS,
+  DEFAULT_FIELDS,
+  parseFields,
+  project,
+  PublicOrderPage,
+  PublicOrderSchema,
+  PublicOrderScreen,
+  TICKET_FIELDS,
+  TrackingSchema,
+  type FieldName,
+} from './projection.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
 const tag = 'Operational orders';
@@ -62,6 +73,7 @@ const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderIte
 defineRoute({
   method: 'get',
   path: '/public/orders',
+  response: PublicOrderPage,
   summary: `Orders of the key's restaurant, projected to fields; page/limit (default ${PUBLIC_PAGE.defaultLimit}, max ${PUBLIC_PAGE.maxLimit})`,
   tag,
   auth: 'widget',
@@ -105,6 +117,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/orders/active',
+  response: PublicOrderScreen,
   summary: 'Orders in play (placed, preparing, ready, served), oldest first',
   tag,
   auth: 'widget',
@@ -123,6 +136,8 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/orders/kitchen',
+  errors: ['unknown_station'],
+  response: PublicOrderScreen,
   summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
   tag,
   auth: 'widget',
@@ -158,6 +173,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/orders/delivery/active',
+  response: PublicOrderScreen,
   summary: 'Delivery orders out or waiting to go out, oldest first',
   tag,
   auth: 'widget',
@@ -190,6 +206,8 @@ const TRACKING_FIELDS = [
 defineRoute({
   method: 'get',
   path: '/public/orders/delivery/:id/track',
+  errors: ['state_conflict', 'fleet_unavailable'],
+  response: TrackingSchema,
   summary: 'Where a delivery order is, as the delivery fleet reports it',
   tag,
   auth: 'widget',
@@ -223,6 +241,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/public/orders/:id',
+  response: PublicOrderSchema,
   summary: 'One order of the key\'s restaurant (every field unless fields narrows it)',
   tag,
   auth: 'widget',
@@ -241,6 +260,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/orders',
+  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
+  response: PublicOrderSchema,
   summary: 'Create an order from a screen; it is placed at once so the kitchen sees it',
   tag,
   auth: 'widget',
@@ -270,6 +291,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/public/orders/:id/status',
+  errors: ['invalid_transition'],
+  response: PublicOrderSchema,
   summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
   tag,
   auth: 'widget',
@@ -291,6 +314,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/public/orders/:id/items/:itemIndex/status',
+  errors: ['invalid_transition', 'order_not_open', 'state_conflict'],
+  response: PublicOrderSchema,
   summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
   tag,
   auth: 'widget',

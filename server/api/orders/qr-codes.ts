@@ -8,21 +8,41 @@ import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { listOf, named, ref, unix } from '../../http/schemas.ts';
+import { TableSchema } from '../tables/presenter.ts';
 import './refs.ts';
 
 /** The address printed on the code: the guest page that opens /public/qr/{token}. */
 export const qrUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}/qr/${token}`;
 
-export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string) {
+export const QrCodeSchema = named(
+  'QrCode',
+  z.object({
+    id: z.string(),
+    object: z.literal('qr_code'),
+    created: unix(),
+    updated: unix(),
+    token: z.string(),
+    url: z.string().describe('the guest page to print'),
+    type: z.enum(['dine_in', 'takeout']),
+    table: ref(TableSchema).nullable(),
+    label: z.string().nullable(),
+    is_active: z.boolean(),
+    disabled_at: unix().nullable(),
+  }),
+);
+export type QrCode = z.output<typeof QrCodeSchema>;
+
+export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string): QrCode {
   return {
     id: row.id,
-    object: 'qr_code' as const,
+    object: 'qr_code',
     created: row.created,
     updated: row.updated,
     token: row.token,
     url: qrUrl(publicUrl, row.token),
     type: row.type,
-    table: row.table_id as string | object | null,
+    table: row.table_id,
     label: row.label,
     is_active: row.is_active === 1,
     disabled_at: row.disabled_at,
@@ -42,6 +62,7 @@ const tag = 'QR codes';
 defineRoute({
   method: 'get',
   path: '/v1/qr_codes',
+  response: listOf(QrCodeSchema),
   summary: 'List QR codes, newest first',
   tag,
   auth: 'secret',
@@ -61,6 +82,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/qr_codes/:id',
+  response: QrCodeSchema,
   summary: 'Retrieve a QR code',
   tag,
   auth: 'secret',
@@ -78,6 +100,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/qr_codes',
+  errors: ['resource_missing'],
+  response: QrCodeSchema,
   summary: 'Create a QR code for a table (dine_in) or the counter (takeout); returns the URL to print',
   tag,
   auth: 'secret',
@@ -97,6 +121,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/qr_codes/:id/disable',
+  response: QrCodeSchema,
   summary: 'Disable a QR code; guests scanning it are refused from now on',
   tag,
   auth: 'secret',

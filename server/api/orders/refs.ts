@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/tables/users.table.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { registerExpandable } from '../../http/expand.ts';
-import { presentOrder } from './presenter.ts';
+import { presentOrder, type OrderServer } from './presenter.ts';
 
 // An expanded `table` is the venue table as /v1/tables shows it (loader in api/tables).
 
@@ -10,9 +10,9 @@ import { presentOrder } from './presenter.ts';
  * What an expanded `server` shows: the staff user (the same object as /v1/staff) reduced to
  * who served, never pay (orders:read must not reveal wages).
  */
-export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'email' | 'role'>) => ({
+export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'email' | 'role'>): OrderServer => ({
   id: u.id,
-  object: 'staff_user' as const,
+  object: 'staff_user',
   name: u.name,
   email: u.email,
   role: u.role,

@@ -10,9 +10,10 @@ import { applyExpand } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
-import { presentOrder } from './presenter.ts';
+import { OrderSchema, presentOrder } from './presenter.ts';
 import './refs.ts';
 import { CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 async function present(c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) {
   const out = rows.map((r) => presentOrder(r.order, r.items));
@@ -27,6 +28,7 @@ const tag = 'Orders';
 defineRoute({
   method: 'get',
   path: '/v1/orders',
+  response: listOf(OrderSchema),
   summary: 'List orders, newest first',
   tag,
   auth: 'secret',
@@ -60,6 +62,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/orders/:id',
+  response: OrderSchema,
   summary: 'Retrieve an order',
   tag,
   auth: 'secret',
@@ -77,6 +80,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders',
+  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
+  response: OrderSchema,
   summary: 'Create an order (a draft); names and prices come from the menu',
   tag,
   auth: 'secret',
@@ -100,6 +105,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/orders/:id',
+  errors: ['invalid_transition'],
+  response: OrderSchema,
   summary: 'Move an order to another status (cancel_reason required for cancelled)',
   tag,
   auth: 'secret',
@@ -115,6 +122,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/orders/:id/cancel',
+  errors: ['invalid_transition'],
+  response: OrderSchema,
   summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
   tag,
   auth: 'secret',

@@ -7,8 +7,10 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { jobListJson } from './job-json.ts';
-import { presentPrintJob, PRESENTED_JOB_COLUMNS, type ListedPrintJob } from './presenter.ts';
+import { presentPrintJob, PRESENTED_JOB_COLUMNS, PrintJobSchema, type ListedPrintJob } from './presenter.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
+import type { PrintJobRow } from '../../domain/printers/jobs.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 
@@ -23,6 +25,7 @@ const tag = 'Print jobs';
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs',
+  response: listOf(PrintJobSchema),
   summary: 'List print jobs and their state, newest first',
   tag,
   auth: 'secret',
@@ -47,7 +50,7 @@ defineRoute({
       const json = await jobListJson(c.db, { ...actor, key: c.ctx.querystring }, jobs().select(['id', 'created', 'rev']), opts);
       if (json !== undefined) {
         c.ctx.type = 'application/json';
-        return json;
+        return typeof json === 'string' ? Buffer.from(json) : json;
       }
     }
     const page = await paginate(jobs().select(PRESENTED_JOB_COLUMNS), opts);
@@ -58,6 +61,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs/:id',
+  response: PrintJobSchema,
   summary: 'Retrieve a print job',
   tag,
   auth: 'secret',
@@ -71,6 +75,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/print_jobs/:id/preview',
+  responseType: 'image/svg+xml',
   summary: 'The job as it prints (marks included), as an SVG image (image/svg+xml) at its printer’s paper width',
   tag,
   auth: 'secret',
@@ -91,6 +96,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/print_jobs/:id/reprint',
+  errors: ['printer_not_configured'],
+  response: PrintJobSchema,
   summary: 'Print a job again as a new job marked REPRINT, on its original printer or the one named',
   tag,
   auth: 'secret',

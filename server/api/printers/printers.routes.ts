@@ -6,9 +6,10 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { presentPrinters } from './load.ts';
-import { presentPrintJob } from './presenter.ts';
+import { DeletedPrinterSchema, presentPrintJob, PrinterSchema, PrintJobSchema } from './presenter.ts';
 import { CreatePrinter, ListPrinters, UpdatePrinter } from './schema.ts';
 import type { PrinterRow } from '../../domain/printers/printers.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('printer', {
   refs: { backup_printer: 'printer' },
@@ -30,6 +31,7 @@ const tag = 'Printers';
 defineRoute({
   method: 'get',
   path: '/v1/printers',
+  response: listOf(PrinterSchema),
   summary: 'List printers, newest first',
   tag,
   auth: 'secret',
@@ -53,6 +55,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/printers/:id',
+  response: PrinterSchema,
   summary: 'Retrieve a printer with its last known status',
   tag,
   auth: 'secret',
@@ -66,6 +69,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/printers',
+  errors: ['resource_missing', 'unknown_station'],
+  response: PrinterSchema,
   summary: 'Add a printer: raw TCP (port 9100), ESC/POS or StarPRNT, 58 or 80 mm paper, the stations it prints for',
   tag,
   auth: 'secret',
@@ -81,6 +86,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/printers/:id',
+  errors: ['unknown_station'],
+  response: PrinterSchema,
   summary: 'Update a printer; only the fields sent change',
   tag,
   auth: 'secret',
@@ -98,6 +105,8 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/printers/:id',
+  errors: ['resource_conflict'],
+  response: DeletedPrinterSchema,
   summary: 'Delete a printer; its unprinted jobs fail. Refused while it is another printer’s backup.',
   tag,
   auth: 'secret',
@@ -106,13 +115,15 @@ defineRoute({
   params: idParam('prt_ id'),
   handler: async (c) => {
     const row = await c.services.tx.run((trx) => deletePrinter(trx, c.actor(), c.params.id));
-    return { id: row.id, object: 'printer' as const, deleted: true };
+    return { id: row.id, object: 'printer' as const, deleted: true as const };
   },
 });
 
 defineRoute({
   method: 'post',
   path: '/v1/printers/:id/test',
+  errors: ['state_conflict'],
+  response: PrintJobSchema,
   summary: 'Queue a test page on a printer; returns the print job',
   tag,
   auth: 'secret',

@@ -3,12 +3,14 @@ import { getPrinter } from '../../domain/printers/printers.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentPrintJob } from './presenter.ts';
+import { presentPrintJob, ReceiptJobsSchema } from './presenter.ts';
 import { Receipt } from './schema.ts';
 
 defineRoute({
   method: 'post',
   path: '/v1/orders/:id/receipt',
+  errors: ['printer_not_configured', 'state_conflict'],
+  response: ReceiptJobsSchema,
   summary: 'Print the order’s receipt on the printer named, or on every receipt printer; returns the print jobs',
   tag: 'Print jobs',
   auth: 'secret',
@@ -32,6 +34,6 @@ defineRoute({
       if (!printer.is_active) throw new ApiError('parameter_invalid', `Printer '${printer.id}' is disabled.`, 'printer');
     }
     const jobs = await enqueueReceipts(c.db, actor, order, items, { printer, live: actor.livemode && order.livemode === 1, required: true });
-    return { object: 'list' as const, data: jobs.map(presentPrintJob), has_more: false, url: `/v1/orders/${order.id}/receipt` };
+    return { object: 'list' as const, data: jobs.map(presentPrintJob), has_more: false as const, url: `/v1/orders/${order.id}/receipt` };
   },
 });

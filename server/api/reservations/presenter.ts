@@ -1,13 +1,47 @@
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
 import type { ReservationsTable } from '../../db/tables/reservations.table.ts';
+import { named, ref, unix } from '../../http/schemas.ts';
+import { TableSchema } from '../tables/presenter.ts';
 
 export type ReservationRow = Selectable<ReservationsTable>;
 
+export const ReservationSchema = named(
+  'Reservation',
+  z.object({
+    id: z.string(),
+    object: z.literal('reservation'),
+    created: unix(),
+    updated: unix(),
+    guest: z.object({ name: z.string(), email: z.string().nullable(), phone: z.string().nullable() }),
+    customer: z.string().nullable(),
+    party_size: z.number().int(),
+    date: z.string().describe('YYYY-MM-DD, the restaurant\'s wall clock'),
+    time: z.string().describe('HH:MM'),
+    duration_minutes: z.number().int(),
+    starts_at: unix(),
+    ends_at: unix(),
+    table: ref(TableSchema).nullable(),
+    status: z.enum(['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show']),
+    arrived_at: unix().nullable(),
+    seated_at: unix().nullable(),
+    completed_at: unix().nullable(),
+    cancelled_at: unix().nullable(),
+    source: z.string(),
+    notes: z.string().nullable(),
+    special_requests: z.string().nullable(),
+    tags: z.array(z.string()),
+    no_show_risk: z.number().int(),
+    livemode: z.boolean(),
+  }),
+);
+export type Reservation = z.output<typeof ReservationSchema>;
+
 /** The full reservation resource; the one shape used by the API and by events. */
-export function presentReservation(row: ReservationRow) {
+export function presentReservation(row: ReservationRow): Reservation {
   return {
     id: row.id,
-    object: 'reservation' as const,
+    object: 'reservation',
     created: row.created,
     updated: row.updated,
     guest: { name: row.guest_name, email: row.guest_email, phone: row.guest_phone },
@@ -18,7 +52,7 @@ export function presentReservation(row: ReservationRow) {
     duration_minutes: row.duration_minutes,
     starts_at: row.starts_at,
     ends_at: row.ends_at,
-    table: row.table_id as string | object | null,
+    table: row.table_id,
     status: row.status,
     arrived_at: row.arrived_at,
     seated_at: row.seated_at,

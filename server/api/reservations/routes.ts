@@ -5,8 +5,9 @@ import { ApiError, notFound } from '../../errors.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentReservation, type ReservationRow } from './presenter.ts';
+import { presentReservation, ReservationSchema, type ReservationRow } from './presenter.ts';
 import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 // The 'table' type's loader is registered by the tables routes (and by orders).
 registerExpandable('reservation', {
@@ -28,6 +29,7 @@ const tag = 'Reservations';
 defineRoute({
   method: 'get',
   path: '/v1/reservations',
+  response: listOf(ReservationSchema),
   summary: 'List reservations, newest first; date.gte / date.lte compare the reserved time (Unix seconds)',
   tag,
   auth: 'secret',
@@ -55,6 +57,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/reservations/:id',
+  response: ReservationSchema,
   summary: 'Retrieve a reservation',
   tag,
   auth: 'secret',
@@ -72,6 +75,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/reservations',
+  errors: ['resource_missing', 'restaurant_closed', 'table_unavailable'],
+  response: ReservationSchema,
   summary: 'Create a reservation; without a table the smallest free table that fits is assigned',
   tag,
   auth: 'secret',
@@ -87,6 +92,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/reservations/:id',
+  errors: ['restaurant_closed', 'state_conflict', 'table_unavailable'],
+  response: ReservationSchema,
   summary: 'Update a reservation; a new time, size or table is checked again. Status changes use the status route.',
   tag,
   auth: 'secret',
@@ -105,6 +112,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/reservations/:id/status',
+  errors: ['invalid_transition'],
+  response: ReservationSchema,
   summary: 'Move a reservation along its lifecycle (pending, confirmed, arrived, seated, completed; cancelled; no_show)',
   tag,
   auth: 'secret',
@@ -122,6 +131,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/reservations/:id/cancel',
+  errors: ['invalid_transition'],
+  response: ReservationSchema,
   summary: 'Cancel a reservation; cancelling a cancelled reservation returns it unchanged',
   tag,
   auth: 'secret',

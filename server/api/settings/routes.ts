@@ -4,11 +4,12 @@ import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
 import { settingsShape } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
+import { named } from '../../http/schemas.ts';
 import type { Settings } from '../../domain/restaurants/settings.ts';
 
 const tag = 'Settings';
 
-function present(restaurant: { id: string; name: string; slug: string; plan: string }, s: Settings) {
+function present(restaurant: { id: string; name: string; slug: string; plan: string }, s: Settings): z.output<typeof SettingsSchema> {
   return {
     object: 'settings' as const,
     restaurant: restaurant.id,
@@ -18,6 +19,11 @@ function present(restaurant: { id: string; name: string; slug: string; plan: str
     ...s,
   };
 }
+
+const SettingsSchema = named(
+  'Settings',
+  z.object({ object: z.literal('settings'), restaurant: z.string(), name: z.string(), slug: z.string(), plan: z.string(), ...settingsShape }),
+);
 
 const UpdateSettings = z
   .object({
@@ -30,6 +36,7 @@ const UpdateSettings = z
 defineRoute({
   method: 'get',
   path: '/v1/settings',
+  response: SettingsSchema,
   summary: "The restaurant's settings: timezone, currency, tax, opening hours, reservations and waitlist",
   tag,
   auth: 'secret',
@@ -44,6 +51,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/settings',
+  response: SettingsSchema,
   summary: 'Update settings; only the fields sent change',
   tag,
   auth: 'secret',

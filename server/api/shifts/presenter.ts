@@ -1,13 +1,31 @@
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
 import type { ShiftsTable } from '../../db/tables/shifts.table.ts';
+import { named, ref, unix } from '../../http/schemas.ts';
+import { StaffUserSchema } from '../staff/presenter.ts';
 
-export function presentShift(row: Selectable<ShiftsTable>) {
+export const ShiftSchema = named(
+  'Shift',
+  z.object({
+    id: z.string(),
+    object: z.literal('shift'),
+    created: unix(),
+    updated: unix(),
+    user: ref(StaffUserSchema),
+    clock_in: unix(),
+    clock_out: unix().nullable(),
+    hours: z.number().nullable().describe('null while open'),
+  }),
+);
+export type Shift = z.output<typeof ShiftSchema>;
+
+export function presentShift(row: Selectable<ShiftsTable>): Shift {
   return {
     id: row.id,
-    object: 'shift' as const,
+    object: 'shift',
     created: row.created,
     updated: row.updated,
-    user: row.user_id as string | object,
+    user: row.user_id,
     clock_in: row.clock_in,
     clock_out: row.clock_out,
     /** null while open */

@@ -6,7 +6,8 @@ import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentShift } from './presenter.ts';
+import { presentShift, ShiftSchema } from './presenter.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('shift', { refs: { user: 'staff_user' } });
 
@@ -21,6 +22,7 @@ const tag = 'Shifts';
 defineRoute({
   method: 'get',
   path: '/v1/shifts',
+  response: listOf(ShiftSchema),
   summary: 'List shifts, newest first; filter by user or open shifts',
   tag,
   auth: 'secret',
@@ -41,6 +43,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/shifts/:id',
+  response: ShiftSchema,
   summary: 'Retrieve a shift',
   tag,
   auth: 'secret',
@@ -58,6 +61,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/shifts',
+  errors: ['resource_missing', 'state_conflict'],
+  response: ShiftSchema,
   summary: 'Clock a staff user in: opens a shift now (one open shift per user)',
   tag,
   auth: 'secret',
@@ -73,6 +78,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/shifts/:id/clock_out',
+  errors: ['state_conflict'],
+  response: ShiftSchema,
   summary: 'Clock out: closes an open shift now',
   tag,
   auth: 'secret',

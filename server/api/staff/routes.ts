@@ -10,8 +10,9 @@ import { SetPassword } from '../auth/schema.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentStaff } from './presenter.ts';
+import { presentStaff, StaffUserSchema } from './presenter.ts';
 import { CreateStaff, ListStaff, UpdateStaff } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('staff_user', {
   personal: true,
@@ -45,6 +46,7 @@ async function targetRole(db: Executor, restaurantId: string, id: string): Promi
 defineRoute({
   method: 'get',
   path: '/v1/staff',
+  response: listOf(StaffUserSchema),
   summary: 'List staff users, newest first',
   tag,
   auth: 'secret',
@@ -62,6 +64,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/staff/:id',
+  response: StaffUserSchema,
   summary: 'Retrieve a staff user',
   tag,
   auth: 'secret',
@@ -78,6 +81,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/staff',
+  response: StaffUserSchema,
   summary: 'Create a staff user (email unique per restaurant)',
   tag,
   auth: 'secret',
@@ -95,6 +99,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/staff/:id',
+  response: StaffUserSchema,
   summary: 'Update a staff user; only the fields sent change',
   tag,
   auth: 'secret',
@@ -113,6 +118,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/staff/:id',
+  response: StaffUserSchema,
   summary: 'Deactivate a staff user (kept for past orders and shifts); returns it with is_active false',
   tag,
   auth: 'secret',

@@ -5,7 +5,8 @@ import { f } from '../../http/fields.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute } from '../../http/route.ts';
-import { presentStation } from './presenter.ts';
+import { presentStation, StationSchema } from './presenter.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Stations';
 const key = z.object({ key: z.string().min(1).max(64) });
@@ -16,6 +17,7 @@ const stationKey = z
 defineRoute({
   method: 'get',
   path: '/v1/stations',
+  response: listOf(StationSchema),
   summary: 'List kitchen stations, oldest first (kitchen, bar, dessert, other, then your own)',
   tag,
   auth: 'secret',
@@ -40,6 +42,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/stations/:key',
+  response: StationSchema,
   summary: 'Retrieve a station by key or stn_ id',
   tag,
   auth: 'secret',
@@ -56,6 +59,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/stations',
+  response: StationSchema,
   summary: 'Add a kitchen station',
   tag,
   auth: 'secret',
@@ -70,6 +74,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/stations/:key',
+  errors: ['resource_conflict'],
+  response: StationSchema,
   summary: 'Rename, deactivate or reactivate a station',
   tag,
   auth: 'secret',
@@ -83,6 +89,8 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/stations/:key',
+  errors: ['resource_conflict'],
+  response: StationSchema,
   summary: 'Deactivate a station (refused while active categories route to it)',
   tag,
   auth: 'secret',

@@ -3,8 +3,9 @@ import { notFound } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentTable } from './presenter.ts';
+import { presentTable, TableSchema } from './presenter.ts';
 import { CreateTable, ListTables, UpdateTable } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 // The orders feature registers the same 'table' loader for orders' `table`; registering it
 // here too keeps reservation expansion working on its own. registerExpandable merges, so
@@ -27,6 +28,7 @@ const BY_NUMBER: SortKey[] = [
 defineRoute({
   method: 'get',
   path: '/v1/tables',
+  response: listOf(TableSchema),
   summary: 'List tables by number; active ones unless is_active=false',
   tag,
   auth: 'secret',
@@ -46,6 +48,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/tables/:id',
+  response: TableSchema,
   summary: 'Retrieve a table',
   tag,
   auth: 'secret',
@@ -62,6 +65,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/tables',
+  response: TableSchema,
   summary: 'Create a table',
   tag,
   auth: 'secret',
@@ -76,6 +80,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/tables/:id',
+  response: TableSchema,
   summary: 'Update a table; only the fields sent change',
   tag,
   auth: 'secret',
@@ -89,6 +94,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/tables/:id',
+  response: TableSchema,
   summary: 'Deactivate a table; returns it with is_active false. Existing reservations keep it.',
   tag,
   auth: 'secret',

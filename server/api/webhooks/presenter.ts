@@ -1,11 +1,32 @@
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
 import type { WebhookEndpointsTable } from '../../db/tables/webhook-endpoints.table.ts';
+import { deletedOf, named, unix } from '../../http/schemas.ts';
+
+export const WebhookEndpointSchema = named(
+  'WebhookEndpoint',
+  z.object({
+    id: z.string(),
+    object: z.literal('webhook_endpoint'),
+    created: unix(),
+    updated: unix(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled_events: z.array(z.string()),
+    status: z.enum(['enabled', 'disabled']),
+    disabled_reason: z.string().nullable(),
+    livemode: z.boolean(),
+    secret: z.string().optional().describe('only in the answers of create and roll_secret'),
+  }),
+);
+export type WebhookEndpoint = z.output<typeof WebhookEndpointSchema>;
+export const DeletedWebhookEndpointSchema = named('DeletedWebhookEndpoint', deletedOf('webhook_endpoint'));
 
 /** The secret is shown only when it is made (create, roll_secret). */
-export function presentEndpoint(row: Selectable<WebhookEndpointsTable>, opts: { withSecret?: boolean } = {}) {
+export function presentEndpoint(row: Selectable<WebhookEndpointsTable>, opts: { withSecret?: boolean } = {}): WebhookEndpoint {
   return {
     id: row.id,
-    object: 'webhook_endpoint' as const,
+    object: 'webhook_endpoint',
     created: row.created,
     updated: row.updated,
     url: row.url,

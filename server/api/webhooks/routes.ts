@@ -4,14 +4,16 @@ import { checkEndpointUrl } from '../../domain/webhooks/url-policy.ts';
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentEndpoint } from './presenter.ts';
+import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from './presenter.ts';
 import { CreateEndpoint, ListEndpoints, RollSecret, UpdateEndpoint } from './schema.ts';
+import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Webhook endpoints';
 
 defineRoute({
   method: 'get',
   path: '/v1/webhook_endpoints',
+  response: listOf(WebhookEndpointSchema),
   summary: "List the webhook endpoints of the key's mode (live or sandbox), newest first",
   tag,
   auth: 'secret',
@@ -33,6 +35,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/webhook_endpoints',
+  errors: ['url_not_allowed'],
+  response: WebhookEndpointSchema,
   summary: 'Create a webhook endpoint; its signing secret (whsec_…) is in this answer only',
   tag,
   auth: 'secret',
@@ -51,6 +55,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/webhook_endpoints/:id',
+  response: WebhookEndpointSchema,
   summary: 'Retrieve a webhook endpoint (without its secret)',
   tag,
   auth: 'secret',
@@ -67,6 +72,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/webhook_endpoints/:id',
+  errors: ['url_not_allowed'],
+  response: WebhookEndpointSchema,
   summary: 'Update a webhook endpoint; disabling it cancels what still waits for it',
   tag,
   auth: 'secret',
@@ -85,6 +92,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/webhook_endpoints/:id',
+  response: DeletedWebhookEndpointSchema,
   summary: 'Delete a webhook endpoint; its delivery history stays on the events',
   tag,
   auth: 'secret',
@@ -93,13 +101,14 @@ defineRoute({
   params: idParam('we_ id'),
   handler: async (c) => {
     const row = await c.services.tx.run((trx) => deleteEndpoint(trx, c.actor(), c.params.id));
-    return { id: row.id, object: 'webhook_endpoint' as const, deleted: true };
+    return { id: row.id, object: 'webhook_endpoint' as const, deleted: true as const };
   },
 });
 
 defineRoute({
   method: 'post',
   path: '/v1/webhook_endpoints/:id/roll_secret',
+  response: WebhookEndpointSchema,
   summary: 'Issue a new signing secret (shown once); expires_in keeps the old one signing for that many seconds',
   tag,
   auth: 'secret',
