@@ -89,6 +89,8 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const byTable = groupIds(fresh);
   const current = await loadRows(trx, byTable);
   const clocks = await loadClocks(trx, byTable);
+  const taken = await loadTaken(trx, ctx.restaurantId, fresh);
+  const counters = new Map<string, { business_date: string; node_tag: string; last: number }>();
   const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
@@ -124,6 +126,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     applied += await applyOne(c);
   }
   await flushRun();
+  await raiseCounters(trx, ctx.restaurantId, counters);
   await afterApply(trx, ctx, touched);
   return applied;
 
@@ -149,9 +152,19 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
       // new here (or its insert was compacted away on the sender): the row as the change left it
       const row = { ...c.data };
       if (run && run.table !== table) await flushRun();
-      if (c.table === 'order_items' || c.table === 'orders') {
-        await flushRun();
-        await (c.table === 'orders' ? makeRoomForOrderNumber(trx, row, current) : makeRoomForLine(trx, row));
+      if (c.table === 'orders') {
+        noteNumber(counters, row);
+        if (taken.orders.has(slotOfOrder(row))) {
+          await flushRun();
+          await makeRoomForOrderNumber(trx, row, current);
+        }
+        taken.orders.add(slotOfOrder(row));
+      } else if (c.table === 'order_items') {
+        if (taken.lines.has(slotOfLine(row))) {
+          await flushRun();
+          await makeRoomForLine(trx, row);
+        }
+        taken.lines.add(slotOfLine(row));
       }
       run ??= { table, rows: [], from: [] };
       run.rows.push(row);
@@ -247,15 +260,6 @@ function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inse
  * characters as a suffix; this node's counter moves past every number it learns of.
  */
 async function makeRoomForOrderNumber(trx: Executor, row: Record<string, unknown>, current: Map<string, Record<string, unknown>>): Promise<void> {
-  const [, tag, n] = /^(\D*)(\d+)/.exec(String(row.order_number)) ?? [];
-  if (n !== undefined) {
-    const values = { restaurant_id: String(row.restaurant_id), business_date: String(row.business_date), node_tag: tag, last: Number(n) };
-    await trx
-      .insertInto('order_counters')
-      .values(values)
-      .onConflict((oc) => oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${Number(n)} then ${Number(n)} else order_counters.last end` }))
-      .execute();
-  }
   const clash = await trx
     .selectFrom('orders')
     .select(['id', 'restaurant_id', 'order_number'])
@@ -271,6 +275,55 @@ async function makeRoomForOrderNumber(trx: Executor, row: Record<string, unknown
   } else {
     const moved = await updateRecord(trx, 'orders', { id: clash.id, restaurant_id: clash.restaurant_id }, { order_number: suffixed(clash.id) });
     if (moved) current.set(`orders:${clash.id}`, moved as Record<string, unknown>);
+  }
+}
+
+const slotOfOrder = (row: Record<string, unknown>) => `${row.business_date}|${row.order_number}`;
+const slotOfLine = (row: Record<string, unknown>) => `${row.order_id}|${row.idx}`;
+
+/**
+ * The order numbers and line positions new rows of a batch would take that are already taken
+ * here, read once per batch: almost every new row clashes with nothing, and its insert then
+ * stays in its table's multi-row run.
+ */
+async function loadTaken(trx: Executor, restaurantId: string, fresh: WireChange[]): Promise<{ orders: Set<string>; lines: Set<string> }> {
+  const numbers = [...new Set(fresh.filter((c) => c.table === 'orders').map((c) => String(c.data.order_number)))];
+  const orderIds = [...new Set(fresh.filter((c) => c.table === 'order_items').map((c) => String(c.data.order_id)))];
+  const taken = { orders: new Set<string>(), lines: new Set<string>() };
+  for (let i = 0; i < numbers.length; i += 500) {
+    const rows = await trx
+      .selectFrom('orders')
+      .select(['business_date', 'order_number'])
+      .where('restaurant_id', '=', restaurantId)
+      .where('order_number', 'in', numbers.slice(i, i + 500))
+      .execute();
+    for (const r of rows) taken.orders.add(slotOfOrder(r));
+  }
+  for (let i = 0; i < orderIds.length; i += 500) {
+    const rows = await trx.selectFrom('order_items').select(['order_id', 'idx']).where('order_id', 'in', orderIds.slice(i, i + 500)).execute();
+    for (const r of rows) taken.lines.add(slotOfLine(r));
+  }
+  return taken;
+}
+
+/** The highest number of each day and node a batch brought: this node's counters move past them. */
+function noteNumber(counters: Map<string, { business_date: string; node_tag: string; last: number }>, row: Record<string, unknown>): void {
+  const [, tag, n] = /^(\D*)(\d+)/.exec(String(row.order_number)) ?? [];
+  if (n === undefined) return;
+  const key = `${row.business_date}|${tag}`;
+  const seen = counters.get(key);
+  if (!seen || seen.last < Number(n)) counters.set(key, { business_date: String(row.business_date), node_tag: tag, last: Number(n) });
+}
+
+async function raiseCounters(trx: Executor, restaurantId: string, counters: Map<string, { business_date: string; node_tag: string; last: number }>): Promise<void> {
+  for (const c of counters.values()) {
+    await trx
+      .insertInto('order_counters')
+      .values({ restaurant_id: restaurantId, ...c })
+      .onConflict((oc) =>
+        oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${c.last} then ${c.last} else order_counters.last end` }),
+      )
+      .execute();
   }
 }
 
