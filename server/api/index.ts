@@ -22,3 +22,5 @@ import './printers/index.ts';
 
 import './auth/routes.ts';
 import './api-keys/routes.ts';
+
+import './devices/routes.ts';

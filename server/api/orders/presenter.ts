@@ -13,6 +13,8 @@ export function presentOrderItem(row: OrderItemRow) {
     notes: row.notes,
     status: row.status,
     station: row.station,
+    // 1 for the first lines, 2, 3 … for lines a later round added (the kitchen shows them as new)
+    round: row.round,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
     ready_at: row.ready_at,
   };

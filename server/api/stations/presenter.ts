@@ -10,5 +10,8 @@ export function presentStation(row: Selectable<StationsTable>) {
     key: row.key,
     name: row.name,
     is_active: row.is_active === 1,
+    // the kitchen screen's age colours; null means the default (8 and 15 minutes)
+    warn_after_minutes: row.warn_after_minutes === null ? null : Number(row.warn_after_minutes),
+    late_after_minutes: row.late_after_minutes === null ? null : Number(row.late_after_minutes),
   };
 }
