@@ -1,0 +1,36 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { nowSeconds } from './board.ts';
+import { config } from './device.ts';
+
+/** The top bar every screen shares: what it is, the clock, its buttons, and the offline banner under it. */
+export function ScreenBar({ title, children }: { title: string; children?: ComponentChildren }) {
+  const status = live.status.value;
+  const clock = new Date(nowSeconds.value * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return (
+    <>
+      <header class="kbar">
+        <h1>{title}</h1>
+        <span class="kbar-sub">
+          {config.value?.device?.name ?? ''} · {config.value?.restaurant.name ?? ''}
+        </span>
+        <span class="kbar-clock">{clock}</span>
+        <div class="kbar-actions">{children}</div>
+      </header>
+      {status === 'offline' ? (
+        <div class="kbanner" role="status">
+          {t('kds.offline')}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The new-ticket chime, on unless switched off on this device. */
+export function useSound(): [boolean, (v: boolean) => void] {
+  const [on, setOn] = useState(() => localStorage.getItem('comanda.sound') !== 'off');
+  useEffect(() => localStorage.setItem('comanda.sound', on ? 'on' : 'off'), [on]);
+  return [on, setOn];
+}
