@@ -176,7 +176,7 @@ describe('kitchen display in the browser', () => {
           await grill.reload();
           return grill.getByRole('heading', { name: 'This screen is not paired' }).count();
         },
-        { timeout: 15_000, intervals: [1000] },
+        { timeout: 15_000, interval: 1000 },
       )
       .toBe(1);
     await grill.getByText('unpaired in Settings').waitFor();
