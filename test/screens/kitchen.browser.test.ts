@@ -46,22 +46,42 @@ describe('kitchen display in the browser', () => {
     ((await till.get('/public/orders/kitchen?station=grill')).body.data as { id: string }[]).map((o) => o.id).sort();
   const shownIds = async (page: Page) => (await page.locator('article.ticket').evaluateAll((els) => els.map((e) => e.getAttribute('data-order')!))).sort();
 
-  it('pairs a tablet with a six-digit code and opens the grill screen', async () => {
-    const code = await hub.api.post('/v1/devices/pairing_codes', { name: 'Grill tablet', station: 'grill' });
+  it('a manager makes a pairing code in Settings; the tablet pairs with it and opens the grill screen', async () => {
+    const office = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const manager = await office.newPage();
+    manager.setDefaultTimeout(10_000);
+    const setup = await office.request.post(`${hub.url}/v1/auth/setup`, {
+      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
+    });
+    expect(setup.status()).toBeLessThan(300);
+    await manager.goto(`${hub.url}/app/settings`);
+    const card = manager.locator('section', { has: manager.getByRole('heading', { name: 'Screens (kitchen, expo)' }) });
+    await card.getByLabel('Device name').fill('Grill tablet');
+    await card.getByLabel('Opens on').selectOption({ label: 'Grill' });
+    await card.getByRole('button', { name: 'Make pairing code' }).click();
+    const shown = (await card.getByRole('status').filter({ hasText: 'Code for “Grill tablet”' }).textContent())!;
+    const code = /: (\d{6}) \(/.exec(shown)![1];
+    await card.getByRole('img', { name: 'Scan to pair' }).waitFor();
+    await checkPage(manager, 'settings-screens');
+
     await grill.goto(`${hub.url}/screens/kitchen/grill`);
     await grill.getByRole('heading', { name: 'This screen is not paired' }).waitFor();
     await grill.getByRole('link', { name: 'Pair this screen' }).click();
-    await grill.getByLabel('Pairing code').fill('000000' === code.body.code ? '111111' : '000000');
+    await grill.getByLabel('Pairing code').fill(code === '000000' ? '111111' : '000000');
     await grill.getByRole('button', { name: 'Pair' }).click();
     await grill.getByRole('alert').filter({ hasText: 'not valid' }).waitFor();
     await checkPage(grill, 'kds-pair');
-    await grill.getByLabel('Pairing code').fill(code.body.code);
+    await grill.getByLabel('Pairing code').fill(code);
     await grill.getByRole('button', { name: 'Pair' }).click();
     await grill.waitForURL(/\/screens\/kitchen\/grill$/);
     await grill.getByRole('heading', { level: 1, name: 'Grill' }).waitFor();
     await grill.getByText('No open tickets').waitFor();
-    deviceId = (await hub.api.get('/v1/devices')).body.data[0].id;
     expect(await grill.evaluate(() => (globalThis as any).localStorage.getItem('comanda.device'))).toContain('wk_live_');
+
+    await manager.reload();
+    await card.locator('.device-row', { hasText: 'Grill tablet' }).getByRole('button', { name: 'Unpair' }).waitFor();
+    deviceId = (await hub.api.get('/v1/devices')).body.data[0].id;
+    await office.close();
   });
 
   it('shows an order placed through the API at once, flashed as new, with only the grill lines', async () => {
