@@ -4,6 +4,7 @@ import './screens.css';
 import { ApiFailure, onUnauthorized } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { config, startDevice, storedDevice, storeDevice, unpaired } from './device.ts';
+import { ExpoScreen } from './expo.tsx';
 import { KitchenScreen } from './kitchen.tsx';
 import { PairScreen } from './pair.tsx';
 import { ScreenBar } from './frame.tsx';
@@ -53,6 +54,7 @@ function Screens() {
   if (!ready || !config.value) return <p class="kds-empty">{t('kds.loading')}</p>;
   const kitchen = /^\/screens\/kitchen\/([\w-]+)$/.exec(path);
   if (kitchen) return <KitchenScreen station={kitchen[1]} />;
+  if (path === '/screens/expo') return <ExpoScreen />;
   return (
     <div class="kds">
       <ScreenBar title={t('screens.choose')} />
@@ -62,6 +64,9 @@ function Screens() {
             {s.name}
           </a>
         ))}
+        <a class="kbtn kbtn-big" href="/screens/expo">
+          {t('screens.expo')}
+        </a>
       </main>
     </div>
   );
