@@ -13,9 +13,11 @@ export function ScreenBar({ title, children }: { title: string; children?: Compo
     <>
       <header class="kbar">
         <h1>{title}</h1>
-        <span class="kbar-sub">
-          {config.value?.device?.name ?? ''} · {config.value?.restaurant.name ?? ''}
-        </span>
+        {config.value ? (
+          <span class="kbar-sub">
+            {config.value.device?.name ?? ''} · {config.value.restaurant.name}
+          </span>
+        ) : null}
         <span class="kbar-clock">{clock}</span>
         <div class="kbar-actions">{children}</div>
       </header>

@@ -5,6 +5,8 @@ import { ApiFailure, onUnauthorized } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { config, startDevice, storedDevice, storeDevice, unpaired } from './device.ts';
 import { ExpoScreen } from './expo.tsx';
+import { FloorScreen } from './floor.tsx';
+import { loadSession, session } from '../lib/session.ts';
 import { KitchenScreen } from './kitchen.tsx';
 import { PairScreen } from './pair.tsx';
 import { ScreenBar } from './frame.tsx';
@@ -14,8 +16,27 @@ import { ScreenBar } from './frame.tsx';
  * shell), signed in as a paired device. Paths: /screens/pair, /screens (choose),
  * /screens/kitchen/<station>, /screens/expo.
  */
+/** The floor is for a manager's tablet: it runs on the back office's sign-in, not a device key. */
+function Floor() {
+  useEffect(() => void loadSession(), []);
+  if (session.value === undefined) return <p class="kds-empty">{t('kds.loading')}</p>;
+  if (!session.value) {
+    return (
+      <main class="kpair">
+        <h1>{t('floor.title')}</h1>
+        <p>{t('floor.signIn')}</p>
+        <a class="kbtn kbtn-primary" href="/app/login">
+          {t('floor.signInLink')}
+        </a>
+      </main>
+    );
+  }
+  return <FloorScreen />;
+}
+
 function Screens() {
   const path = location.pathname.replace(/\/+$/, '');
+  if (path === '/screens/floor') return <Floor />;
   const device = storedDevice();
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
