@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
+import { WEB_DIST } from '../../server/http/web-app.ts';
 import { checkPage, launch } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
@@ -18,6 +21,7 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
   let kitchen: Page;
   let token = '';
   let orderId = '';
+  const requested: string[] = [];
 
   beforeAll(async () => {
     hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
@@ -27,6 +31,7 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
     phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     guest = await phone.newPage();
     guest.setDefaultTimeout(10_000);
+    guest.on('request', (r) => requested.push(r.url()));
     const tablet = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     kitchen = await tablet.newPage();
     kitchen.setDefaultTimeout(10_000);
@@ -120,6 +125,19 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
     expect(orders[0].items.map((i) => i.round)).toEqual([1, 2]);
     await kitchen.locator(`[data-order="${orderId}"]`).getByText('Round 2').waitFor();
     await guest.getByText('1× Steak').waitFor();
+  });
+
+  it('asks nothing of any other host, and loads under 60 KB of JavaScript gzipped', async () => {
+    const foreign = requested.filter((u) => !u.startsWith(hub.url) && !u.startsWith('ws://127.0.0.1') && !u.startsWith('data:'));
+    expect(requested.length).toBeGreaterThan(3);
+    expect(foreign).toEqual([]);
+    // what guest.html loads at once: its entry script and the chunks it preloads
+    const html = fs.readFileSync(path.join(WEB_DIST, 'guest.html'), 'utf8');
+    const scripts = [...html.matchAll(/(?:src|href)="\/app(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts.length).toBeGreaterThan(0);
+    const gzipped = scripts.reduce((sum, s) => sum + fs.statSync(path.join(WEB_DIST, `${s}.gz`)).size, 0);
+    console.log(`guest pages: first load ${(gzipped / 1024).toFixed(1)} KB of JavaScript gzipped`);
+    expect(gzipped).toBeLessThan(60 * 1024);
   });
 
   it("speaks the phone's language", async () => {
