@@ -105,6 +105,15 @@ describe('kitchen display in the browser', () => {
     expect(await ticket.getByText('Carbonara').count()).toBe(0);
     await grill.locator('.allday li', { hasText: 'Steak' }).getByText('2').waitFor();
     await checkPage(grill, 'kds-grill');
+    const chimes = () => grill.evaluate(() => Number((globalThis as any).document.documentElement.dataset.chimes ?? 0));
+    expect(await chimes()).toBe(1);
+    // switched off: the next ticket flashes without a sound
+    await grill.getByRole('button', { name: 'Sound on' }).click();
+    await grill.getByRole('button', { name: 'Sound off' }).waitFor();
+    const quiet = await place([{ menuItemId: menu.steak, quantity: 1, modifiers: ['Rare'] }]);
+    await expect.poll(() => grill.locator(`[data-order="${quiet.id}"]`).getAttribute('class')).toContain('ticket-new');
+    expect(await chimes()).toBe(1);
+    await grill.getByRole('button', { name: 'Sound off' }).click();
   });
 
   it('a tap moves the line on every screen and in the API; bump takes the ticket off, recall brings it back', async () => {

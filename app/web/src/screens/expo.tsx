@@ -16,7 +16,7 @@ const allReady = (tk: Ticket) => tk.lines.length > 0 && tk.lines.every((l) => l.
 /** The pass: every open order with each line's state across stations; "Served" sends it out. */
 export function ExpoScreen() {
   const [board] = useState(makeBoard);
-  const [sound, setSound] = useSound();
+  const [sound, setSound, soundNow] = useSound();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const tables = computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number])));
@@ -27,7 +27,7 @@ export function ExpoScreen() {
       load: async () => (await get<{ data: any[] }>('/public/orders/active', { fields: FIELDS })).data.map(fromPublic),
       fromMessage: (o) => fromLive(o, tables.value),
       shows: onExpo,
-      onNew: () => sound && chime(),
+      onNew: () => soundNow.current && chime(),
     },
     board,
   );

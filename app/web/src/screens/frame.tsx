@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { nowSeconds } from './board.ts';
@@ -30,9 +30,14 @@ export function ScreenBar({ title, children }: { title: string; children?: Compo
   );
 }
 
-/** The new-ticket chime, on unless switched off on this device. */
-export function useSound(): [boolean, (v: boolean) => void] {
+/**
+ * The new-ticket chime, on unless switched off on this device. The third value is read by the
+ * live feed's handler, which is set up once and must hear the switch as it is now.
+ */
+export function useSound(): [boolean, (v: boolean) => void, { current: boolean }] {
   const [on, setOn] = useState(() => localStorage.getItem('comanda.sound') !== 'off');
+  const now = useRef(on);
+  now.current = on;
   useEffect(() => localStorage.setItem('comanda.sound', on ? 'on' : 'off'), [on]);
-  return [on, setOn];
+  return [on, setOn, now];
 }

@@ -23,7 +23,7 @@ export function serverName(tk: Ticket): string | null {
 
 export function KitchenScreen({ station }: { station: string }) {
   const [board] = useState(makeBoard);
-  const [sound, setSound] = useSound();
+  const [sound, setSound, soundNow] = useSound();
   const [flash, setFlash] = useState(0);
   const [bumped, setBumped] = useState<string[]>([]);
   const [recalled, setRecalled] = useState<string[]>([]);
@@ -42,7 +42,7 @@ export function KitchenScreen({ station }: { station: string }) {
       fromMessage: (o) => forStation(fromLive(o, tables.value)),
       shows: onKitchen,
       onNew: () => {
-        if (sound) chime();
+        if (soundNow.current) chime();
         setFlash((n) => n + 1);
       },
     },
