@@ -79,12 +79,12 @@ try {
   const q = (x: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * x))];
   await context.close();
 
-  // the guest's menu on a throttled phone: "slow 4G" (400 ms RTT, ~400 kbit/s down), as Lighthouse's mobile profile
+  // the guest's menu on a throttled phone: Lighthouse's "slow 4G" mobile profile (150 ms RTT, 1.6 Mbit/s, CPU × 4)
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
   const guest = await phone.newPage();
   const cdp = await phone.newCDPSession(guest);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 400, downloadThroughput: (400 * 1024) / 8, uploadThroughput: (400 * 1024) / 8 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const t0 = Date.now();
   await guest.goto(`${url}/qr/${qr.token}`);

@@ -79,10 +79,11 @@ export function QrOrdering({ token }: { token: string }) {
   useEffect(() => {
     void (async () => {
       try {
-        const p = await get<Place>(`/public/qr/${token}`);
+        // both at once: on a slow phone line each round trip counts
+        const [p, m] = await Promise.all([get<Place>(`/public/qr/${token}`), get<{ items: Item[] }>(`/public/qr/${token}/menu`)]);
         guestLanguage(p.restaurant.language);
+        setItems(m.items);
         setPlace(p);
-        setItems((await get<{ items: Item[] }>(`/public/qr/${token}/menu`)).items);
         const known = localStorage.getItem(stored);
         if (known) {
           try {

@@ -1,4 +1,5 @@
-import { computed } from '@preact/signals';
+import { computed, useComputed } from '@preact/signals';
+import { memo } from 'preact/compat';
 import { useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
@@ -114,57 +115,19 @@ export function KitchenScreen({ station }: { station: string }) {
       <div class="kds-body">
         <main class="kds-tickets" aria-label={t('kds.tickets')}>
           {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !shown.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
-          {shown.map((tk) => {
-            const from = startedAt(tk);
-            const age = from === null ? 0 : nowSeconds.value - from;
-            const tone = age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
-            const rounds = Math.max(...tk.lines.map((l) => l.round));
-            return (
-              <article
-                key={tk.id}
-                class={`ticket ticket-${tone} ${board.fresh.value.has(tk.id) ? 'ticket-new' : ''} ${recalled.includes(tk.id) ? 'ticket-recalled' : ''}`}
-                data-order={tk.id}
-                aria-label={t('kds.ticketLabel', { n: tk.number })}
-              >
-                <header class="ticket-head">
-                  <div>
-                    <span class="ticket-no">#{tk.number}</span>
-                    {rounds > 1 ? <span class="tag tag-round">{t('kds.round', { n: rounds })}</span> : null}
-                    {recalled.includes(tk.id) ? <span class="tag">{t('kds.recalled')}</span> : null}
-                  </div>
-                  <time class="ticket-age" aria-label={t('kds.age', { age: formatAge(age) })}>
-                    {formatAge(age)}
-                  </time>
-                  <div class="ticket-where">{destination(tk)}</div>
-                  {serverName(tk) ? <div class="ticket-server">{serverName(tk)}</div> : null}
-                </header>
-                <ul class="ticket-lines">
-                  {tk.lines.map((l) => (
-                    <li key={l.index}>
-                      <button
-                        type="button"
-                        class={`line line-${l.status} ${l.round > 1 && l.round === rounds && rounds > 1 ? 'line-newround' : ''}`}
-                        onClick={() => tap(tk, l)}
-                        disabled={!nextStatus(l.status) || busy.has(`${tk.id}:${l.index}`)}
-                        data-line={l.index}
-                      >
-                        <span class="line-main">
-                          <span class="line-qty">{l.quantity}×</span> {l.name}
-                          <span class="line-state">{t(`kds.line.${l.status}` as 'kds.line.pending')}</span>
-                        </span>
-                        {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}
-                        {l.notes ? <span class={`line-note ${isAllergyNote(l.notes) ? 'allergy' : ''}`}>{isAllergyNote(l.notes) ? `⚠ ${l.notes}` : l.notes}</span> : null}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-                {tk.notes ? <p class={`ticket-note ${isAllergyNote(tk.notes) ? 'allergy' : ''}`}>{isAllergyNote(tk.notes) ? `⚠ ${tk.notes}` : tk.notes}</p> : null}
-                <button type="button" class="kbtn bump" onClick={() => (onKitchen(tk) ? bump(tk) : setRecalled((r) => r.filter((id) => id !== tk.id)))} disabled={busy.has(tk.id)}>
-                  {t('kds.bump')}
-                </button>
-              </article>
-            );
-          })}
+          {shown.map((tk) => (
+            <TicketCard
+              key={tk.id}
+              tk={tk}
+              warn={warn}
+              late={late}
+              fresh={board.fresh.value.has(tk.id)}
+              recalled={recalled.includes(tk.id)}
+              busy={[...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',')}
+              onTap={tap}
+              onBump={(x) => (onKitchen(x) ? bump(x) : setRecalled((r) => r.filter((id) => id !== x.id)))}
+            />
+          ))}
         </main>
         <aside class="allday" aria-labelledby="allday-title">
           <h2 id="allday-title">{t('kds.allDay')}</h2>
@@ -184,3 +147,80 @@ export function KitchenScreen({ station }: { station: string }) {
     </div>
   );
 }
+
+interface CardProps {
+  tk: Ticket;
+  warn: number;
+  late: number;
+  fresh: boolean;
+  recalled: boolean;
+  /** the busy keys of this ticket (`id`, `id:line`), joined: a string, so an unchanged card is not redrawn */
+  busy: string;
+  onTap: (tk: Ticket, line: Line) => void;
+  onBump: (tk: Ticket) => void;
+}
+
+/** The running age: the only part of a ticket redrawn every second. */
+function Age({ from }: { from: number | null }) {
+  const age = from === null ? 0 : nowSeconds.value - from;
+  return (
+    <time class="ticket-age" aria-label={t('kds.age', { age: formatAge(age) })}>
+      {formatAge(age)}
+    </time>
+  );
+}
+
+/**
+ * One ticket. Redrawn only when its order, flags or thresholds change (the handlers only call
+ * state setters, so an older copy of them does the same), or when its colour turns.
+ */
+const TicketCard = memo(
+  function TicketCard({ tk, warn, late, fresh, recalled, busy, onTap, onBump }: CardProps) {
+    const from = startedAt(tk);
+    const tone = useComputed(() => {
+      const age = from === null ? 0 : nowSeconds.value - from;
+      return age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
+    }).value;
+    const rounds = Math.max(...tk.lines.map((l) => l.round));
+    const busyKeys = new Set(busy.split(','));
+    return (
+      <article class={`ticket ticket-${tone} ${fresh ? 'ticket-new' : ''} ${recalled ? 'ticket-recalled' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+        <header class="ticket-head">
+          <div>
+            <span class="ticket-no">#{tk.number}</span>
+            {rounds > 1 ? <span class="tag tag-round">{t('kds.round', { n: rounds })}</span> : null}
+            {recalled ? <span class="tag">{t('kds.recalled')}</span> : null}
+          </div>
+          <Age from={from} />
+          <div class="ticket-where">{destination(tk)}</div>
+          {serverName(tk) ? <div class="ticket-server">{serverName(tk)}</div> : null}
+        </header>
+        <ul class="ticket-lines">
+          {tk.lines.map((l) => (
+            <li key={l.index}>
+              <button
+                type="button"
+                class={`line line-${l.status} ${l.round > 1 && l.round === rounds ? 'line-newround' : ''}`}
+                onClick={() => onTap(tk, l)}
+                disabled={!nextStatus(l.status) || busyKeys.has(`${tk.id}:${l.index}`)}
+                data-line={l.index}
+              >
+                <span class="line-main">
+                  <span class="line-qty">{l.quantity}×</span> {l.name}
+                  <span class="line-state">{t(`kds.line.${l.status}` as 'kds.line.pending')}</span>
+                </span>
+                {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}
+                {l.notes ? <span class={`line-note ${isAllergyNote(l.notes) ? 'allergy' : ''}`}>{isAllergyNote(l.notes) ? `⚠ ${l.notes}` : l.notes}</span> : null}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {tk.notes ? <p class={`ticket-note ${isAllergyNote(tk.notes) ? 'allergy' : ''}`}>{isAllergyNote(tk.notes) ? `⚠ ${tk.notes}` : tk.notes}</p> : null}
+        <button type="button" class="kbtn bump" onClick={() => onBump(tk)} disabled={busyKeys.has(tk.id)}>
+          {t('kds.bump')}
+        </button>
+      </article>
+    );
+  },
+  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.fresh === b.fresh && a.recalled === b.recalled && a.busy === b.busy,
+);
