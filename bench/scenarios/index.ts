@@ -15,6 +15,8 @@ import { scenarios as realtime } from './realtime.ts';
 
 import { scenarios as printers } from './printers.ts';
 
+import { scenarios as screens } from './screens.ts';
+
 export const allScenarios: BenchScenario[] = [
   ...foundation,
   ...orders,
@@ -24,4 +26,5 @@ export const allScenarios: BenchScenario[] = [
   ...analytics,
   ...realtime,
   ...printers,
+  ...screens,
 ];
