@@ -119,7 +119,13 @@ export function formatAge(seconds: number): string {
   return `${m}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** A short two-tone chime made on the spot (no sound file to fetch). */
+let audio: AudioContext | null = null;
+
+/**
+ * A short two-tone chime made on the spot (no sound file to fetch), on the page's one audio
+ * context (a context per ticket costs an audio thread each). Browsers start it suspended until
+ * the screen is first touched, so the first tap anywhere wakes it.
+ */
 export function chime(): void {
   // counted on the page, so a test (or a curious cook's support call) can see that it rang
   const root = document.documentElement;
@@ -127,7 +133,12 @@ export function chime(): void {
   try {
     const Ctx = (globalThis as any).AudioContext ?? (globalThis as any).webkitAudioContext;
     if (!Ctx) return;
-    const ctx: AudioContext = new Ctx();
+    if (!audio) {
+      audio = new Ctx() as AudioContext;
+      addEventListener('pointerdown', () => void audio?.resume(), { once: true });
+    }
+    const ctx = audio;
+    if (ctx.state === 'suspended') void ctx.resume().catch(() => {});
     [880, 1320].forEach((hz, i) => {
       const o = ctx.createOscillator();
       const g = ctx.createGain();
@@ -138,7 +149,6 @@ export function chime(): void {
       o.start(ctx.currentTime + i * 0.18);
       o.stop(ctx.currentTime + i * 0.18 + 0.4);
     });
-    setTimeout(() => void ctx.close(), 1200);
   } catch {
     // no audio on this device: the flash still shows
   }
