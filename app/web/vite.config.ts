@@ -14,6 +14,14 @@ export default defineConfig({
     // cheap Android tablets: keep the first load small, uPlot only on the analytics page
     chunkSizeWarningLimit: 200,
     reportCompressedSize: false,
+    // three pages: the back office, the kitchen/expo/floor screens, the guest pages (kept small for phones)
+    rollupOptions: {
+      input: {
+        main: `${import.meta.dirname}/index.html`,
+        screens: `${import.meta.dirname}/screens.html`,
+        guest: `${import.meta.dirname}/guest.html`,
+      },
+    },
   },
   logLevel: 'warn',
 });

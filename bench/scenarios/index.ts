@@ -16,6 +16,7 @@ import { scenarios as realtime } from './realtime.ts';
 import { scenarios as printers } from './printers.ts';
 
 import { scenarios as sync } from './sync.ts';
+import { scenarios as screens } from './screens.ts';
 
 export const allScenarios: BenchScenario[] = [
   ...foundation,
@@ -27,4 +28,5 @@ export const allScenarios: BenchScenario[] = [
   ...realtime,
   ...printers,
   ...sync,
+  ...screens,
 ];

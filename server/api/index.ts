@@ -25,3 +25,4 @@ import './auth/routes.ts';
 import './api-keys/routes.ts';
 
 import './system/routes.ts';
+import './devices/routes.ts';

@@ -6,6 +6,7 @@ import type { OrdersTables } from './schema/orders.ts';
 import type { PrintersTables } from './schema/printers.ts';
 import type { RealtimeTables } from './schema/realtime.ts';
 import type { ReservationsTables } from './schema/reservations.ts';
+import type { ScreensTables } from './schema/screens.ts';
 import type { SyncTables } from './schema/sync.ts';
 import type { WebhooksTables } from './schema/webhooks.ts';
 import type { ApiKeysTable } from './tables/api-keys.table.ts';
@@ -57,7 +58,8 @@ export interface DB
     PrintersTables,
     SyncTables,
     BackofficeTables,
-    OperatorTables {}
+    OperatorTables,
+    ScreensTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
 export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
@@ -65,7 +67,8 @@ export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'ser
   | 'webhook_deliveries' | 'webhook_attempts'
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
   | 'staff_sessions'
-  | 'hub_settings';
+  | 'hub_settings'
+  | 'device_pairings';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;

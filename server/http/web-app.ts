@@ -65,6 +65,13 @@ function readAssets(dir: string): Map<string, Asset> {
   return assets;
 }
 
+/** The built page of a screen or guest path, else null (the back office's /app/… or not ours). */
+function pageFor(p: string): string | null {
+  if (/^\/screens(\/[\w-]*)*$/.test(p)) return '/screens.html';
+  if (/^\/qr\/[A-Za-z0-9]+$/.test(p) || /^\/r\/[\w-]+\/(waitlist|feedback)$/.test(p) || /^\/waitlist\/[\w.-]+$/.test(p)) return '/guest.html';
+  return null;
+}
+
 /**
  * Serves the built back office at /app/…: hashed files under /app/assets/ for a year
  * (their names change with their content), every other /app/ path the page itself,
@@ -81,7 +88,9 @@ export function webApp(dir: string = WEB_DIST) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     const p = ctx.path;
     if (p === '/' || p === '/app') return ctx.redirect('/app/');
-    if (!p.startsWith('/app/')) return next();
+    // the kitchen/expo/floor screens and the guest pages are pages of their own (assets under /app/assets/)
+    const page = pageFor(p);
+    if (!page && !p.startsWith('/app/')) return next();
     const files = load();
     if (!files) {
       ctx.status = 503;
@@ -89,7 +98,7 @@ export function webApp(dir: string = WEB_DIST) {
       ctx.body = 'The back office is not built yet: run `npm run build:web` (npm install and npm start do it).';
       return;
     }
-    const rel = p.slice('/app'.length);
+    const rel = page ?? p.slice('/app'.length);
     let asset = files.get(rel);
     const hashed = rel.startsWith('/assets/');
     if (!asset) {

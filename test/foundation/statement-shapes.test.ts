@@ -13,7 +13,17 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     await database?.close();
   });
 
-  const row = (key: string, name: string) => ({ id: `st_${key}`, restaurant_id: 'rst_x', key, name, is_active: 1, created: 1, updated: 2 });
+  const row = (key: string, name: string) => ({
+    id: `st_${key}`,
+    restaurant_id: 'rst_x',
+    key,
+    name,
+    is_active: 1,
+    warn_after_minutes: null,
+    late_after_minutes: null,
+    created: 1,
+    updated: 2,
+  });
   const stored = (key: string) => database.db.selectFrom('stations').selectAll().where('id', '=', `st_${key}`).executeTakeFirst();
 
   it('runs a shape again with the new values, whatever order the keys come in', async () => {

@@ -6,6 +6,7 @@ import { categoryAvailable, categoryWindowOpen } from '../../domain/orders/menu-
 import { wallClock } from '../../domain/wall-clock.ts';
 import { assertGuestOrder, resolveToken } from '../../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
+import { readSettings } from '../../domain/restaurants/settings.ts';
 import type { Modifier } from '../../domain/menu/modifier-groups.ts';
 import type { Executor } from '../../db/records.ts';
 import { f } from '../../http/fields.ts';
@@ -85,7 +86,8 @@ defineRoute({
     const byId = new Map(cats.map((k) => [k.id, k]));
     return {
       qrCode: { token: qr.token, type: qr.type, label: qr.label },
-      restaurant: { name: restaurant.name, slug: restaurant.slug, currency: restaurant.currency, timezone: restaurant.timezone },
+      // language: the guest page's fallback when the phone's languages are none the venue speaks
+      restaurant: { name: restaurant.name, slug: restaurant.slug, currency: restaurant.currency, timezone: restaurant.timezone, language: readSettings(restaurant).language },
       table: table ? { id: table.id, number: table.number } : null,
       orderingType: qr.type,
       categories: cats.map((k) => ({

@@ -19,6 +19,8 @@ export const OrderItemSchema = named(
     notes: z.string().nullable(),
     status: z.enum(['pending', 'preparing', 'ready', 'served']),
     station: z.string(),
+    /** 1 for the first lines, 2, 3 … for lines a later round added (the kitchen shows them as new) */
+    round: z.number().int(),
     sent_to_kitchen_at: unix().nullable(),
     ready_at: unix().nullable(),
   }),
@@ -85,6 +87,7 @@ export function presentOrderItem(row: OrderItemRow): OrderItem {
     notes: row.notes,
     status: row.status,
     station: row.station,
+    round: row.round,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
     ready_at: row.ready_at,
   };

@@ -13,6 +13,9 @@ export const StationSchema = named(
     key: z.string(),
     name: z.string(),
     is_active: z.boolean(),
+    /** the kitchen screen's age colours; null means the default (8 and 15 minutes) */
+    warn_after_minutes: z.number().int().nullable(),
+    late_after_minutes: z.number().int().nullable(),
   }),
 );
 export type Station = z.output<typeof StationSchema>;
@@ -26,5 +29,7 @@ export function presentStation(row: Selectable<StationsTable>): Station {
     key: row.key,
     name: row.name,
     is_active: row.is_active === 1,
+    warn_after_minutes: row.warn_after_minutes === null ? null : Number(row.warn_after_minutes),
+    late_after_minutes: row.late_after_minutes === null ? null : Number(row.late_after_minutes),
   };
 }

@@ -76,13 +76,18 @@ defineRoute({
   path: '/v1/stations/:key',
   errors: ['resource_conflict'],
   response: StationSchema,
-  summary: 'Rename, deactivate or reactivate a station',
+  summary: 'Rename, deactivate or reactivate a station; set the ticket ages (minutes) at which its kitchen screen turns amber and red',
   tag,
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'menu:write',
   params: key,
-  body: z.object({ name: f.name().optional(), is_active: z.boolean().optional() }),
+  body: z.object({
+    name: f.name().optional(),
+    is_active: z.boolean().optional(),
+    warn_after_minutes: z.number().int().min(1).max(240).nullable().optional(),
+    late_after_minutes: z.number().int().min(1).max(240).nullable().optional(),
+  }),
   handler: async (c) => presentStation(await c.services.tx.run((trx) => updateStation(trx, c.actor(), c.params.key, c.body))),
 });
 

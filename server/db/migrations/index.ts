@@ -29,10 +29,12 @@ import * as m0800 from './0800_sync.ts';
 import * as m0900 from './0900_staff_sessions.ts';
 import * as m1000 from './1000_hub_settings.ts';
 
+import * as m1100 from './1100_screens.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
- * 0600 realtime, 0700 printers, 0800 sync, 0900 back office): add 0101_…, 0102_… in your range.
+ * 0600 realtime, 0700 printers, 0800 sync, 0900 back office, 1100 screens): add 0101_…, 0102_… in your range.
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
 
   '0900_staff_sessions': m0900,
   '1000_hub_settings': m1000,
+
+  '1100_screens': m1100,
 };

@@ -4,6 +4,10 @@ export interface StationsTable {
   key: string;
   name: string;
   is_active: number;
+  /** a ticket this many minutes old turns amber (null: 8) */
+  warn_after_minutes: number | null;
+  /** … and red (null: 15) */
+  late_after_minutes: number | null;
   created: number;
   updated: number;
 }

@@ -51,7 +51,11 @@ export async function createStation(trx: Executor, actor: Actor, input: { key: s
   });
 }
 
-export async function updateStation(trx: Executor, actor: Actor, keyOrId: string, patch: { name?: string; is_active?: boolean }) {
+/** The kitchen screen's ticket ages (minutes) for amber and red when a station sets none. */
+export const DEFAULT_WARN_MINUTES = 8;
+export const DEFAULT_LATE_MINUTES = 15;
+
+export async function updateStation(trx: Executor, actor: Actor, keyOrId: string, patch: { name?: string; is_active?: boolean; warn_after_minutes?: number | null; late_after_minutes?: number | null }) {
   await lockMenu(trx, actor.restaurantId);
   const station = await findStation(trx, actor.restaurantId, keyOrId);
   if (!station) throw notFound('station', keyOrId);
@@ -75,9 +79,15 @@ export async function updateStation(trx: Executor, actor: Actor, keyOrId: string
       );
     }
   }
+  // amber must come before red, whichever of the two is left at its default
+  const warn = (patch.warn_after_minutes !== undefined ? patch.warn_after_minutes : station.warn_after_minutes) ?? DEFAULT_WARN_MINUTES;
+  const late = (patch.late_after_minutes !== undefined ? patch.late_after_minutes : station.late_after_minutes) ?? DEFAULT_LATE_MINUTES;
+  if (late <= warn) throw new ApiError('parameter_invalid', `late_after_minutes (${late}) must be more than warn_after_minutes (${warn}).`, 'late_after_minutes');
   return (await updateRecord(trx, 'stations', station, {
     ...(patch.name !== undefined && { name: patch.name }),
     ...(patch.is_active !== undefined && { is_active: patch.is_active ? 1 : 0 }),
+    ...(patch.warn_after_minutes !== undefined && { warn_after_minutes: patch.warn_after_minutes }),
+    ...(patch.late_after_minutes !== undefined && { late_after_minutes: patch.late_after_minutes }),
     updated: seconds(actor),
   }))!;
 }

@@ -14,6 +14,12 @@ export class ApiFailure extends Error {
   }
 }
 
+let apiKey: string | null = null;
+/** A paired screen calls with its device's widget key instead of the staff session. */
+export const setApiKey = (key: string | null) => {
+  apiKey = key;
+};
+
 const listeners = new Set<(f: ApiFailure) => void>();
 /** Called on every 401: the session ended (expired, revoked, signed out elsewhere). */
 export const onUnauthorized = (fn: (f: ApiFailure) => void) => listeners.add(fn);
@@ -37,9 +43,16 @@ export function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
-export async function api<T = any>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Query): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
+export async function api<T = any>(
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  query?: Query,
+  extraHeaders?: Record<string, string>,
+): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
+  if (apiKey) headers['X-API-Key'] = apiKey;
+  else if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {

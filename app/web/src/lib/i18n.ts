@@ -1,17 +1,29 @@
 import { computed, effect, signal } from '@preact/signals';
 import { de } from '../i18n/de.ts';
-import { en, type Key } from '../i18n/en.ts';
+import { en, type Key as BackOfficeKey } from '../i18n/en.ts';
 import { es } from '../i18n/es.ts';
 import { fr } from '../i18n/fr.ts';
 import { it } from '../i18n/it.ts';
+import { screensDe } from '../i18n/screens/de.ts';
+import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
+import { screensEs } from '../i18n/screens/es.ts';
+import { screensFr } from '../i18n/screens/fr.ts';
+import { screensIt } from '../i18n/screens/it.ts';
 import { session } from './session.ts';
 
-export type { Key };
+/** The back office's keys and those of the kitchen screens and guest pages (i18n/screens/*). */
+export type Key = BackOfficeKey | ScreensKey;
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
-const DICTIONARIES: Record<Language, Record<Key, string>> = { en, de, fr, es, it };
+const DICTIONARIES: Record<Language, Record<Key, string>> = {
+  en: { ...en, ...screensEn },
+  de: { ...de, ...screensDe },
+  fr: { ...fr, ...screensFr },
+  es: { ...es, ...screensEs },
+  it: { ...it, ...screensIt },
+};
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
 
@@ -34,6 +46,6 @@ effect(() => {
 
 /** The text of `key` in the current language; `{name}` placeholders filled from vars. */
 export function t(key: Key, vars?: Record<string, string | number>): string {
-  const text = DICTIONARIES[language.value][key] ?? en[key];
+  const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key];
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
 }

@@ -34,6 +34,18 @@ class LiveFeed {
   private pingTimer: number | undefined;
   private awaitingPong = false;
   private stopped = true;
+  private auth: Record<string, unknown> = { type: 'auth', session: true };
+  private onRefused: ((code: string) => void) | null = null;
+
+  /**
+   * Screens and guest pages sign in with a paired device's key or a guest token instead of
+   * the staff session (the same messages as any integration); `onRefused` hears a refusal
+   * (a revoked device, a disabled QR code), after which the feed stops.
+   */
+  authWith(message: Record<string, unknown>, onRefused: (code: string) => void): void {
+    this.auth = { type: 'auth', ...message };
+    this.onRefused = onRefused;
+  }
 
   start(): void {
     if (!this.stopped) return;
@@ -77,7 +89,7 @@ class LiveFeed {
     const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/realtime`, ['comanda.v1']);
     this.ws = ws;
     this.subscribed.clear();
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', session: true }));
+    ws.onopen = () => ws.send(JSON.stringify(this.auth));
     ws.onmessage = (ev) => this.onMessage(JSON.parse(String(ev.data)) as LiveMessage);
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -101,6 +113,12 @@ class LiveFeed {
     }
     if (m.type === 'pong') {
       this.awaitingPong = false;
+      return;
+    }
+    if (m.type === 'error' && this.onRefused && this.status.value !== 'online' && m.data?.code !== 'rate_limited') {
+      const refused = this.onRefused;
+      this.stop();
+      refused(String(m.data?.code ?? 'unknown'));
       return;
     }
     if (m.type === 'error' && m.data?.code === 'not_signed_in') {

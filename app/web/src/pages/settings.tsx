@@ -3,6 +3,7 @@ import { get, getAll, patch } from '../lib/api.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { loadSession } from '../lib/session.ts';
 import type { Station } from '../lib/types.ts';
+import { ScreensSettings } from '../screens/devices-settings.tsx';
 import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -146,6 +147,7 @@ export function SettingsPage() {
           ))}
         </ul>
       </section>
+      <ScreensSettings />
     </>
   );
 }

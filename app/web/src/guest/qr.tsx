@@ -1,0 +1,379 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiFailure, get } from '../lib/api.ts';
+import { money } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { Dialog } from '../ui/kit.tsx';
+import { guestLanguage, newKey } from './language.ts';
+
+interface Modifier {
+  name: string;
+  priceAdjustment: number;
+  isDefault: boolean;
+}
+interface Group {
+  id: string;
+  name: string;
+  required: boolean;
+  minSelections: number;
+  maxSelections: number;
+  modifiers: Modifier[];
+}
+interface Item {
+  id: string;
+  name: string;
+  description: string | null;
+  price: number;
+  category: string;
+  imageUrl: string | null;
+  allergens: string[];
+  modifierGroups: Group[];
+}
+interface Place {
+  qrCode: { token: string; type: string; label: string | null };
+  restaurant: { name: string; currency: string; language?: string };
+  table: { number: number } | null;
+  categories: { id: string; name: string; description: string | null; sortOrder: number }[];
+}
+interface CartLine {
+  item: Item;
+  quantity: number;
+  picks: { groupId: string; group: string; name: string; priceAdjustment: number }[];
+  notes: string;
+}
+interface GuestOrder {
+  id: string;
+  orderNumber: string;
+  status: string;
+  items: { index: number; name: string; quantity: number; modifiers: { name: string }[]; status: string }[];
+  subtotal: number;
+  taxAmount: number;
+  total: number;
+  currency: string;
+}
+
+const STEPS = ['placed', 'preparing', 'ready', 'served'] as const;
+
+/** A line's price as the menu the server sent states it (the order's real total comes back from the server). */
+const linePrice = (l: CartLine) => (l.item.price + l.picks.reduce((s, p) => s + p.priceAdjustment, 0)) * l.quantity;
+
+/**
+ * The guest's phone after scanning a table's QR code: the menu, an item sheet, the cart, and
+ * then the order's live status; "Order more" adds a round to the same order.
+ */
+export function QrOrdering({ token }: { token: string }) {
+  const stored = `comanda.qr.${token}`;
+  const [place, setPlace] = useState<Place | null>(null);
+  const [items, setItems] = useState<Item[]>([]);
+  const [missing, setMissing] = useState(false);
+  const [cart, setCart] = useState<CartLine[]>([]);
+  const [cartKey, setCartKey] = useState(newKey);
+  const [sheet, setSheet] = useState<Item | null>(null);
+  const [cartOpen, setCartOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [order, setOrder] = useState<GuestOrder | null>(null);
+  const [view, setView] = useState<'menu' | 'status'>('menu');
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        // both at once: on a slow phone line each round trip counts
+        const [p, m] = await Promise.all([get<Place>(`/public/qr/${token}`), get<{ items: Item[] }>(`/public/qr/${token}/menu`)]);
+        guestLanguage(p.restaurant.language);
+        setItems(m.items);
+        setPlace(p);
+        const known = localStorage.getItem(stored);
+        if (known) {
+          try {
+            const o = await get<GuestOrder>(`/public/qr/${token}/orders/${known}`);
+            setOrder(o);
+            if (!['completed', 'cancelled'].includes(o.status)) setView('status');
+          } catch {
+            localStorage.removeItem(stored);
+          }
+        }
+      } catch (e) {
+        if (e instanceof ApiFailure && e.status === 404) setMissing(true);
+        else setFailure(e instanceof Error ? e.message : String(e));
+      }
+    })();
+  }, [token]);
+
+  // the order's status, live over /realtime with the QR token; a reconnect resumes by seq
+  const orderId = order?.id;
+  useEffect(() => {
+    if (!orderId) return;
+    live.authWith({ kind: 'qr', token }, () => {});
+    const reload = () => void get<GuestOrder>(`/public/qr/${token}/orders/${orderId}`).then(setOrder, () => {});
+    const stop = live.listen([`order:${orderId}`], (m) => m.type === 'order' && reload(), reload);
+    reload();
+    return stop;
+  }, [orderId]);
+
+  if (missing) return <main class="guest"><h1>{t('qr.unavailable')}</h1></main>;
+  if (!place) return <main class="guest">{failure ? <p role="alert">{failure}</p> : <p>{t('kds.loading')}</p>}</main>;
+  const cur = place.restaurant.currency;
+  const where = place.table ? t('qr.table', { n: place.table.number }) : t('qr.takeout');
+  const count = cart.reduce((s, l) => s + l.quantity, 0);
+  const sum = cart.reduce((s, l) => s + linePrice(l), 0);
+  const open = order && !['completed', 'cancelled'].includes(order.status);
+
+  const send = async () => {
+    setSending(true);
+    setFailure(null);
+    const body = {
+      items: cart.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })), notes: l.notes || undefined })),
+      ...(open ? {} : { customerName: name.trim() || undefined }),
+    };
+    const path = open ? `/public/qr/${token}/orders/${order!.id}/items` : `/public/qr/${token}/orders`;
+    // the same key for every resend of this cart: the server answers a retry with the first order
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const o = await api<GuestOrder>('POST', path, body, undefined, { 'Idempotency-Key': cartKey });
+        localStorage.setItem(stored, o.id);
+        setOrder(o);
+        setCart([]);
+        setCartKey(newKey());
+        setCartOpen(false);
+        setView('status');
+        break;
+      } catch (e) {
+        const f = e instanceof ApiFailure ? e : null;
+        if (f && (f.status === 0 || f.status === 409 && f.code === 'idempotency_key_in_use') && attempt < 4) {
+          await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
+          continue;
+        }
+        setFailure(t('qr.failed', { reason: f?.message ?? String(e) }));
+        break;
+      }
+    }
+    setSending(false);
+  };
+
+  const header = (
+    <header class="guest-head">
+      <h1>{place.restaurant.name}</h1>
+      <p>{where}</p>
+    </header>
+  );
+
+  if (view === 'status' && order) {
+    const step = STEPS.indexOf(order.status as (typeof STEPS)[number]);
+    return (
+      <main class="guest">
+        {header}
+        {live.status.value === 'offline' ? <p class="guest-banner" role="status">{t('qr.offline')}</p> : null}
+        <section class="guest-card" aria-labelledby="status-title">
+          <h2 id="status-title">{t('qr.statusTitle', { n: order.orderNumber })}</h2>
+          <ol class="steps">
+            {STEPS.map((s, i) => (
+              <li key={s} class={i < step ? 'done' : i === step ? 'current' : ''} aria-current={i === step ? 'step' : undefined}>
+                {t(`qr.status.${s}` as 'qr.status.placed')}
+              </li>
+            ))}
+          </ol>
+          {step < 0 ? <p class="order-state">{t(`qr.status.${order.status}` as 'qr.status.placed')}</p> : null}
+          <ul class="guest-lines">
+            {order.items.map((l) => (
+              <li key={l.index}>
+                <span>
+                  {l.quantity}× {l.name}
+                  {l.modifiers.length ? <small> · {l.modifiers.map((m) => m.name).join(', ')}</small> : null}
+                </span>
+                <span class={`pill pill-${l.status}`}>{t(`qr.status.${l.status === 'pending' ? 'placed' : l.status}` as 'qr.status.placed')}</span>
+              </li>
+            ))}
+          </ul>
+          <dl class="totals">
+            <dt>{t('qr.subtotal')}</dt>
+            <dd>{money(order.subtotal, order.currency.toUpperCase())}</dd>
+            <dt>{t('qr.tax')}</dt>
+            <dd>{money(order.taxAmount, order.currency.toUpperCase())}</dd>
+            <dt>{t('qr.total')}</dt>
+            <dd class="total">{money(order.total, order.currency.toUpperCase())}</dd>
+          </dl>
+        </section>
+        <button type="button" class="btn btn-primary wide big" onClick={() => setView('menu')}>
+          {t('qr.orderMore')}
+        </button>
+      </main>
+    );
+  }
+
+  const cats = [...place.categories].sort((a, b) => a.sortOrder - b.sortOrder).filter((c) => items.some((i) => i.category === c.id));
+  return (
+    <main class="guest">
+      {header}
+      {!items.length ? <p>{t('qr.nothing')}</p> : null}
+      {cats.length > 1 ? (
+        <nav class="cat-nav" aria-label={t('qr.menu')}>
+          {cats.map((c) => (
+            <a key={c.id} href={`#cat-${c.id}`} class="btn">
+              {c.name}
+            </a>
+          ))}
+        </nav>
+      ) : null}
+      {cats.map((c) => (
+        <section key={c.id} id={`cat-${c.id}`} aria-labelledby={`h-${c.id}`} class="guest-cat">
+          <h2 id={`h-${c.id}`}>{c.name}</h2>
+          {c.description ? <p class="muted">{c.description}</p> : null}
+          <ul class="menu-list">
+            {items
+              .filter((i) => i.category === c.id)
+              .map((i) => (
+                <li key={i.id}>
+                  <button type="button" class="menu-item" onClick={() => setSheet(i)}>
+                    {i.imageUrl ? <img src={i.imageUrl} alt="" loading="lazy" /> : null}
+                    <span class="menu-text">
+                      <span class="menu-name">{i.name}</span>
+                      {i.description ? <span class="menu-desc">{i.description}</span> : null}
+                      {i.allergens.length ? <span class="menu-allergens">{t('qr.allergens', { list: i.allergens.join(', ') })}</span> : null}
+                    </span>
+                    <span class="menu-price">{money(i.price, cur)}</span>
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </section>
+      ))}
+      {order && open ? (
+        <button type="button" class="btn wide" onClick={() => setView('status')}>
+          {t('qr.statusTitle', { n: order.orderNumber })}
+        </button>
+      ) : null}
+      {count ? (
+        <div class="cart-bar">
+          <button type="button" class="btn btn-primary wide big" onClick={() => setCartOpen(true)}>
+            {t('qr.viewCart', { count, price: money(sum, cur) })}
+          </button>
+        </div>
+      ) : null}
+      <ItemSheet
+        item={sheet}
+        currency={cur}
+        onClose={() => setSheet(null)}
+        onAdd={(line) => {
+          setCart([...cart, line]);
+          setSheet(null);
+        }}
+      />
+      <Dialog title={t('qr.cart')} open={cartOpen} onClose={() => setCartOpen(false)}>
+        {cart.length ? (
+          <ul class="guest-lines">
+            {cart.map((l, i) => (
+              <li key={i}>
+                <span>
+                  {l.quantity}× {l.item.name}
+                  {l.picks.length ? <small> · {l.picks.map((p) => p.name).join(', ')}</small> : null}
+                  {l.notes ? <small> · {l.notes}</small> : null}
+                </span>
+                <span>{money(linePrice(l), cur)}</span>
+                <button type="button" class="btn btn-quiet" onClick={() => setCart(cart.filter((_, j) => j !== i))}>
+                  {t('qr.remove')}
+                  <span class="sr-only"> {l.item.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>{t('qr.cartEmpty')}</p>
+        )}
+        {!open ? (
+          <div class="field">
+            <label for="guest-name">{t('qr.yourName')}</label>
+            <input id="guest-name" value={name} maxLength={200} autoComplete="given-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+          </div>
+        ) : null}
+        {failure ? <p class="error-text" role="alert">{failure}</p> : null}
+        <button type="button" class="btn btn-primary wide big" disabled={!cart.length || sending} onClick={() => void send()}>
+          {sending ? t('qr.sending') : `${open ? t('qr.addRound') : t('qr.place')} · ${money(sum, cur)}`}
+        </button>
+      </Dialog>
+    </main>
+  );
+}
+
+function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; currency: string; onClose: () => void; onAdd: (l: CartLine) => void }) {
+  const [picks, setPicks] = useState<Record<string, string[]>>({});
+  const [quantity, setQuantity] = useState(1);
+  const [notes, setNotes] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    setPicks(Object.fromEntries((item?.modifierGroups ?? []).map((g) => [g.id, g.modifiers.filter((m) => m.isDefault).map((m) => m.name).slice(0, g.maxSelections)])));
+    setQuantity(1);
+    setNotes('');
+    setProblem(null);
+  }, [item?.id]);
+  if (!item) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
+
+  const chosen = item.modifierGroups.flatMap((g) => (picks[g.id] ?? []).map((n) => ({ groupId: g.id, group: g.name, name: n, priceAdjustment: g.modifiers.find((m) => m.name === n)?.priceAdjustment ?? 0 })));
+  const price = (item.price + chosen.reduce((s, p) => s + p.priceAdjustment, 0)) * quantity;
+  const toggle = (g: Group, name: string) => {
+    const now = picks[g.id] ?? [];
+    const next = g.maxSelections === 1 ? [name] : now.includes(name) ? now.filter((n) => n !== name) : [...now, name];
+    setPicks({ ...picks, [g.id]: next });
+    setProblem(null);
+  };
+  const add = () => {
+    // the bounds the server enforces, checked here first so the guest hears it before sending
+    for (const g of item.modifierGroups) {
+      const n = (picks[g.id] ?? []).length;
+      const min = Math.max(g.minSelections, g.required ? 1 : 0);
+      if (n < min) return setProblem(t('qr.pickMin', { n: min, group: g.name }));
+      if (n > g.maxSelections) return setProblem(t('qr.pickMax', { n: g.maxSelections, group: g.name }));
+    }
+    onAdd({ item, quantity, picks: chosen, notes: notes.trim() });
+  };
+  const rule = (g: Group) => {
+    const min = Math.max(g.minSelections, g.required ? 1 : 0);
+    if (min === g.maxSelections) return t('qr.chooseExactly', { n: min });
+    if (min > 0) return t('qr.chooseRange', { min, max: g.maxSelections });
+    return t('qr.chooseUpTo', { n: g.maxSelections });
+  };
+  return (
+    <Dialog title={item.name} open={true} onClose={onClose}>
+      {item.imageUrl ? <img class="sheet-img" src={item.imageUrl} alt="" /> : null}
+      {item.description ? <p>{item.description}</p> : null}
+      {item.allergens.length ? <p class="menu-allergens">{t('qr.allergens', { list: item.allergens.join(', ') })}</p> : null}
+      {item.modifierGroups.map((g) => (
+        <fieldset key={g.id} class="mod-group">
+          <legend>
+            {g.name} <small>{g.required || g.minSelections > 0 ? `${t('qr.required')} · ` : ''}{rule(g)}</small>
+          </legend>
+          {g.modifiers.map((m) => (
+            <label key={m.name} class="mod-option">
+              <input
+                type={g.maxSelections === 1 ? 'radio' : 'checkbox'}
+                name={`g-${g.id}`}
+                checked={(picks[g.id] ?? []).includes(m.name)}
+                onChange={() => toggle(g, m.name)}
+              />
+              <span>{m.name}</span>
+              {m.priceAdjustment ? <span class="muted">+{money(m.priceAdjustment, currency)}</span> : null}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      <div class="qty" role="group" aria-label={t('qr.quantity')}>
+        <button type="button" class="btn" onClick={() => setQuantity(Math.max(1, quantity - 1))} aria-label={t('qr.less')}>
+          −
+        </button>
+        <output aria-live="polite">{quantity}</output>
+        <button type="button" class="btn" onClick={() => setQuantity(Math.min(99, quantity + 1))} aria-label={t('qr.more')}>
+          +
+        </button>
+      </div>
+      <div class="field">
+        <label for="line-note">{t('qr.note')}</label>
+        <textarea id="line-note" rows={2} maxLength={500} value={notes} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
+      </div>
+      {problem ? <p class="error-text" role="alert">{problem}</p> : null}
+      <button type="button" class="btn btn-primary wide big" onClick={add}>
+        {t('qr.addToCart', { price: money(price, currency) })}
+      </button>
+    </Dialog>
+  );
+}

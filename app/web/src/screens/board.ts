@@ -1,0 +1,155 @@
+import { signal, type Signal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { live, type LiveMessage } from '../lib/live.ts';
+import type { Ticket } from './tickets.ts';
+
+export interface Board {
+  tickets: Signal<Map<string, Ticket>>;
+  /** ids of tickets that just came in (or got a new round): flashed for a few seconds */
+  fresh: Signal<Set<string>>;
+  loaded: Signal<boolean>;
+  /** replace one ticket by what the API answered (a tap), as a live message would */
+  put(t: Ticket): void;
+}
+
+interface Options {
+  topic: string;
+  load: () => Promise<Ticket[]>;
+  fromMessage: (order: any) => Ticket;
+  /** whether a ticket is on this screen */
+  shows: (t: Ticket) => boolean;
+  onNew: (t: Ticket) => void;
+}
+
+/**
+ * The orders of one live topic, kept exactly right: the topic is followed first, then the
+ * current state is loaded over HTTP; messages that arrive during a load are held and applied
+ * after it in order (the last one is the newest state), so nothing is lost or doubled. On a
+ * reconnect the shared feed resumes by seq; on `resync` the state is loaded again.
+ */
+export function useBoard(opts: Options, board: Board): void {
+  useEffect(() => {
+    let loading = false;
+    let held: any[] = [];
+    let cancelled = false;
+
+    const apply = (t: Ticket, announce: boolean) => {
+      const before = board.tickets.value.get(t.id);
+      const next = new Map(board.tickets.value);
+      next.set(t.id, t);
+      board.tickets.value = next;
+      if (!announce || !opts.shows(t)) return;
+      const wasShown = before ? opts.shows(before) : false;
+      const knownLines = new Set(before?.lines.map((l) => l.index) ?? []);
+      const newRound = wasShown && t.lines.some((l) => !knownLines.has(l.index));
+      if (!wasShown || newRound) {
+        board.fresh.value = new Set(board.fresh.value).add(t.id);
+        setTimeout(() => {
+          const f = new Set(board.fresh.value);
+          f.delete(t.id);
+          board.fresh.value = f;
+        }, 4000);
+        opts.onNew(t);
+      }
+    };
+
+    const reload = async () => {
+      loading = true;
+      for (;;) {
+        try {
+          const list = await opts.load();
+          if (cancelled) return;
+          board.tickets.value = new Map(list.map((t) => [t.id, t]));
+          break;
+        } catch {
+          // the hub is out of reach: try again shortly, the screen keeps what it has
+          await new Promise((r) => setTimeout(r, 2000));
+          if (cancelled) return;
+        }
+      }
+      loading = false;
+      board.loaded.value = true;
+      const queue = held;
+      held = [];
+      for (const o of queue) apply(opts.fromMessage(o), true);
+    };
+
+    const onMessage = (m: LiveMessage) => {
+      if (m.type === 'order.deleted') {
+        const next = new Map(board.tickets.value);
+        next.delete(m.data.id);
+        board.tickets.value = next;
+        return;
+      }
+      if (m.type !== 'order') return;
+      if (loading) held.push(m.data);
+      else apply(opts.fromMessage(m.data), true);
+    };
+
+    const stop = live.listen([opts.topic], onMessage, () => void reload());
+    void reload();
+    return () => {
+      cancelled = true;
+      stop();
+    };
+  }, [opts.topic]);
+}
+
+export function makeBoard(): Board {
+  const board: Board = {
+    tickets: signal(new Map<string, Ticket>()),
+    fresh: signal(new Set<string>()),
+    loaded: signal(false),
+    put(t) {
+      const next = new Map(board.tickets.value);
+      next.set(t.id, t);
+      board.tickets.value = next;
+    },
+  };
+  return board;
+}
+
+/** A second hand for the age timers: it runs on the device's clock, with or without the hub. */
+export const nowSeconds = signal(Math.floor(Date.now() / 1000));
+setInterval(() => (nowSeconds.value = Math.floor(Date.now() / 1000)), 1000);
+
+export function formatAge(seconds: number): string {
+  const s = Math.max(0, seconds);
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+let audio: AudioContext | null = null;
+
+/**
+ * A short two-tone chime made on the spot (no sound file to fetch), on the page's one audio
+ * context (a context per ticket costs an audio thread each). Browsers start it suspended until
+ * the screen is first touched, so the first tap anywhere wakes it.
+ */
+export function chime(): void {
+  // counted on the page, so a test (or a curious cook's support call) can see that it rang
+  const root = document.documentElement;
+  root.dataset.chimes = String(Number(root.dataset.chimes ?? 0) + 1);
+  try {
+    const Ctx = (globalThis as any).AudioContext ?? (globalThis as any).webkitAudioContext;
+    if (!Ctx) return;
+    if (!audio) {
+      audio = new Ctx() as AudioContext;
+      addEventListener('pointerdown', () => void audio?.resume(), { once: true });
+    }
+    const ctx = audio;
+    if (ctx.state === 'suspended') void ctx.resume().catch(() => {});
+    [880, 1320].forEach((hz, i) => {
+      const o = ctx.createOscillator();
+      const g = ctx.createGain();
+      o.frequency.value = hz;
+      g.gain.setValueAtTime(0.25, ctx.currentTime + i * 0.18);
+      g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + i * 0.18 + 0.35);
+      o.connect(g).connect(ctx.destination);
+      o.start(ctx.currentTime + i * 0.18);
+      o.stop(ctx.currentTime + i * 0.18 + 0.4);
+    });
+  } catch {
+    // no audio on this device: the flash still shows
+  }
+}

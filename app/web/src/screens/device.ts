@@ -1,0 +1,62 @@
+import { signal } from '@preact/signals';
+import { get, setApiKey } from '../lib/api.ts';
+import { browserLanguage, type Language, LANGUAGES } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+
+/** What a paired tablet keeps in its browser: the widget key made for it and what it was paired as. */
+export interface Device {
+  key: string;
+  id: string;
+  name: string;
+  station: string | null;
+  restaurant: string;
+}
+
+export interface ScreenStation {
+  key: string;
+  name: string;
+  warnAfterMinutes: number;
+  lateAfterMinutes: number;
+}
+
+export interface ScreenConfig {
+  restaurant: { name: string; currency: string; timezone: string; language: string };
+  device: { name: string; station: string | null } | null;
+  stations: ScreenStation[];
+  tables: { id: string; number: number }[];
+  staff: { id: string; name: string }[];
+}
+
+const STORE = 'comanda.device';
+
+export function storedDevice(): Device | null {
+  try {
+    const d = JSON.parse(localStorage.getItem(STORE) ?? 'null') as Device | null;
+    return d && typeof d.key === 'string' ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeDevice(d: Device | null): void {
+  if (d) localStorage.setItem(STORE, JSON.stringify(d));
+  else localStorage.removeItem(STORE);
+}
+
+/** Set when the hub refused the device's key: it was unpaired in Settings. */
+export const unpaired = signal(false);
+export const config = signal<ScreenConfig | null>(null);
+
+/**
+ * Signs the page's API calls and its live feed in with the device's key, and loads what the
+ * screens show around the orders (station colours, table numbers, server names). The screen
+ * speaks the restaurant's language.
+ */
+export async function startDevice(d: Device): Promise<ScreenConfig> {
+  setApiKey(d.key);
+  live.authWith({ key: d.key }, () => (unpaired.value = true));
+  const c = await get<ScreenConfig>('/public/screens/config');
+  if ((LANGUAGES as readonly string[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
+  config.value = c;
+  return c;
+}

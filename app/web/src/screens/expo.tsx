@@ -1,0 +1,96 @@
+import { computed } from '@preact/signals';
+import { useState } from 'preact/hooks';
+import { ApiFailure, get, patch } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+import { chime, formatAge, makeBoard, nowSeconds, useBoard } from './board.ts';
+import { config } from './device.ts';
+import { ScreenBar, useSound } from './frame.tsx';
+import { destination, serverName } from './kitchen.tsx';
+import { fromLive, fromPublic, type Ticket } from './tickets.ts';
+
+const FIELDS = 'id,orderNumber,type,status,table,tableNumber,server,customerName,notes,placedAt,total,currency,items';
+/** On the pass: placed and not yet served. */
+const onExpo = (tk: Ticket) => ['placed', 'preparing', 'ready'].includes(tk.status);
+const allReady = (tk: Ticket) => tk.lines.length > 0 && tk.lines.every((l) => l.status === 'ready' || l.status === 'served');
+
+/** The pass: every open order with each line's state across stations; "Served" sends it out. */
+export function ExpoScreen() {
+  const [board] = useState(makeBoard);
+  const [sound, setSound, soundNow] = useSound();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const tables = computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number])));
+  const stationName = (key: string) => config.value?.stations.find((s) => s.key === key)?.name ?? key;
+  useBoard(
+    {
+      topic: 'orders',
+      load: async () => (await get<{ data: any[] }>('/public/orders/active', { fields: FIELDS })).data.map(fromPublic),
+      fromMessage: (o) => fromLive(o, tables.value),
+      shows: onExpo,
+      onNew: () => soundNow.current && chime(),
+    },
+    board,
+  );
+  const shown = [...board.tickets.value.values()].filter(onExpo).sort((a, b) => (a.placedAt ?? 0) - (b.placedAt ?? 0) || a.id.localeCompare(b.id));
+  const serve = async (tk: Ticket) => {
+    setBusy(tk.id);
+    setError(null);
+    try {
+      board.put(fromPublic(await patch(`/public/orders/${tk.id}/status`, { status: 'served' })));
+    } catch (e) {
+      setError(e instanceof ApiFailure ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div class="kds">
+      <ScreenBar title={t('expo.title')}>
+        <button type="button" class="kbtn" aria-pressed={sound} onClick={() => setSound(!sound)}>
+          {sound ? t('kds.soundOn') : t('kds.soundOff')}
+        </button>
+      </ScreenBar>
+      {error ? (
+        <p class="kds-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <main class="kds-tickets" aria-label={t('kds.tickets')}>
+        {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !shown.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
+        {shown.map((tk) => {
+          const ready = allReady(tk);
+          const age = tk.placedAt === null ? 0 : nowSeconds.value - tk.placedAt;
+          return (
+            <article key={tk.id} class={`ticket ${ready ? 'expo-ready' : ''} ${board.fresh.value.has(tk.id) ? 'ticket-new' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+              <header class="ticket-head">
+                <div>
+                  <span class="ticket-no">#{tk.number}</span>
+                  {ready ? <span class="tag tag-ready">{t('expo.allReady')}</span> : null}
+                </div>
+                <time class="ticket-age">{formatAge(age)}</time>
+                <div class="ticket-where">{destination(tk)}</div>
+                {serverName(tk) ? <div class="ticket-server">{serverName(tk)}</div> : null}
+              </header>
+              <ul class="ticket-lines">
+                {tk.lines.map((l) => (
+                  <li key={l.index} class={`line line-${l.status}`}>
+                    <span class="line-main">
+                      <span class="line-qty">{l.quantity}×</span> {l.name}
+                      <span class="line-state">{t(`kds.line.${l.status}` as 'kds.line.pending')}</span>
+                    </span>
+                    <span class="line-station">{stationName(l.station)}</span>
+                    {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}
+                  </li>
+                ))}
+              </ul>
+              {tk.notes ? <p class="ticket-note">{tk.notes}</p> : null}
+              <button type="button" class="kbtn bump" disabled={busy === tk.id} onClick={() => void serve(tk)}>
+                {t('expo.served')}
+              </button>
+            </article>
+          );
+        })}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'preact/hooks';
+import { getAll } from '../lib/api.ts';
+import { money, todayAtRestaurant, when } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { session } from '../lib/session.ts';
+import { Dialog } from '../ui/kit.tsx';
+import { nowSeconds } from './board.ts';
+import { ScreenBar } from './frame.tsx';
+
+interface Table {
+  id: string;
+  number: number;
+  capacity: number;
+  zone: string | null;
+  status: string;
+}
+interface Reservation {
+  id: string;
+  table: string | null;
+  status: string;
+  starts_at: number;
+  party_size: number;
+  guest: { name: string };
+}
+interface Order {
+  id: string;
+  order_number: string;
+  status: string;
+  table: string | null;
+  total: number;
+  currency: string;
+  items: { index: number; name: string; quantity: number; status: string }[];
+}
+
+export type TableState = 'free' | 'soon' | 'seated' | 'order' | 'bill';
+const OPEN = ['placed', 'preparing', 'ready', 'served'];
+const SOON_SECONDS = 60 * 60;
+
+/** A table's state on the plan, from its open order, today's bookings and its own floor status. */
+export function tableState(table: Table, order: Order | undefined, bookings: Reservation[], now: number): TableState {
+  if (order) return order.status === 'served' ? 'bill' : 'order';
+  if (bookings.some((r) => r.status === 'seated') || ['occupied', 'seated'].includes(table.status)) return 'seated';
+  if (bookings.some((r) => ['pending', 'confirmed'].includes(r.status) && r.starts_at - now <= SOON_SECONDS && now - r.starts_at <= 15 * 60)) return 'soon';
+  return 'free';
+}
+
+/**
+ * The floor for a manager's tablet: tables as a grid coloured by state, the next booking and
+ * the open order's total; tap a table for its order. Signed in with the back office's session
+ * (tables and bookings are staff data a kitchen key does not read).
+ */
+export function FloorScreen() {
+  const [tables, setTables] = useState<Table[]>([]);
+  const [bookings, setBookings] = useState<Reservation[]>([]);
+  const [orders, setOrders] = useState<Map<string, Order>>(new Map());
+  const [picked, setPicked] = useState<Table | null>(null);
+
+  useEffect(() => {
+    const loadOrders = async () => {
+      const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
+      setOrders(new Map(lists.flat().map((o) => [o.id, o])));
+    };
+    const loadBookings = async () => setBookings(await getAll<Reservation>('/v1/reservations', { date: todayAtRestaurant() }));
+    const loadAll = () => void Promise.all([getAll<Table>('/v1/tables').then(setTables), loadOrders(), loadBookings()]).catch(() => {});
+    const stop = live.listen(
+      ['orders', 'reservations'],
+      (m) => {
+        // orders come as the API shows them; a booking message is the stored row, so bookings are re-read
+        if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
+        else if (m.type.startsWith('reservation')) void loadBookings().catch(() => {});
+      },
+      loadAll,
+    );
+    loadAll();
+    return stop;
+  }, []);
+
+  const now = nowSeconds.value;
+  const openAt = (id: string) => [...orders.values()].filter((o) => o.table === id && OPEN.includes(o.status)).sort((a, b) => a.order_number.localeCompare(b.order_number))[0];
+  const cur = session.value?.restaurant.currency.toUpperCase();
+  const pickedOrder = picked ? openAt(picked.id) : undefined;
+  return (
+    <div class="kds">
+      <ScreenBar title={t('floor.title')} />
+      <ul class="floor-legend" aria-label={t('floor.title')}>
+        {(['free', 'soon', 'seated', 'order', 'bill'] as const).map((s) => (
+          <li key={s} class={`floor-${s}`}>
+            {t(`floor.state.${s}`)}
+          </li>
+        ))}
+      </ul>
+      <main class="floor-grid">
+        {tables.map((tb) => {
+          const mine = bookings.filter((r) => r.table === tb.id);
+          const order = openAt(tb.id);
+          const state = tableState(tb, order, mine, now);
+          const next = mine.filter((r) => ['pending', 'confirmed'].includes(r.status) && r.starts_at >= now - 15 * 60).sort((a, b) => a.starts_at - b.starts_at)[0];
+          return (
+            <button type="button" key={tb.id} class={`floor-table floor-${state}`} data-table={tb.number} onClick={() => setPicked(tb)}>
+              <span class="floor-no">{tb.number}</span>
+              <span class="floor-state">{t(`floor.state.${state}`)}</span>
+              <span class="floor-seats">{t('floor.seats', { n: tb.capacity })}</span>
+              {order ? <span class="floor-total">{money(order.total, cur)}</span> : null}
+              {next ? <span class="floor-next">{t('floor.next', { time: when(next.starts_at, 'time'), name: next.guest.name, n: next.party_size })}</span> : null}
+            </button>
+          );
+        })}
+      </main>
+      <Dialog title={picked ? t('qr.table', { n: picked.number }) : ''} open={!!picked} onClose={() => setPicked(null)}>
+        {pickedOrder ? (
+          <>
+            <p>
+              #{pickedOrder.order_number} · {t(`qr.status.${pickedOrder.status}` as 'qr.status.placed')} · {money(pickedOrder.total, cur)}
+            </p>
+            <ul class="plain-list">
+              {pickedOrder.items.map((l) => (
+                <li key={l.index}>
+                  {l.quantity}× {l.name} · {t(`kds.line.${l.status}` as 'kds.line.pending')}
+                </li>
+              ))}
+            </ul>
+            <a class="btn btn-primary" href={`/app/orders/${pickedOrder.id}`}>
+              {t('floor.openOrder')}
+            </a>
+          </>
+        ) : (
+          <p>{t('floor.noOrder')}</p>
+        )}
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * One model for an order on a screen, whether it came from an HTTP view (camelCase, /public)
+ * or a live message (the order as /v1 shows it). Only the lines of the screen's station are kept.
+ */
+export type LineStatus = 'pending' | 'preparing' | 'ready' | 'served';
+
+export interface Line {
+  index: number;
+  name: string;
+  quantity: number;
+  modifiers: string[];
+  notes: string | null;
+  status: LineStatus;
+  station: string;
+  round: number;
+  sentAt: number | null;
+}
+
+export interface Ticket {
+  id: string;
+  number: string;
+  type: 'dine_in' | 'takeout' | 'delivery';
+  status: string;
+  tableId: string | null;
+  tableNumber: number | null;
+  customerName: string | null;
+  serverId: string | null;
+  notes: string | null;
+  placedAt: number | null;
+  total: number;
+  currency: string;
+  lines: Line[];
+}
+
+const modifierNames = (mods: { name: string }[] | undefined) => (mods ?? []).map((m) => m.name);
+
+export function fromPublic(o: any): Ticket {
+  return {
+    id: o.id,
+    number: String(o.orderNumber),
+    type: o.type,
+    status: o.status,
+    tableId: o.table ?? null,
+    tableNumber: o.tableNumber ?? null,
+    customerName: o.customerName ?? null,
+    serverId: o.server ?? null,
+    notes: o.notes ?? null,
+    placedAt: o.placedAt ?? null,
+    total: o.total ?? 0,
+    currency: o.currency ?? 'eur',
+    lines: (o.items ?? []).map((i: any) => ({
+      index: i.index,
+      name: i.name,
+      quantity: i.quantity,
+      modifiers: modifierNames(i.modifiers),
+      notes: i.notes ?? null,
+      status: i.status,
+      station: i.station,
+      round: i.round ?? 1,
+      sentAt: i.sentToKitchenAt ?? null,
+    })),
+  };
+}
+
+export function fromLive(o: any, tableNumbers: Map<string, number>): Ticket {
+  const tableId = typeof o.table === 'string' ? o.table : (o.table?.id ?? null);
+  return {
+    id: o.id,
+    number: String(o.order_number),
+    type: o.type,
+    status: o.status,
+    tableId,
+    tableNumber: tableId ? (tableNumbers.get(tableId) ?? null) : null,
+    customerName: o.customer?.name ?? null,
+    serverId: typeof o.server === 'string' ? o.server : (o.server?.id ?? null),
+    notes: o.notes ?? null,
+    placedAt: o.placed_at ?? null,
+    total: o.total ?? 0,
+    currency: o.currency ?? 'eur',
+    lines: (o.items ?? []).map((i: any) => ({
+      index: i.index,
+      name: i.name,
+      quantity: i.quantity,
+      modifiers: modifierNames(i.modifiers),
+      notes: i.notes ?? null,
+      status: i.status,
+      station: i.station,
+      round: i.round ?? 1,
+      sentAt: i.sent_to_kitchen_at ?? null,
+    })),
+  };
+}
+
+export const OPEN_STATUSES = new Set(['placed', 'preparing', 'ready', 'served']);
+export const isOpen = (t: Ticket) => OPEN_STATUSES.has(t.status);
+
+/** On a station's screen: an open order with a line still to cook there. */
+export const onKitchen = (t: Ticket) => isOpen(t) && t.lines.some((l) => l.status === 'pending' || l.status === 'preparing');
+
+/** What a tap on a line asks for next; null once it is ready. */
+export const nextStatus = (s: LineStatus): LineStatus | null => (s === 'pending' ? 'preparing' : s === 'preparing' ? 'ready' : null);
+
+/** The ticket's age counts from the oldest line still to cook (a later round starts its own clock). */
+export function startedAt(t: Ticket): number | null {
+  const open = t.lines.filter((l) => l.status === 'pending' || l.status === 'preparing');
+  const times = open.map((l) => l.sentAt ?? t.placedAt).filter((x): x is number => x !== null);
+  return times.length ? Math.min(...times) : t.placedAt;
+}
+
+/** The all-day count: how many of each item are still to cook. */
+export function allDay(tickets: Ticket[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const t of tickets) for (const l of t.lines) if (l.status === 'pending' || l.status === 'preparing') counts.set(l.name, (counts.get(l.name) ?? 0) + l.quantity);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+/** Notes that a cook must not miss: allergies and intolerances, in the languages the screens speak. */
+export const isAllergyNote = (note: string) =>
+  /allerg|intoler|gluten|nut|peanut|lactose|dairy|celiac|coeliac|shellfish|sesam|nuss|nüsse|noix|arachide|frutos secos|noci|sans gluten|senza glutine|sin gluten/i.test(note);

@@ -1,0 +1,106 @@
+import { chromium } from 'playwright-core';
+import type { ApiClient } from '../test/helpers/server.ts';
+
+export interface ScreensResult {
+  screens: number;
+  orders: number;
+  per_second: number;
+  paints: number;
+  missing: number;
+  order_to_paint_ms: { p50: number; p95: number; max: number };
+  guest_menu_interactive_slow4g_ms: number;
+}
+
+/**
+ * N grill screens (one paired device, N tabs) in a real headless Chromium while orders arrive
+ * over the widget API at a steady rate: for every order and screen, the API's 201 to the ticket
+ * painted (a MutationObserver, then the next animation frame). Then the guest menu (/qr/<token>)
+ * on Lighthouse's "slow 4G" mobile profile (150 ms RTT, 1.6 Mbit/s, CPU × 4): until its first
+ * item can be tapped. `api` holds a secret key of the restaurant, `widget` its widget key.
+ */
+export async function measureScreens(url: string, api: ApiClient, widget: string, opts: { seconds: number; rate: number; screens: number }): Promise<ScreensResult> {
+  const { seconds, rate, screens } = opts;
+  const till = api.withKey(widget);
+  await api.post('/v1/stations', { key: 'kds-bench', name: 'KDS bench' });
+  const cat = (await api.post('/v1/menu_categories', { name: 'KDS bench', station: 'kds-bench' })).body;
+  const item = (await api.post('/v1/menu_items', { name: 'Steak', category: cat.id, price: 2450 })).body;
+  const qr = (await api.post('/v1/qr_codes', {})).body;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const code = (await api.post('/v1/devices/pairing_codes', { name: 'Bench grill', station: 'kds-bench' })).body.code;
+    const first = await context.newPage();
+    await first.goto(`${url}/screens/pair?code=${code}`);
+    await first.getByRole('button', { name: 'Pair' }).click();
+    await first.getByText('No open tickets').waitFor();
+    const pages = [first];
+    for (let i = 1; i < screens; i++) {
+      const p = await context.newPage();
+      await p.goto(`${url}/screens/kitchen/kds-bench`);
+      await p.getByText('No open tickets').waitFor();
+      pages.push(p);
+    }
+    // in each page: when a ticket appears, note the wall clock at the next frame
+    for (const p of pages) {
+      await p.evaluate(() => {
+        const w = globalThis as any;
+        w.__seen = {};
+        new w.MutationObserver((records: any[]) => {
+          for (const r of records)
+            for (const n of r.addedNodes) {
+              const id = n.getAttribute?.('data-order');
+              if (id && !w.__seen[id]) w.requestAnimationFrame(() => (w.__seen[id] = Date.now()));
+            }
+        }).observe(w.document.querySelector('.kds-tickets'), { childList: true });
+      });
+    }
+    const sent = new Map<string, number>();
+    const started = Date.now();
+    for (let i = 0; i < seconds * rate; i++) {
+      const due = started + (i * 1000) / rate;
+      await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+      void till.post('/public/orders', { type: 'takeout', customerName: `Guest ${i}`, items: [{ menuItemId: item.id, quantity: 1 }] }).then((r) => sent.set(r.body.id, Date.now()));
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    const lat: number[] = [];
+    let missing = 0;
+    for (const p of pages) {
+      const seen: Record<string, number> = await p.evaluate(() => (globalThis as any).__seen);
+      for (const [id, at] of sent) {
+        if (seen[id] === undefined) missing++;
+        else lat.push(seen[id] - at);
+      }
+    }
+    lat.sort((a, b) => a - b);
+    const q = (x: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * x))];
+    await context.close();
+  
+    // the guest's menu on a throttled phone: Lighthouse's "slow 4G" mobile profile (150 ms RTT, 1.6 Mbit/s, CPU × 4)
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const guest = await phone.newPage();
+    const cdp = await phone.newCDPSession(guest);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    const t0 = Date.now();
+    await guest.goto(`${url}/qr/${qr.token}`);
+    await guest.getByRole('button', { name: /Steak/ }).first().waitFor();
+    const interactive = Date.now() - t0;
+    await phone.close();
+  
+    return {
+        screens,
+        orders: sent.size,
+        per_second: rate,
+        paints: lat.length,
+        missing,
+        order_to_paint_ms: { p50: q(0.5), p95: q(0.95), max: lat[lat.length - 1] },
+        guest_menu_interactive_slow4g_ms: interactive,
+    };
+  } finally {
+    await browser.close();
+  }
+}

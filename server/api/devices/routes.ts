@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { makePairingCode, redeemPairingCode, revokeDevice } from '../../domain/devices/pairing.ts';
+import { readSettings } from '../../domain/restaurants/settings.ts';
+import { defineRoute, idParam } from '../../http/route.ts';
+import { limitIp } from '../guest/guard.ts';
+import { presentDevice, presentPairingCode, presentScreenStation } from './presenter.ts';
+
+const tag = 'Screens and devices';
+
+defineRoute({
+  method: 'post',
+  path: '/v1/devices/pairing_codes',
+  summary: 'Make a six-digit code (valid 10 minutes) that pairs one kitchen, expo or floor tablet; shown once',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:write',
+  body: z.object({ name: z.string().trim().min(1).max(100), station: z.string().min(1).max(64).nullable().optional() }),
+  status: 201,
+  handler: async (c) => {
+    const made = await c.services.tx.run((trx) => makePairingCode(trx, c.actor(), c.body));
+    return presentPairingCode(made, c.services.config.publicUrl);
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/devices',
+  summary: 'Paired tablets, newest first (revoked ones too)',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:read',
+  handler: async (c) => {
+    const rows = await c.db
+      .selectFrom('device_pairings as p')
+      .innerJoin('api_keys as k', 'k.id', 'p.api_key_id')
+      .selectAll('p')
+      .select(['k.prefix', 'k.last_used_at', 'k.revoked_at', 'k.kind', 'k.livemode', 'k.hash', 'k.scopes', 'k.created as key_created', 'k.updated as key_updated'])
+      .where('p.restaurant_id', '=', c.actor().restaurantId)
+      .orderBy('p.used_at', 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(200)
+      .execute();
+    const data = rows.map((r) =>
+      presentDevice(r, {
+        id: r.api_key_id!,
+        restaurant_id: r.restaurant_id,
+        kind: r.kind,
+        livemode: r.livemode,
+        hash: r.hash,
+        prefix: r.prefix,
+        name: r.name,
+        scopes: r.scopes,
+        last_used_at: r.last_used_at,
+        revoked_at: r.revoked_at,
+        created: r.key_created,
+        updated: r.key_updated,
+      }),
+    );
+    return { object: 'list', data, has_more: false };
+  },
+});
+
+defineRoute({
+  method: 'delete',
+  path: '/v1/devices/:id',
+  summary: "Unpair a tablet: its key is revoked and the screen asks to be paired again",
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:write',
+  params: idParam('key_ id of the device'),
+  handler: async (c) => {
+    const { pairing, key } = await c.services.tx.run((trx) => revokeDevice(trx, c.actor(), c.params.id));
+    return presentDevice(pairing, key);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/public/devices/pair',
+  preflight: limitIp,
+  summary: 'A tablet trades a pairing code for its own widget key (answered once; the tablet keeps it)',
+  tag,
+  auth: 'none',
+  sandbox: 'keyless',
+  body: z.object({ code: z.string().trim().regex(/^\d{6}$/, 'must be the six digits shown in Settings') }),
+  status: 201,
+  handler: async (c) => {
+    const { pairing, key } = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, c.body.code));
+    const restaurant = await c.db.selectFrom('restaurants').select(['name']).where('id', '=', pairing.restaurant_id).executeTakeFirstOrThrow();
+    return { object: 'device_credential', key, device: { id: pairing.api_key_id, name: pairing.name, station: pairing.station }, restaurant: { name: restaurant.name } };
+  },
+});
+
+defineRoute({
+  method: 'get',
+  path: '/public/screens/config',
+  summary: "What a screen shows around the orders: the venue, the device's name and station, each station's age colours",
+  tag,
+  auth: 'widget',
+  sandbox: 'read_only',
+  scope: 'orders:read',
+  handler: async (c) => {
+    const actor = c.actor();
+    const restaurant = await c.db.selectFrom('restaurants').selectAll().where('id', '=', actor.restaurantId).executeTakeFirstOrThrow();
+    const stations = await c.db
+      .selectFrom('stations')
+      .selectAll()
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('is_active', '=', 1)
+      .orderBy('created')
+      .orderBy('id')
+      .execute();
+    const device = await c.db
+      .selectFrom('device_pairings')
+      .select(['name', 'station'])
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('api_key_id', '=', c.caller!.keyId)
+      .executeTakeFirst();
+    // live messages carry the order as /v1 shows it (ids): the screen names tables and servers from these
+    const tables = await c.db.selectFrom('tables').select(['id', 'number']).where('restaurant_id', '=', actor.restaurantId).execute();
+    const staff = await c.db.selectFrom('users').select(['id', 'name']).where('restaurant_id', '=', actor.restaurantId).execute();
+    const settings = readSettings(restaurant);
+    return {
+      restaurant: { name: restaurant.name, currency: restaurant.currency, timezone: restaurant.timezone, language: settings.language },
+      device: device ?? null,
+      stations: stations.map(presentScreenStation),
+      tables: tables.map((t) => ({ id: t.id, number: t.number })),
+      staff: staff.map((u) => ({ id: u.id, name: u.name })),
+    };
+  },
+});

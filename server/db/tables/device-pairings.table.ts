@@ -1,0 +1,12 @@
+/** A pairing code for a kitchen/expo/floor tablet and, once used, the key it became. Local, not replicated. */
+export interface DevicePairingsTable {
+  id: string;
+  restaurant_id: string;
+  code_hash: string;
+  name: string;
+  station: string | null;
+  created: number;
+  expires_at: number;
+  used_at: number | null;
+  api_key_id: string | null;
+}

@@ -1,0 +1,63 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import { checkPage } from '../backoffice/browser.ts';
+import { launch } from '../backoffice/browser.ts';
+import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
+
+/** The pass in Chromium: lines of every station, an order highlighted once all is ready, "Served". */
+describe('expo screen in the browser', () => {
+  let hub: TestHub;
+  let menu: Menu;
+  let till: ApiClient;
+  let browser: Browser;
+  let expo: Page;
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
+    menu = await seedMenu(hub);
+    till = hub.api.withKey(hub.keys.widget);
+    browser = await launch();
+    expo = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
+    expo.setDefaultTimeout(10_000);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('a screen paired without a station chooses the expo, which follows every line to "Served"', async () => {
+    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Pass' })).body.code;
+    await expo.goto(`${hub.url}/screens/pair?code=${code}`);
+    await expo.getByRole('button', { name: 'Pair' }).click();
+    await expo.getByRole('heading', { name: 'Choose a screen' }).waitFor();
+    await checkPage(expo, 'screens-choose');
+    await expo.getByRole('link', { name: 'Expo' }).click();
+    await expo.getByRole('heading', { level: 1, name: 'Expo' }).waitFor();
+
+    const order = (
+      await till.post('/public/orders', {
+        type: 'dine-in',
+        tableId: menu.table,
+        items: [
+          { menuItemId: menu.steak, quantity: 1, modifiers: ['Rare'] },
+          { menuItemId: menu.pasta, quantity: 2 },
+          { menuItemId: menu.water, quantity: 1 },
+        ],
+      })
+    ).body;
+    const ticket = expo.locator(`[data-order="${order.id}"]`);
+    await ticket.getByText('Grill').waitFor();
+    await ticket.getByText('Bar').waitFor();
+    for (const i of [0, 1]) await till.patch(`/public/orders/${order.id}/items/${i}/status`, { status: 'ready' });
+    await ticket.locator('li.line-ready').nth(1).waitFor();
+    expect(await ticket.getByText('All ready').count()).toBe(0);
+    await till.patch(`/public/orders/${order.id}/items/2/status`, { status: 'ready' });
+    await ticket.getByText('All ready').waitFor();
+    await checkPage(expo, 'expo');
+    await ticket.getByRole('button', { name: 'Served' }).click();
+    await ticket.waitFor({ state: 'detached' });
+    expect((await till.get(`/public/orders/${order.id}`)).body.status).toBe('served');
+  });
+});

@@ -1,0 +1,67 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import { checkPage, launch } from '../backoffice/browser.ts';
+import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
+
+/** The floor plan on a manager's tablet (the back office's sign-in), live from orders and bookings. */
+describe('floor screen in the browser', () => {
+  let hub: TestHub;
+  let menu: Menu;
+  let till: ApiClient;
+  let browser: Browser;
+  let floor: Page;
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
+    menu = await seedMenu(hub);
+    till = hub.api.withKey(hub.keys.widget);
+    browser = await launch();
+    const tablet = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    floor = await tablet.newPage();
+    floor.setDefaultTimeout(10_000);
+    await floor.goto(`${hub.url}/screens/floor`);
+    await floor.getByText('Sign in to the back office on this tablet').waitFor();
+    const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
+      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
+    });
+    expect(setup.status()).toBeLessThan(300);
+    const all = { open: '00:00', close: '23:59' };
+    await hub.api.patch('/v1/settings', { opening_hours: Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [all]])) });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('colours tables by state with the next booking and the open total, live', async () => {
+    const soon = new Date(Date.now() + 30 * 60_000);
+    const booking = await hub.api.post('/v1/reservations', {
+      guest_name: 'Grace',
+      party_size: 2,
+      date: soon.toISOString().slice(0, 10),
+      time: soon.toISOString().slice(11, 16),
+      table: menu.table2,
+    });
+    expect(booking.status).toBe(201);
+    await floor.goto(`${hub.url}/screens/floor`);
+    const t1 = floor.locator('[data-table="1"]');
+    const t2 = floor.locator('[data-table="2"]');
+    await t1.getByText('Free').waitFor();
+    await t2.getByText('Reserved soon').waitFor();
+    await t2.getByText(/Next \d\d:\d\d · Grace \(2\)/).waitFor();
+
+    const order = (await till.post('/public/orders', { type: 'dine-in', tableId: menu.table, items: [{ menuItemId: menu.pasta, quantity: 2 }] })).body;
+    await t1.getByText('Order open').waitFor();
+    await t1.getByText(`€${(order.total / 100).toFixed(2)}`).waitFor();
+    await checkPage(floor, 'floor');
+    await till.patch(`/public/orders/${order.id}/status`, { status: 'served' });
+    await t1.getByText('Waiting for the bill').waitFor();
+    await t1.click();
+    const dialog = floor.getByRole('dialog', { name: 'Table 1' });
+    await dialog.getByText('2× Carbonara').waitFor();
+    await dialog.getByRole('link', { name: 'Open the order' }).waitFor();
+    await checkPage(floor, 'floor-table');
+  });
+});
