@@ -1,11 +1,64 @@
 import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import { listOf, named, unix } from '../../http/schemas.ts';
 import type { ApiKeysTable } from '../../db/tables/api-keys.table.ts';
 import type { DevicePairingsTable } from '../../db/tables/device-pairings.table.ts';
 import type { StationsTable } from '../../db/tables/stations.table.ts';
 import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../../domain/menu/stations.ts';
 
+export const DeviceSchema = named(
+  'Device',
+  z.object({
+    id: z.string(),
+    object: z.literal('device'),
+    name: z.string(),
+    station: z.string().nullable(),
+    prefix: z.string(),
+    paired_at: unix().nullable(),
+    last_used_at: unix().nullable(),
+    revoked_at: unix().nullable(),
+  }),
+);
+export type Device = z.output<typeof DeviceSchema>;
+export const DeviceListSchema = listOf(DeviceSchema).omit({ next_cursor: true, previous_cursor: true, url: true });
+
+export const PairingCodeSchema = named(
+  'PairingCode',
+  z.object({
+    object: z.literal('pairing_code'),
+    code: z.string(),
+    name: z.string(),
+    station: z.string().nullable(),
+    expires_at: unix(),
+    url: z.string(),
+  }),
+);
+
+export const DeviceCredentialSchema = named(
+  'DeviceCredential',
+  z.object({
+    object: z.literal('device_credential'),
+    key: z.string(),
+    device: z.object({ id: z.string(), name: z.string(), station: z.string().nullable() }),
+    restaurant: z.object({ name: z.string() }),
+  }),
+);
+
+const ScreenStationSchema = z.object({ key: z.string(), name: z.string(), warnAfterMinutes: z.number().int(), lateAfterMinutes: z.number().int() });
+
+export const ScreenConfigSchema = named(
+  'ScreenConfig',
+  z.object({
+    restaurant: z.object({ name: z.string(), currency: z.string(), timezone: z.string(), language: z.string().nullable() }),
+    device: z.object({ name: z.string(), station: z.string().nullable() }).nullable(),
+    stations: z.array(ScreenStationSchema),
+    tables: z.array(z.object({ id: z.string(), number: z.number().int() })),
+    staff: z.array(z.object({ id: z.string(), name: z.string() })),
+  }),
+);
+
 /** A paired tablet: its widget key (never the key itself) and what it was paired for. */
-export function presentDevice(pairing: Selectable<DevicePairingsTable>, key: Selectable<ApiKeysTable>) {
+export function presentDevice(pairing: Selectable<DevicePairingsTable>, key: Selectable<ApiKeysTable>): Device {
   return {
     id: key.id,
     object: 'device' as const,
@@ -18,7 +71,7 @@ export function presentDevice(pairing: Selectable<DevicePairingsTable>, key: Sel
   };
 }
 
-export function presentPairingCode(row: Selectable<DevicePairingsTable> & { code: string }, publicUrl: string) {
+export function presentPairingCode(row: Selectable<DevicePairingsTable> & { code: string }, publicUrl: string): z.output<typeof PairingCodeSchema> {
   return {
     object: 'pairing_code' as const,
     code: row.code,
@@ -31,7 +84,7 @@ export function presentPairingCode(row: Selectable<DevicePairingsTable> & { code
 }
 
 /** A station as a screen needs it (camelCase, as every /public answer), its age colours resolved. */
-export function presentScreenStation(row: Selectable<StationsTable>) {
+export function presentScreenStation(row: Selectable<StationsTable>): z.output<typeof ScreenStationSchema> {
   return {
     key: row.key,
     name: row.name,

@@ -3,13 +3,15 @@ import { makePairingCode, redeemPairingCode, revokeDevice } from '../../domain/d
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { limitIp } from '../guest/guard.ts';
-import { presentDevice, presentPairingCode, presentScreenStation } from './presenter.ts';
+import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from './presenter.ts';
 
 const tag = 'Screens and devices';
 
 defineRoute({
   method: 'post',
   path: '/v1/devices/pairing_codes',
+  response: PairingCodeSchema,
+  errors: ['unknown_station', 'rate_limited'],
   summary: 'Make a six-digit code (valid 10 minutes) that pairs one kitchen, expo or floor tablet; shown once',
   tag,
   auth: 'secret',
@@ -26,6 +28,7 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/devices',
+  response: DeviceListSchema,
   summary: 'Paired tablets, newest first (revoked ones too)',
   tag,
   auth: 'secret',
@@ -58,13 +61,15 @@ defineRoute({
         updated: r.key_updated,
       }),
     );
-    return { object: 'list', data, has_more: false };
+    return { object: 'list' as const, data, has_more: false };
   },
 });
 
 defineRoute({
   method: 'delete',
   path: '/v1/devices/:id',
+  response: DeviceSchema,
+  errors: ['resource_missing'],
   summary: "Unpair a tablet: its key is revoked and the screen asks to be paired again",
   tag,
   auth: 'secret',
@@ -80,6 +85,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/devices/pair',
+  response: DeviceCredentialSchema,
+  errors: ['resource_missing'],
   preflight: limitIp,
   summary: 'A tablet trades a pairing code for its own widget key (answered once; the tablet keeps it)',
   tag,
@@ -90,13 +97,14 @@ defineRoute({
   handler: async (c) => {
     const { pairing, key } = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, c.body.code));
     const restaurant = await c.db.selectFrom('restaurants').select(['name']).where('id', '=', pairing.restaurant_id).executeTakeFirstOrThrow();
-    return { object: 'device_credential', key, device: { id: pairing.api_key_id, name: pairing.name, station: pairing.station }, restaurant: { name: restaurant.name } };
+    return { object: 'device_credential' as const, key, device: { id: pairing.api_key_id, name: pairing.name, station: pairing.station }, restaurant: { name: restaurant.name } };
   },
 });
 
 defineRoute({
   method: 'get',
   path: '/public/screens/config',
+  response: ScreenConfigSchema,
   summary: "What a screen shows around the orders: the venue, the device's name and station, each station's age colours",
   tag,
   auth: 'widget',
