@@ -1,22 +1,38 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { DB } from '../server/db/schema.ts';
+import { named, unix } from '../server/http/schemas.ts';
 import { currentEpoch } from './epoch.ts';
 import { readLink } from './hub.ts';
 
-export interface SyncStatus {
-  object: 'sync_status';
-  role: 'hub' | 'cloud';
-  linked: boolean;
-  cloud_url: string | null;
-  hub_id: string | null;
-  connected: boolean;
-  pending_push: number;
-  pending_pull: number;
-  last_synced_at: number | null;
-  last_error: string | null;
-  lag_seconds: number;
-  conflicts: { id: string; kind: string; table: string; row_ids: string[]; detail: unknown; created: number }[];
-}
+export const SyncStatusSchema = named(
+  'SyncStatus',
+  z.object({
+    object: z.literal('sync_status'),
+    role: z.enum(['hub', 'cloud']),
+    linked: z.boolean(),
+    cloud_url: z.string().nullable(),
+    hub_id: z.string().nullable(),
+    connected: z.boolean(),
+    pending_push: z.number().int(),
+    pending_pull: z.number().int(),
+    last_synced_at: unix().nullable(),
+    last_error: z.string().nullable(),
+    lag_seconds: z.number().int(),
+    conflicts: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.string(),
+        table: z.string(),
+        row_ids: z.array(z.string()),
+        /** what the merge found, its shape depends on the kind */
+        detail: z.unknown(),
+        created: unix(),
+      }),
+    ),
+  }),
+);
+export type SyncStatus = z.output<typeof SyncStatusSchema>;
 
 /** A hub not heard from for this long is shown as disconnected on the cloud. */
 const SEEN_WITHIN_S = 45;

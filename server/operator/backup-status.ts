@@ -47,22 +47,3 @@ export function ensureBackupStatus(dataDir: string, nowMs: number): BackupStatus
   writeBackupStatus(dataDir, fresh);
   return fresh;
 }
-
-/** The API's view: times in Unix seconds, and a warning when nothing succeeded in 48 h. */
-export function presentBackupHealth(status: BackupStatus | null, cfg: { enabled: boolean; dir: string; keepDays: number; schedule: string }, nowMs: number) {
-  const reference = status?.lastSuccess?.at ?? status?.since ?? nowMs;
-  const late = cfg.enabled && nowMs - reference > BACKUP_WARN_AFTER_MS;
-  return {
-    enabled: cfg.enabled,
-    dir: cfg.dir,
-    keep_days: cfg.keepDays,
-    schedule: cfg.schedule,
-    last_success_at: status?.lastSuccess ? Math.floor(status.lastSuccess.at / 1000) : null,
-    last_file: status?.lastSuccess ? path.basename(status.lastSuccess.file) : null,
-    last_size_bytes: status?.lastSuccess?.bytes ?? null,
-    last_duration_ms: status?.lastSuccess?.ms ?? null,
-    last_failure_at: status?.lastFailure ? Math.floor(status.lastFailure.at / 1000) : null,
-    last_error: status?.lastFailure && (!status.lastSuccess || status.lastFailure.at > status.lastSuccess.at) ? status.lastFailure.error : null,
-    warning: late ? ('no_backup_in_48h' as const) : null,
-  };
-}

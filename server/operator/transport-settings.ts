@@ -1,6 +1,5 @@
 import type { Config, SmtpConfig } from '../config.ts';
 import type { Executor } from '../db/records.ts';
-import { maskSecret } from './mask.ts';
 import { seal, unseal } from './sealed.ts';
 
 const NAME = 'notification_transports';
@@ -92,27 +91,5 @@ export function effectiveTransports(config: Pick<Config, 'mail' | 'sms'>, s: Tra
       email: s.smtp !== undefined ? ('settings' as const) : config.mail.smtp ? ('config' as const) : null,
       sms: s.sms !== undefined ? ('settings' as const) : config.sms ? ('config' as const) : null,
     },
-  };
-}
-
-/** The API's view: never a secret in full. */
-export function presentTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings) {
-  const eff = effectiveTransports(config, s);
-  const smtp = eff.mail.smtp;
-  return {
-    object: 'notification_settings' as const,
-    email: {
-      configured: smtp !== null,
-      source: eff.source.email,
-      from: eff.mail.from,
-      smtp: smtp && { host: smtp.host, port: smtp.port, secure: smtp.secure ?? false, user: smtp.user ?? null, pass: maskSecret(smtp.pass) },
-    },
-    sms: {
-      configured: eff.sms !== null,
-      source: eff.source.sms,
-      url: eff.sms?.url ?? null,
-      token: maskSecret(eff.sms?.token),
-    },
-    unreadable_secrets: s.unreadable,
   };
 }

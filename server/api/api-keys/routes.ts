@@ -7,7 +7,8 @@ import { ApiError, notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentApiKey } from './presenter.ts';
+import { listOf } from '../../http/schemas.ts';
+import { ApiKeySchema, NewApiKeySchema, presentApiKey } from './presenter.ts';
 
 const tag = 'API keys';
 
@@ -21,6 +22,7 @@ const CreateKey = z.object({
 defineRoute({
   method: 'get',
   path: '/v1/api_keys',
+  response: listOf(ApiKeySchema),
   summary: 'List API keys (never the keys themselves), newest first',
   tag,
   auth: 'secret',
@@ -38,6 +40,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/api_keys',
+  response: NewApiKeySchema,
   summary: 'Create an API key; the answer carries the full key (`secret`), shown this once',
   tag,
   auth: 'secret',
@@ -67,6 +70,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/api_keys/:id',
+  response: ApiKeySchema,
   summary: 'Revoke an API key (it stops working within seconds); returns it with revoked_at set',
   tag,
   auth: 'secret',

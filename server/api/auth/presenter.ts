@@ -1,16 +1,42 @@
+import { z } from 'zod';
+import { ACCESS_ROLES } from '../../auth/roles.ts';
+import { LANGUAGES, type Settings } from '../../domain/restaurants/settings.ts';
 import type { StaffSession } from '../../domain/staff/sessions.ts';
-import type { Settings } from '../../domain/restaurants/settings.ts';
+import { named, unix } from '../../http/schemas.ts';
 
 /** What the back office learns about who is signed in: enough to draw the right menu in the right language. */
-export function presentSession(s: StaffSession, restaurant: { id: string; name: string; slug: string }, settings: Settings) {
+export const SessionSchema = named(
+  'Session',
+  z.object({
+    object: z.literal('session'),
+    id: z.string(),
+    expires_at: unix(),
+    /** send it back as X-CSRF-Token on every write made with the session cookie */
+    csrf_token: z.string(),
+    role: z.enum(ACCESS_ROLES),
+    scopes: z.array(z.string()),
+    staff: z.object({ id: z.string(), name: z.string(), email: z.string(), role: z.string(), language: z.string().nullable() }),
+    restaurant: z.object({
+      id: z.string(),
+      name: z.string(),
+      slug: z.string(),
+      currency: z.string(),
+      timezone: z.string(),
+      language: z.enum(LANGUAGES),
+    }),
+  }),
+);
+export type Session = z.output<typeof SessionSchema>;
+
+export function presentSession(s: StaffSession, restaurant: { id: string; name: string; slug: string }, settings: Settings): Session {
   return {
-    object: 'session' as const,
+    object: 'session',
     id: s.id,
     expires_at: s.expiresAt,
     csrf_token: s.csrfToken,
     role: s.access,
     scopes: [...s.scopes].sort(),
-    staff: s.staff,
+    staff: { id: s.staff.id, name: s.staff.name, email: s.staff.email, role: s.staff.role, language: s.staff.language },
     restaurant: {
       id: restaurant.id,
       name: restaurant.name,
@@ -21,6 +47,43 @@ export function presentSession(s: StaffSession, restaurant: { id: string; name: 
     },
   };
 }
+
+export const SetupStateSchema = named(
+  'SetupState',
+  z.object({
+    object: z.literal('setup'),
+    /** the hub has no owner yet */
+    required: z.boolean(),
+    /** this device is not the hub itself, so setup asks for the code printed on its console */
+    code_required: z.boolean(),
+  }),
+);
+
+export const SignedOutSchema = named('SignedOut', z.object({ object: z.literal('session'), signed_out: z.literal(true) }));
+
+/** A signed-in device, as the owner sees it to sign it out. */
+export const StaffSessionSchema = named(
+  'StaffSession',
+  z.object({
+    id: z.string(),
+    object: z.literal('staff_session'),
+    staff_user: z.string(),
+    name: z.string(),
+    email: z.string(),
+    role: z.string(),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    created: unix(),
+    last_seen_at: unix(),
+    expires_at: unix(),
+  }),
+);
+export type StaffSessionRow = z.output<typeof StaffSessionSchema>;
+
+export const RevokedSessionSchema = named(
+  'RevokedStaffSession',
+  z.object({ id: z.string(), object: z.literal('staff_session'), revoked: z.literal(true) }),
+);
 
 export function presentSessionRow(r: {
   id: string;
@@ -33,10 +96,10 @@ export function presentSessionRow(r: {
   created: number;
   last_seen_at: number;
   expires_at: number;
-}) {
+}): StaffSessionRow {
   return {
     id: r.id,
-    object: 'staff_session' as const,
+    object: 'staff_session',
     staff_user: r.user_id,
     name: r.name,
     email: r.email,

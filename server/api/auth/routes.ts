@@ -7,7 +7,8 @@ import { checkCredentials } from '../../domain/staff/sign-in.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
-import { presentSession, presentSessionRow } from './presenter.ts';
+import { listOf } from '../../http/schemas.ts';
+import { presentSession, presentSessionRow, RevokedSessionSchema, SessionSchema, SetupStateSchema, SignedOutSchema, StaffSessionSchema } from './presenter.ts';
 import { Setup, SignIn, UpdateOwnSession } from './schema.ts';
 
 const tag = 'Sessions';
@@ -43,16 +44,19 @@ async function requireSession(c: Call<any, any, any>): Promise<StaffSession> {
 defineRoute({
   method: 'get',
   path: '/v1/auth/setup',
+  response: SetupStateSchema,
   summary: 'Whether the hub still needs its first owner, and whether this device must give the setup code',
   tag,
   auth: 'none',
   sandbox: 'keyless',
-  handler: async (c) => ({ object: 'setup', required: await setupNeeded(c.db), code_required: !isLoopback(c.ctx) }),
+  handler: async (c) => ({ object: 'setup' as const, required: await setupNeeded(c.db), code_required: !isLoopback(c.ctx) }),
 });
 
 defineRoute({
   method: 'post',
   path: '/v1/auth/setup',
+  response: SessionSchema,
+  errors: ['state_conflict', 'setup_code_required', 'rate_limited', 'sign_in_failed'],
   summary: 'First start: name the restaurant and create its owner, then sign in (loopback, or with the setup code)',
   tag,
   auth: 'none',
@@ -83,6 +87,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/auth/login',
+  response: SessionSchema,
+  errors: ['sign_in_failed', 'rate_limited'],
   summary: 'Sign in with email and password: sets the session cookie and answers the session with its CSRF token',
   tag,
   auth: 'none',
@@ -108,6 +114,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/auth/logout',
+  response: SignedOutSchema,
+  errors: ['csrf_token_invalid'],
   summary: 'Sign out: ends this session and clears its cookies',
   tag,
   auth: 'none',
@@ -116,13 +124,15 @@ defineRoute({
     const s = await sessionOf(c.ctx, c.services);
     if (s) await revokeSession(c.services.db, s.restaurantId, s.id, c.services.clock.now());
     setSessionCookies(c.ctx, c.services, null);
-    return { object: 'session', signed_out: true };
+    return { object: 'session' as const, signed_out: true as const };
   },
 });
 
 defineRoute({
   method: 'get',
   path: '/v1/auth/session',
+  response: SessionSchema,
+  errors: ['not_signed_in'],
   summary: 'The signed-in staff member, their role and scopes, and the restaurant’s currency, timezone and language',
   tag,
   auth: 'none',
@@ -136,6 +146,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/auth/session',
+  response: SessionSchema,
+  errors: ['not_signed_in', 'csrf_token_invalid'],
   summary: 'Change your own preferences (language; null follows the restaurant’s)',
   tag,
   auth: 'none',
@@ -156,15 +168,18 @@ defineRoute({
 defineRoute({
   method: 'get',
   path: '/v1/sessions',
+  response: listOf(StaffSessionSchema),
   summary: 'Signed-in devices of the restaurant’s staff',
   tag,
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'staff:read',
   handler: async (c) => ({
-    object: 'list',
+    object: 'list' as const,
     data: (await listSessions(c.services.db, c.actor().restaurantId, c.now)).map(presentSessionRow),
     has_more: false,
+    next_cursor: null,
+    previous_cursor: null,
     url: '/v1/sessions',
   }),
 });
@@ -172,6 +187,7 @@ defineRoute({
 defineRoute({
   method: 'delete',
   path: '/v1/sessions/:id',
+  response: RevokedSessionSchema,
   summary: 'Sign a device out (revoke a staff session)',
   tag,
   auth: 'secret',
@@ -180,7 +196,7 @@ defineRoute({
   params: idParam('ses_ id'),
   handler: async (c) => {
     if (!(await revokeSession(c.services.db, c.actor().restaurantId, c.params.id, c.now))) throw notFound('session', c.params.id);
-    return { id: c.params.id, object: 'staff_session', revoked: true };
+    return { id: c.params.id, object: 'staff_session' as const, revoked: true as const };
   },
 });
 

@@ -136,6 +136,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/staff/:id/password',
+  response: StaffUserSchema,
   summary: 'Set a staff user’s back-office password; signs them out everywhere else',
   tag,
   auth: 'secret',

@@ -1,9 +1,10 @@
 import { defineRoute } from '../../http/route.ts';
-import { syncStatus } from '../../../sync/status.ts';
+import { syncStatus, SyncStatusSchema } from '../../../sync/status.ts';
 
 defineRoute({
   method: 'get',
   path: '/v1/sync/status',
+  response: SyncStatusSchema,
   summary: 'Where the link between the hub and the cloud stands: connected, what waits each way, lag, conflicts to resolve',
   tag: 'Sync',
   auth: 'secret',

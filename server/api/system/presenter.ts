@@ -1,13 +1,97 @@
-import { presentBackupHealth } from '../../operator/backup-status.ts';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Config } from '../../config.ts';
+import { named, unix } from '../../http/schemas.ts';
+import { BACKUP_WARN_AFTER_MS, type BackupStatus } from '../../operator/backup-status.ts';
 import type { SystemHealth } from '../../operator/health.ts';
+import { maskSecret } from '../../operator/mask.ts';
+import { effectiveTransports, type TransportSettings } from '../../operator/transport-settings.ts';
 import { VERSION } from '../../operator/version.ts';
 
-export function presentSystemHealth(h: SystemHealth, nowMs: number) {
+type BackupConfig = { enabled: boolean; dir: string; keepDays: number; schedule: string };
+
+const backupConfigShape = {
+  enabled: z.boolean(),
+  /** the folder backups go to */
+  dir: z.string(),
+  keep_days: z.number().int(),
+  /** when the nightly backup runs (cron syntax) */
+  schedule: z.string(),
+};
+
+export const BackupHealthSchema = named(
+  'BackupHealth',
+  z.object({
+    ...backupConfigShape,
+    last_success_at: unix().nullable(),
+    last_file: z.string().nullable(),
+    last_size_bytes: z.number().int().nullable(),
+    last_duration_ms: z.number().int().nullable(),
+    last_failure_at: unix().nullable(),
+    /** the last failure's message, while no backup succeeded after it */
+    last_error: z.string().nullable(),
+    warning: z.literal('no_backup_in_48h').nullable(),
+  }),
+);
+
+/** The API's view of the backups: times in Unix seconds, and a warning when nothing succeeded in 48 h. */
+export function presentBackupHealth(status: BackupStatus | null, cfg: BackupConfig, nowMs: number): z.output<typeof BackupHealthSchema> {
+  const reference = status?.lastSuccess?.at ?? status?.since ?? nowMs;
+  const late = cfg.enabled && nowMs - reference > BACKUP_WARN_AFTER_MS;
   return {
-    object: 'system_health' as const,
+    enabled: cfg.enabled,
+    dir: cfg.dir,
+    keep_days: cfg.keepDays,
+    schedule: cfg.schedule,
+    last_success_at: status?.lastSuccess ? Math.floor(status.lastSuccess.at / 1000) : null,
+    last_file: status?.lastSuccess ? path.basename(status.lastSuccess.file) : null,
+    last_size_bytes: status?.lastSuccess?.bytes ?? null,
+    last_duration_ms: status?.lastSuccess?.ms ?? null,
+    last_failure_at: status?.lastFailure ? Math.floor(status.lastFailure.at / 1000) : null,
+    last_error: status?.lastFailure && (!status.lastSuccess || status.lastFailure.at > status.lastSuccess.at) ? status.lastFailure.error : null,
+    warning: late ? 'no_backup_in_48h' : null,
+  };
+}
+
+export const SystemHealthSchema = named(
+  'SystemHealth',
+  z.object({
+    object: z.literal('system_health'),
+    version: z.string(),
+    role: z.enum(['hub', 'cloud']),
+    dialect: z.enum(['sqlite', 'postgres']),
+    started_at: unix(),
+    uptime_seconds: z.number().int(),
+    public_url: z.string(),
+    /** where tablets reach this server */
+    urls: z.array(z.string()),
+    pair_url: z.string(),
+    /** null where this server makes no backups (only a hub on SQLite does) */
+    backups: BackupHealthSchema.nullable(),
+    printers: z.object({
+      total: z.number().int(),
+      online: z.number().int(),
+      offline: z.number().int(),
+      needs_attention: z.number().int(),
+      unknown: z.number().int(),
+    }),
+    sync: z.object({
+      linked: z.boolean(),
+      connected: z.boolean(),
+      last_synced_at: unix().nullable(),
+      last_error: z.string().nullable(),
+      resync: z.boolean(),
+    }),
+  }),
+);
+export type SystemHealthView = z.output<typeof SystemHealthSchema>;
+
+export function presentSystemHealth(h: SystemHealth, nowMs: number): SystemHealthView {
+  return {
+    object: 'system_health',
     version: VERSION,
     role: h.role,
-    dialect: h.dialect,
+    dialect: h.dialect as SystemHealthView['dialect'],
     started_at: Math.floor(h.startedAt / 1000),
     uptime_seconds: Math.max(0, Math.floor((Date.now() - h.startedAt) / 1000)),
     public_url: h.publicUrl,
@@ -24,13 +108,87 @@ export function presentSystemHealth(h: SystemHealth, nowMs: number) {
     sync: {
       linked: h.sync.linked,
       connected: h.sync.connected,
-      last_synced_at: h.sync.lastSyncedAt,
+      last_synced_at: h.sync.lastSyncedAt === null ? null : Number(h.sync.lastSyncedAt),
       last_error: h.sync.lastError,
       resync: h.sync.resync,
     },
   };
 }
 
-export function presentBackup(r: { file: string; bytes: number; ms: number }, nowMs: number) {
-  return { object: 'backup' as const, file: r.file.split(/[\\/]/).pop(), size_bytes: r.bytes, duration_ms: r.ms, created: Math.floor(nowMs / 1000) };
+export const BackupSchema = named(
+  'Backup',
+  z.object({
+    object: z.literal('backup'),
+    /** the file's name in the backup folder */
+    file: z.string(),
+    size_bytes: z.number().int(),
+    duration_ms: z.number().int(),
+    created: unix(),
+  }),
+);
+
+export function presentBackup(r: { file: string; bytes: number; ms: number }, nowMs: number): z.output<typeof BackupSchema> {
+  return { object: 'backup', file: r.file.split(/[\\/]/).pop() ?? r.file, size_bytes: r.bytes, duration_ms: r.ms, created: Math.floor(nowMs / 1000) };
+}
+
+export const BackupSettingsSchema = named('BackupSettings', z.object({ object: z.literal('backup_settings'), ...backupConfigShape }));
+
+export function presentBackupSettings(c: BackupConfig): z.output<typeof BackupSettingsSchema> {
+  return { object: 'backup_settings', enabled: c.enabled, dir: c.dir, keep_days: c.keepDays, schedule: c.schedule };
+}
+
+/** Where a transport comes from: set in the dashboard, the config file, or nowhere. */
+const source = z.enum(['settings', 'config']).nullable();
+
+export const NotificationSettingsSchema = named(
+  'NotificationSettings',
+  z.object({
+    object: z.literal('notification_settings'),
+    email: z.object({
+      configured: z.boolean(),
+      source,
+      from: z.string(),
+      smtp: z
+        .object({
+          host: z.string(),
+          port: z.number().int(),
+          secure: z.boolean(),
+          user: z.string().nullable(),
+          /** masked: its last two characters at most */
+          pass: z.string().nullable(),
+        })
+        .nullable(),
+    }),
+    sms: z.object({
+      configured: z.boolean(),
+      source,
+      url: z.string().nullable(),
+      /** masked */
+      token: z.string().nullable(),
+    }),
+    /** stored secrets this machine's key cannot open: set them again */
+    unreadable_secrets: z.array(z.string()),
+  }),
+);
+
+/** The API's view of the mail and SMS transports: never a secret in full. */
+export function presentTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings): z.output<typeof NotificationSettingsSchema> {
+  const eff = effectiveTransports(config, s);
+  const smtp = eff.mail.smtp;
+  return {
+    object: 'notification_settings',
+    email: {
+      configured: smtp !== null,
+      source: eff.source.email,
+      from: eff.mail.from,
+      smtp: smtp && { host: smtp.host, port: smtp.port, secure: smtp.secure ?? false, user: smtp.user ?? null, pass: maskSecret(smtp.pass) },
+    },
+    sms: {
+      configured: eff.sms !== null,
+      source: eff.source.sms,
+      url: eff.sms?.url ?? null,
+      token: maskSecret(eff.sms?.token),
+    },
+    unreadable_secrets: s.unreadable,
+  };
 }

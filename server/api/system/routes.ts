@@ -5,14 +5,24 @@ import { operatorOf } from '../../features/operator.ts';
 import { defineRoute } from '../../http/route.ts';
 import { checkBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
-import { presentTransports, readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
-import { presentBackup, presentSystemHealth } from './presenter.ts';
+import { readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
+import {
+  BackupSchema,
+  BackupSettingsSchema,
+  NotificationSettingsSchema,
+  presentBackup,
+  presentBackupSettings,
+  presentSystemHealth,
+  presentTransports,
+  SystemHealthSchema,
+} from './presenter.ts';
 
 const tag = 'System';
 
 defineRoute({
   method: 'get',
   path: '/v1/system/health',
+  response: SystemHealthSchema,
   summary: 'The installation at a glance: addresses tablets reach, last backup (with a warning after 48 h without one), printers, sync',
   tag,
   auth: 'secret',
@@ -24,6 +34,8 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/system/backups',
+  response: BackupSchema,
+  errors: ['state_conflict'],
   summary: 'Back up the hub database now (the nightly backup, on demand)',
   tag,
   auth: 'secret',
@@ -63,6 +75,7 @@ const UpdateTransports = z
 defineRoute({
   method: 'get',
   path: '/v1/settings/notifications',
+  response: NotificationSettingsSchema,
   summary: "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full",
   tag: 'Settings',
   auth: 'secret',
@@ -74,6 +87,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/settings/notifications',
+  response: NotificationSettingsSchema,
+  errors: ['state_conflict'],
   summary: "Set the hub's mail and SMS transports (stored sealed); a secret left out keeps the stored one",
   tag: 'Settings',
   auth: 'secret',
@@ -90,17 +105,11 @@ defineRoute({
   },
 });
 
-const presentBackupSettings = (c: { enabled: boolean; dir: string; keepDays: number; schedule: string }) => ({
-  object: 'backup_settings' as const,
-  enabled: c.enabled,
-  dir: c.dir,
-  keep_days: c.keepDays,
-  schedule: c.schedule,
-});
-
 defineRoute({
   method: 'get',
   path: '/v1/settings/backups',
+  response: BackupSettingsSchema,
+  errors: ['state_conflict'],
   summary: "The hub's nightly backups: on or off, the folder they go to, how many days are kept",
   tag: 'Settings',
   auth: 'secret',
@@ -116,6 +125,8 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/settings/backups',
+  response: BackupSettingsSchema,
+  errors: ['state_conflict'],
   summary: 'Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder), keep more or fewer days',
   tag: 'Settings',
   auth: 'secret',
