@@ -20,7 +20,7 @@ export const QrPageSchema = named(
   'QrPage',
   z.object({
     qrCode: z.object({ token: z.string(), type: z.enum(['dine_in', 'takeout']), label: z.string().nullable() }),
-    restaurant: z.object({ name: z.string(), slug: z.string(), currency: z.string(), timezone: z.string() }),
+    restaurant: z.object({ name: z.string(), slug: z.string(), currency: z.string(), timezone: z.string(), language: z.string() }),
     table: z.object({ id: z.string(), number: z.number().int() }).nullable(),
     orderingType: z.enum(['dine_in', 'takeout']),
     categories: z.array(QrCategory),
