@@ -45,7 +45,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     table: 'stations',
     row_id: 'stn_forged',
     op: 'insert',
-    data: { id: 'stn_forged', restaurant_id: p.hub.restaurant.id, key: 'forged', name: 'Forged', is_active: 1, created: 1, updated: 1, ...data },
+    data: { id: 'stn_forged', restaurant_id: p.hub.restaurant.id, key: 'forged', name: 'Forged', is_active: 1, warn_after_minutes: null, late_after_minutes: null, created: 1, updated: 1, ...data },
     fields: null,
     hlc: null,
     ...over,
