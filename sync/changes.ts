@@ -75,3 +75,15 @@ export async function readLog(
   if (top !== null && !more && top > last) last = top;
   return { changes, last, more };
 }
+
+/** How many entries of a restaurant's log follow a position (of one node, or of all but one). */
+export async function countLog(db: Executor, opts: { restaurantId: string; after: number; origin?: string; notOrigin?: string }): Promise<number> {
+  let q = db
+    .selectFrom('change_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('restaurant_id', '=', opts.restaurantId)
+    .where('seq', '>', opts.after);
+  if (opts.origin) q = q.where('origin', '=', opts.origin);
+  if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin);
+  return Number((await q.executeTakeFirst())?.n ?? 0);
+}

@@ -9,7 +9,7 @@ import { newId, PREFIXES } from '../server/ids.ts';
 import type { Services } from '../server/services.ts';
 import { applyChanges } from './apply.ts';
 import { auditSide } from './audit.ts';
-import { readLog } from './changes.ts';
+import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch } from './epoch.ts';
 import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, type CloudPosition } from './protocol.ts';
@@ -208,7 +208,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
       page = await read();
     }
     if (closing.signal.aborted) ctx.set('Connection', 'close');
-    const waiting = page.more ? await countAfter(services.db, hub.restaurant_id, page.last, body.epoch) : 0;
+    const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
     sendJson(ctx, { ...pos, ...page, pending: waiting });
   });
 
@@ -229,17 +229,6 @@ function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', 
     ahead: 'the hub asks for cloud positions this cloud does not have (the cloud was restored?)',
   }[reason];
   return new ApiError('sync_cursor_mismatch', `Out of step: ${why}. Cloud cursor ${h.cursor}${head === undefined ? '' : `, head ${head}`}.`, reason);
-}
-
-async function countAfter(db: Executor, restaurantId: string, after: number, notOrigin: string): Promise<number> {
-  const r = await db
-    .selectFrom('change_log')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('restaurant_id', '=', restaurantId)
-    .where('seq', '>', after)
-    .where('origin', '!=', notOrigin)
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
 }
 
 /** Resolves at this process's next commit, or after `ms` (another process's commits are polled). */

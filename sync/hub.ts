@@ -6,7 +6,7 @@ import type { SyncLinkTable } from '../server/db/schema/sync.ts';
 import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
 import type { Services } from '../server/services.ts';
 import { applyChanges } from './apply.ts';
-import { readLog, type Page } from './changes.ts';
+import { countLog, readLog, type Page } from './changes.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { PROTOCOL_VERSION, type CloudPosition, type WireChange } from './protocol.ts';
 
@@ -259,7 +259,7 @@ export async function pushPage(services: Services, link: Link, signal?: AbortSig
   const epoch = await currentEpoch(db);
   const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
   if (page.changes.length === 0) return page;
-  const pending = page.more ? await countOwn(db, link.restaurant_id, epoch, page.last) : 0;
+  const pending = page.more ? await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch }) : 0;
   let pos: CloudPosition;
   try {
     pos = await callCloud<CloudPosition>(
@@ -322,17 +322,6 @@ export async function pullPage(
     return r.applied;
   });
   return { applied, pending: res.pending, more: res.more };
-}
-
-async function countOwn(db: Kysely<DB>, restaurantId: string, origin: string, after: number): Promise<number> {
-  const r = await db
-    .selectFrom('change_log')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('restaurant_id', '=', restaurantId)
-    .where('origin', '=', origin)
-    .where('seq', '>', after)
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
 }
 
 /** Pushes and pulls until both sides hold everything (the link command, tests). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DB } from '../server/db/schema.ts';
 import { named, unix } from '../server/http/schemas.ts';
 import { currentEpoch } from './epoch.ts';
+import { countLog } from './changes.ts';
 import { readLink } from './hub.ts';
 
 export const SyncStatusSchema = named(
@@ -49,7 +50,6 @@ async function conflictsOf(db: Kysely<DB>, restaurantId: string): Promise<SyncSt
   return rows.map((c) => ({ id: c.id, kind: c.kind, table: c.table_name, row_ids: JSON.parse(c.row_ids), detail: JSON.parse(c.detail), created: Number(c.created) }));
 }
 
-const count = async (q: any): Promise<number> => Number((await q.select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
 
 /** Where sync stands for one restaurant, as the hub or the cloud sees it (same shape both sides). */
 export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaurantId: string, nowMs: number, live?: { connected: boolean; lastError: string | null }): Promise<SyncStatus> {
@@ -59,9 +59,18 @@ export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaura
     const link = await readLink(db);
     if (!link || link.restaurant_id !== restaurantId) return empty(role, conflicts);
     const origin = await currentEpoch(db);
-    const pendingQ = db.selectFrom('change_log').where('restaurant_id', '=', restaurantId).where('origin', '=', origin).where('seq', '>', Number(link.push_cursor));
-    const pending_push = await count(pendingQ);
-    const oldest = pending_push ? await pendingQ.select('created').orderBy('seq').limit(1).executeTakeFirst() : undefined;
+    const pending_push = await countLog(db, { restaurantId, after: Number(link.push_cursor), origin });
+    const oldest = pending_push
+      ? await db
+          .selectFrom('change_log')
+          .select('created')
+          .where('restaurant_id', '=', restaurantId)
+          .where('origin', '=', origin)
+          .where('seq', '>', Number(link.push_cursor))
+          .orderBy('seq')
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
     const pending_pull = Number(link.pending_pull);
     return {
       object: 'sync_status',
@@ -80,9 +89,7 @@ export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaura
   }
   const hub = await db.selectFrom('sync_hubs').selectAll().where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).orderBy('created', 'desc').executeTakeFirst();
   if (!hub) return empty(role, conflicts);
-  const pending_pull = await count(
-    db.selectFrom('change_log').where('restaurant_id', '=', restaurantId).where('seq', '>', Number(hub.pulled_through)).where('origin', '!=', hub.epoch ?? ''),
-  );
+  const pending_pull = await countLog(db, { restaurantId, after: Number(hub.pulled_through), notOrigin: hub.epoch ?? '' });
   const seen = hub.last_seen_at === null ? null : Number(hub.last_seen_at);
   return {
     object: 'sync_status',
