@@ -60,4 +60,31 @@ describe('expo screen in the browser', () => {
     await ticket.waitFor({ state: 'detached' });
     expect((await till.get(`/public/orders/${order.id}`)).body.status).toBe('served');
   });
+
+  it('an order placed after the first load but before the feed confirms the topic still shows', async () => {
+    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Pass 2' })).body.code;
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${hub.url}/screens/pair?code=${code}`);
+    await page.getByRole('button', { name: 'Pair' }).click();
+    await page.getByRole('heading', { name: 'Choose a screen' }).waitFor();
+    // the screen's subscribe waits at a gate (a slow Wi-Fi) until the order below is in
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    await page.routeWebSocket(/\/realtime$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage(async (m) => {
+        if (String(m).includes('"subscribe"')) await gate;
+        server.send(m);
+      });
+    });
+    await page.getByRole('link', { name: 'Expo' }).click();
+    await page.getByText('No open tickets').waitFor();
+    const order = (
+      await till.post('/public/orders', { type: 'dine-in', tableId: menu.table, items: [{ menuItemId: menu.water, quantity: 1 }] })
+    ).body;
+    open();
+    await page.locator(`[data-order="${order.id}"]`).getByText('Bar').waitFor();
+    await page.close();
+  });
 });

@@ -14,6 +14,9 @@ interface Listener {
   onMessage: (m: LiveMessage) => void;
   /** the feed lost messages (too far behind, another server): reload from the API */
   onResync: () => void;
+  /** the server confirmed these topics: from here on no message of them is missed */
+  onFollowing?: () => void;
+  following?: boolean;
 }
 
 /**
@@ -29,6 +32,8 @@ class LiveFeed {
   private lastSeq: number | null = null;
   private listeners = new Set<Listener>();
   private subscribed = new Set<string>();
+  /** topics the server has confirmed on this connection */
+  private confirmed = new Set<string>();
   private attempt = 0;
   private retryTimer: number | undefined;
   private pingTimer: number | undefined;
@@ -62,20 +67,29 @@ class LiveFeed {
     this.ws = null;
     this.lastSeq = null;
     this.subscribed.clear();
+    this.confirmed.clear();
   }
 
   /** Follow topics; returns the function that stops following them. */
-  listen(topics: string[], onMessage: Listener['onMessage'], onResync: Listener['onResync']): () => void {
-    const l: Listener = { topics, onMessage, onResync };
+  listen(topics: string[], onMessage: Listener['onMessage'], onResync: Listener['onResync'], onFollowing?: () => void): () => void {
+    const l: Listener = { topics, onMessage, onResync, onFollowing };
     this.listeners.add(l);
     this.start();
     this.subscribeMissing();
+    // topics another view already follows send no new confirmation: this view follows them now
+    if (topics.every((t) => this.confirmed.has(t))) {
+      l.following = true;
+      queueMicrotask(() => this.listeners.has(l) && onFollowing?.());
+    }
     return () => {
       this.listeners.delete(l);
       const still = new Set([...this.listeners].flatMap((x) => x.topics));
       const gone = [...this.subscribed].filter((t) => !still.has(t));
       if (gone.length && this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'unsubscribe', topics: gone }));
-      for (const t of gone) this.subscribed.delete(t);
+      for (const t of gone) {
+        this.subscribed.delete(t);
+        this.confirmed.delete(t);
+      }
     };
   }
 
@@ -89,6 +103,7 @@ class LiveFeed {
     const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/realtime`, ['comanda.v1']);
     this.ws = ws;
     this.subscribed.clear();
+    this.confirmed.clear();
     ws.onopen = () => ws.send(JSON.stringify(this.auth));
     ws.onmessage = (ev) => this.onMessage(JSON.parse(String(ev.data)) as LiveMessage);
     ws.onclose = () => {
@@ -131,7 +146,16 @@ class LiveFeed {
       return;
     }
     if (typeof m.seq === 'number' && (this.lastSeq === null || m.seq > this.lastSeq)) this.lastSeq = m.seq;
-    if (m.type === 'heartbeat' || m.type === 'subscribed' || m.type === 'unsubscribed') return;
+    if (m.type === 'subscribed') {
+      for (const t of m.data?.topics ?? []) this.confirmed.add(String(t));
+      for (const l of this.listeners) {
+        if (l.following || !l.topics.every((t) => this.confirmed.has(t))) continue;
+        l.following = true;
+        l.onFollowing?.();
+      }
+      return;
+    }
+    if (m.type === 'heartbeat' || m.type === 'unsubscribed') return;
     for (const l of this.listeners) if (!m.topic || l.topics.includes(m.topic)) l.onMessage(m);
   }
 

@@ -39,6 +39,7 @@ export function OrderDetailPage({ params }: { params: string[] }) {
           if (m.type === 'order' && m.data.id === id) void reload();
         },
         () => void reload(),
+        () => void reload(),
       ),
     [id],
   );

@@ -77,6 +77,10 @@ function Board() {
     }
   };
 
+  // loads run one after another, so each one's held messages belong to it alone
+  const chain = useRef<Promise<void>>(Promise.resolve());
+  const loadInTurn = () => (chain.current = chain.current.then(load));
+
   useEffect(() => {
     // many messages in one frame make one render: 10 orders a second stay smooth
     let batch: Order[] = [];
@@ -100,9 +104,10 @@ function Board() {
         batch.push(m.data as Order);
         frame ||= requestAnimationFrame(flush);
       },
-      () => void load(),
+      () => void loadInTurn(),
+      () => void loadInTurn(),
     );
-    void load();
+    void loadInTurn();
     const clock = window.setInterval(() => tick((n) => n + 1), 30_000);
     return () => {
       stop();

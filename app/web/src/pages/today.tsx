@@ -104,7 +104,7 @@ export function TodayPage() {
       }, 300);
     };
     const topics = ['orders', ...(can('waitlist:read') ? ['waitlist'] : [])];
-    return live.listen(topics, refresh, refresh);
+    return live.listen(topics, refresh, refresh, refresh);
   }, []);
 
   return (

@@ -22,8 +22,8 @@ interface Options {
 }
 
 /**
- * The orders of one live topic, kept exactly right: the topic is followed first, then the
- * current state is loaded over HTTP; messages that arrive during a load are held and applied
+ * The orders of one live topic, kept exactly right: the current state is loaded over HTTP at
+ * once and again when the server confirms the topic is followed; messages that arrive during a load are held and applied
  * after it in order (the last one is the newest state), so nothing is lost or doubled. On a
  * reconnect the shared feed resumes by seq; on `resync` the state is loaded again.
  */
@@ -53,20 +53,29 @@ export function useBoard(opts: Options, board: Board): void {
       }
     };
 
+    let again = false;
     const reload = async () => {
-      loading = true;
-      for (;;) {
-        try {
-          const list = await opts.load();
-          if (cancelled) return;
-          board.tickets.value = new Map(list.map((t) => [t.id, t]));
-          break;
-        } catch {
-          // the hub is out of reach: try again shortly, the screen keeps what it has
-          await new Promise((r) => setTimeout(r, 2000));
-          if (cancelled) return;
-        }
+      // a reload asked for during a load runs after it (the first one may predate the follow)
+      if (loading) {
+        again = true;
+        return;
       }
+      loading = true;
+      do {
+        again = false;
+        for (;;) {
+          try {
+            const list = await opts.load();
+            if (cancelled) return;
+            board.tickets.value = new Map(list.map((t) => [t.id, t]));
+            break;
+          } catch {
+            // the hub is out of reach: try again shortly, the screen keeps what it has
+            await new Promise((r) => setTimeout(r, 2000));
+            if (cancelled) return;
+          }
+        }
+      } while (again);
       loading = false;
       board.loaded.value = true;
       const queue = held;
@@ -86,7 +95,9 @@ export function useBoard(opts: Options, board: Board): void {
       else apply(opts.fromMessage(m.data), true);
     };
 
-    const stop = live.listen([opts.topic], onMessage, () => void reload());
+    // loaded at once so the screen fills fast, and again once the server confirms the topic:
+    // an order placed between the first load and the follow would otherwise never show
+    const stop = live.listen([opts.topic], onMessage, () => void reload(), () => void reload());
     void reload();
     return () => {
       cancelled = true;

@@ -71,6 +71,7 @@ export function FloorScreen() {
         else if (m.type.startsWith('reservation')) void loadBookings().catch(() => {});
       },
       loadAll,
+      loadAll,
     );
     loadAll();
     return stop;
