@@ -33,7 +33,7 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  * pair, each ending with the convergence audit (`comanda sync audit`) clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 150_000 }, () => {
+  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
     let cloudDb: Database;
     let cloud: ServeProcess;
     let hub: ServeProcess;
@@ -71,7 +71,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
       expect(linked).toMatchObject({ linked: true, mode: 'push', restaurant_id: restaurantId, cloud_url: proxy.url });
       expect(linked.pushed).toBeGreaterThan(5);
-    }, 150_000);
+    }, 240_000);
 
     afterAll(async () => {
       await hub?.kill9();
