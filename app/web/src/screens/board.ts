@@ -131,16 +131,29 @@ export function formatAge(seconds: number): string {
 }
 
 let audio: AudioContext | null = null;
+let lastChime = 0;
+let sleepTimer: ReturnType<typeof setTimeout> | undefined;
+/** tickets arriving together ring once: chimes closer than this would only overlap */
+const CHIME_GAP_MS = 1500;
 
 /**
  * A short two-tone chime made on the spot (no sound file to fetch), on the page's one audio
  * context (a context per ticket costs an audio thread each). Browsers start it suspended until
- * the screen is first touched, so the first tap anywhere wakes it.
+ * the screen is first touched, so the first tap anywhere wakes it. Between chimes the context
+ * is suspended again: a running one keeps an audio thread busy mixing silence.
  */
 export function chime(): void {
+  const now = Date.now();
+  if (now - lastChime < CHIME_GAP_MS) return;
+  lastChime = now;
   // counted on the page, so a test (or a curious cook's support call) can see that it rang
   const root = document.documentElement;
   root.dataset.chimes = String(Number(root.dataset.chimes ?? 0) + 1);
+  // rung after the frame that shows the ticket: waking the audio thread costs more than drawing it
+  requestAnimationFrame(() => setTimeout(ring, 0));
+}
+
+function ring(): void {
   try {
     const Ctx = (globalThis as any).AudioContext ?? (globalThis as any).webkitAudioContext;
     if (!Ctx) return;
@@ -160,6 +173,8 @@ export function chime(): void {
       o.start(ctx.currentTime + i * 0.18);
       o.stop(ctx.currentTime + i * 0.18 + 0.4);
     });
+    clearTimeout(sleepTimer);
+    sleepTimer = setTimeout(() => void ctx.suspend().catch(() => {}), 10_000);
   } catch {
     // no audio on this device: the flash still shows
   }

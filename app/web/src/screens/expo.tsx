@@ -65,6 +65,7 @@ export function ExpoScreen() {
               <header class="ticket-head">
                 <div>
                   <span class="ticket-no">#{tk.number}</span>
+                  {board.fresh.value.has(tk.id) ? <span class="tag tag-new">{t('kds.new')}</span> : null}
                   {ready ? <span class="tag tag-ready">{t('expo.allReady')}</span> : null}
                 </div>
                 <time class="ticket-age">{formatAge(age)}</time>
