@@ -1,9 +1,5 @@
 import { computed, effect, signal } from '@preact/signals';
-import { de } from '../i18n/de.ts';
-import { en, type Key as BackOfficeKey } from '../i18n/en.ts';
-import { es } from '../i18n/es.ts';
-import { fr } from '../i18n/fr.ts';
-import { it } from '../i18n/it.ts';
+import type { Key as BackOfficeKey } from '../i18n/en.ts';
 import { screensDe } from '../i18n/screens/de.ts';
 import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
 import { screensEs } from '../i18n/screens/es.ts';
@@ -17,13 +13,21 @@ export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
-const DICTIONARIES: Record<Language, Record<Key, string>> = {
-  en: { ...en, ...screensEn },
-  de: { ...de, ...screensDe },
-  fr: { ...fr, ...screensFr },
-  es: { ...es, ...screensEs },
-  it: { ...it, ...screensIt },
+/**
+ * The screens' and guest pages' texts are always here; the back office adds its own
+ * (`i18n/back-office.ts`, imported by its entry alone), so a guest's phone never downloads them.
+ */
+const DICTIONARIES: Record<Language, Partial<Record<Key, string>>> = {
+  en: { ...screensEn },
+  de: { ...screensDe },
+  fr: { ...screensFr },
+  es: { ...screensEs },
+  it: { ...screensIt },
 };
+
+export function addDictionaries(more: Record<Language, Partial<Record<Key, string>>>): void {
+  for (const l of LANGUAGES) Object.assign(DICTIONARIES[l], more[l]);
+}
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
 
@@ -46,6 +50,6 @@ effect(() => {
 
 /** The text of `key` in the current language; `{name}` placeholders filled from vars. */
 export function t(key: Key, vars?: Record<string, string | number>): string {
-  const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key];
+  const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
 }

@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensDe: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Wird geladen…',
+  'common.close': 'Schließen',
   'kds.table': 'Tisch {n}',
   'kds.dineIn': 'Im Haus',
   'kds.takeout': 'Zum Mitnehmen',

@@ -1,5 +1,8 @@
 /** The kitchen/expo/floor screens and the guest pages, in English (the reference for the others). */
 export const screensEn = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Loading…',
+  'common.close': 'Close',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Dine-in',
   'kds.takeout': 'Takeout',

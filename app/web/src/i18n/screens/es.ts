@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensEs: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Cargando…',
+  'common.close': 'Cerrar',
   'kds.table': 'Mesa {n}',
   'kds.dineIn': 'En sala',
   'kds.takeout': 'Para llevar',

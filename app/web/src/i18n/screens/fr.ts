@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensFr: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Chargement…',
+  'common.close': 'Fermer',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Sur place',
   'kds.takeout': 'À emporter',

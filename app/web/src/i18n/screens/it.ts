@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensIt: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Caricamento…',
+  'common.close': 'Chiudi',
   'kds.table': 'Tavolo {n}',
   'kds.dineIn': 'In sala',
   'kds.takeout': 'Da asporto',
