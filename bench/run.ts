@@ -79,7 +79,7 @@ async function main() {
         const lines = await s.custom(ctx);
         for (const line of lines) console.log(`  ${line}`);
         // a custom scenario states its own verdict; a miss counts in the summary like any other
-        if (lines.some((line) => line.includes('MISSES target'))) failed++;
+        if (lines.some((line) => /\bMISSES target\b|\bFAIL\b/.test(line))) failed++;
       }
       if (s.http) {
         const l = await s.http(ctx);
