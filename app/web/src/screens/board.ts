@@ -5,8 +5,11 @@ import type { Ticket } from './tickets.ts';
 
 export interface Board {
   tickets: Signal<Map<string, Ticket>>;
-  /** ids of tickets that just came in (or got a new round): flashed for a few seconds */
-  fresh: Signal<Set<string>>;
+  /**
+   * When each ticket came in (or got a new round), in the device's seconds: marked "just in"
+   * for a few seconds, undone on the clock's own tick (no extra redraw per ticket)
+   */
+  fresh: Signal<Map<string, number>>;
   loaded: Signal<boolean>;
   /** replace one ticket by what the API answered (a tap), as a live message would */
   put(t: Ticket): void;
@@ -43,12 +46,9 @@ export function useBoard(opts: Options, board: Board): void {
       const knownLines = new Set(before?.lines.map((l) => l.index) ?? []);
       const newRound = wasShown && t.lines.some((l) => !knownLines.has(l.index));
       if (!wasShown || newRound) {
-        board.fresh.value = new Set(board.fresh.value).add(t.id);
-        setTimeout(() => {
-          const f = new Set(board.fresh.value);
-          f.delete(t.id);
-          board.fresh.value = f;
-        }, 4000);
+        const now = nowSeconds.value;
+        const marks = new Map([...board.fresh.value].filter(([, at]) => now - at < JUST_IN_SECONDS));
+        board.fresh.value = marks.set(t.id, now);
         opts.onNew(t);
       }
     };
@@ -109,7 +109,7 @@ export function useBoard(opts: Options, board: Board): void {
 export function makeBoard(): Board {
   const board: Board = {
     tickets: signal(new Map<string, Ticket>()),
-    fresh: signal(new Set<string>()),
+    fresh: signal(new Map<string, number>()),
     loaded: signal(false),
     put(t) {
       const next = new Map(board.tickets.value);
@@ -119,6 +119,14 @@ export function makeBoard(): Board {
   };
   return board;
 }
+
+const JUST_IN_SECONDS = 4;
+
+/** Whether a ticket is still "just in" (read inside a render or a computed: it follows the clock). */
+export const isJustIn = (board: Board, id: string): boolean => {
+  const at = board.fresh.value.get(id);
+  return at !== undefined && nowSeconds.value - at < JUST_IN_SECONDS;
+};
 
 /** A second hand for the age timers: it runs on the device's clock, with or without the hub. */
 export const nowSeconds = signal(Math.floor(Date.now() / 1000));

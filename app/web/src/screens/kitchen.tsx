@@ -3,7 +3,7 @@ import { memo } from 'preact/compat';
 import { useRef, useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { chime, formatAge, makeBoard, nowSeconds, useBoard } from './board.ts';
+import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
 import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, startedAt, type Line, type Ticket } from './tickets.ts';
@@ -127,7 +127,7 @@ export function KitchenScreen({ station }: { station: string }) {
               tk={tk}
               warn={warn}
               late={late}
-              fresh={board.fresh}
+              board={board}
               recalled={recalled.includes(tk.id)}
               busy={[...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',')}
               onTap={tap}
@@ -158,8 +158,8 @@ interface CardProps {
   tk: Ticket;
   warn: number;
   late: number;
-  /** the board's new tickets: each card reads its own bit, so a ticket's flag redraws that card alone */
-  fresh: Signal<Set<string>>;
+  /** the board, for its "just in" marks: each card reads its own, so a mark redraws that card alone */
+  board: Board;
   recalled: boolean;
   /** the busy keys of this ticket (`id`, `id:line`), joined: a string, so an unchanged card is not redrawn */
   busy: string;
@@ -192,13 +192,13 @@ function Flash({ count }: { count: Signal<number> }) {
  * state setters, so an older copy of them does the same), or when its colour turns.
  */
 const TicketCard = memo(
-  function TicketCard({ tk, warn, late, fresh, recalled, busy, onTap, onBump }: CardProps) {
+  function TicketCard({ tk, warn, late, board, recalled, busy, onTap, onBump }: CardProps) {
     const from = startedAt(tk);
     const tone = useComputed(() => {
       const age = from === null ? 0 : nowSeconds.value - from;
       return age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
     }).value;
-    const isNew = useComputed(() => fresh.value.has(tk.id)).value;
+    const isNew = useComputed(() => isJustIn(board, tk.id)).value;
     const rounds = Math.max(...tk.lines.map((l) => l.round));
     const busyKeys = new Set(busy.split(','));
     return (
@@ -241,5 +241,5 @@ const TicketCard = memo(
       </article>
     );
   },
-  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.fresh === b.fresh && a.recalled === b.recalled && a.busy === b.busy,
+  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.board === b.board && a.recalled === b.recalled && a.busy === b.busy,
 );
