@@ -1,5 +1,6 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
-import { runOrderHooks, type OrderRow } from '../server/domain/orders/hooks.ts';
+import { totalsOf } from '../server/domain/orders/create-order.ts';
+import { runOrderHooks, type OrderItemRow, type OrderRow } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
@@ -45,19 +46,32 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
   const ids = [...t.orders.keys()];
   const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
   const items = await loadItemsFor(trx, ids);
-  for (const order of orders) {
-    const note = t.orders.get(order.id)!;
+  for (const stored of orders) {
+    const note = t.orders.get(stored.id)!;
+    const lines = items.get(stored.id) ?? [];
+    const order = note.newItemIds.length ? await billAllRounds(trx, ctx, stored, lines) : stored;
     // lines added to an order this node already had: its status before is the order's as it stood
     const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
     await runOrderHooks(trx, {
       actor: { restaurantId: ctx.restaurantId, livemode: order.livemode === 1, now: ctx.now },
       order,
-      items: items.get(order.id) ?? [],
+      items: lines,
       previousStatus,
       newItemIds: note.newItemIds,
       changedItemIds: note.changedItemIds,
     });
   }
+}
+
+/**
+ * Rounds added to one order on both sides while apart are all kept (lines are append-only), but
+ * each side's totals counted only its own: the bill is made again from every line, the same sum
+ * on both nodes, so it converges whichever write wins.
+ */
+async function billAllRounds(trx: Executor, ctx: ApplyContext, order: OrderRow, lines: OrderItemRow[]): Promise<OrderRow> {
+  const totals = totalsOf(lines, order);
+  if (totals.subtotal === order.subtotal && totals.tax_amount === order.tax_amount && totals.total === order.total) return order;
+  return (await updateRecord(trx, 'orders', order, { ...totals, updated: Math.floor(ctx.now / 1000) })) ?? order;
 }
 
 async function fanOutEvents(trx: Executor, ctx: ApplyContext, events: Record<string, unknown>[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
+import type { ApiClient } from '../helpers/server.ts';
 import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 describe('cloud sync: the same records changed on both sides while apart', () => {
@@ -57,6 +58,37 @@ describe('cloud sync: the same records changed on both sides while apart', () =>
     // the overruled cancel is listed where it was overruled: the cloud made it
     const cloudConflicts = (await pair.cloudApi.get('/v1/sync/status')).body.conflicts;
     expect(cloudConflicts.some((c: any) => c.kind === 'status_overruled' && c.row_ids[0] === order.id)).toBe(true);
+  });
+
+  it('rounds added to one order on both sides while apart: every line kept, and the bill is their sum on both', async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    await pair.hub.api.patch('/v1/settings', { timezone: 'Europe/Berlin', opening_hours: EVERY_DAY_NOON_TO_ELEVEN });
+    const qr = (await pair.hub.api.post('/v1/qr_codes', { table: menu.table })).body;
+    const guest = (api: ApiClient) => api.withKey(null);
+    const first = await guest(pair.hub.api).post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.pasta, quantity: 1 }] });
+    expect(first.status).toBe(201);
+    await pair.link();
+    await goOffline(pair.hub);
+
+    // apart: the table orders drinks at the hub, and more pasta through the cloud's guest page
+    pair.hub.clock.advance(1000);
+    pair.cloud.clock.advance(1000);
+    expect((await guest(pair.hub.api).post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, { items: [{ menuItemId: menu.water, quantity: 2 }] })).status).toBe(201);
+    pair.cloud.clock.advance(1000);
+    expect((await guest(pair.cloudApi).post(`/public/qr/${qr.token}/orders/${first.body.id}/items`, { items: [{ menuItemId: menu.pasta, quantity: 3 }] })).status).toBe(201);
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const o = (await api.get(`/v1/orders/${first.body.id}`)).body;
+      expect(o.items.map((i: any) => i.quantity).sort()).toEqual([1, 2, 3]);
+      const lines = o.items.reduce((sum: number, i: any) => sum + i.unit_price * i.quantity, 0);
+      expect(o.subtotal).toBe(lines);
+      expect(o.total).toBe(o.subtotal + o.tax_amount - o.discount_amount + o.tip_amount + (o.delivery_fee ?? 0));
+    }
   });
 
   it('a deleted record stays deleted against an edit made apart; a deactivated item stays inactive under a later rename', async () => {
