@@ -20,6 +20,10 @@ export type Change =
       orderId: string;
       /** the order as it is now; null once deleted */
       order: OrderRow | null;
+      /** the run's last row of the order itself, read only if the order is gone by the time it is loaded */
+      lastRow: string | null;
+      /** the mode of an order gone from the database, from that row (a sandbox key must not hear of a live one) */
+      deletedLivemode: boolean | null;
       items: OrderItemRow[];
       /** encoded message per topic name, made once however many screens follow it */
       cache: Map<string, Buffer | null>;
@@ -51,11 +55,13 @@ export async function changesFrom(db: Executor, entries: ChangeRow[]): Promise<C
     if (ORDER_TABLES.has(e.table_name)) {
       const orderId = e.table_name === 'orders' ? e.row_id : String(JSON.parse(e.data).order_id);
       const run = openRun.get(restaurantId);
+      const row = e.table_name === 'orders' ? e.data : null;
       if (run && run.orderId === orderId) {
         run.seq = e.seq;
+        if (row !== null) run.lastRow = row;
         continue;
       }
-      const change: Change = { kind: 'order', seq: e.seq, restaurantId, orderId, order: null, items: [], cache: new Map() };
+      const change: Change = { kind: 'order', seq: e.seq, restaurantId, orderId, order: null, lastRow: row, deletedLivemode: null, items: [], cache: new Map() };
       out.push(change);
       openRun.set(restaurantId, change);
       continue;
@@ -86,6 +92,8 @@ async function loadOrders(db: Executor, changes: Change[]): Promise<void> {
     if (order && order.restaurant_id === c.restaurantId) {
       c.order = order;
       c.items = items.get(order.id) ?? [];
+    } else if (c.lastRow !== null) {
+      c.deletedLivemode = Number(JSON.parse(c.lastRow).livemode) === 1;
     }
   }
 }
@@ -105,7 +113,7 @@ export function matches(change: Change, topic: Topic): boolean {
 
 /** The livemode a change carries, when it carries one (sandbox keys only see sandbox rows). */
 export function livemodeOf(change: Change): boolean | null {
-  if (change.kind === 'order') return change.order ? change.order.livemode === 1 : null;
+  if (change.kind === 'order') return change.order ? change.order.livemode === 1 : change.deletedLivemode;
   const v = change.row.livemode;
   return v === undefined || v === null ? null : v === 1 || v === true;
 }

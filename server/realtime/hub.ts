@@ -249,6 +249,9 @@ function* messagesFor(change: Change, client: RealtimeClient, topics: Iterable<T
   if (p.kind === 'staff') {
     const livemode = livemodeOf(change);
     if (livemode !== null && livemode !== p.livemode) return;
+    // an order gone before it was read, known only by its lines: of no known mode, so for no key
+    // (its deletion comes in a run of its own, with the order's row and so its mode)
+    if (change.kind === 'order' && livemode === null) return;
   }
   for (const topic of topics) {
     if (!matches(change, topic)) continue;
