@@ -4,6 +4,11 @@ import { en, type Key as BackOfficeKey } from '../i18n/en.ts';
 import { es } from '../i18n/es.ts';
 import { fr } from '../i18n/fr.ts';
 import { it } from '../i18n/it.ts';
+import { opsDe } from '../i18n/ops/de.ts';
+import { opsEn, type OpsKey } from '../i18n/ops/en.ts';
+import { opsEs } from '../i18n/ops/es.ts';
+import { opsFr } from '../i18n/ops/fr.ts';
+import { opsIt } from '../i18n/ops/it.ts';
 import { screensDe } from '../i18n/screens/de.ts';
 import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
 import { screensEs } from '../i18n/screens/es.ts';
@@ -11,18 +16,18 @@ import { screensFr } from '../i18n/screens/fr.ts';
 import { screensIt } from '../i18n/screens/it.ts';
 import { session } from './session.ts';
 
-/** The back office's keys and those of the kitchen screens and guest pages (i18n/screens/*). */
-export type Key = BackOfficeKey | ScreensKey;
+/** The back office's keys, those of the kitchen screens and guest pages (i18n/screens/*) and of sync, backups, mail and printers (i18n/ops/*). */
+export type Key = BackOfficeKey | ScreensKey | OpsKey;
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
 const DICTIONARIES: Record<Language, Record<Key, string>> = {
-  en: { ...en, ...screensEn },
-  de: { ...de, ...screensDe },
-  fr: { ...fr, ...screensFr },
-  es: { ...es, ...screensEs },
-  it: { ...it, ...screensIt },
+  en: { ...en, ...screensEn, ...opsEn },
+  de: { ...de, ...screensDe, ...opsDe },
+  fr: { ...fr, ...screensFr, ...opsFr },
+  es: { ...es, ...screensEs, ...opsEs },
+  it: { ...it, ...screensIt, ...opsIt },
 };
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);

@@ -213,3 +213,13 @@ export function Tabs({ tabs, current, onChange, label }: { tabs: { id: string; l
     </div>
   );
 }
+
+/** The API's message for one field (its `param`, e.g. `transport.host`), to show next to that field. */
+export function fieldError(error: unknown, ...params: string[]): string | null {
+  return error instanceof ApiFailure && error.param !== null && params.includes(error.param) ? error.message : null;
+}
+
+/** An action's error shown once: next to its field when the API named one we show, else above the form. */
+export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
+  return error instanceof ApiFailure && error.param !== null && fields.includes(error.param) ? null : <ErrorNote error={error} />;
+}
