@@ -60,13 +60,13 @@ export function PrintersPage() {
               </div>
               {writable ? (
                 <div class="item-actions">
-                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={t('printers.testNamed', { name: p.name })}>
+                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
                     {t('printers.test')}
                   </Button>
-                  <Button onClick={() => setEditing(p)} aria-label={t('ops.printer.editNamed', { name: p.name })}>
+                  <Button onClick={() => setEditing(p)} aria-label={`${t('common.edit')}: ${p.name}`}>
                     {t('common.edit')}
                   </Button>
-                  <Button variant="danger" onClick={() => (clearRemoveError(), setRemoving(p))} aria-label={t('ops.printer.removeNamed', { name: p.name })}>
+                  <Button variant="danger" onClick={() => (clearRemoveError(), setRemoving(p))} aria-label={`${t('common.remove')}: ${p.name}`}>
                     {t('common.remove')}
                   </Button>
                 </div>

@@ -99,7 +99,6 @@ export const opsDe: Record<OpsKey, string> = {
 
   'ops.printer.new': 'Drucker hinzufügen',
   'ops.printer.edit': '{name} bearbeiten',
-  'ops.printer.editNamed': '{name} bearbeiten',
   'ops.printer.removeNamed': '{name} entfernen',
   'ops.printer.removeBody': 'Bons, die auf diesen Drucker warten, werden nicht gedruckt. Küchenbons gehen an die anderen Drucker der Stationen.',
   'ops.printer.name': 'Name',

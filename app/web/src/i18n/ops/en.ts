@@ -98,7 +98,6 @@ export const opsEn = {
 
   'ops.printer.new': 'Add printer',
   'ops.printer.edit': 'Edit {name}',
-  'ops.printer.editNamed': 'Edit {name}',
   'ops.printer.removeNamed': 'Remove {name}',
   'ops.printer.removeBody': 'Tickets waiting for this printer will not be printed. Kitchen tickets go to the stations’ other printers.',
   'ops.printer.name': 'Name',

@@ -99,7 +99,6 @@ export const opsEs: Record<OpsKey, string> = {
 
   'ops.printer.new': 'Añadir impresora',
   'ops.printer.edit': 'Editar {name}',
-  'ops.printer.editNamed': 'Editar {name}',
   'ops.printer.removeNamed': 'Quitar {name}',
   'ops.printer.removeBody': 'Los tickets pendientes para esta impresora no se imprimirán. Las comandas de cocina van a las otras impresoras de las estaciones.',
   'ops.printer.name': 'Nombre',

@@ -99,7 +99,6 @@ export const opsFr: Record<OpsKey, string> = {
 
   'ops.printer.new': 'Ajouter une imprimante',
   'ops.printer.edit': 'Modifier {name}',
-  'ops.printer.editNamed': 'Modifier {name}',
   'ops.printer.removeNamed': 'Supprimer {name}',
   'ops.printer.removeBody': 'Les tickets en attente pour cette imprimante ne seront pas imprimés. Les bons de cuisine vont aux autres imprimantes des postes.',
   'ops.printer.name': 'Nom',

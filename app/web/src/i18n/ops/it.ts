@@ -99,7 +99,6 @@ export const opsIt: Record<OpsKey, string> = {
 
   'ops.printer.new': 'Aggiungi stampante',
   'ops.printer.edit': 'Modifica {name}',
-  'ops.printer.editNamed': 'Modifica {name}',
   'ops.printer.removeNamed': 'Rimuovi {name}',
   'ops.printer.removeBody': 'Gli scontrini in attesa per questa stampante non verranno stampati. Le comande di cucina vanno alle altre stampanti delle postazioni.',
   'ops.printer.name': 'Nome',
