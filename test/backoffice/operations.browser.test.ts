@@ -91,7 +91,7 @@ describe('back office operations in the browser', () => {
   });
 
   it('Back up now makes a backup and the warning goes; the nightly settings show the API’s field error', async () => {
-    await health().getByRole('link', { name: 'Backup settings' }).click();
+    await health().getByRole('link', { name: 'Backups' }).click();
     await page.getByRole('tab', { name: 'Backups', selected: true }).waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();
     const made = page.getByRole('status').filter({ hasText: /^Backup made: / });
@@ -106,7 +106,7 @@ describe('back office operations in the browser', () => {
     await page.getByLabel('Days to keep').fill('7');
     await page.getByRole('button', { name: 'Save' }).click();
     const folder = page.locator('.field', { has: page.getByLabel('Folder') });
-    await folder.locator('.error-text').filter({ hasText: 'cannot write backups to /dev/null/backups' }).waitFor();
+    await folder.locator('.error-text').filter({ hasText: 'Cannot write backups to /dev/null/backups' }).waitFor();
     expect(await page.getByLabel('Folder').getAttribute('aria-invalid')).toBe('true');
     await checkPage(page, 'settings-backups-error');
     await page.getByLabel('Folder').fill('backups');
@@ -131,7 +131,7 @@ describe('back office operations in the browser', () => {
     await dialog.getByRole('checkbox', { name: 'Bar', exact: true }).check();
     await dialog.getByRole('button', { name: 'Save' }).click();
     const address = dialog.locator('.field', { has: page.getByLabel('Network address') });
-    await address.locator('.error-text').filter({ hasText: 'must be a hostname or an IP address' }).waitFor();
+    await address.locator('.error-text').filter({ hasText: /^Must be a hostname or an IP address$/ }).waitFor();
     expect((await hub.api.get('/v1/printers')).body.data).toHaveLength(0);
     await checkPage(page, 'printers-new-error');
 

@@ -36,7 +36,7 @@ export function SyncSummary({ status, detailed = false }: { status: SyncStatus; 
 }
 
 /** The last backup, or the warning that there has been none for 48 h. */
-export function BackupSummary({ backups }: { backups: BackupHealth }) {
+export function BackupSummary({ backups, more = [] }: { backups: BackupHealth; more?: [string, ComponentChildren][] }) {
   const rows: [string, ComponentChildren][] = [
     [
       t('ops.backup.last'),
@@ -50,6 +50,7 @@ export function BackupSummary({ backups }: { backups: BackupHealth }) {
     ],
   ];
   if (!backups.enabled) rows.push([t('ops.backup.nightly'), t('ops.backup.off')]);
+  rows.push(...more);
   if (backups.last_error) rows.push([t('ops.backup.lastFailure'), <span class="error-text">{`${when(backups.last_failure_at)}: ${backups.last_error}`}</span>]);
   return (
     <>

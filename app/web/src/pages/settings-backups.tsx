@@ -3,7 +3,7 @@ import { get, patch, post } from '../lib/api.ts';
 import { bytes, loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
 import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
-import { BackupSummary, Facts } from './health-parts.tsx';
+import { BackupSummary } from './health-parts.tsx';
 
 interface BackupSettingsView {
   enabled: boolean;
@@ -68,15 +68,17 @@ export function BackupSettings() {
     <>
       <section class="card" aria-labelledby="backup-last">
         <h2 id="backup-last">{t('ops.backup.lastTitle')}</h2>
-        <BackupSummary backups={backups} />
-        {backups.last_file ? (
-          <Facts
-            rows={[
-              [t('ops.backup.file'), <code>{backups.last_file}</code>],
-              [t('ops.backup.took'), t('ops.backup.ms', { n: backups.last_duration_ms ?? 0 })],
-            ]}
-          />
-        ) : null}
+        <BackupSummary
+          backups={backups}
+          more={
+            backups.last_file
+              ? [
+                  [t('ops.backup.file'), <code>{backups.last_file}</code>],
+                  [t('ops.backup.took'), t('ops.backup.ms', { n: backups.last_duration_ms ?? 0 })],
+                ]
+              : []
+          }
+        />
         <ErrorNote error={backUpError} />
         <div class="form-actions">
           <Button variant="primary" disabled={backingUp} onClick={now}>

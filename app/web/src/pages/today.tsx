@@ -8,7 +8,7 @@ import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
 import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView } from '../lib/health.ts';
 import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
-import { BackupSummary, Facts, SyncSummary } from './health-parts.tsx';
+import { BackupSummary, SyncSummary } from './health-parts.tsx';
 
 interface ActiveOrder {
   id: string;
@@ -44,7 +44,7 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
   );
 }
 
-type Attention = { key: string; text: string; href: string; tone?: 'warn' };
+type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
 function healthItems(h: { sync: { last_error: string | null; linked: boolean }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
@@ -53,7 +53,7 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean }; 
   const b = h.system.backups;
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
-  for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn' });
+  for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge') });
   return out;
 }
 
@@ -80,7 +80,7 @@ export function TodayPage() {
       : [],
   );
   const [attention] = useLoad(async () => {
-    const out: { key: string; text: string; href: string; tone?: 'warn' }[] = [];
+    const out: Attention[] = [];
     if (can('printers:read')) {
       const [failed, printers] = await Promise.all([
         get<{ data: unknown[]; has_more: boolean }>('/v1/print_jobs', { state: 'failed', limit: 100 }),
@@ -178,7 +178,7 @@ export function TodayPage() {
             <ul class="plain-list attention">
               {items.map((a) => (
                 <li key={a.key}>
-                  <Badge tone={a.tone ?? 'bad'}>!</Badge> <a href={a.href}>{a.text}</a>
+                  <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
                 </li>
               ))}
             </ul>
@@ -187,22 +187,22 @@ export function TodayPage() {
         {health ? (
           <section class="card health" aria-labelledby="health-title">
             <h2 id="health-title">{t('ops.health')}</h2>
-            <h3>{t('nav.printers')}</h3>
-            <Facts
-              rows={[
-                [
-                  t('ops.printers.state'),
-                  health.system.printers.total === 0
-                    ? t('ops.printers.none')
-                    : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total }),
-                ],
-              ]}
-            />
-            <h3>{t('ops.sync.title')}</h3>
+            <h3>
+              <a href="/app/printers">{t('nav.printers')}</a>
+            </h3>
+            <p>
+              {health.system.printers.total === 0
+                ? t('ops.printers.none')
+                : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
+            </p>
+            <h3>
+              <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
+            </h3>
             <SyncSummary status={health.sync} />
-            <h3>{t('ops.backup.title')}</h3>
+            <h3>
+              <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
+            </h3>
             {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
-            <a href="/app/settings?tab=backups">{t('ops.backup.manage')}</a>
           </section>
         ) : null}
         <section class="card">
