@@ -27,7 +27,7 @@ export function SyncSummary({ status, detailed = false }: { status: SyncStatus; 
     [t('ops.sync.state'), state],
     [t('ops.sync.lastSynced'), status.last_synced_at ? when(status.last_synced_at) : t('ops.never')],
     [t('ops.sync.lag'), status.lag_seconds > 0 ? duration(status.lag_seconds) : t('ops.sync.upToDate')],
-    [t('ops.sync.pending'), t('ops.sync.pendingCounts', { push: status.pending_push, pull: status.pending_pull })],
+    [t('ops.sync.pending'), status.pending_push || status.pending_pull ? t('ops.sync.pendingCounts', { push: status.pending_push, pull: status.pending_pull }) : t('ops.sync.nothingWaiting')],
   ];
   if (status.last_error) rows.push([t('ops.sync.lastError'), <span class="error-text">{status.last_error}</span>]);
   if (detailed && status.cloud_url) rows.unshift([t('ops.sync.cloud'), status.cloud_url]);

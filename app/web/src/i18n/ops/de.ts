@@ -31,6 +31,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.sync.upToDate': 'Aktuell',
   'ops.sync.pending': 'Wartend',
   'ops.sync.pendingCounts': '{push} Änderung(en) zu senden, {pull} zu empfangen',
+  'ops.sync.nothingWaiting': 'Nichts wartet',
   'ops.sync.lastError': 'Letztes Problem',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',

@@ -30,6 +30,7 @@ export const opsEn = {
   'ops.sync.upToDate': 'Up to date',
   'ops.sync.pending': 'Waiting',
   'ops.sync.pendingCounts': '{push} change(s) to send, {pull} to receive',
+  'ops.sync.nothingWaiting': 'Nothing waiting',
   'ops.sync.lastError': 'Last problem',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',

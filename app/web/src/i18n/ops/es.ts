@@ -31,6 +31,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.sync.upToDate': 'Al día',
   'ops.sync.pending': 'En espera',
   'ops.sync.pendingCounts': '{push} cambio(s) por enviar, {pull} por recibir',
+  'ops.sync.nothingWaiting': 'Nada en espera',
   'ops.sync.lastError': 'Último problema',
   'ops.sync.cloud': 'Nube',
   'ops.sync.hubId': 'Hub',

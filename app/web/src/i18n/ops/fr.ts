@@ -31,6 +31,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.sync.upToDate': 'À jour',
   'ops.sync.pending': 'En attente',
   'ops.sync.pendingCounts': '{push} modification(s) à envoyer, {pull} à recevoir',
+  'ops.sync.nothingWaiting': 'Rien en attente',
   'ops.sync.lastError': 'Dernier problème',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',

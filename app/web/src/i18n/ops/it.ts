@@ -31,6 +31,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.sync.upToDate': 'Aggiornato',
   'ops.sync.pending': 'In attesa',
   'ops.sync.pendingCounts': '{push} modifica/e da inviare, {pull} da ricevere',
+  'ops.sync.nothingWaiting': 'Niente in attesa',
   'ops.sync.lastError': 'Ultimo problema',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',

@@ -1,0 +1,90 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import { checkPage, launch } from '../backoffice/browser.ts';
+import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
+import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+
+/**
+ * The back office of a hub really linked to a cloud (in process: the hub on SQLite, the cloud
+ * on PostgreSQL), in Chromium: the link's state on Today and in Settings → Sync, then the same
+ * table booked on both sides while apart, which the merge keeps and lists, shown as a conflict
+ * a manager can read and open.
+ */
+describe('sync in the back office', () => {
+  let pair: Pair & { link(): Promise<unknown> };
+  let browser: Browser;
+  let page: Page;
+  const password = 'a very good password';
+
+  beforeAll(async () => {
+    // the hub on the real time: the browser's session cookie follows the hub's clock
+    pair = await startPair({ hubClock: new ManualClock(Date.now()) });
+    const setup = await fetch(`${pair.hub.url}/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ restaurant_name: 'Linked Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
+    });
+    expect(setup.status).toBeLessThan(300);
+    browser = await launch();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
+    page.setDefaultTimeout(10_000);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await pair?.close();
+  });
+
+  const health = () => page.locator('section', { has: page.getByRole('heading', { name: 'Printers, sync and backups' }) });
+  const attention = () => page.locator('section', { has: page.getByRole('heading', { name: 'Needs attention' }) });
+
+  it('shows the link connected and up to date, on Today and in Settings → Sync', async () => {
+    await pair.link();
+    expect(await eventually(async () => (await pair.hub.api.get('/v1/sync/status')).body.connected === true)).toBe(true);
+    await page.goto(`${pair.hub.url}/app/login`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await health().getByText('Connected', { exact: true }).waitFor();
+    expect(await health().textContent()).not.toContain('not linked');
+    await attention().getByText('All good').waitFor();
+
+    await health().getByRole('link', { name: 'Cloud sync' }).click();
+    await page.getByRole('tab', { name: 'Cloud sync', selected: true }).waitFor();
+    const link = page.locator('section', { has: page.getByRole('heading', { name: 'Link to the cloud' }) });
+    await link.getByText(pair.cloud.url).waitFor();
+    await link.getByText('Connected', { exact: true }).waitFor();
+    await page.getByText('No conflicts.').waitFor();
+    await checkPage(page, 'settings-sync-linked');
+  });
+
+  it('lists the table booked on both sides while apart, in words, with a link to the booking', async () => {
+    expect((await pair.hub.api.patch('/v1/settings', { opening_hours: EVERY_DAY_NOON_TO_ELEVEN })).status).toBe(200);
+    const table = (await pair.hub.api.post('/v1/tables', { number: 9, capacity: 4 })).body;
+    const { ok: ready } = await converged(pair);
+    expect(ready).toBe(true);
+    await goOffline(pair.hub);
+    const date = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const atHub = await pair.hub.api.post('/v1/reservations', { guest_name: 'Hub Guest', party_size: 2, date, time: '19:00', table: table.id });
+    const atCloud = await pair.cloudApi.post('/v1/reservations', { guest_name: 'Cloud Guest', party_size: 2, date, time: '19:00', table: table.id });
+    expect([atHub.status, atCloud.status], JSON.stringify([atHub.body, atCloud.body])).toEqual([201, 201]);
+    goOnline(pair.hub);
+    const { ok } = await converged(pair);
+    expect(ok).toBe(true);
+    expect((await pair.hub.api.get('/v1/sync/status')).body.conflicts.map((c: any) => c.kind)).toContain('double_booking');
+
+    await page.goto(`${pair.hub.url}/app/`);
+    const line = attention().getByRole('link', { name: /^Table 9 is booked twice on .*, 19:00: (Hub Guest and Cloud Guest|Cloud Guest and Hub Guest)\. Move one of them\.$/ });
+    await line.waitFor();
+    await attention().getByText('Sync conflict').waitFor();
+    await health().getByText('Connected', { exact: true }).waitFor();
+    await checkPage(page, 'today-sync-conflict');
+
+    await page.goto(`${pair.hub.url}/app/settings?tab=sync`);
+    const listed = page.locator('section', { has: page.getByRole('heading', { name: 'Sync conflicts' }) });
+    await listed.getByRole('link', { name: /^Table 9 is booked twice/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'Reservations' }).waitFor();
+    await page.getByRole('dialog', { name: /(Hub|Cloud) Guest/ }).waitFor();
+  }, 60_000);
+});
