@@ -4,11 +4,7 @@ import { en, type Key as BackOfficeKey } from '../i18n/en.ts';
 import { es } from '../i18n/es.ts';
 import { fr } from '../i18n/fr.ts';
 import { it } from '../i18n/it.ts';
-import { opsDe } from '../i18n/ops/de.ts';
-import { opsEn, type OpsKey } from '../i18n/ops/en.ts';
-import { opsEs } from '../i18n/ops/es.ts';
-import { opsFr } from '../i18n/ops/fr.ts';
-import { opsIt } from '../i18n/ops/it.ts';
+import type { OpsKey } from '../i18n/ops/en.ts';
 import { screensDe } from '../i18n/screens/de.ts';
 import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
 import { screensEs } from '../i18n/screens/es.ts';
@@ -22,12 +18,13 @@ export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
-const DICTIONARIES: Record<Language, Record<Key, string>> = {
-  en: { ...en, ...screensEn, ...opsEn },
-  de: { ...de, ...screensDe, ...opsDe },
-  fr: { ...fr, ...screensFr, ...opsFr },
-  es: { ...es, ...screensEs, ...opsEs },
-  it: { ...it, ...screensIt, ...opsIt },
+// the ops texts (i18n/ops/*) join through addTexts when the back office loads
+const DICTIONARIES: Record<Language, Record<string, string>> = {
+  en: { ...en, ...screensEn },
+  de: { ...de, ...screensDe },
+  fr: { ...fr, ...screensFr },
+  es: { ...es, ...screensEs },
+  it: { ...it, ...screensIt },
 };
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
@@ -49,8 +46,16 @@ effect(() => {
   document.documentElement.lang = language.value;
 });
 
+/**
+ * Texts only the back office uses, added by its entry (i18n/ops/index.ts) so the guest pages
+ * and screens, which share this module, do not carry them.
+ */
+export function addTexts(more: Record<Language, Record<string, string>>): void {
+  for (const l of LANGUAGES) Object.assign(DICTIONARIES[l], more[l]);
+}
+
 /** The text of `key` in the current language; `{name}` placeholders filled from vars. */
 export function t(key: Key, vars?: Record<string, string | number>): string {
-  const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key];
+  const text = (DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key]) as string;
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
 }
