@@ -63,11 +63,16 @@ export function TodayPage() {
   const numbers = can('analytics:read');
   const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? get<Dashboard>('/v1/analytics/dashboard') : null));
   // sync, backups and printers at a glance: for those who can act on them
-  const [health] = useLoad(async () => {
+  const [health, , reloadHealth] = useLoad(async () => {
     if (!can('settings:write')) return null;
     const [sync, system] = await Promise.all([loadSyncStatus(), loadSystemHealth()]);
     return { sync, system, conflicts: await describeConflicts(sync.conflicts) };
   });
+  // the link and the backups change with no live message of their own: a look each minute
+  useEffect(() => {
+    const timer = window.setInterval(() => void reloadHealth(), 60_000);
+    return () => clearInterval(timer);
+  }, []);
   const [open, setOpen] = useState<number | null>(null);
   const [oldest, setOldest] = useState<ActiveOrder[]>([]);
   const [waiting, setWaiting] = useState<number | null>(null);
