@@ -148,6 +148,9 @@ describe('back office operations in the browser', () => {
     await page.reload();
     await row.getByText('Online').waitFor();
     await checkPage(page, 'printers');
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await checkPage(page, 'tablet-printers-list');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await row.getByRole('button', { name: 'Edit: Pass printer' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Pass printer' });
@@ -257,6 +260,24 @@ describe('back office operations in the browser', () => {
       await checkPage(page, name);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('speaks German for a manager who chose it', async () => {
+    await go('/app/account', 'Your account');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByRole('heading', { level: 1, name: 'Ihr Konto' }).waitFor();
+    await go('/app/settings?tab=backups', 'Einstellungen');
+    await page.getByRole('tab', { name: 'Backups', selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Jetzt sichern' }).waitFor();
+    await page.getByLabel('Tage aufbewahren').waitFor();
+    await checkPage(page, 'settings-backups-de');
+    await go('/app/', 'Heute');
+    await page.getByRole('heading', { name: 'Drucker, Synchronisation und Backups' }).waitFor();
+    await page.getByText('Dieser Hub ist mit keiner Cloud verbunden.', { exact: false }).waitFor();
+    await checkPage(page, 'today-health-de');
+    await go('/app/account', 'Ihr Konto');
+    await page.getByLabel('Sprache').selectOption('');
+    await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
   });
 
   it("a server's Today loads without a single failed request, and without the managers' figures", async () => {

@@ -1,5 +1,5 @@
 import { get } from './api.ts';
-import { when } from './format.ts';
+import { number, when } from './format.ts';
 import { t, type Key } from './i18n.ts';
 import { can } from './session.ts';
 
@@ -62,7 +62,8 @@ export function bytes(n: number | null | undefined): string {
     v /= 1024;
     i++;
   }
-  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
+  // in the reader's own digits (684 KB, 1,2 MB in German)
+  return `${number(v, i === 0 || v >= 10 ? 0 : 1)} ${units[i]}`;
 }
 
 /** "4 min", "2 h", "3 days": how far behind or how long ago, roughly. */
