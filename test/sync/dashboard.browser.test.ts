@@ -2,14 +2,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { checkPage, launch } from '../backoffice/browser.ts';
+import { seedMenu } from '../orders/fixtures.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
 import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 /**
  * The back office of a hub really linked to a cloud (in process: the hub on SQLite, the cloud
  * on PostgreSQL), in Chromium: the link's state on Today and in Settings → Sync, then the same
- * table booked on both sides while apart, which the merge keeps and lists, shown as a conflict
- * a manager can read and open.
+ * table booked on both sides and an order cancelled here but completed there while apart, which
+ * the merge settles and lists, shown as conflicts a manager can read and open.
  */
 describe('sync in the back office', () => {
   let pair: Pair & { link(): Promise<unknown> };
@@ -62,6 +63,9 @@ describe('sync in the back office', () => {
   it('lists the table booked on both sides while apart, in words, with a link to the booking', async () => {
     expect((await pair.hub.api.patch('/v1/settings', { opening_hours: EVERY_DAY_NOON_TO_ELEVEN })).status).toBe(200);
     const table = (await pair.hub.api.post('/v1/tables', { number: 9, capacity: 4 })).body;
+    const menu = await seedMenu(pair.hub);
+    const order = (await pair.hub.api.post('/v1/orders', { type: 'takeout', customer_name: 'Ada', items: [{ menu_item: menu.pasta, quantity: 1 }] })).body;
+    expect((await pair.hub.api.patch(`/v1/orders/${order.id}`, { status: 'placed' })).status).toBe(200);
     const { ok: ready } = await converged(pair);
     expect(ready).toBe(true);
     await goOffline(pair.hub);
@@ -69,15 +73,20 @@ describe('sync in the back office', () => {
     const atHub = await pair.hub.api.post('/v1/reservations', { guest_name: 'Hub Guest', party_size: 2, date, time: '19:00', table: table.id });
     const atCloud = await pair.cloudApi.post('/v1/reservations', { guest_name: 'Cloud Guest', party_size: 2, date, time: '19:00', table: table.id });
     expect([atHub.status, atCloud.status], JSON.stringify([atHub.body, atCloud.body])).toEqual([201, 201]);
+    // the hub cancels the order while the cloud's till completes it: completed wins, the cancel is listed
+    expect((await pair.hub.api.patch(`/v1/orders/${order.id}`, { status: 'cancelled', cancel_reason: 'guest left' })).status).toBe(200);
+    expect((await pair.cloudApi.patch(`/v1/orders/${order.id}`, { status: 'completed' })).status).toBe(200);
     goOnline(pair.hub);
     const { ok } = await converged(pair);
     expect(ok).toBe(true);
-    expect((await pair.hub.api.get('/v1/sync/status')).body.conflicts.map((c: any) => c.kind)).toContain('double_booking');
+    expect((await pair.hub.api.get('/v1/sync/status')).body.conflicts.map((c: any) => c.kind).sort()).toEqual(['double_booking', 'status_overruled']);
 
     await page.goto(`${pair.hub.url}/app/`);
     const line = attention().getByRole('link', { name: /^Table 9 is booked twice on .*, 19:00: (Hub Guest and Cloud Guest|Cloud Guest and Hub Guest)\. Move one of them\.$/ });
     await line.waitFor();
-    await attention().getByText('Sync conflict').waitFor();
+    await attention().getByText('Sync conflict').first().waitFor();
+    const overruled = attention().getByRole('link', { name: `Order #${order.order_number} was set to “Cancelled” on one side and “Completed” on the other; “Completed” was kept.` });
+    await overruled.waitFor();
     await health().getByText('Connected', { exact: true }).waitFor();
     await checkPage(page, 'today-sync-conflict');
 
@@ -86,5 +95,9 @@ describe('sync in the back office', () => {
     await listed.getByRole('link', { name: /^Table 9 is booked twice/ }).click();
     await page.getByRole('heading', { level: 1, name: 'Reservations' }).waitFor();
     await page.getByRole('dialog', { name: /(Hub|Cloud) Guest/ }).waitFor();
+
+    await page.goto(`${pair.hub.url}/app/`);
+    await overruled.click();
+    await page.getByRole('heading', { level: 1, name: `Order #${order.order_number}` }).waitFor();
   }, 60_000);
 });
