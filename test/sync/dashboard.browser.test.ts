@@ -100,4 +100,28 @@ describe('sync in the back office', () => {
     await overruled.click();
     await page.getByRole('heading', { level: 1, name: `Order #${order.order_number}` }).waitFor();
   }, 60_000);
+
+  it("on the cloud (the owner's sign-in came with the restaurant) mail and SMS are shown, not edited, and backups are the hub's", async () => {
+    const office = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    const cloud = await office.newPage();
+    cloud.setDefaultTimeout(10_000);
+    try {
+      await cloud.goto(`${pair.cloud.url}/app/login`);
+      await cloud.getByLabel('Email').fill('ada@example.com');
+      await cloud.getByLabel('Password').fill(password);
+      await cloud.getByRole('button', { name: 'Sign in' }).click();
+      await cloud.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      await cloud.goto(`${pair.cloud.url}/app/settings?tab=mail`);
+      await cloud.getByText('This is the cloud: its mail and SMS are set in its environment').waitFor();
+      expect(await cloud.getByRole('button', { name: 'Save' }).count()).toBe(0);
+      await checkPage(cloud, 'cloud-settings-mail');
+      await cloud.getByRole('tab', { name: 'Backups' }).click();
+      await cloud.getByText('This server makes no backups').waitFor();
+      await cloud.getByRole('tab', { name: 'Cloud sync' }).click();
+      await cloud.locator('section', { has: cloud.getByRole('heading', { name: 'Link to the hub' }) }).getByText('Connected', { exact: true }).waitFor();
+      await checkPage(cloud, 'cloud-settings-sync');
+    } finally {
+      await office.close();
+    }
+  });
 });

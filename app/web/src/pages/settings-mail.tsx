@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, patch } from '../lib/api.ts';
+import { loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
 import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { Facts } from './health-parts.tsx';
 
 interface Transports {
   email: {
@@ -51,6 +53,8 @@ function secretHint(masked: string | null): string {
 /** Settings → Mail & SMS: the hub's SMTP server and SMS gateway; passwords are write-only. */
 export function MailSettings() {
   const [stored, error, , setStored] = useLoad(() => get<Transports>('/v1/settings/notifications'));
+  // the cloud's transports serve every restaurant and come from its environment: shown, not edited
+  const [system] = useLoad(loadSystemHealth);
   const [form, setForm] = useState<Form | null>(null);
   // a section is sent only when touched, so a password kept in the config file is never overwritten
   const [dirty, setDirty] = useState({ email: false, sms: false });
@@ -60,7 +64,8 @@ export function MailSettings() {
     if (stored) setForm(formOf(stored));
     setDirty({ email: false, sms: false });
   }, [stored]);
-  if (!form || !stored) return error ? <ErrorNote error={error} /> : <Loading />;
+  if (!form || !stored || !system) return error ? <ErrorNote error={error} /> : <Loading />;
+  if (system.role === 'cloud') return <CloudTransports stored={stored} />;
 
   const set = (section: 'email' | 'sms', patchForm: Partial<Form>) => {
     setSaved(false);
@@ -151,5 +156,22 @@ export function MailSettings() {
         ) : null}
       </div>
     </form>
+  );
+}
+
+function CloudTransports({ stored }: { stored: Transports }) {
+  const smtp = stored.email.smtp;
+  return (
+    <section class="card">
+      <h2>{t('ops.mail.tab')}</h2>
+      <p class="hint">{t('ops.mail.cloud')}</p>
+      <Facts
+        rows={[
+          [t('ops.mail.from'), stored.email.from],
+          [t('ops.mail.host'), smtp ? `${smtp.host}:${smtp.port}` : t('ops.backup.off')],
+          [t('ops.mail.url'), stored.sms.url ?? t('ops.backup.off')],
+        ]}
+      />
+    </section>
   );
 }

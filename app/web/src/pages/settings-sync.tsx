@@ -21,7 +21,7 @@ export function SyncSettings() {
     <>
       <ErrorNote error={error} />
       <section class="card" aria-labelledby="sync-link">
-        <h2 id="sync-link">{t('ops.sync.link')}</h2>
+        <h2 id="sync-link">{status.role === 'cloud' ? t('ops.sync.linkHub') : t('ops.sync.link')}</h2>
         <SyncSummary status={status} detailed />
         {!status.linked && status.role === 'hub' ? <p class="hint">{t('ops.sync.howToLink')}</p> : null}
         <Button onClick={() => void reload()}>{t('ops.refresh')}</Button>

@@ -20,6 +20,7 @@ export const opsDe: Record<OpsKey, string> = {
 
   'ops.sync.title': 'Cloud-Synchronisation',
   'ops.sync.link': 'Verbindung zur Cloud',
+  'ops.sync.linkHub': 'Verbindung zum Hub',
   'ops.sync.notLinked': 'Dieser Hub ist mit keiner Cloud verbunden. Er arbeitet allein; nichts wird außer Haus kopiert.',
   'ops.sync.noHub': 'Mit diesem Restaurant ist kein Hub verbunden.',
   'ops.sync.howToLink': 'Zum Verbinden in der Cloud eine Einladung erstellen und auf diesem Computer „comanda sync link“ ausführen.',
@@ -77,6 +78,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.backup.daily': 'jede Nacht um {time}',
 
   'ops.mail.tab': 'E-Mail & SMS',
+  'ops.mail.cloud': 'Dies ist die Cloud: E-Mail und SMS werden für alle Restaurants in ihrer Umgebung gesetzt (SMTP_*, SMS_*), nicht hier.',
   'ops.mail.email': 'E-Mail',
   'ops.mail.emailHint': 'Reservierungsbestätigungen und Wartelisten-Nachrichten gehen über den SMTP-Server Ihres Mail-Anbieters.',
   'ops.mail.fromConfig': 'Derzeit in der Konfigurationsdatei des Hubs (comanda.json) gesetzt; Speichern hier übernimmt.',

@@ -19,6 +19,7 @@ export const opsEn = {
 
   'ops.sync.title': 'Cloud sync',
   'ops.sync.link': 'Link to the cloud',
+  'ops.sync.linkHub': 'Link to the hub',
   'ops.sync.notLinked': 'This hub is not linked to a cloud. It works on its own; nothing is copied off site.',
   'ops.sync.noHub': 'No hub is linked to this restaurant.',
   'ops.sync.howToLink': 'To link it, make an invite on the cloud and run “comanda sync link” on this computer.',
@@ -76,6 +77,7 @@ export const opsEn = {
   'ops.backup.daily': 'every night at {time}',
 
   'ops.mail.tab': 'Mail & SMS',
+  'ops.mail.cloud': 'This is the cloud: its mail and SMS are set in its environment (SMTP_*, SMS_*) for every restaurant, not here.',
   'ops.mail.email': 'Email',
   'ops.mail.emailHint': 'Booking confirmations and waitlist messages go out through your mail provider’s SMTP server.',
   'ops.mail.fromConfig': 'Set in the hub’s config file (comanda.json) for now; saving here takes over.',

@@ -20,6 +20,7 @@ export const opsEs: Record<OpsKey, string> = {
 
   'ops.sync.title': 'Sincronización en la nube',
   'ops.sync.link': 'Enlace con la nube',
+  'ops.sync.linkHub': 'Enlace con el hub',
   'ops.sync.notLinked': 'Este hub no está enlazado a ninguna nube. Funciona solo; no se copia nada fuera del local.',
   'ops.sync.noHub': 'Ningún hub está enlazado a este restaurante.',
   'ops.sync.howToLink': 'Para enlazarlo, cree una invitación en la nube y ejecute «comanda sync link» en este ordenador.',
@@ -77,6 +78,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.backup.daily': 'cada noche a las {time}',
 
   'ops.mail.tab': 'Correo y SMS',
+  'ops.mail.cloud': 'Esto es la nube: el correo y los SMS se definen en su entorno (SMTP_*, SMS_*) para todos los restaurantes, no aquí.',
   'ops.mail.email': 'Correo electrónico',
   'ops.mail.emailHint': 'Las confirmaciones de reserva y los mensajes de la lista de espera salen por el servidor SMTP de su proveedor de correo.',
   'ops.mail.fromConfig': 'Definido por ahora en el archivo de configuración del hub (comanda.json); guardar aquí lo sustituye.',

@@ -20,6 +20,7 @@ export const opsFr: Record<OpsKey, string> = {
 
   'ops.sync.title': 'Synchronisation cloud',
   'ops.sync.link': 'Lien avec le cloud',
+  'ops.sync.linkHub': 'Lien avec le hub',
   'ops.sync.notLinked': 'Ce hub n’est relié à aucun cloud. Il fonctionne seul ; rien n’est copié hors du restaurant.',
   'ops.sync.noHub': 'Aucun hub n’est relié à ce restaurant.',
   'ops.sync.howToLink': 'Pour le relier, créez une invitation sur le cloud et lancez « comanda sync link » sur cet ordinateur.',
@@ -77,6 +78,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.backup.daily': 'chaque nuit à {time}',
 
   'ops.mail.tab': 'E-mail et SMS',
+  'ops.mail.cloud': 'Ceci est le cloud : l’e-mail et les SMS sont définis dans son environnement (SMTP_*, SMS_*) pour tous les restaurants, pas ici.',
   'ops.mail.email': 'E-mail',
   'ops.mail.emailHint': 'Les confirmations de réservation et les messages de liste d’attente partent par le serveur SMTP de votre fournisseur de messagerie.',
   'ops.mail.fromConfig': 'Défini pour l’instant dans le fichier de configuration du hub (comanda.json) ; enregistrer ici le remplace.',

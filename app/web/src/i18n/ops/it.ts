@@ -20,6 +20,7 @@ export const opsIt: Record<OpsKey, string> = {
 
   'ops.sync.title': 'Sincronizzazione cloud',
   'ops.sync.link': 'Collegamento al cloud',
+  'ops.sync.linkHub': 'Collegamento all’hub',
   'ops.sync.notLinked': 'Questo hub non è collegato a un cloud. Funziona da solo; nulla viene copiato fuori sede.',
   'ops.sync.noHub': 'Nessun hub è collegato a questo ristorante.',
   'ops.sync.howToLink': 'Per collegarlo, crea un invito sul cloud ed esegui «comanda sync link» su questo computer.',
@@ -77,6 +78,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.backup.daily': 'ogni notte alle {time}',
 
   'ops.mail.tab': 'Email e SMS',
+  'ops.mail.cloud': 'Questo è il cloud: email e SMS sono impostati nel suo ambiente (SMTP_*, SMS_*) per tutti i ristoranti, non qui.',
   'ops.mail.email': 'Email',
   'ops.mail.emailHint': 'Le conferme di prenotazione e i messaggi della lista d’attesa partono dal server SMTP del tuo provider di posta.',
   'ops.mail.fromConfig': 'Impostato per ora nel file di configurazione dell’hub (comanda.json); salvare qui lo sostituisce.',
