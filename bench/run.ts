@@ -76,7 +76,10 @@ async function main() {
     console.log(`■ ${s.name}\n  target: ${s.target}`);
     try {
       if (s.custom) {
-        for (const line of await s.custom(ctx)) console.log(`  ${line}`);
+        const lines = await s.custom(ctx);
+        for (const line of lines) console.log(`  ${line}`);
+        // a custom scenario states its own verdict; a miss counts in the summary like any other
+        if (lines.some((line) => /\bMISSES target\b|\bFAIL\b/.test(line))) failed++;
       }
       if (s.http) {
         const l = await s.http(ctx);

@@ -109,6 +109,9 @@ export function webApp(dir: string = WEB_DIST) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (asset.type.startsWith('text/html')) {
+      const qr = /^\/qr\/([A-Za-z0-9]+)$/.exec(p);
+      // a phone on a slow line fetches the table's menu while the page's scripts are still coming
+      if (qr) ctx.set('Link', [`/public/qr/${qr[1]}`, `/public/qr/${qr[1]}/menu`].map((u) => `<${u}>; rel=preload; as=fetch; crossorigin`).join(', '));
       ctx.set('Content-Security-Policy', CSP);
       ctx.set('Referrer-Policy', 'same-origin');
       ctx.set('X-Frame-Options', 'DENY');

@@ -140,6 +140,21 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
     expect(gzipped).toBeLessThan(60 * 1024);
   });
 
+  it('has the table and its menu fetched while its scripts load, each once', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    const answer = await page.goto(`${hub.url}/qr/${token}`);
+    expect(answer?.headers().link).toBe(`</public/qr/${token}>; rel=preload; as=fetch; crossorigin, </public/qr/${token}/menu>; rel=preload; as=fetch; crossorigin`);
+    await page.getByRole('button', { name: /Steak/ }).first().waitFor();
+    // the page's own fetches were answered by the preloads: no second request
+    expect(asked.filter((p) => p === `/public/qr/${token}/menu`)).toHaveLength(1);
+    expect(asked.filter((p) => p === `/public/qr/${token}`)).toHaveLength(1);
+    // and a guest's id-less path is not taken as a token for a preload
+    expect((await page.goto(`${hub.url}/r/test/feedback`))?.headers().link).toBeUndefined();
+    await page.context().close();
+  });
+
   it("speaks the phone's language", async () => {
     const de = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'de-DE' });
     const page = await de.newPage();

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import './styles.css';
+import './i18n/back-office.ts';
 import { App } from './app.tsx';
 import { onLinkClick } from './lib/router.ts';
 

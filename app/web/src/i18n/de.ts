@@ -1,8 +1,6 @@
 import type { Key } from './en.ts';
 
 export const de: Record<Key, string> = {
-  'common.loading': 'Wird geladen…',
-  'common.close': 'Schließen',
   'common.cancel': 'Abbrechen',
   'common.save': 'Speichern',
   'common.saved': 'Gespeichert',

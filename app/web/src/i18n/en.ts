@@ -1,7 +1,5 @@
 /** English, the reference: every other language must have each of these keys (checked by tsc). */
 export const en = {
-  'common.loading': 'Loading…',
-  'common.close': 'Close',
   'common.cancel': 'Cancel',
   'common.save': 'Save',
   'common.saved': 'Saved',

@@ -1,8 +1,6 @@
 import type { Key } from './en.ts';
 
 export const es: Record<Key, string> = {
-  'common.loading': 'Cargando…',
-  'common.close': 'Cerrar',
   'common.cancel': 'Cancelar',
   'common.save': 'Guardar',
   'common.saved': 'Guardado',

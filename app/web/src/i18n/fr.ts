@@ -1,8 +1,6 @@
 import type { Key } from './en.ts';
 
 export const fr: Record<Key, string> = {
-  'common.loading': 'Chargement…',
-  'common.close': 'Fermer',
   'common.cancel': 'Annuler',
   'common.save': 'Enregistrer',
   'common.saved': 'Enregistré',

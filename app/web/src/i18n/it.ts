@@ -1,8 +1,6 @@
 import type { Key } from './en.ts';
 
 export const it: Record<Key, string> = {
-  'common.loading': 'Caricamento…',
-  'common.close': 'Chiudi',
   'common.cancel': 'Annulla',
   'common.save': 'Salva',
   'common.saved': 'Salvato',

@@ -1,9 +1,5 @@
 import { computed, effect, signal } from '@preact/signals';
-import { de } from '../i18n/de.ts';
-import { en, type Key as BackOfficeKey } from '../i18n/en.ts';
-import { es } from '../i18n/es.ts';
-import { fr } from '../i18n/fr.ts';
-import { it } from '../i18n/it.ts';
+import type { Key as BackOfficeKey } from '../i18n/en.ts';
 import type { OpsKey } from '../i18n/ops/en.ts';
 import { screensDe } from '../i18n/screens/de.ts';
 import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
@@ -12,20 +8,27 @@ import { screensFr } from '../i18n/screens/fr.ts';
 import { screensIt } from '../i18n/screens/it.ts';
 import { session } from './session.ts';
 
-/** The back office's keys, those of the kitchen screens and guest pages (i18n/screens/*) and of sync, backups, mail and printers (i18n/ops/*). */
+/** The back office's keys (with its sync, backups, mail and printers texts, i18n/ops/*) and those of the kitchen screens and guest pages (i18n/screens/*). */
 export type Key = BackOfficeKey | ScreensKey | OpsKey;
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };
 
-// the ops texts (i18n/ops/*) join through addTexts when the back office loads
-const DICTIONARIES: Record<Language, Record<string, string>> = {
-  en: { ...en, ...screensEn },
-  de: { ...de, ...screensDe },
-  fr: { ...fr, ...screensFr },
-  es: { ...es, ...screensEs },
-  it: { ...it, ...screensIt },
+/**
+ * The screens' and guest pages' texts are always here; the back office adds its own
+ * (`i18n/back-office.ts`, imported by its entry alone), so a guest's phone never downloads them.
+ */
+const DICTIONARIES: Record<Language, Partial<Record<Key, string>>> = {
+  en: { ...screensEn },
+  de: { ...screensDe },
+  fr: { ...screensFr },
+  es: { ...screensEs },
+  it: { ...screensIt },
 };
+
+export function addDictionaries(more: Record<Language, Partial<Record<Key, string>>>): void {
+  for (const l of LANGUAGES) Object.assign(DICTIONARIES[l], more[l]);
+}
 
 const isLanguage = (l: string | null | undefined): l is Language => !!l && (LANGUAGES as readonly string[]).includes(l);
 
@@ -46,16 +49,8 @@ effect(() => {
   document.documentElement.lang = language.value;
 });
 
-/**
- * Texts only the back office uses, added by its entry (i18n/ops/index.ts) so the guest pages
- * and screens, which share this module, do not carry them.
- */
-export function addTexts(more: Record<Language, Record<string, string>>): void {
-  for (const l of LANGUAGES) Object.assign(DICTIONARIES[l], more[l]);
-}
-
 /** The text of `key` in the current language; `{name}` placeholders filled from vars. */
 export function t(key: Key, vars?: Record<string, string | number>): string {
-  const text = (DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key]) as string;
+  const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key] ?? key;
   return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
 }

@@ -4,7 +4,7 @@ import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
-import type { Category, MenuItem, ModifierGroup, Station } from '../lib/types.ts';
+import { refId, type Category, type MenuItem, type ModifierGroup, type Station } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -31,7 +31,8 @@ async function loadMenu(): Promise<Menu> {
 export function categoryTree(categories: Category[]): { cat: Category; depth: number }[] {
   const byParent = new Map<string | null, Category[]>();
   for (const c of categories) {
-    const key = c.parent_category && categories.some((x) => x.id === c.parent_category) ? c.parent_category : null;
+    const parent = refId(c.parent_category);
+    const key = parent && categories.some((x) => x.id === parent) ? parent : null;
     byParent.set(key, [...(byParent.get(key) ?? []), c]);
   }
   const out: { cat: Category; depth: number }[] = [];
@@ -146,7 +147,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
   const activeCats = categoryTree(menu.categories).filter((c) => c.cat.is_active);
   const [form, setForm] = useState({
     name: item?.name ?? '',
-    category: item?.category ?? activeCats[0]?.cat.id ?? '',
+    category: refId(item?.category) ?? activeCats[0]?.cat.id ?? '',
     price: moneyInput(item?.price ?? null),
     cost: moneyInput(item?.cost ?? null),
     tax: item?.tax_rate === null || item?.tax_rate === undefined ? '' : String(Math.round(item.tax_rate * 10000) / 100),
@@ -322,7 +323,7 @@ function Categories({ menu, reload }: { menu: Menu; reload: () => Promise<void> 
 function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Category | null; onClose: () => void; onSaved: () => Promise<void> }) {
   const [form, setForm] = useState({
     name: cat?.name ?? '',
-    parent: cat?.parent_category ?? '',
+    parent: refId(cat?.parent_category) ?? '',
     station: cat?.station ?? menu.stations.find((s) => s.is_active)?.key ?? 'kitchen',
     from: cat?.available_from ?? '',
     until: cat?.available_until ?? '',

@@ -5,7 +5,7 @@ import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
-import type { Reservation, Table } from '../lib/types.ts';
+import { refId, type Reservation, type Table } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
 
 interface Slot {
@@ -183,7 +183,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
     party_size: String(booking?.party_size ?? 2),
     date: initialDate,
     time: booking?.time ?? '',
-    table: booking?.table ?? '',
+    table: refId(booking?.table) ?? '',
     notes: booking?.notes ?? '',
   });
   const [slots, setSlots] = useState<Slot[] | null>(null);

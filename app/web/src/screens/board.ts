@@ -5,8 +5,11 @@ import type { Ticket } from './tickets.ts';
 
 export interface Board {
   tickets: Signal<Map<string, Ticket>>;
-  /** ids of tickets that just came in (or got a new round): flashed for a few seconds */
-  fresh: Signal<Set<string>>;
+  /**
+   * When each ticket came in (or got a new round), in the device's seconds: marked "just in"
+   * for a few seconds, undone on the clock's own tick (no extra redraw per ticket)
+   */
+  fresh: Signal<Map<string, number>>;
   loaded: Signal<boolean>;
   /** replace one ticket by what the API answered (a tap), as a live message would */
   put(t: Ticket): void;
@@ -43,12 +46,9 @@ export function useBoard(opts: Options, board: Board): void {
       const knownLines = new Set(before?.lines.map((l) => l.index) ?? []);
       const newRound = wasShown && t.lines.some((l) => !knownLines.has(l.index));
       if (!wasShown || newRound) {
-        board.fresh.value = new Set(board.fresh.value).add(t.id);
-        setTimeout(() => {
-          const f = new Set(board.fresh.value);
-          f.delete(t.id);
-          board.fresh.value = f;
-        }, 4000);
+        const now = nowSeconds.value;
+        const marks = new Map([...board.fresh.value].filter(([, at]) => now - at < JUST_IN_SECONDS));
+        board.fresh.value = marks.set(t.id, now);
         opts.onNew(t);
       }
     };
@@ -109,7 +109,7 @@ export function useBoard(opts: Options, board: Board): void {
 export function makeBoard(): Board {
   const board: Board = {
     tickets: signal(new Map<string, Ticket>()),
-    fresh: signal(new Set<string>()),
+    fresh: signal(new Map<string, number>()),
     loaded: signal(false),
     put(t) {
       const next = new Map(board.tickets.value);
@@ -119,6 +119,14 @@ export function makeBoard(): Board {
   };
   return board;
 }
+
+const JUST_IN_SECONDS = 4;
+
+/** Whether a ticket is still "just in" (read inside a render or a computed: it follows the clock). */
+export const isJustIn = (board: Board, id: string): boolean => {
+  const at = board.fresh.value.get(id);
+  return at !== undefined && nowSeconds.value - at < JUST_IN_SECONDS;
+};
 
 /** A second hand for the age timers: it runs on the device's clock, with or without the hub. */
 export const nowSeconds = signal(Math.floor(Date.now() / 1000));
@@ -131,16 +139,29 @@ export function formatAge(seconds: number): string {
 }
 
 let audio: AudioContext | null = null;
+let lastChime = 0;
+let sleepTimer: ReturnType<typeof setTimeout> | undefined;
+/** tickets arriving together ring once: chimes closer than this would only overlap */
+const CHIME_GAP_MS = 1500;
 
 /**
  * A short two-tone chime made on the spot (no sound file to fetch), on the page's one audio
  * context (a context per ticket costs an audio thread each). Browsers start it suspended until
- * the screen is first touched, so the first tap anywhere wakes it.
+ * the screen is first touched, so the first tap anywhere wakes it. Between chimes the context
+ * is suspended again: a running one keeps an audio thread busy mixing silence.
  */
 export function chime(): void {
+  const now = Date.now();
+  if (now - lastChime < CHIME_GAP_MS) return;
+  lastChime = now;
   // counted on the page, so a test (or a curious cook's support call) can see that it rang
   const root = document.documentElement;
   root.dataset.chimes = String(Number(root.dataset.chimes ?? 0) + 1);
+  // rung after the frame that shows the ticket: waking the audio thread costs more than drawing it
+  requestAnimationFrame(() => setTimeout(ring, 0));
+}
+
+function ring(): void {
   try {
     const Ctx = (globalThis as any).AudioContext ?? (globalThis as any).webkitAudioContext;
     if (!Ctx) return;
@@ -160,6 +181,8 @@ export function chime(): void {
       o.start(ctx.currentTime + i * 0.18);
       o.stop(ctx.currentTime + i * 0.18 + 0.4);
     });
+    clearTimeout(sleepTimer);
+    sleepTimer = setTimeout(() => void ctx.suspend().catch(() => {}), 10_000);
   } catch {
     // no audio on this device: the flash still shows
   }

@@ -2,7 +2,7 @@ import { computed } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { chime, formatAge, makeBoard, nowSeconds, useBoard } from './board.ts';
+import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard } from './board.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
 import { destination, serverName } from './kitchen.tsx';
@@ -61,10 +61,11 @@ export function ExpoScreen() {
           const ready = allReady(tk);
           const age = tk.placedAt === null ? 0 : nowSeconds.value - tk.placedAt;
           return (
-            <article key={tk.id} class={`ticket ${ready ? 'expo-ready' : ''} ${board.fresh.value.has(tk.id) ? 'ticket-new' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+            <article key={tk.id} class={`ticket ${ready ? 'expo-ready' : ''} ${isJustIn(board, tk.id) ? 'ticket-new' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
               <header class="ticket-head">
                 <div>
                   <span class="ticket-no">#{tk.number}</span>
+                  {isJustIn(board, tk.id) ? <span class="tag tag-new">{t('kds.new')}</span> : null}
                   {ready ? <span class="tag tag-ready">{t('expo.allReady')}</span> : null}
                 </div>
                 <time class="ticket-age">{formatAge(age)}</time>

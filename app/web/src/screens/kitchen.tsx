@@ -1,15 +1,16 @@
-import { computed, useComputed } from '@preact/signals';
+import { computed, signal, useComputed, type Signal } from '@preact/signals';
 import { memo } from 'preact/compat';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { chime, formatAge, makeBoard, nowSeconds, useBoard } from './board.ts';
+import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
 import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, startedAt, type Line, type Ticket } from './tickets.ts';
 
 const FIELDS = 'id,orderNumber,type,status,table,tableNumber,server,customerName,notes,placedAt,total,currency,items';
 const RECALL_DEPTH = 20;
+const FLASH_GAP_MS = 1500;
 
 /** Where the ticket goes: a table, a takeout name, a delivery. */
 export function destination(tk: Ticket): string {
@@ -25,7 +26,8 @@ export function serverName(tk: Ticket): string | null {
 export function KitchenScreen({ station }: { station: string }) {
   const [board] = useState(makeBoard);
   const [sound, setSound, soundNow] = useSound();
-  const [flash, setFlash] = useState(0);
+  const [flash] = useState(() => signal(0));
+  const lastFlash = useRef(0);
   const [bumped, setBumped] = useState<string[]>([]);
   const [recalled, setRecalled] = useState<string[]>([]);
   const [busy, setBusy] = useState<Set<string>>(new Set());
@@ -44,7 +46,11 @@ export function KitchenScreen({ station }: { station: string }) {
       shows: onKitchen,
       onNew: () => {
         if (soundNow.current) chime();
-        setFlash((n) => n + 1);
+        // one flash for a burst: a flash already on screen is not started again
+        const now = Date.now();
+        if (now - lastFlash.current < FLASH_GAP_MS) return;
+        lastFlash.current = now;
+        flash.value++;
       },
     },
     board,
@@ -97,7 +103,7 @@ export function KitchenScreen({ station }: { station: string }) {
   const counts = allDay(shown);
   return (
     <div class="kds">
-      {flash ? <div class="kflash" key={flash} aria-hidden="true" /> : null}
+      <Flash count={flash} />
       <ScreenBar title={st?.name ?? station}>
         <button type="button" class="kbtn" onClick={recall} disabled={!recallable.length}>
           {t('kds.recall')}
@@ -121,7 +127,7 @@ export function KitchenScreen({ station }: { station: string }) {
               tk={tk}
               warn={warn}
               late={late}
-              fresh={board.fresh.value.has(tk.id)}
+              board={board}
               recalled={recalled.includes(tk.id)}
               busy={[...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',')}
               onTap={tap}
@@ -152,7 +158,8 @@ interface CardProps {
   tk: Ticket;
   warn: number;
   late: number;
-  fresh: boolean;
+  /** the board, for its "just in" marks: each card reads its own, so a mark redraws that card alone */
+  board: Board;
   recalled: boolean;
   /** the busy keys of this ticket (`id`, `id:line`), joined: a string, so an unchanged card is not redrawn */
   busy: string;
@@ -160,14 +167,24 @@ interface CardProps {
   onBump: (tk: Ticket) => void;
 }
 
-/** The running age: the only part of a ticket redrawn every second. */
+/**
+ * The running age, the only part of a ticket that changes every second: its text is a signal
+ * bound straight to the DOM, so the tick rewrites one text node and renders nothing (the word a
+ * screen reader hears before it is fixed text, not a label rewritten every second).
+ */
 function Age({ from }: { from: number | null }) {
-  const age = from === null ? 0 : nowSeconds.value - from;
+  const text = useComputed(() => formatAge(from === null ? 0 : nowSeconds.value - from));
   return (
-    <time class="ticket-age" aria-label={t('kds.age', { age: formatAge(age) })}>
-      {formatAge(age)}
+    <time class="ticket-age">
+      <span class="sr-only">{t('kds.waiting')} </span>
+      {text}
     </time>
   );
+}
+
+/** The full-screen flash on a new ticket, on its own so a flash does not redraw the tickets. */
+function Flash({ count }: { count: Signal<number> }) {
+  return count.value ? <div class="kflash" key={count.value} aria-hidden="true" /> : null;
 }
 
 /**
@@ -175,19 +192,21 @@ function Age({ from }: { from: number | null }) {
  * state setters, so an older copy of them does the same), or when its colour turns.
  */
 const TicketCard = memo(
-  function TicketCard({ tk, warn, late, fresh, recalled, busy, onTap, onBump }: CardProps) {
+  function TicketCard({ tk, warn, late, board, recalled, busy, onTap, onBump }: CardProps) {
     const from = startedAt(tk);
     const tone = useComputed(() => {
       const age = from === null ? 0 : nowSeconds.value - from;
       return age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
     }).value;
+    const isNew = useComputed(() => isJustIn(board, tk.id)).value;
     const rounds = Math.max(...tk.lines.map((l) => l.round));
     const busyKeys = new Set(busy.split(','));
     return (
-      <article class={`ticket ticket-${tone} ${fresh ? 'ticket-new' : ''} ${recalled ? 'ticket-recalled' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+      <article class={`ticket ticket-${tone} ${isNew ? 'ticket-new' : ''} ${recalled ? 'ticket-recalled' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
         <header class="ticket-head">
           <div>
             <span class="ticket-no">#{tk.number}</span>
+            {isNew ? <span class="tag tag-new">{t('kds.new')}</span> : null}
             {rounds > 1 ? <span class="tag tag-round">{t('kds.round', { n: rounds })}</span> : null}
             {recalled ? <span class="tag">{t('kds.recalled')}</span> : null}
           </div>
@@ -222,5 +241,5 @@ const TicketCard = memo(
       </article>
     );
   },
-  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.fresh === b.fresh && a.recalled === b.recalled && a.busy === b.busy,
+  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.board === b.board && a.recalled === b.recalled && a.busy === b.busy,
 );

@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensDe: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Wird geladen…',
+  'common.close': 'Schließen',
   'kds.table': 'Tisch {n}',
   'kds.dineIn': 'Im Haus',
   'kds.takeout': 'Zum Mitnehmen',
@@ -13,8 +16,9 @@ export const screensDe: Record<ScreensKey, string> = {
   'kds.empty': 'Keine offenen Bons',
   'kds.ticketLabel': 'Bestellung {n}',
   'kds.round': 'Runde {n}',
+  'kds.new': 'Eingang',
   'kds.recalled': 'Zurückgeholt',
-  'kds.age': 'Wartet {age}',
+  'kds.waiting': 'Wartet',
   'kds.line.pending': 'Neu',
   'kds.line.preparing': 'In Arbeit',
   'kds.line.ready': 'Fertig',

@@ -1,5 +1,8 @@
 /** The kitchen/expo/floor screens and the guest pages, in English (the reference for the others). */
 export const screensEn = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Loading…',
+  'common.close': 'Close',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Dine-in',
   'kds.takeout': 'Takeout',
@@ -12,8 +15,9 @@ export const screensEn = {
   'kds.empty': 'No open tickets',
   'kds.ticketLabel': 'Order {n}',
   'kds.round': 'Round {n}',
+  'kds.new': 'Just in',
   'kds.recalled': 'Recalled',
-  'kds.age': 'Waiting {age}',
+  'kds.waiting': 'Waiting',
   'kds.line.pending': 'New',
   'kds.line.preparing': 'Cooking',
   'kds.line.ready': 'Ready',

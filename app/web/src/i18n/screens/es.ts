@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensEs: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Cargando…',
+  'common.close': 'Cerrar',
   'kds.table': 'Mesa {n}',
   'kds.dineIn': 'En sala',
   'kds.takeout': 'Para llevar',
@@ -13,8 +16,9 @@ export const screensEs: Record<ScreensKey, string> = {
   'kds.empty': 'No hay comandas abiertas',
   'kds.ticketLabel': 'Pedido {n}',
   'kds.round': 'Ronda {n}',
+  'kds.new': 'Entrante',
   'kds.recalled': 'Recuperada',
-  'kds.age': 'Espera {age}',
+  'kds.waiting': 'Espera',
   'kds.line.pending': 'Nuevo',
   'kds.line.preparing': 'En marcha',
   'kds.line.ready': 'Listo',

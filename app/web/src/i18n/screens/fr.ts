@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensFr: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Chargement…',
+  'common.close': 'Fermer',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Sur place',
   'kds.takeout': 'À emporter',
@@ -13,8 +16,9 @@ export const screensFr: Record<ScreensKey, string> = {
   'kds.empty': 'Aucun bon ouvert',
   'kds.ticketLabel': 'Commande {n}',
   'kds.round': 'Envoi {n}',
+  'kds.new': 'Arrivée',
   'kds.recalled': 'Rappelé',
-  'kds.age': 'Attente {age}',
+  'kds.waiting': 'Attente',
   'kds.line.pending': 'Nouveau',
   'kds.line.preparing': 'En cuisson',
   'kds.line.ready': 'Prêt',

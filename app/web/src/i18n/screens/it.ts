@@ -1,6 +1,9 @@
 import type { ScreensKey } from './en.ts';
 
 export const screensIt: Record<ScreensKey, string> = {
+  // shared with the back office (the kit's dialog and loading line)
+  'common.loading': 'Caricamento…',
+  'common.close': 'Chiudi',
   'kds.table': 'Tavolo {n}',
   'kds.dineIn': 'In sala',
   'kds.takeout': 'Da asporto',
@@ -13,8 +16,9 @@ export const screensIt: Record<ScreensKey, string> = {
   'kds.empty': 'Nessuna comanda aperta',
   'kds.ticketLabel': 'Ordine {n}',
   'kds.round': 'Giro {n}',
+  'kds.new': 'In arrivo',
   'kds.recalled': 'Richiamata',
-  'kds.age': 'Attesa {age}',
+  'kds.waiting': 'Attesa',
   'kds.line.pending': 'Nuovo',
   'kds.line.preparing': 'In cottura',
   'kds.line.ready': 'Pronto',
