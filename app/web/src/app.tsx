@@ -1,3 +1,4 @@
+import './i18n/ops/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
@@ -37,7 +38,7 @@ interface PageRoute {
 }
 
 const PAGES: PageRoute[] = [
-  { pattern: /^\/app\/$/, scope: 'analytics:read', page: TodayPage },
+  { pattern: /^\/app\/$/, scope: 'reservations:read', page: TodayPage },
   { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
   { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
   { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },
@@ -117,7 +118,7 @@ export function App() {
   }
   if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to="/app/login" />;
   if (path === '/app/login' || path === '/app/setup') return <Redirect to={homeOf()} />;
-  if (path === '/app/' && !can('analytics:read')) return <Redirect to={homeOf()} />;
+  if (path === '/app/' && !can('reservations:read')) return <Redirect to={homeOf()} />;
   for (const r of PAGES) {
     const m = r.pattern.exec(path);
     if (!m) continue;

@@ -1,18 +1,11 @@
-import { get, post } from '../lib/api.ts';
+import { useState } from 'preact/hooks';
+import { del, get, getAll, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import { Badge, Button, Empty, ErrorNote, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
-
-interface Printer {
-  id: string;
-  name: string;
-  transport: { type: string; host?: string; port?: number };
-  stations: string[];
-  prints_receipts: boolean;
-  is_active: boolean;
-  status: { state: string; detail: string | null; checked_at: number | null };
-}
+import type { Station } from '../lib/types.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { PrinterDialog, type Printer } from './printer-form.tsx';
 
 interface Job {
   id: string;
@@ -24,15 +17,26 @@ interface Job {
   attempts: number;
 }
 
-/** The printers with what the dispatcher last saw of them, a test page each, and the jobs that failed. */
+/** The printers with what the dispatcher last saw of them (added, edited and removed here), a test page each, and the jobs that failed. */
 export function PrintersPage() {
   const [printers, error, reload] = useLoad(async () => (await get<{ data: Printer[] }>('/v1/printers', { limit: 100 })).data);
   const [failed, , reloadJobs] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { state: 'failed', limit: 50 })).data);
+  const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
   const [act, busy, actError] = useAction();
+  const [editing, setEditing] = useState<Printer | 'new' | null>(null);
+  const [removing, setRemoving] = useState<Printer | null>(null);
+  const [remove, removeBusy, removeError, clearRemoveError] = useAction();
   const writable = can('printers:write');
+  const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
   return (
     <>
-      <PageHeader title={t('printers.title')} />
+      <PageHeader title={t('printers.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => setEditing('new')}>
+            {t('ops.printer.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
       <ErrorNote error={error ?? actError} />
       {!printers ? (
         <Loading />
@@ -45,8 +49,9 @@ export function PrintersPage() {
               <div class="item-main">
                 <strong>{p.name}</strong>
                 <span class="muted">
-                  {p.transport.host ? `${p.transport.host}:${p.transport.port ?? 9100}` : p.transport.type} · {p.stations.join(', ') || '—'}
+                  {`${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
                   {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
+                  {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
                 </span>
                 <span>
                   <Badge tone={p.status.state === 'online' ? 'good' : p.status.state === 'unknown' ? 'neutral' : 'bad'}>{t(`printerState.${p.status.state}` as Key) ?? p.status.state}</Badge>{' '}
@@ -55,8 +60,14 @@ export function PrintersPage() {
               </div>
               {writable ? (
                 <div class="item-actions">
-                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={t('printers.testNamed', { name: p.name })}>
+                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
                     {t('printers.test')}
+                  </Button>
+                  <Button onClick={() => setEditing(p)} aria-label={`${t('common.edit')}: ${p.name}`}>
+                    {t('common.edit')}
+                  </Button>
+                  <Button variant="danger" onClick={() => (clearRemoveError(), setRemoving(p))} aria-label={`${t('common.remove')}: ${p.name}`}>
+                    {t('common.remove')}
                   </Button>
                 </div>
               ) : null}
@@ -64,6 +75,40 @@ export function PrintersPage() {
           ))}
         </ul>
       )}
+      {editing && printers && stations ? (
+        <PrinterDialog
+          printer={editing}
+          printers={printers}
+          stations={stations}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void reload();
+          }}
+        />
+      ) : null}
+      <Dialog title={removing ? t('ops.printer.removeNamed', { name: removing.name }) : ''} open={!!removing} onClose={() => setRemoving(null)}>
+        <p>{t('ops.printer.removeBody')}</p>
+        <ErrorNote error={removeError} />
+        <div class="dialog-actions">
+          <Button
+            variant="danger"
+            disabled={removeBusy}
+            onClick={async () => {
+              if (removing && (await remove(() => del(`/v1/printers/${removing.id}`)))) {
+                setRemoving(null);
+                await reload();
+                await reloadJobs();
+              }
+            }}
+          >
+            {t('common.remove')}
+          </Button>
+          <Button variant="quiet" onClick={() => setRemoving(null)}>
+            {t('common.cancel')}
+          </Button>
+        </div>
+      </Dialog>
       <section class="card">
         <h2>{t('printers.failed')}</h2>
         {!failed?.length ? (

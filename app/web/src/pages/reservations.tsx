@@ -3,6 +3,7 @@ import { get, getAll, patch, post } from '../lib/api.ts';
 import { todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
 import { refId, type Reservation, type Table } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
@@ -26,7 +27,8 @@ const tone = (s: string) => TONES[s] ?? 'neutral';
 
 /** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
 export function ReservationsPage() {
-  const [date, setDate] = useState(todayAtRestaurant());
+  // ?date=…&open=res_… (a link from elsewhere, e.g. a sync conflict) opens that day and booking
+  const [date, setDate] = useState(/^\d{4}-\d{2}-\d{2}$/.test(queryParam('date') ?? '') ? queryParam('date')! : todayAtRestaurant());
   const [tables] = useLoad(() => getAll<Table>('/v1/tables'));
   const [list, error, reload] = useLoad(async () => (await getAll<Reservation & { id: string }>('/v1/reservations', { date })).sort((a, b) => a.starts_at - b.starts_at), [date]);
   const [creating, setCreating] = useState(false);
@@ -34,7 +36,7 @@ export function ReservationsPage() {
   const [act, busy, actError] = useAction();
   useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload(), () => void reload()), [date]);
   const writable = can('reservations:write');
-  const [openId, setOpenId] = useState<string | null>(null);
+  const [openId, setOpenId] = useState<string | null>(queryParam('open'));
   const opened = list?.find((r) => r.id === openId) ?? null;
   const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
   const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));

@@ -1,10 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, getAll, patch } from '../lib/api.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
+import { navigate, queryParam } from '../lib/router.ts';
 import { loadSession } from '../lib/session.ts';
 import type { Station } from '../lib/types.ts';
 import { ScreensSettings } from '../screens/devices-settings.tsx';
-import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Tabs, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { BackupSettings } from './settings-backups.tsx';
+import { MailSettings } from './settings-mail.tsx';
+import { SyncSettings } from './settings-sync.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 type Interval = { open: string; close: string };
@@ -20,7 +24,32 @@ interface Settings {
   waitlist: { enabled: boolean; max_party_size: number; notify_expiry_minutes: number; default_wait_minutes_per_party: number };
 }
 
+const TABS = ['general', 'sync', 'mail', 'backups'] as const;
+
+/** Settings in four parts: the restaurant itself, the cloud link, mail and SMS, backups. */
 export function SettingsPage() {
+  const asked = queryParam('tab');
+  const tab = TABS.find((x) => x === asked) ?? 'general';
+  return (
+    <>
+      <PageHeader title={t('settings.title')} />
+      <Tabs
+        label={t('settings.title')}
+        current={tab}
+        onChange={(id) => navigate(`/app/settings?tab=${id}`, true)}
+        tabs={[
+          { id: 'general', label: t('ops.tab.general') },
+          { id: 'sync', label: t('ops.sync.title') },
+          { id: 'mail', label: t('ops.mail.tab') },
+          { id: 'backups', label: t('ops.backup.title') },
+        ]}
+      />
+      {tab === 'sync' ? <SyncSettings /> : tab === 'mail' ? <MailSettings /> : tab === 'backups' ? <BackupSettings /> : <GeneralSettings />}
+    </>
+  );
+}
+
+function GeneralSettings() {
   const [settings, error] = useLoad(() => get<Settings>('/v1/settings'));
   const [stations, , reloadStations] = useLoad(() => getAll<Station>('/v1/stations'));
   const [form, setForm] = useState<Settings | null>(null);
@@ -62,7 +91,6 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title={t('settings.title')} />
       <form onSubmit={save} class="settings-form">
         <section class="card">
           <h2>{t('settings.restaurant')}</h2>

@@ -6,7 +6,9 @@ import { statusTone } from './orders.tsx';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
+import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView } from '../lib/health.ts';
 import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+import { BackupSummary, SyncSummary } from './health-parts.tsx';
 
 interface ActiveOrder {
   id: string;
@@ -42,9 +44,35 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
   );
 }
 
+type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string };
+
+/** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
+function healthItems(h: { sync: { last_error: string | null; linked: boolean }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
+  if (!h) return [];
+  const out: Attention[] = [];
+  const b = h.system.backups;
+  if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
+  else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
+  for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge') });
+  return out;
+}
+
 /** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
 export function TodayPage() {
-  const [dash, dashError, reloadDash] = useLoad(() => get<Dashboard>('/v1/analytics/dashboard'));
+  // a server's Today has no money figures (analytics is the managers'): only what it may read
+  const numbers = can('analytics:read');
+  const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? get<Dashboard>('/v1/analytics/dashboard') : null));
+  // sync, backups and printers at a glance: for those who can act on them
+  const [health, , reloadHealth] = useLoad(async () => {
+    if (!can('settings:write')) return null;
+    const [sync, system] = await Promise.all([loadSyncStatus(), loadSystemHealth()]);
+    return { sync, system, conflicts: await describeConflicts(sync.conflicts) };
+  });
+  // the link and the backups change with no live message of their own: a look each minute
+  useEffect(() => {
+    const timer = window.setInterval(() => void reloadHealth(), 60_000);
+    return () => clearInterval(timer);
+  }, []);
   const [open, setOpen] = useState<number | null>(null);
   const [oldest, setOldest] = useState<ActiveOrder[]>([]);
   const [waiting, setWaiting] = useState<number | null>(null);
@@ -57,24 +85,28 @@ export function TodayPage() {
       : [],
   );
   const [attention] = useLoad(async () => {
-    const out: { text: string; href: string }[] = [];
+    const out: Attention[] = [];
     if (can('printers:read')) {
       const [failed, printers] = await Promise.all([
         get<{ data: unknown[]; has_more: boolean }>('/v1/print_jobs', { state: 'failed', limit: 100 }),
         get<{ data: { name: string; is_active: boolean; status: { state: string } }[] }>('/v1/printers', { limit: 100 }),
       ]);
-      if (failed.data.length) out.push({ text: t('today.failedPrints', { n: failed.data.length }), href: '/app/printers' });
-      for (const p of printers.data) if (p.is_active && !['online', 'unknown'].includes(p.status.state)) out.push({ text: t('today.printerDown', { name: p.name }), href: '/app/printers' });
+      if (failed.data.length) out.push({ key: 'failed-prints', text: t('today.failedPrints', { n: failed.data.length }), href: '/app/printers' });
+      for (const p of printers.data) {
+        if (!p.is_active || ['online', 'unknown'].includes(p.status.state)) continue;
+        const text = p.status.state === 'paper_out' ? t('ops.printerPaperOut', { name: p.name }) : t('today.printerDown', { name: p.name });
+        out.push({ key: `printer-${p.name}`, text, href: '/app/printers' });
+      }
     }
     if (can('webhooks:read')) {
       const eps = await get<{ data: { id: string; url: string; status: string }[] }>('/v1/webhook_endpoints', { limit: 100 });
-      for (const e of eps.data) if (e.status === 'disabled') out.push({ text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
+      for (const e of eps.data) if (e.status === 'disabled') out.push({ key: `webhook-${e.id}`, text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
     }
     if (can('events:read')) {
       // the latest events' deliveries that gave up
       const events = await get<{ data: { deliveries: { status: string }[] }[] }>('/v1/events', { limit: 100 });
       const failed = events.data.filter((e) => e.deliveries.some((d) => d.status === 'failed')).length;
-      if (failed) out.push({ text: t('today.failedWebhooks', { n: failed }), href: '/app/webhooks' });
+      if (failed) out.push({ key: 'failed-webhooks', text: t('today.failedWebhooks', { n: failed }), href: '/app/webhooks' });
     }
     return out;
   });
@@ -107,6 +139,7 @@ export function TodayPage() {
     return live.listen(topics, refresh, refresh, refresh);
   }, []);
 
+  const items = [...(attention ?? []), ...healthItems(health ?? null)];
   return (
     <>
       <PageHeader title={t('today.title')}>
@@ -114,12 +147,12 @@ export function TodayPage() {
       </PageHeader>
       <ErrorNote error={dashError} />
       <section class="stats" aria-label={t('today.numbers')}>
-        <Stat label={t('today.revenue')} value={dash ? money(dash.total_revenue) : '…'} href="/app/analytics" />
-        <Stat label={t('today.orders')} value={dash ? number(dash.total_orders) : '…'} href="/app/orders?view=history" />
+        {numbers ? <Stat label={t('today.revenue')} value={dash ? money(dash.total_revenue) : '…'} href="/app/analytics" /> : null}
+        {numbers ? <Stat label={t('today.orders')} value={dash ? number(dash.total_orders) : '…'} href="/app/orders?view=history" /> : null}
         <Stat label={t('today.openOrders')} value={open === null ? '…' : number(open)} href="/app/orders" />
-        <Stat label={t('today.reservations')} value={dash ? number(dash.active_reservations) : '…'} href="/app/reservations" />
+        {numbers ? <Stat label={t('today.reservations')} value={dash ? number(dash.active_reservations) : '…'} href="/app/reservations" /> : null}
         <Stat label={t('today.waiting')} value={waiting === null ? '—' : number(waiting)} href="/app/waitlist" />
-        <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" />
+        {numbers ? <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" /> : null}
       </section>
       <div class="columns">
         <section class="card">
@@ -142,20 +175,41 @@ export function TodayPage() {
         </section>
         <section class="card">
           <h2>{t('today.attention')}</h2>
-          {attention === undefined ? null : attention.length === 0 ? (
+          {attention === undefined || health === undefined ? null : items.length === 0 ? (
             <p class="all-good">
               <Badge tone="good">{t('today.allGood')}</Badge>
             </p>
           ) : (
-            <ul class="plain-list">
-              {attention.map((a) => (
-                <li key={a.text}>
-                  <Badge tone="bad">!</Badge> <a href={a.href}>{a.text}</a>
+            <ul class="plain-list attention">
+              {items.map((a) => (
+                <li key={a.key}>
+                  <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
                 </li>
               ))}
             </ul>
           )}
         </section>
+        {health ? (
+          <section class="card health" aria-labelledby="health-title">
+            <h2 id="health-title">{t('ops.health')}</h2>
+            <h3>
+              <a href="/app/printers">{t('nav.printers')}</a>
+            </h3>
+            <p>
+              {health.system.printers.total === 0
+                ? t('ops.printers.none')
+                : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
+            </p>
+            <h3>
+              <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
+            </h3>
+            <SyncSummary status={health.sync} />
+            <h3>
+              <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
+            </h3>
+            {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
+          </section>
+        ) : null}
         <section class="card">
           <h2>{t('today.nextReservations')}</h2>
           {!next?.length ? (

@@ -13,7 +13,8 @@ export interface NavEntry {
 
 /** The back office's sections, each shown only to roles whose scopes its API calls need. */
 export const NAV: NavEntry[] = [
-  { path: '/app/', label: 'nav.today', scope: 'analytics:read' },
+  // servers get a Today too (open orders, bookings, the queue, printers), without the figures
+  { path: '/app/', label: 'nav.today', scope: 'reservations:read' },
   { path: '/app/orders', label: 'nav.orders', scope: 'orders:read' },
   { path: '/app/menu', label: 'nav.menu', scope: 'menu:read' },
   { path: '/app/floor', label: 'nav.floor', scope: 'tables:read' },
@@ -31,7 +32,7 @@ export const NAV: NavEntry[] = [
 const active = (path: string) => (path === '/app/' ? route.value.path === '/app/' : route.value.path.startsWith(path));
 
 /** A role's first page: Today for managers, the orders board for the floor and the kitchen. */
-export const homeOf = (): string => NAV.find((n) => can(n.scope))?.path ?? '/app/account';
+export const homeOf = (): string => (can('analytics:read') ? '/app/' : NAV.slice(1).find((n) => can(n.scope))?.path ?? '/app/account');
 
 export function OfflineBanner() {
   const status = live.status.value;

@@ -1,0 +1,79 @@
+import '../ops.css';
+import type { ComponentChildren } from 'preact';
+import { when } from '../lib/format.ts';
+import { bytes, duration, type BackupHealth, type ConflictView, type SyncStatus } from '../lib/health.ts';
+import { t } from '../lib/i18n.ts';
+import { Badge, Empty } from '../ui/kit.tsx';
+
+/** One line per fact: a term and what it is, read as a pair by screen readers too. */
+export function Facts({ rows }: { rows: [string, ComponentChildren][] }) {
+  return (
+    <dl class="facts">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Where the cloud link stands; an unlinked hub is a quiet line, not a problem. */
+export function SyncSummary({ status, detailed = false }: { status: SyncStatus; detailed?: boolean }) {
+  if (!status.linked) return <p class="muted sync-state">{status.role === 'cloud' ? t('ops.sync.noHub') : t('ops.sync.notLinked')}</p>;
+  const state = status.connected ? <Badge tone="good">{t('ops.sync.connected')}</Badge> : <Badge tone="warn">{t('ops.sync.disconnected')}</Badge>;
+  const rows: [string, ComponentChildren][] = [
+    [t('ops.sync.state'), state],
+    [t('ops.sync.lastSynced'), status.last_synced_at ? when(status.last_synced_at) : t('ops.never')],
+    [t('ops.sync.lag'), status.lag_seconds > 0 ? duration(status.lag_seconds) : t('ops.sync.upToDate')],
+    [t('ops.sync.pending'), status.pending_push || status.pending_pull ? t('ops.sync.pendingCounts', { push: status.pending_push, pull: status.pending_pull }) : t('ops.sync.nothingWaiting')],
+  ];
+  if (status.last_error) rows.push([t('ops.sync.lastError'), <span class="error-text">{status.last_error}</span>]);
+  if (detailed && status.cloud_url) rows.unshift([t('ops.sync.cloud'), status.cloud_url]);
+  if (detailed && status.hub_id) rows.push([t('ops.sync.hubId'), <code>{status.hub_id}</code>]);
+  return <Facts rows={rows} />;
+}
+
+/** The last backup, or the warning that there has been none for 48 h. */
+export function BackupSummary({ backups, more = [] }: { backups: BackupHealth; more?: [string, ComponentChildren][] }) {
+  const rows: [string, ComponentChildren][] = [
+    [
+      t('ops.backup.last'),
+      backups.last_success_at ? (
+        <>
+          {when(backups.last_success_at)} <span class="muted">({bytes(backups.last_size_bytes)})</span>
+        </>
+      ) : (
+        t('ops.never')
+      ),
+    ],
+  ];
+  if (!backups.enabled) rows.push([t('ops.backup.nightly'), t('ops.backup.off')]);
+  rows.push(...more);
+  if (backups.last_error) rows.push([t('ops.backup.lastFailure'), <span class="error-text">{`${when(backups.last_failure_at)}: ${backups.last_error}`}</span>]);
+  return (
+    <>
+      {backups.warning ? (
+        <p class="warn-note" role="alert">
+          {t('ops.backup.warning')}
+        </p>
+      ) : null}
+      <Facts rows={rows} />
+    </>
+  );
+}
+
+export function ConflictList({ conflicts }: { conflicts: ConflictView[] | undefined }) {
+  if (!conflicts) return null;
+  if (!conflicts.length) return <Empty>{t('ops.conflicts.none')}</Empty>;
+  return (
+    <ul class="plain-list conflicts">
+      {conflicts.map((c) => (
+        <li key={c.id}>
+          <Badge tone="warn">{t('ops.conflicts.badge')}</Badge> {c.href ? <a href={c.href}>{c.text}</a> : c.text} <span class="muted">{when(c.created)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
