@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, patch } from '../lib/api.ts';
 import { loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
-import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { ErrorNote, Field, fieldError, FormError, Loading, Toggle, SaveBar, useAction, useLoad } from '../ui/kit.tsx';
 import { Facts } from './health-parts.tsx';
 
 interface Transports {
@@ -145,16 +145,7 @@ export function MailSettings() {
         ) : null}
       </section>
       <FormError error={actError} fields={FIELDS} />
-      <div class="sticky-actions">
-        <Button type="submit" variant="primary" disabled={busy || (!dirty.email && !dirty.sms)}>
-          {t('common.save')}
-        </Button>
-        {saved ? (
-          <span role="status" class="saved">
-            {t('common.saved')}
-          </span>
-        ) : null}
-      </div>
+      <SaveBar disabled={busy || (!dirty.email && !dirty.sms)} saved={saved} />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { navigate, queryParam } from '../lib/router.ts';
 import { loadSession } from '../lib/session.ts';
 import type { Station } from '../lib/types.ts';
 import { ScreensSettings } from '../screens/devices-settings.tsx';
-import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Tabs, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { Button, ErrorNote, Field, Loading, PageHeader, SaveBar, SelectField, Tabs, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { BackupSettings } from './settings-backups.tsx';
 import { MailSettings } from './settings-mail.tsx';
 import { SyncSettings } from './settings-sync.tsx';
@@ -154,16 +154,7 @@ function GeneralSettings() {
           </div>
         </section>
         <ErrorNote error={actError} />
-        <div class="sticky-actions">
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-          {saved ? (
-            <span role="status" class="saved">
-              {t('common.saved')}
-            </span>
-          ) : null}
-        </div>
+        <SaveBar disabled={busy} saved={saved} />
       </form>
       <section class="card">
         <h2>{t('settings.stations')}</h2>
