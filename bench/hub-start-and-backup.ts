@@ -56,25 +56,28 @@ for (;;) {
   await stopped(child);
 }
 
-/** /health asked every few ms while `during` runs: how long each answer took, sorted. */
-async function healthWhile<T>(during: () => Promise<T>): Promise<{ result: T; latencies: number[] }> {
-  const latencies: number[] = [];
+/**
+ * /health asked every few ms while `during` runs: how long each answer took (sorted), and
+ * the slowest five as `ms@offset` (when they were asked, from the start), to tell the copy,
+ * its check and its last steps apart.
+ */
+async function healthWhile<T>(during: () => Promise<T>): Promise<{ result: T; latencies: number[]; slowest: string[] }> {
+  const asked: [number, number][] = [];
+  const t0 = performance.now();
   let polling = true;
   const poller = (async () => {
     while (polling) {
       const t = performance.now();
       await fetch(`${url}/health`);
-      latencies.push(performance.now() - t);
+      asked.push([performance.now() - t, t - t0]);
       await new Promise((r) => setTimeout(r, 5));
     }
   })();
-  try {
-    return { result: await during(), latencies };
-  } finally {
-    polling = false;
-    await poller;
-    latencies.sort((a, b) => a - b);
-  }
+  const result = await during();
+  polling = false;
+  await poller;
+  asked.sort((a, b) => a[0] - b[0]);
+  return { result, latencies: asked.map(([ms]) => ms), slowest: asked.slice(-5).reverse().map(([ms, at]) => `${ms.toFixed(0)}@${(at / 1000).toFixed(1)}s`) };
 }
 const pct = (sorted: number[], p: number) => +(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0).toFixed(1);
 
@@ -82,7 +85,7 @@ const pct = (sorted: number[], p: number) => +(sorted[Math.min(sorted.length - 1
 // makes an answer, to read the figures during the backup against.
 const idle = await healthWhile(() => new Promise((r) => setTimeout(r, Number(process.env.IDLE_MS ?? 10_000))));
 const b0 = performance.now();
-const { result: res, latencies } = await healthWhile(() => fetch(`${url}/v1/system/backups`, { method: 'POST', headers: { 'x-api-key': key.key } }));
+const { result: res, latencies, slowest } = await healthWhile(() => fetch(`${url}/v1/system/backups`, { method: 'POST', headers: { 'x-api-key': key.key } }));
 const backupMs = performance.now() - b0;
 const backup = (await res.json()) as { size_bytes?: number; file?: string };
 await stopped(child);
@@ -101,6 +104,7 @@ console.log(
       health_p50_ms: pct(latencies, 0.5),
       health_p99_ms: pct(latencies, 0.99),
       health_max_ms: pct(latencies, 1),
+      health_slowest_during_backup: slowest,
       idle_health_p99_ms: pct(idle.latencies, 0.99),
       idle_health_max_ms: pct(idle.latencies, 1),
     },
