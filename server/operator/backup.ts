@@ -11,10 +11,9 @@ const NAME = /^comanda-(\d{8})-(\d{6})\.sqlite$/;
 // Plain CommonJS for an eval'd worker: it needs no loader and no app code.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const SQLite = require(workerData.module);
 // The copy and its check are background work: on Linux this thread alone (not the process)
-// yields the CPU to the thread answering requests. Elsewhere setPriority would act on the
-// whole process, so it is left as it is.
+// yields the CPU to the thread answering requests, from before it loads anything. Elsewhere
+// setPriority would act on the whole process, so it is left as it is.
 if (process.platform === 'linux') {
   try {
     const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
@@ -23,6 +22,7 @@ if (process.platform === 'linux') {
     // no /proc: the copy runs at the process's priority
   }
 }
+const SQLite = require(workerData.module);
 (async () => {
   try {
     const source = new SQLite(workerData.source, { readonly: true, fileMustExist: true });
