@@ -53,7 +53,7 @@ function backupRunner(services: Services) {
       try {
         const result = await backupFile(path.join(dataDir, DB_FILE), path.join(dir, backupName(now)));
         recordBackup(dataDir, now, { ok: true, ...result });
-        const removed = pruneBackups(dir, keepDays, now);
+        const removed = await pruneBackups(dir, keepDays, now);
         services.logger.info({ file: result.file, bytes: result.bytes, ms: result.ms, removed: removed.length }, 'backup made');
         return result;
       } catch (err: any) {

@@ -41,6 +41,9 @@ describe('electron-builder.yml', () => {
     expect(config.npmRebuild).toBe(true);
     expect(config.files).toContain('!node_modules/electron/**');
     for (const f of ['bin/**', 'server/**', 'sync/**', 'app/desktop/**']) expect(config.files).toContain(f);
+    // the server starts from the built bundle, checked against the sources and settings it was made from
+    for (const f of ['dist/hub/**', 'tsconfig.json', 'printers/**']) expect(config.files).toContain(f);
+    expect(pkg.scripts['desktop:dist']).toMatch(/^node bin\/build-hub\.mjs --if-stale && /);
   });
 
   it('updates come from a generic feed whose URL is set per build', () => {

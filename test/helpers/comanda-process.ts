@@ -34,10 +34,10 @@ export class ServeProcess {
   }
 
   /** Starts `comanda serve ARGS` on a free loopback port (or `port`) and waits until it listens. */
-  static async start(args: string[], opts: { port?: number; timeoutMs?: number } = {}): Promise<ServeProcess> {
+  static async start(args: string[], opts: { port?: number; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
     const port = opts.port ?? (await freePort());
     const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', String(port), '--json'], {
-      env: quiet,
+      env: { ...quiet, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const p = new ServeProcess(child, port);

