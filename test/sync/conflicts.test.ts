@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import { applyChanges } from '../../sync/apply.ts';
 import { toWire } from '../../sync/changes.ts';
@@ -6,6 +6,8 @@ import { expectError } from '../helpers/assert.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
+import { seedMenu } from '../orders/fixtures.ts';
+import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 /**
  * Settling a sync conflict (POST /v1/sync/conflicts/{id}/resolve) on one node, and double
@@ -123,5 +125,48 @@ describe.each(DIALECTS)('sync conflicts settled by a person (%s)', (dialect) => 
     // the clash nobody touched is still there, and none of them was marked settled
     expect(await listed(still.conflict.id)).toBe(true);
     expect(await hub.server.services.db.selectFrom('sync_resolutions').select('row_ids').where('row_ids', 'in', [moved, cancelled, elsewhere].map((x) => JSON.stringify(x.conflict.row_ids))).execute()).toEqual([]);
+  });
+});
+
+describe('a conflict settled on one side is settled on the other (hub on SQLite, cloud on PostgreSQL)', () => {
+  let p: Pair | undefined;
+  afterEach(async () => {
+    await p?.close();
+    p = undefined;
+  });
+
+  it('the same table booked on both sides while apart, settled on the hub: gone from the cloud’s status too, the settlement in the audit', async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    await pair.hub.api.patch('/v1/settings', { timezone: 'Europe/Berlin', opening_hours: EVERY_DAY_NOON_TO_ELEVEN });
+    await pair.link();
+    await goOffline(pair.hub);
+    const atHub = await pair.hub.api.post('/v1/reservations', { guest_name: 'Hub guest', party_size: 2, date: '2026-11-20', time: '19:00', table: menu.table });
+    const atCloud = await pair.cloudApi.post('/v1/reservations', { guest_name: 'Cloud guest', party_size: 2, date: '2026-11-20', time: '19:00', table: menu.table });
+    expect([atHub.status, atCloud.status]).toEqual([201, 201]);
+    goOnline(pair.hub);
+    expect((await converged(pair)).ok).toBe(true);
+
+    const rowIds = [atHub.body.id, atCloud.body.id].sort();
+    const doubleOn = async (api: typeof pair.hub.api) => (await api.get('/v1/sync/status')).body.conflicts.find((c: any) => c.kind === 'double_booking' && c.row_ids.join() === rowIds.join());
+    const onHub = await doubleOn(pair.hub.api);
+    const onCloud = await doubleOn(pair.cloudApi);
+    expect(onHub).toBeTruthy();
+    expect(onCloud).toBeTruthy();
+    // each node found it for itself: two ids for one conflict
+    expect(onHub.id).not.toBe(onCloud.id);
+
+    const settled = await pair.hub.api.post(`/v1/sync/conflicts/${onHub.id}/resolve`, { note: 'Called the cloud guest: moved to Friday.' });
+    expect(settled.status, JSON.stringify(settled.body)).toBe(200);
+    expect(await doubleOn(pair.hub.api)).toBeUndefined();
+    expect(await eventually(async () => (await doubleOn(pair.cloudApi)) === undefined)).toBe(true);
+    // the cloud holds the settlement itself; settling it there again is refused as already done
+    const res = await pair.cloudApi.post(`/v1/sync/conflicts/${onCloud.id}/resolve`, {});
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('state_conflict');
+    const { ok, report } = await converged(pair);
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    expect(report?.tables.find((t) => t.table === 'sync_resolutions')).toMatchObject({ rows: 1, cloud_rows: 1, in_sync: true });
   });
 });
