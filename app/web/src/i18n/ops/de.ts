@@ -50,7 +50,6 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.settle.note': 'Notiz (optional)',
   'ops.settle.noteHint': 'Was Sie unternommen haben, für alle, die später nachsehen. Bis zu 500 Zeichen.',
   'ops.settle.explain': 'Er verschwindet hier und auf der anderen Seite (Hub oder Cloud) aus der Liste. Sonst ändert sich nichts: Reservierungen verschieben oder stornieren Sie selbst.',
-  'ops.settle.done': 'Als erledigt markiert.',
   'ops.thing.order': 'einer Bestellung',
   'ops.thing.orderLine': 'einer Bestellposition',
   'ops.thing.reservation': 'einer Reservierung',

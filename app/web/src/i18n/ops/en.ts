@@ -49,7 +49,6 @@ export const opsEn = {
   'ops.settle.note': 'Note (optional)',
   'ops.settle.noteHint': 'What you did about it, for whoever looks later. Up to 500 characters.',
   'ops.settle.explain': 'It leaves the list here and on the other side (hub or cloud). Nothing else changes: move or cancel bookings yourself.',
-  'ops.settle.done': 'Marked as settled.',
   'ops.thing.order': 'an order',
   'ops.thing.orderLine': 'an order line',
   'ops.thing.reservation': 'a booking',

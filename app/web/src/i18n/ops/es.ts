@@ -50,7 +50,6 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.settle.note': 'Nota (opcional)',
   'ops.settle.noteHint': 'Qué hizo al respecto, para quien lo mire después. Hasta 500 caracteres.',
   'ops.settle.explain': 'Sale de la lista aquí y en el otro lado (hub o nube). Nada más cambia: mueva o cancele las reservas usted mismo.',
-  'ops.settle.done': 'Marcado como resuelto.',
   'ops.thing.order': 'un pedido',
   'ops.thing.orderLine': 'una línea de pedido',
   'ops.thing.reservation': 'una reserva',

@@ -50,7 +50,6 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.settle.note': 'Note (facultative)',
   'ops.settle.noteHint': 'Ce que vous avez fait, pour qui regardera plus tard. 500 caractères au plus.',
   'ops.settle.explain': 'Il quitte la liste ici et de l’autre côté (hub ou cloud). Rien d’autre ne change : déplacez ou annulez vous-même les réservations.',
-  'ops.settle.done': 'Marqué comme réglé.',
   'ops.thing.order': 'une commande',
   'ops.thing.orderLine': 'une ligne de commande',
   'ops.thing.reservation': 'une réservation',

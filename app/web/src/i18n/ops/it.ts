@@ -50,7 +50,6 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.settle.note': 'Nota (facoltativa)',
   'ops.settle.noteHint': 'Cosa ha fatto, per chi guarderà dopo. Fino a 500 caratteri.',
   'ops.settle.explain': 'Esce dall’elenco qui e dall’altra parte (hub o cloud). Nient’altro cambia: sposti o annulli lei le prenotazioni.',
-  'ops.settle.done': 'Segnato come risolto.',
   'ops.thing.order': 'un ordine',
   'ops.thing.orderLine': 'una riga d’ordine',
   'ops.thing.reservation': 'una prenotazione',
