@@ -34,6 +34,7 @@ export const PREFIXES = {
   delivery: 'dlv',
   syncHub: 'hub',
   syncConflict: 'sconf',
+  syncResolution: 'sres',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

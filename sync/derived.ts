@@ -21,7 +21,7 @@ export interface Touched {
 }
 
 /** Statuses in which a reservation holds its table. */
-const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 'seated'];
+export const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 'seated'];
 
 /**
  * After a batch is applied, in its transaction: what a local command would have done beside

@@ -61,6 +61,8 @@ export const MERGE_RULES: Readonly<Record<string, TableRule>> = {
   feedback: { appendOnly: true },
   api_keys: { stickyOnce: ['revoked_at'], local: ['last_used_at'] },
   qr_codes: { stickyOnce: ['disabled_at'] },
+  // a person settling a conflict: written once, never edited (both sides may settle one apart)
+  sync_resolutions: { appendOnly: true },
 };
 
 /** Tables sync carries: every replicated record table (server/db/schema.ts RecordTable). */
@@ -86,6 +88,7 @@ export const SYNCED_TABLES = [
   'qr_codes',
   'shifts',
   'inventory_items',
+  'sync_resolutions',
 ] as const;
 
 export type SyncedTable = (typeof SYNCED_TABLES)[number];

@@ -5,7 +5,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
  * The wire between a hub and its cloud. A hub and a cloud of different protocol versions
  * refuse each other with `sync_protocol_mismatch` before anything is applied.
  */
-export const PROTOCOL_VERSION = 1;
+// 2: settlements of conflicts (sync_resolutions) travel
+export const PROTOCOL_VERSION = 2;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;

@@ -5,6 +5,7 @@ import { named, unix } from '../server/http/schemas.ts';
 import { currentEpoch } from './epoch.ts';
 import { countLog } from './changes.ts';
 import { readLink } from './hub.ts';
+import { openConflicts, SyncConflictSchema } from './conflicts.ts';
 
 export const SyncStatusSchema = named(
   'SyncStatus',
@@ -20,17 +21,8 @@ export const SyncStatusSchema = named(
     last_synced_at: unix().nullable(),
     last_error: z.string().nullable(),
     lag_seconds: z.number().int(),
-    conflicts: z.array(
-      z.object({
-        id: z.string(),
-        kind: z.string(),
-        table: z.string(),
-        row_ids: z.array(z.string()),
-        /** what the merge found, its shape depends on the kind */
-        detail: z.unknown(),
-        created: unix(),
-      }),
-    ),
+    /** open conflicts, newest first (at most 50); settled ones leave the list */
+    conflicts: z.array(SyncConflictSchema),
   }),
 );
 export type SyncStatus = z.output<typeof SyncStatusSchema>;
@@ -38,23 +30,10 @@ export type SyncStatus = z.output<typeof SyncStatusSchema>;
 /** A hub not heard from for this long is shown as disconnected on the cloud. */
 const SEEN_WITHIN_S = 45;
 
-async function conflictsOf(db: Kysely<DB>, restaurantId: string): Promise<SyncStatus['conflicts']> {
-  const rows = await db
-    .selectFrom('sync_conflicts')
-    .selectAll()
-    .where('restaurant_id', '=', restaurantId)
-    .where('resolved_at', 'is', null)
-    .orderBy('created', 'desc')
-    .limit(50)
-    .execute();
-  return rows.map((c) => ({ id: c.id, kind: c.kind, table: c.table_name, row_ids: JSON.parse(c.row_ids), detail: JSON.parse(c.detail), created: Number(c.created) }));
-}
-
-
 /** Where sync stands for one restaurant, as the hub or the cloud sees it (same shape both sides). */
 export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaurantId: string, nowMs: number, live?: { connected: boolean; lastError: string | null }): Promise<SyncStatus> {
   const now = Math.floor(nowMs / 1000);
-  const conflicts = await conflictsOf(db, restaurantId);
+  const conflicts = await openConflicts(db, restaurantId);
   if (role === 'hub') {
     const link = await readLink(db);
     if (!link || link.restaurant_id !== restaurantId) return empty(role, conflicts);

@@ -245,6 +245,57 @@ describe('back office operations in the browser', () => {
     await checkPage(page, 'settings-sync');
   });
 
+  it('marks a conflict as settled from Today (with a note) and from Settings → Sync: it leaves the list at once', async () => {
+    await go('/app/', 'Today');
+    const item = attention().locator('li', { hasText: 'Table 7 is booked twice' });
+    await item.getByRole('button', { name: 'Mark as settled' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Mark this conflict as settled' });
+    await dialog.getByText(/^Table 7 is booked twice/).waitFor();
+    await dialog.getByLabel('Note (optional)').fill('Moved Cloud Guest to table 8 by phone.');
+    await checkPage(page, 'today-settle-dialog');
+    await dialog.getByRole('button', { name: 'Mark as settled' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => attention().getByText(/Table 7 is booked twice/).count()).toBe(0);
+    expect((await hub.api.get('/v1/sync/status')).body.conflicts).toEqual([]);
+    const settled = await hub.server.services.db.selectFrom('sync_resolutions').selectAll().execute();
+    expect(settled.map((r) => [r.kind, r.note, r.resolved_by.slice(0, 4)])).toEqual([['double_booking', 'Moved Cloud Guest to table 8 by phone.', 'usr_']]);
+    await checkPage(page, 'today-settled');
+
+    // another table booked twice, settled in Settings → Sync from the keyboard, without a note
+    const nine = (await hub.api.post('/v1/tables', { number: 9, capacity: 4 })).body;
+    const date = new Date(Date.now() + 4 * 86_400_000).toISOString().slice(0, 10);
+    const here = await hub.api.post('/v1/reservations', { guest_name: 'Nine Here', party_size: 2, date, time: '20:00', table: nine.id });
+    expect(here.status, JSON.stringify(here.body)).toBe(201);
+    const db = hub.server.services.db;
+    const logged = await db.selectFrom('change_log').selectAll().where('table_name', '=', 'reservations').where('row_id', '=', here.body.id).orderBy('seq').limit(1).executeTakeFirstOrThrow();
+    const wire = toWire(logged);
+    const id = newId(PREFIXES.reservation);
+    const fromCloud = { ...wire, op_id: newId('op'), origin: 'cloud-epoch-test', origin_seq: 2, row_id: id, data: { ...wire.data, id, guest_name: 'Nine Cloud' } };
+    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId: hub.restaurant.id, role: 'hub', now: hub.clock.now() }, [fromCloud]));
+
+    await go('/app/settings?tab=sync', 'Settings');
+    const listed = page.locator('section', { has: page.getByRole('heading', { name: 'Sync conflicts' }) });
+    const settle = listed.locator('li', { hasText: 'Table 9 is booked twice' }).getByRole('button', { name: 'Mark as settled' });
+    await settle.focus();
+    await page.keyboard.press('Enter');
+    const dialog2 = page.getByRole('dialog', { name: 'Mark this conflict as settled' });
+    await dialog2.getByLabel('Note (optional)').waitFor();
+    // Escape closes it and nothing is settled
+    await page.keyboard.press('Escape');
+    await dialog2.waitFor({ state: 'hidden' });
+    expect((await hub.api.get('/v1/sync/status')).body.conflicts).toHaveLength(1);
+    await settle.focus();
+    await page.keyboard.press('Enter');
+    await dialog2.getByLabel('Note (optional)').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await listed.getByText('No conflicts.').waitFor();
+    expect((await hub.api.get('/v1/sync/status')).body.conflicts).toEqual([]);
+    expect(await db.selectFrom('sync_resolutions').select('note').where('row_ids', '=', JSON.stringify([here.body.id, id].sort())).execute()).toEqual([{ note: null }]);
+    await checkPage(page, 'settings-sync-settled');
+  });
+
   it('reads well on a tablet', async () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     for (const [where, name] of [

@@ -167,6 +167,8 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
     // the back office's keys and sessions: refused before they are looked up
     ids.live.api_keys = ids.sandbox.api_keys = (await first('api_keys', 'id'))!;
     ids.live.sessions = ids.sandbox.sessions = 'ses_any';
+    // sync conflicts: refused before they are looked up
+    ids.live.sync = ids.sandbox.sync = 'sconf_any';
     ids.live.devices = ids.sandbox.devices = ids.live.api_keys;
   });
   afterAll(() => hub?.close());

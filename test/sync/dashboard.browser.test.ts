@@ -10,7 +10,8 @@ import { converged, eventually, goOffline, goOnline, startPair, type Pair } from
  * The back office of a hub really linked to a cloud (in process: the hub on SQLite, the cloud
  * on PostgreSQL), in Chromium: the link's state on Today and in Settings → Sync, then the same
  * table booked on both sides and an order cancelled here but completed there while apart, which
- * the merge settles and lists, shown as conflicts a manager can read and open.
+ * the merge settles and lists, shown as conflicts a manager can read and open, and one settled on
+ * the cloud gone from the hub's list.
  */
 describe('sync in the back office', () => {
   let pair: Pair & { link(): Promise<unknown> };
@@ -120,6 +121,23 @@ describe('sync in the back office', () => {
       await cloud.getByRole('tab', { name: 'Cloud sync' }).click();
       await cloud.locator('section', { has: cloud.getByRole('heading', { name: 'Link to the hub' }) }).getByText('Connected', { exact: true }).waitFor();
       await checkPage(cloud, 'cloud-settings-sync');
+
+      // the double booking is listed on the cloud too; settled there, it leaves the hub's list as well
+      const listed = cloud.locator('section', { has: cloud.getByRole('heading', { name: 'Sync conflicts' }) });
+      await listed.locator('li', { hasText: 'Table 9 is booked twice' }).getByRole('button', { name: 'Mark as settled' }).click();
+      const dialog = cloud.getByRole('dialog', { name: 'Mark this conflict as settled' });
+      await dialog.getByLabel('Note (optional)').fill('Cloud Guest moved to 20:30 by phone.');
+      await checkPage(cloud, 'cloud-settle-dialog');
+      await dialog.getByRole('button', { name: 'Mark as settled' }).click();
+      await expect.poll(() => listed.getByText(/Table 9 is booked twice/).count()).toBe(0);
+      const onHub = async () => (await pair.hub.api.get('/v1/sync/status')).body.conflicts.map((c: any) => c.kind);
+      expect(await eventually(async () => !(await onHub()).includes('double_booking'))).toBe(true);
+      expect(await onHub()).toEqual(['status_overruled']);
+      await page.goto(`${pair.hub.url}/app/settings?tab=sync`);
+      const hubList = page.locator('section', { has: page.getByRole('heading', { name: 'Sync conflicts' }) });
+      await hubList.getByRole('link', { name: /^Order #/ }).waitFor();
+      expect(await hubList.getByText(/Table 9 is booked twice/).count()).toBe(0);
+      await checkPage(page, 'settings-sync-settled-on-cloud');
     } finally {
       await office.close();
     }

@@ -1,5 +1,12 @@
-import { defineRoute } from '../../http/route.ts';
+import { z } from 'zod';
+import { defineRoute, idParam } from '../../http/route.ts';
 import { syncStatus, SyncStatusSchema } from '../../../sync/status.ts';
+import { resolveConflict, SyncConflictSchema } from '../../../sync/conflicts.ts';
+
+const ResolveConflict = z.object({
+  /** what the person did about it, for whoever looks later */
+  note: z.string().max(500).nullable().optional(),
+});
 
 defineRoute({
   method: 'get',
@@ -14,5 +21,24 @@ defineRoute({
   handler: async (c) => {
     const client = c.services.sync;
     return syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/sync/conflicts/:id/resolve',
+  response: SyncConflictSchema,
+  summary: 'Settle a sync conflict: a person has looked at it (and perhaps moved a booking); it leaves the status on the hub and the cloud',
+  tag: 'Sync',
+  auth: 'secret',
+  scope: 'settings:write',
+  sandbox: 'live_only',
+  params: idParam('sconf_ id, as the sync status lists it'),
+  body: ResolveConflict,
+  errors: ['state_conflict'],
+  handler: async (c) => {
+    const caller = c.caller!;
+    const by = caller.staff?.id ?? caller.keyId;
+    return c.services.tx.run((trx) => resolveConflict(trx, c.actor(), c.params.id, { by, note: c.body.note }));
   },
 });

@@ -31,6 +31,8 @@ import * as m1000 from './1000_hub_settings.ts';
 
 import * as m1100 from './1100_screens.ts';
 
+import * as m1400 from './1400_sync_resolutions.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -68,4 +70,6 @@ export const migrations: Record<string, Migration> = {
   '1000_hub_settings': m1000,
 
   '1100_screens': m1100,
+
+  '1400_sync_resolutions': m1400,
 };

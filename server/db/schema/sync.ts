@@ -1,10 +1,13 @@
-/** Tables of sync (sync/): all local to their node, none replicated. */
+import type { SyncResolutionsTable } from '../tables/sync-resolutions.table.ts';
+
+/** Tables of sync (sync/): local to their node, but for the settlements of conflicts (replicated). */
 export interface SyncTables {
   sync_link: SyncLinkTable;
   sync_hubs: SyncHubsTable;
   sync_invites: SyncInvitesTable;
   sync_conflicts: SyncConflictsTable;
   sync_row_clocks: SyncRowClocksTable;
+  sync_resolutions: SyncResolutionsTable;
 }
 
 /** Hub side: its one link to the cloud (id is always 1). */

@@ -1040,16 +1040,24 @@ export type components = {
             updated: number;
             warn_after_minutes: number | null;
         };
+        SyncConflict: {
+            created: number;
+            detail: unknown;
+            id: string;
+            kind: string;
+            /** @constant */
+            object: "sync_conflict";
+            resolved: {
+                at: number;
+                by: string;
+                note: string | null;
+            } | null;
+            row_ids: string[];
+            table: string;
+        };
         SyncStatus: {
             cloud_url: string | null;
-            conflicts: {
-                created: number;
-                detail: unknown;
-                id: string;
-                kind: string;
-                row_ids: string[];
-                table: string;
-            }[];
+            conflicts: components["schemas"]["SyncConflict"][];
             connected: boolean;
             hub_id: string | null;
             lag_seconds: number;

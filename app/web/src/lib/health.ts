@@ -1,4 +1,4 @@
-import { get } from './api.ts';
+import { ApiFailure, get, post } from './api.ts';
 import { number, when } from './format.ts';
 import { t, type Key } from './i18n.ts';
 import { can } from './session.ts';
@@ -11,6 +11,8 @@ export interface SyncConflict {
   row_ids: string[];
   detail: any;
   created: number;
+  /** null while open: the status lists open ones only */
+  resolved: { at: number; by: string; note: string | null } | null;
 }
 
 export interface SyncStatus {
@@ -51,6 +53,17 @@ export interface SystemHealth {
 
 export const loadSyncStatus = () => get<SyncStatus>('/v1/sync/status');
 export const loadSystemHealth = () => get<SystemHealth>('/v1/system/health');
+/**
+ * A person settles a conflict (on both sides: the settlement syncs like any change). One someone
+ * else settled meanwhile (here or on the other side) is settled all the same.
+ */
+export async function settleConflict(id: string, note: string): Promise<void> {
+  try {
+    await post<SyncConflict>(`/v1/sync/conflicts/${id}/resolve`, note.trim() ? { note: note.trim() } : {});
+  } catch (e) {
+    if (!(e instanceof ApiFailure && e.code === 'state_conflict')) throw e;
+  }
+}
 
 /** "3.2 MB": a backup's size for people. */
 export function bytes(n: number | null | undefined): string {

@@ -1,9 +1,11 @@
 import '../ops.css';
 import type { ComponentChildren } from 'preact';
+import { useId, useState } from 'preact/hooks';
 import { when } from '../lib/format.ts';
-import { bytes, duration, type BackupHealth, type ConflictView, type SyncStatus } from '../lib/health.ts';
+import { bytes, duration, settleConflict, type BackupHealth, type ConflictView, type SyncStatus } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
-import { Badge, Empty } from '../ui/kit.tsx';
+import { can } from '../lib/session.ts';
+import { Badge, Button, Dialog, Empty, ErrorNote, useAction } from '../ui/kit.tsx';
 
 /** One line per fact: a term and what it is, read as a pair by screen readers too. */
 export function Facts({ rows }: { rows: [string, ComponentChildren][] }) {
@@ -64,14 +66,76 @@ export function BackupSummary({ backups, more = [] }: { backups: BackupHealth; m
   );
 }
 
-export function ConflictList({ conflicts }: { conflicts: ConflictView[] | undefined }) {
+/**
+ * "Mark as settled" on one conflict, with an optional note in a small dialog; for those who may
+ * change settings (owners, managers). `onSettled` takes it off the page's list at once.
+ */
+export function SettleConflict({ conflict, onSettled }: { conflict: ConflictView; onSettled: (id: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [run, busy, error, clearError] = useAction();
+  const noteId = useId();
+  if (!can('settings:write')) return null;
+  const close = () => {
+    setOpen(false);
+    clearError();
+  };
+  const settle = async (e: Event) => {
+    e.preventDefault();
+    if (await run(() => settleConflict(conflict.id, note))) {
+      setOpen(false);
+      onSettled(conflict.id);
+    }
+  };
+  return (
+    <>
+      <Button class="settle" onClick={() => setOpen(true)} aria-describedby={`conflict-${conflict.id}`}>
+        {t('ops.settle.button')}
+      </Button>
+      <Dialog title={t('ops.settle.title')} open={open} onClose={close}>
+        <form onSubmit={settle}>
+          <p>{conflict.text}</p>
+          <p class="hint">{t('ops.settle.explain')}</p>
+          <div class="field">
+            <label for={noteId}>{t('ops.settle.note')}</label>
+            <textarea id={noteId} rows={3} maxLength={500} value={note} aria-describedby={`${noteId}-hint`} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} />
+            <small id={`${noteId}-hint`} class="hint">
+              {t('ops.settle.noteHint')}
+            </small>
+          </div>
+          <ErrorNote error={error} />
+          <div class="dialog-actions">
+            <Button onClick={close}>{t('common.cancel')}</Button>
+            <Button type="submit" variant="primary" disabled={busy}>
+              {t('ops.settle.button')}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}
+
+/** A conflict's words, linked to its order or booking where there is one. */
+export function ConflictText({ conflict }: { conflict: ConflictView }) {
+  return (
+    <span id={`conflict-${conflict.id}`}>
+      {conflict.href ? <a href={conflict.href}>{conflict.text}</a> : conflict.text}
+    </span>
+  );
+}
+
+export function ConflictList({ conflicts, onSettled }: { conflicts: ConflictView[] | undefined; onSettled: (id: string) => void }) {
   if (!conflicts) return null;
   if (!conflicts.length) return <Empty>{t('ops.conflicts.none')}</Empty>;
   return (
     <ul class="plain-list conflicts">
       {conflicts.map((c) => (
-        <li key={c.id}>
-          <Badge tone="warn">{t('ops.conflicts.badge')}</Badge> {c.href ? <a href={c.href}>{c.text}</a> : c.text} <span class="muted">{when(c.created)}</span>
+        <li key={c.id} class="conflict">
+          <div>
+            <Badge tone="warn">{t('ops.conflicts.badge')}</Badge> <ConflictText conflict={c} /> <span class="muted">{when(c.created)}</span>
+          </div>
+          <SettleConflict conflict={c} onSettled={onSettled} />
         </li>
       ))}
     </ul>

@@ -6,7 +6,7 @@ import { ConflictList, SyncSummary } from './health-parts.tsx';
 
 /** Settings → Sync: the cloud link as the hub sees it, and what the merge left for a person to look at. */
 export function SyncSettings() {
-  const [state, error, reload] = useLoad(async () => {
+  const [state, error, reload, setState] = useLoad(async () => {
     const status = await loadSyncStatus();
     return { status, conflicts: await describeConflicts(status.conflicts) };
   });
@@ -29,7 +29,7 @@ export function SyncSettings() {
       <section class="card" aria-labelledby="sync-conflicts">
         <h2 id="sync-conflicts">{t('ops.conflicts.title')}</h2>
         <p class="hint">{t('ops.conflicts.hint')}</p>
-        <ConflictList conflicts={conflicts} />
+        <ConflictList conflicts={conflicts} onSettled={(id) => setState({ status, conflicts: conflicts.filter((c) => c.id !== id) })} />
       </section>
     </>
   );

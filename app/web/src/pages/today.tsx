@@ -8,7 +8,7 @@ import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
 import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView } from '../lib/health.ts';
 import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
-import { BackupSummary, SyncSummary } from './health-parts.tsx';
+import { BackupSummary, ConflictText, SettleConflict, SyncSummary } from './health-parts.tsx';
 
 interface ActiveOrder {
   id: string;
@@ -44,7 +44,7 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
   );
 }
 
-type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string };
+type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
 function healthItems(h: { sync: { last_error: string | null; linked: boolean }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
@@ -53,7 +53,7 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean }; 
   const b = h.system.backups;
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
-  for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge') });
+  for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge'), conflict: c });
   return out;
 }
 
@@ -63,7 +63,7 @@ export function TodayPage() {
   const numbers = can('analytics:read');
   const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? get<Dashboard>('/v1/analytics/dashboard') : null));
   // sync, backups and printers at a glance: for those who can act on them
-  const [health, , reloadHealth] = useLoad(async () => {
+  const [health, , reloadHealth, setHealth] = useLoad(async () => {
     if (!can('settings:write')) return null;
     const [sync, system] = await Promise.all([loadSyncStatus(), loadSystemHealth()]);
     return { sync, system, conflicts: await describeConflicts(sync.conflicts) };
@@ -182,8 +182,19 @@ export function TodayPage() {
           ) : (
             <ul class="plain-list attention">
               {items.map((a) => (
-                <li key={a.key}>
-                  <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
+                <li key={a.key} class={a.conflict ? 'conflict' : undefined}>
+                  {a.conflict && health ? (
+                    <>
+                      <div>
+                        <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <ConflictText conflict={{ ...a.conflict, href: a.href }} />
+                      </div>
+                      <SettleConflict conflict={a.conflict} onSettled={(id) => setHealth({ ...health, conflicts: health.conflicts.filter((c) => c.id !== id) })} />
+                    </>
+                  ) : (
+                    <>
+                      <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
