@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, patch } from '../lib/api.ts';
 import { loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
-import { ErrorNote, Field, fieldError, FormError, Loading, Toggle, SaveBar, useAction, useLoad } from '../ui/kit.tsx';
+import { ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { SaveBar } from '../ui/save-bar.tsx';
 import { Facts } from './health-parts.tsx';
 
 interface Transports {

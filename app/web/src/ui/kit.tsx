@@ -226,19 +226,3 @@ export function fieldError(error: unknown, ...params: string[]): string | null {
 export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
   return error instanceof ApiFailure && error.param !== null && fields.includes(error.param) ? null : <ErrorNote error={error} />;
 }
-
-/** A form's Save button, kept in view at the bottom, with "Saved" said once it went through. */
-export function SaveBar({ disabled, saved }: { disabled: boolean; saved: boolean }) {
-  return (
-    <div class="sticky-actions">
-      <Button type="submit" variant="primary" disabled={disabled}>
-        {t('common.save')}
-      </Button>
-      {saved ? (
-        <span role="status" class="saved">
-          {t('common.saved')}
-        </span>
-      ) : null}
-    </div>
-  );
-}
