@@ -93,6 +93,8 @@ describe('back office operations in the browser', () => {
   it('Back up now makes a backup and the warning goes; the nightly settings show the API’s field error', async () => {
     await health().getByRole('link', { name: 'Backups' }).click();
     await page.getByRole('tab', { name: 'Backups', selected: true }).waitFor();
+    const kept = page.locator('section', { has: page.getByRole('heading', { name: 'Backups kept' }) });
+    await kept.getByText('No backup in the folder yet.').waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();
     const made = page.getByRole('status').filter({ hasText: /^Backup made: / });
     await made.waitFor();
@@ -100,6 +102,10 @@ describe('back office operations in the browser', () => {
     expect(fs.existsSync(path.join(dataDir, 'backups', file))).toBe(true);
     await expect.poll(() => page.getByText('No backup has succeeded in the last 48 hours.').count()).toBe(0);
     await page.locator('dd', { hasText: file }).waitFor();
+    // and it is listed among the backups kept, with its size
+    const row = kept.getByRole('row').filter({ hasText: file });
+    await row.waitFor();
+    expect(await row.getByRole('cell').nth(1).textContent()).toMatch(/\d+(\.\d)? (KB|MB)/);
 
     // a folder the hub cannot write to: refused by the API, the reason next to the field
     await page.getByLabel('Folder').fill('/dev/null/backups');

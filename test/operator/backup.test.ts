@@ -168,6 +168,13 @@ describe('backups and restore (SQLite hub, real data dir)', () => {
     expect(hub.server.scheduler.status().find((j) => j.name === 'backup')).toMatchObject({ failures: 0, runs: 1 });
     const kept = listBackups(dir).map((b) => path.basename(b.file));
     expect(kept).toEqual([backupName(now), backupName(now - 1 * day), backupName(now - 13 * day)]);
+    // the API lists what is kept, newest first, by name (not by the hub's own path), nothing else in the folder
+    const folder = (await hub.api.get('/v1/system/backups')).body;
+    expect(folder).toMatchObject({ object: 'backup_folder', dir });
+    expect(folder.files.map((f: { file: string }) => f.file)).toEqual(kept);
+    expect(folder.files.map((f: { created: number }) => f.created)).toEqual([now, now - day, now - 13 * day].map((ms) => Math.floor(ms / 1000)));
+    expect(folder.files[0].size_bytes).toBeGreaterThan(folder.files[1].size_bytes);
+    expect((await hub.api.withKey(hub.keys.sandbox).get('/v1/system/backups')).status).toBe(403);
     expect(fs.existsSync(path.join(dir, 'my-notes.txt'))).toBe(true);
     expect(fs.existsSync(cut)).toBe(false);
 
@@ -189,6 +196,7 @@ describe('backups and restore (SQLite hub, real data dir)', () => {
     const memory = await startHub('sqlite');
     expect(memory.server.scheduler.jobs.map((j) => j.name)).not.toContain('backup');
     expect((await memory.api.post('/v1/system/backups')).status).toBe(409);
+    expect((await memory.api.get('/v1/system/backups')).status).toBe(409);
     expect((await memory.api.patch('/v1/settings/backups', { enabled: true })).status).toBe(409);
     expect((await memory.api.get('/v1/system/health')).body.backups).toBeNull();
     await memory.close();

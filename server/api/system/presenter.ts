@@ -131,6 +131,25 @@ export function presentBackup(r: { file: string; bytes: number; ms: number }, no
   return { object: 'backup', file: r.file.split(/[\\/]/).pop() ?? r.file, size_bytes: r.bytes, duration_ms: r.ms, created: Math.floor(nowMs / 1000) };
 }
 
+export const BackupFolderSchema = named(
+  'BackupFolder',
+  z.object({
+    object: z.literal('backup_folder'),
+    /** the folder nightly backups go to */
+    dir: z.string(),
+    /** the backups in it, newest first: a file name, when it was made, its size */
+    files: z.array(z.object({ file: z.string(), created: unix(), size_bytes: z.number().int() })),
+  }),
+);
+
+export function presentBackupFolder(dir: string, files: { file: string; at: number; bytes: number }[]): z.output<typeof BackupFolderSchema> {
+  return {
+    object: 'backup_folder',
+    dir,
+    files: files.map((f) => ({ file: f.file.split(/[\\/]/).pop() ?? f.file, created: Math.floor(f.at / 1000), size_bytes: f.bytes })),
+  };
+}
+
 export const BackupSettingsSchema = named('BackupSettings', z.object({ object: z.literal('backup_settings'), ...backupConfigShape }));
 
 export function presentBackupSettings(c: BackupConfig): z.output<typeof BackupSettingsSchema> {

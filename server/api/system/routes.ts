@@ -6,11 +6,14 @@ import { defineRoute } from '../../http/route.ts';
 import { checkBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
 import { readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
+import { listBackups } from '../../operator/backup.ts';
 import {
+  BackupFolderSchema,
   BackupSchema,
   BackupSettingsSchema,
   NotificationSettingsSchema,
   presentBackup,
+  presentBackupFolder,
   presentBackupSettings,
   presentSystemHealth,
   presentTransports,
@@ -29,6 +32,24 @@ defineRoute({
   sandbox: 'live_only',
   scope: 'settings:read',
   handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
+});
+
+defineRoute({
+  method: 'get',
+  path: '/v1/system/backups',
+  response: BackupFolderSchema,
+  errors: ['state_conflict'],
+  summary: 'The backups kept in the backup folder, newest first (what `comanda restore` can bring back)',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'settings:read',
+  handler: async (c) => {
+    const op = operatorOf(c.services);
+    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const { dir } = op.backupConfig();
+    return presentBackupFolder(dir, listBackups(dir));
+  },
 });
 
 defineRoute({

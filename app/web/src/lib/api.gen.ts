@@ -26,6 +26,16 @@ export type components = {
             object: "backup";
             size_bytes: number;
         };
+        BackupFolder: {
+            dir: string;
+            files: {
+                created: number;
+                file: string;
+                size_bytes: number;
+            }[];
+            /** @constant */
+            object: "backup_folder";
+        };
         BackupHealth: {
             dir: string;
             enabled: boolean;

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, patch, post } from '../lib/api.ts';
 import { bytes, loadSystemHealth } from '../lib/health.ts';
+import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import type { components } from '../lib/api.gen.ts';
 import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { BackupSummary } from './health-parts.tsx';
 
@@ -27,6 +29,7 @@ export function BackupSettings() {
   const [health, healthError, reloadHealth] = useLoad(loadSystemHealth);
   const backups = health?.backups ?? null;
   const [saved, , , setSaved] = useLoad(async () => (backups ? get<BackupSettingsView>('/v1/settings/backups') : null), [!!backups]);
+  const [folder, , reloadFolder] = useLoad(async () => (backups ? get<components['schemas']['BackupFolder']>('/v1/system/backups') : null), [!!backups]);
   const [form, setForm] = useState<{ enabled: boolean; dir: string; keep_days: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [save, saving, saveError] = useAction();
@@ -50,7 +53,7 @@ export function BackupSettings() {
     const ok = await save(async () => setSaved(await patch<BackupSettingsView>('/v1/settings/backups', { enabled: form.enabled, dir: form.dir, keep_days: Number(form.keep_days) })));
     if (ok) {
       setDone(t('common.saved'));
-      await reloadHealth();
+      await Promise.all([reloadHealth(), reloadFolder()]);
     }
   };
   const now = async () => {
@@ -61,7 +64,7 @@ export function BackupSettings() {
       const m = made as { file: string; size_bytes: number };
       setDone(t('ops.backup.made', { file: m.file, size: bytes(m.size_bytes) }));
     }
-    await reloadHealth();
+    await Promise.all([reloadHealth(), reloadFolder()]);
   };
 
   return (
@@ -91,6 +94,38 @@ export function BackupSettings() {
           ) : null}
         </div>
       </section>
+      {folder ? (
+        <section class="card" aria-labelledby="backup-kept">
+          <h2 id="backup-kept">{t('ops.backup.keptTitle')}</h2>
+          {folder.files.length === 0 ? (
+            <p class="muted">{t('ops.backup.keptNone')}</p>
+          ) : (
+            <table class="data">
+              <thead>
+                <tr>
+                  <th scope="col">{t('ops.backup.madeAt')}</th>
+                  <th scope="col" class="num">
+                    {t('ops.backup.size')}
+                  </th>
+                  <th scope="col">{t('ops.backup.file')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {folder.files.map((f) => (
+                  <tr key={f.file}>
+                    <td>{when(f.created)}</td>
+                    <td class="num">{bytes(f.size_bytes)}</td>
+                    <td>
+                      <code>{f.file}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <p class="hint">{t('ops.backup.restoreHint')}</p>
+        </section>
+      ) : null}
       {form ? (
         <form class="card settings-form" onSubmit={submit} aria-labelledby="backup-nightly">
           <h2 id="backup-nightly">{t('ops.backup.nightlyTitle')}</h2>
