@@ -4,6 +4,7 @@ import { money, todayAtRestaurant, when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { session } from '../lib/session.ts';
+import { OPEN_STATUSES } from '../lib/types.ts';
 import { Dialog } from '../ui/kit.tsx';
 import { nowSeconds } from './board.ts';
 import { ScreenBar } from './frame.tsx';
@@ -34,7 +35,7 @@ interface Order {
 }
 
 export type TableState = 'free' | 'soon' | 'seated' | 'order' | 'bill';
-const OPEN = ['placed', 'preparing', 'ready', 'served'];
+const OPEN: readonly string[] = OPEN_STATUSES;
 const SOON_SECONDS = 60 * 60;
 
 /** A table's state on the plan, from its open order, today's bookings and its own floor status. */

@@ -1,3 +1,5 @@
+import { OPEN_STATUSES as OPEN_ORDER_STATUSES, refId } from '../lib/types.ts';
+
 /**
  * One model for an order on a screen, whether it came from an HTTP view (camelCase, /public)
  * or a live message (the order as /v1 shows it). Only the lines of the screen's station are kept.
@@ -32,7 +34,18 @@ export interface Ticket {
   lines: Line[];
 }
 
-const modifierNames = (mods: { name: string }[] | undefined) => (mods ?? []).map((m) => m.name);
+/** A line as both shapes carry it; only when it went to the kitchen is named differently. */
+const toLine = (i: any, sentAt: number | null | undefined): Line => ({
+  index: i.index,
+  name: i.name,
+  quantity: i.quantity,
+  modifiers: (i.modifiers ?? []).map((m: { name: string }) => m.name),
+  notes: i.notes ?? null,
+  status: i.status,
+  station: i.station,
+  round: i.round ?? 1,
+  sentAt: sentAt ?? null,
+});
 
 export function fromPublic(o: any): Ticket {
   return {
@@ -48,22 +61,12 @@ export function fromPublic(o: any): Ticket {
     placedAt: o.placedAt ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).map((i: any) => ({
-      index: i.index,
-      name: i.name,
-      quantity: i.quantity,
-      modifiers: modifierNames(i.modifiers),
-      notes: i.notes ?? null,
-      status: i.status,
-      station: i.station,
-      round: i.round ?? 1,
-      sentAt: i.sentToKitchenAt ?? null,
-    })),
+    lines: (o.items ?? []).map((i: any) => toLine(i, i.sentToKitchenAt)),
   };
 }
 
 export function fromLive(o: any, tableNumbers: Map<string, number>): Ticket {
-  const tableId = typeof o.table === 'string' ? o.table : (o.table?.id ?? null);
+  const tableId = refId(o.table);
   return {
     id: o.id,
     number: String(o.order_number),
@@ -72,26 +75,16 @@ export function fromLive(o: any, tableNumbers: Map<string, number>): Ticket {
     tableId,
     tableNumber: tableId ? (tableNumbers.get(tableId) ?? null) : null,
     customerName: o.customer?.name ?? null,
-    serverId: typeof o.server === 'string' ? o.server : (o.server?.id ?? null),
+    serverId: refId(o.server),
     notes: o.notes ?? null,
     placedAt: o.placed_at ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).map((i: any) => ({
-      index: i.index,
-      name: i.name,
-      quantity: i.quantity,
-      modifiers: modifierNames(i.modifiers),
-      notes: i.notes ?? null,
-      status: i.status,
-      station: i.station,
-      round: i.round ?? 1,
-      sentAt: i.sent_to_kitchen_at ?? null,
-    })),
+    lines: (o.items ?? []).map((i: any) => toLine(i, i.sent_to_kitchen_at)),
   };
 }
 
-export const OPEN_STATUSES = new Set(['placed', 'preparing', 'ready', 'served']);
+export const OPEN_STATUSES: ReadonlySet<string> = new Set(OPEN_ORDER_STATUSES);
 export const isOpen = (t: Ticket) => OPEN_STATUSES.has(t.status);
 
 /** On a station's screen: an open order with a line still to cook there. */
