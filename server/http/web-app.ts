@@ -65,10 +65,13 @@ function readAssets(dir: string): Map<string, Asset> {
   return assets;
 }
 
+/** A table's QR page: `/qr/<token>`. */
+const QR_PAGE = /^\/qr\/([A-Za-z0-9]+)$/;
+
 /** The built page of a screen or guest path, else null (the back office's /app/… or not ours). */
 function pageFor(p: string): string | null {
   if (/^\/screens(\/[\w-]*)*$/.test(p)) return '/screens.html';
-  if (/^\/qr\/[A-Za-z0-9]+$/.test(p) || /^\/r\/[\w-]+\/(waitlist|feedback)$/.test(p) || /^\/waitlist\/[\w.-]+$/.test(p)) return '/guest.html';
+  if (QR_PAGE.test(p) || /^\/r\/[\w-]+\/(waitlist|feedback)$/.test(p) || /^\/waitlist\/[\w.-]+$/.test(p)) return '/guest.html';
   return null;
 }
 
@@ -109,7 +112,7 @@ export function webApp(dir: string = WEB_DIST) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     if (asset.type.startsWith('text/html')) {
-      const qr = /^\/qr\/([A-Za-z0-9]+)$/.exec(p);
+      const qr = QR_PAGE.exec(p);
       // a phone on a slow line fetches the table's menu while the page's scripts are still coming
       if (qr) ctx.set('Link', [`/public/qr/${qr[1]}`, `/public/qr/${qr[1]}/menu`].map((u) => `<${u}>; rel=preload; as=fetch; crossorigin`).join(', '));
       ctx.set('Content-Security-Policy', CSP);
