@@ -22,6 +22,13 @@ import {
 
 const tag = 'System';
 
+/** The operator of a server that makes backups (a hub on SQLite with a data dir), else 409. */
+function backingUpOperator(services: Parameters<typeof operatorOf>[0]) {
+  const op = operatorOf(services);
+  if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+  return op;
+}
+
 defineRoute({
   method: 'get',
   path: '/v1/system/health',
@@ -45,8 +52,7 @@ defineRoute({
   sandbox: 'live_only',
   scope: 'settings:read',
   handler: async (c) => {
-    const op = operatorOf(c.services);
-    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const op = backingUpOperator(c.services);
     const { dir } = op.backupConfig();
     return presentBackupFolder(dir, listBackups(dir));
   },
@@ -64,8 +70,7 @@ defineRoute({
   scope: 'settings:write',
   status: 201,
   handler: async (c) => {
-    const op = operatorOf(c.services);
-    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const op = backingUpOperator(c.services);
     return presentBackup(await op.backupNow(), c.services.clock.now());
   },
 });
@@ -137,8 +142,7 @@ defineRoute({
   sandbox: 'live_only',
   scope: 'settings:read',
   handler: async (c) => {
-    const op = operatorOf(c.services);
-    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const op = backingUpOperator(c.services);
     return presentBackupSettings(op.backupConfig());
   },
 });
@@ -161,8 +165,7 @@ defineRoute({
     })
     .partial(),
   handler: async (c) => {
-    const op = operatorOf(c.services);
-    if (!op.canBackUp) throw new ApiError('state_conflict', 'This server makes no backups (only a hub on SQLite does).');
+    const op = backingUpOperator(c.services);
     const { enabled, dir, keep_days: keepDays } = c.body;
     if (dir !== undefined) {
       const problem = checkBackupDir(path.resolve(c.services.config.dataDir!, dir));
