@@ -107,7 +107,7 @@ export function QrOrdering({ token }: { token: string }) {
     if (!orderId) return;
     live.authWith({ kind: 'qr', token }, () => {});
     const reload = () => void get<GuestOrder>(`/public/qr/${token}/orders/${orderId}`).then(setOrder, () => {});
-    const stop = live.listen([`order:${orderId}`], (m) => m.type === 'order' && reload(), reload, reload);
+    const stop = live.listen([`order:${orderId}`], (m) => m.type === 'order' && reload(), reload);
     reload();
     return stop;
   }, [orderId]);

@@ -113,7 +113,7 @@ export function WaitlistStatus({ token }: { token: string }) {
     guestLanguage(undefined);
     const load = () => void get<Status>(`/public/waitlist/${token}`).then(setStatus, (e) => e instanceof ApiFailure && e.status === 404 && setMissing(true));
     live.authWith({ kind: 'waitlist', token }, () => {});
-    const stop = live.listen([`waitlist_entry:${token.split('.')[0]}`], load, load, load);
+    const stop = live.listen([`waitlist_entry:${token.split('.')[0]}`], load, load);
     load();
     const timer = setInterval(load, 5000);
     return () => {

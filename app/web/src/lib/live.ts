@@ -12,10 +12,12 @@ export interface LiveMessage {
 interface Listener {
   topics: string[];
   onMessage: (m: LiveMessage) => void;
-  /** the feed lost messages (too far behind, another server): reload from the API */
-  onResync: () => void;
-  /** the server confirmed these topics: from here on no message of them is missed */
-  onFollowing?: () => void;
+  /**
+   * Load the view again from the API: once the server confirms the topics (from there on no
+   * message is missed; a load made before may have missed one), and whenever the feed lost
+   * messages (too far behind, another server).
+   */
+  reload: () => void;
   following?: boolean;
 }
 
@@ -71,15 +73,15 @@ class LiveFeed {
   }
 
   /** Follow topics; returns the function that stops following them. */
-  listen(topics: string[], onMessage: Listener['onMessage'], onResync: Listener['onResync'], onFollowing?: () => void): () => void {
-    const l: Listener = { topics, onMessage, onResync, onFollowing };
+  listen(topics: string[], onMessage: Listener['onMessage'], reload: Listener['reload']): () => void {
+    const l: Listener = { topics, onMessage, reload };
     this.listeners.add(l);
     this.start();
     this.subscribeMissing();
     // topics another view already follows send no new confirmation: this view follows them now
     if (topics.every((t) => this.confirmed.has(t))) {
       l.following = true;
-      queueMicrotask(() => this.listeners.has(l) && onFollowing?.());
+      queueMicrotask(() => this.listeners.has(l) && reload());
     }
     return () => {
       this.listeners.delete(l);
@@ -142,7 +144,7 @@ class LiveFeed {
       return;
     }
     if (m.type === 'resync') {
-      for (const l of this.listeners) l.onResync();
+      for (const l of this.listeners) l.reload();
       return;
     }
     if (typeof m.seq === 'number' && (this.lastSeq === null || m.seq > this.lastSeq)) this.lastSeq = m.seq;
@@ -151,7 +153,7 @@ class LiveFeed {
       for (const l of this.listeners) {
         if (l.following || !l.topics.every((t) => this.confirmed.has(t))) continue;
         l.following = true;
-        l.onFollowing?.();
+        l.reload();
       }
       return;
     }

@@ -39,7 +39,6 @@ export function OrderDetailPage({ params }: { params: string[] }) {
           if (m.type === 'order' && m.data.id === id) void reload();
         },
         () => void reload(),
-        () => void reload(),
       ),
     [id],
   );

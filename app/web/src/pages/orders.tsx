@@ -105,7 +105,6 @@ function Board() {
         frame ||= requestAnimationFrame(flush);
       },
       () => void loadInTurn(),
-      () => void loadInTurn(),
     );
     void loadInTurn();
     const clock = window.setInterval(() => tick((n) => n + 1), 30_000);

@@ -34,7 +34,7 @@ export function ReservationsPage() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Reservation | null>(null);
   const [act, busy, actError] = useAction();
-  useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload(), () => void reload()), [date]);
+  useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
   const writable = can('reservations:write');
   const [openId, setOpenId] = useState<string | null>(queryParam('open'));
   const opened = list?.find((r) => r.id === openId) ?? null;

@@ -136,7 +136,7 @@ export function TodayPage() {
       }, 300);
     };
     const topics = ['orders', ...(can('waitlist:read') ? ['waitlist'] : [])];
-    return live.listen(topics, refresh, refresh, refresh);
+    return live.listen(topics, refresh, refresh);
   }, []);
 
   const items = [...(attention ?? []), ...healthItems(health ?? null)];

@@ -16,7 +16,7 @@ export function WaitlistPage() {
   const [perParty] = useLoad(async () => (await get<{ waitlist: { default_wait_minutes_per_party: number } }>('/v1/settings')).waitlist.default_wait_minutes_per_party);
   const [adding, setAdding] = useState(false);
   const [act, busy, actError] = useAction();
-  useEffect(() => live.listen(['waitlist'], () => void reload(), () => void reload(), () => void reload()), []);
+  useEffect(() => live.listen(['waitlist'], () => void reload(), () => void reload()), []);
   const writable = can('waitlist:write');
   const run = (fn: () => Promise<unknown>) => act(async () => (await fn(), await reload()));
 

@@ -97,7 +97,7 @@ export function useBoard(opts: Options, board: Board): void {
 
     // loaded at once so the screen fills fast, and again once the server confirms the topic:
     // an order placed between the first load and the follow would otherwise never show
-    const stop = live.listen([opts.topic], onMessage, () => void reload(), () => void reload());
+    const stop = live.listen([opts.topic], onMessage, () => void reload());
     void reload();
     return () => {
       cancelled = true;

@@ -72,7 +72,6 @@ export function FloorScreen() {
         else if (m.type.startsWith('reservation')) void loadBookings().catch(() => {});
       },
       loadAll,
-      loadAll,
     );
     loadAll();
     return stop;
