@@ -9,7 +9,7 @@ import { expectError } from '../helpers/assert.ts';
 import { ApiClient, startHub, type ApiResponse, type TestHub } from '../helpers/server.ts';
 
 /**
- * What a sandbox key (sk_test_…) may do, walked over every route the server registers (README,
+ * What a sandbox key (sk_test_…) may do, walked over every route the server registers (docs/integrators/api.md,
  * "Sandbox keys"). A route added later without saying what a sandbox key may do fails here.
  */
 
