@@ -8,6 +8,7 @@ import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
+import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
 import { createServer, type ComandaServer } from '../server.ts';
@@ -29,7 +30,7 @@ export async function serveCommand(argv: string[]) {
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
-  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3) });
   const role = cfg.server.role;
   if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
@@ -60,7 +61,7 @@ export async function serveCommand(argv: string[]) {
         slug: 'my-restaurant',
       });
       if (!flags.json) {
-        process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+        process.stdout.write(`\nFirst start: created a restaurant and its API keys (shown this once).\n${describe(firstRun)}\nIts name, time zone and currency are set on the back office's setup page.\n\n`);
       }
     }
   } catch (err) {
