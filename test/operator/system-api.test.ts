@@ -18,7 +18,7 @@ describe.each(DIALECTS)('system API on %s', (dialect) => {
       dialect,
       public_url: 'http://127.0.0.1:8080',
       pair_url: 'http://127.0.0.1:8080/screens/pair',
-      printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0 },
+      printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0, switched_off: 0 },
       sync: { linked: false, connected: false, last_synced_at: null, last_error: null, resync: false },
     });
     expect(r.body.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -26,6 +26,17 @@ describe.each(DIALECTS)('system API on %s', (dialect) => {
     // backups are the SQLite hub's with a data dir; this one runs without one
     expect(r.body.backups).toBeNull();
     expect((await hub.api.get('/v1/system/health', { key: null })).status).toBe(401);
+  });
+
+  it('a printer set up but switched off is counted apart, so Today does not say none is set up', async () => {
+    const made = await hub.api.post('/v1/printers', { name: 'Bar', transport: { type: 'tcp', host: '127.0.0.1', port: 9100 }, is_active: false });
+    expect(made.status).toBe(201);
+    try {
+      const r = await hub.api.get('/v1/system/health');
+      expect(r.body.printers).toMatchObject({ total: 0, switched_off: 1 });
+    } finally {
+      await hub.api.delete(`/v1/printers/${made.body.id}`);
+    }
   });
 
   it('mail and SMS credentials: set through the API, stored sealed, answered masked, used by the outbox at once', async () => {

@@ -74,6 +74,8 @@ export const SystemHealthSchema = named(
       offline: z.number().int(),
       needs_attention: z.number().int(),
       unknown: z.number().int(),
+      /** set up but not in use (not counted in total) */
+      switched_off: z.number().int(),
     }),
     sync: z.object({
       linked: z.boolean(),
@@ -104,6 +106,7 @@ export function presentSystemHealth(h: SystemHealth, nowMs: number): SystemHealt
       offline: h.printers.offline,
       needs_attention: h.printers.needsAttention,
       unknown: h.printers.unknown,
+      switched_off: h.printers.switchedOff,
     },
     sync: {
       linked: h.sync.linked,

@@ -383,6 +383,8 @@ export const de: Record<Key, string> = {
   'webhooks.disabled': 'Deaktiviert',
   'webhooks.enable': 'Aktivieren',
   'webhooks.disable': 'Deaktivieren',
+  'webhooks.removeNamed': '{url} entfernen?',
+  'webhooks.removeWarning': 'An diese Adresse werden keine Ereignisse mehr gesendet. Bisherige Zustellungen bleiben aufgelistet.',
   'webhooks.roll': 'Neues Signaturgeheimnis',
   'webhooks.secret': 'Signaturgeheimnis',
   'webhooks.deliveries': 'Zustellungen',

@@ -382,6 +382,8 @@ export const en = {
   'webhooks.disabled': 'Disabled',
   'webhooks.enable': 'Enable',
   'webhooks.disable': 'Disable',
+  'webhooks.removeNamed': 'Remove {url}?',
+  'webhooks.removeWarning': 'No more events will be sent to this address. Deliveries already made stay listed.',
   'webhooks.roll': 'New signing secret',
   'webhooks.secret': 'Signing secret',
   'webhooks.deliveries': 'Deliveries',

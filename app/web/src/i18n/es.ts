@@ -383,6 +383,8 @@ export const es: Record<Key, string> = {
   'webhooks.disabled': 'Desactivado',
   'webhooks.enable': 'Activar',
   'webhooks.disable': 'Desactivar',
+  'webhooks.removeNamed': '¿Quitar {url}?',
+  'webhooks.removeWarning': 'No se enviarán más eventos a esta dirección. Los envíos ya hechos siguen en la lista.',
   'webhooks.roll': 'Nuevo secreto de firma',
   'webhooks.secret': 'Secreto de firma',
   'webhooks.deliveries': 'Entregas',

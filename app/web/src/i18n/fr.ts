@@ -383,6 +383,8 @@ export const fr: Record<Key, string> = {
   'webhooks.disabled': 'Désactivé',
   'webhooks.enable': 'Activer',
   'webhooks.disable': 'Désactiver',
+  'webhooks.removeNamed': 'Supprimer {url} ?',
+  'webhooks.removeWarning': 'Plus aucun événement ne sera envoyé à cette adresse. Les envois déjà faits restent listés.',
   'webhooks.roll': 'Nouveau secret de signature',
   'webhooks.secret': 'Secret de signature',
   'webhooks.deliveries': 'Envois',

@@ -383,6 +383,8 @@ export const it: Record<Key, string> = {
   'webhooks.disabled': 'Disattivato',
   'webhooks.enable': 'Attiva',
   'webhooks.disable': 'Disattiva',
+  'webhooks.removeNamed': 'Rimuovere {url}?',
+  'webhooks.removeWarning': 'Non verranno più inviati eventi a questo indirizzo. Le consegne già fatte restano in elenco.',
   'webhooks.roll': 'Nuovo segreto di firma',
   'webhooks.secret': 'Segreto di firma',
   'webhooks.deliveries': 'Consegne',

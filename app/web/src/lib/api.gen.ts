@@ -1092,6 +1092,7 @@ export type components = {
                 needs_attention: number;
                 offline: number;
                 online: number;
+                switched_off: number;
                 total: number;
                 unknown: number;
             };

@@ -15,6 +15,7 @@ export const opsDe: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Drucker',
   'ops.printers.none': 'Keine Drucker eingerichtet',
+  'ops.printers.allOff': '{count} eingerichtet, keiner eingeschaltet',
   'ops.printers.counts': '{online} von {total} online',
   'ops.printerPaperOut': 'Drucker {name} hat kein Papier mehr',
 

@@ -14,6 +14,7 @@ export const opsEn = {
 
   'ops.printers.state': 'Printers',
   'ops.printers.none': 'No printers set up',
+  'ops.printers.allOff': '{count} set up, none switched on',
   'ops.printers.counts': '{online} of {total} online',
   'ops.printerPaperOut': 'Printer {name} is out of paper',
 

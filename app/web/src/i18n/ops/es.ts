@@ -15,6 +15,7 @@ export const opsEs: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Impresoras',
   'ops.printers.none': 'No hay impresoras configuradas',
+  'ops.printers.allOff': '{count} configuradas, ninguna activada',
   'ops.printers.counts': '{online} de {total} en línea',
   'ops.printerPaperOut': 'La impresora {name} no tiene papel',
 

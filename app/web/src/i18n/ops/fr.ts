@@ -15,6 +15,7 @@ export const opsFr: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Imprimantes',
   'ops.printers.none': 'Aucune imprimante configurée',
+  'ops.printers.allOff': '{count} configurées, aucune en service',
   'ops.printers.counts': '{online} sur {total} en ligne',
   'ops.printerPaperOut': 'L’imprimante {name} n’a plus de papier',
 

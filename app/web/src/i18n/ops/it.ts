@@ -15,6 +15,7 @@ export const opsIt: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Stampanti',
   'ops.printers.none': 'Nessuna stampante configurata',
+  'ops.printers.allOff': '{count} configurate, nessuna attiva',
   'ops.printers.counts': '{online} di {total} in linea',
   'ops.printerPaperOut': 'La stampante {name} ha finito la carta',
 
