@@ -369,6 +369,14 @@ describe('back office in the browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).first().click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await checkPage(page, 'login');
+    // the sign-in page, loaded afresh, asks nothing it knows will be refused (no 401 in the console)
+    const refusals: string[] = [];
+    const onResponse = (r: { status(): number; url(): string }) => void (r.status() >= 400 && refusals.push(`${r.status()} ${r.url()}`));
+    page.on('response', onResponse);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    page.off('response', onResponse);
+    expect(refusals).toEqual([]);
 
     await page.getByLabel('Email').fill('sam@example.com');
     await page.getByLabel('Password').fill('sam has a password');
