@@ -3,7 +3,8 @@ import { del, get, patch, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import { Badge, Button, ConfirmDialog, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 
 interface Endpoint {
   id: string;

@@ -174,23 +174,6 @@ function firstField(d: HTMLElement): HTMLElement | null {
   return fields[0] ?? [...d.querySelectorAll<HTMLElement>('button, a[href]')].filter(usable)[0] ?? null;
 }
 
-/** Asks before something that cannot be undone (revoking, removing): Cancel is the safe default. */
-export function ConfirmDialog(props: { title: string; message: ComponentChildren; confirmLabel: string; open: boolean; busy?: boolean; onConfirm: () => void; onClose: () => void }) {
-  return (
-    <Dialog title={props.title} open={props.open} onClose={props.onClose}>
-      <p>{props.message}</p>
-      <div class="dialog-actions">
-        <Button data-autofocus onClick={props.onClose}>
-          {t('common.cancel')}
-        </Button>
-        <Button variant="danger" disabled={props.busy} onClick={props.onConfirm}>
-          {props.confirmLabel}
-        </Button>
-      </div>
-    </Dialog>
-  );
-}
-
 /** Loads once (and again when deps change); returns [data, error, reload]. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): [T | undefined, unknown, () => Promise<void>, (v: T) => void] {
   const [data, setData] = useState<T | undefined>(undefined);
