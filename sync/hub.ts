@@ -57,6 +57,9 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
   return parsed as T;
 }
 
+/** The hub's credential for its cloud, as the link keeps it. */
+export const credentialOf = (_services: Services, link: Link): string => link.credential;
+
 export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;
 
 /**
