@@ -84,6 +84,8 @@ export async function serveCommand(argv: string[]) {
     const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
     const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
     const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
+    // the name tablets may open the back office by (http/hosts.ts)
+    server.services.config.allowedHosts = [...server.services.config.allowedHosts, ad.host];
     announcer = announce(ad, (err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address'));
     logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host }, 'announced on the LAN (mDNS)');
   }

@@ -118,7 +118,7 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
     const { services } = hub.server;
     await seedDemo(services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 1, ordersPerDay: 4 });
     const widget = await services.tx.run((trx) =>
-      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false }),
+      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false, grantedBy: 'operator' }),
     );
     sandbox = hub.api.withKey(hub.keys.sandbox);
     sandboxWidget = hub.api.withKey(widget.key);
