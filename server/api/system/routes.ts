@@ -102,12 +102,16 @@ defineRoute({
   method: 'get',
   path: '/v1/settings/notifications',
   response: NotificationSettingsSchema,
-  summary: "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full",
+  summary:
+    "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full. On the cloud, whether mail and SMS work and the sender: the servers are the operator's",
   tag: 'Settings',
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'settings:read',
-  handler: async (c) => presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey)),
+  handler: async (c) =>
+    presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
+      operatorOwned: c.services.config.role !== 'hub',
+    }),
 });
 
 defineRoute({
