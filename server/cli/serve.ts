@@ -11,6 +11,7 @@ import { LOG_FILE } from '../operator/support-bundle.ts';
 import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
+import { startWatchdog } from '../operator/watchdog.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
@@ -104,12 +105,23 @@ export async function serveCommand(argv: string[]) {
   // Under a supervisor with an IPC channel (the desktop app): health and opening hours for its tray and updater.
   const stopReports = process.send ? startStatusReports(server, (r) => process.send?.(r)) : () => {};
 
+  // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
+  startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
+    // a stop that hangs (a job that never ends, a disk that never answers) still ends the
+    // process; within the desktop supervisor's own limit (15 s), so ours comes first and is logged
+    setTimeout(() => {
+      lock?.release();
+      logger.error({ signal, graceMs }, 'stop took too long: exiting now');
+      process.exit(1);
+    }, graceMs);
     Promise.all([announcer?.stop(), server.close()])
       .then(
         () => {
@@ -129,4 +141,10 @@ export async function serveCommand(argv: string[]) {
   // A supervisor with an IPC channel (the desktop app) asks for a graceful stop with a
   // message: on Windows there is no SIGTERM to send.
   if (process.send) process.on('message', (m: any) => m?.type === 'shutdown' && stop('shutdown message'));
+}
+
+/** A duration from the environment (ms), for operators and tests; the default when unset or not a positive number. */
+function envMs(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
 }

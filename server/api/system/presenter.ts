@@ -193,9 +193,25 @@ export const NotificationSettingsSchema = named(
   }),
 );
 
-/** The API's view of the mail and SMS transports: never a secret in full. */
-export function presentTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings): z.output<typeof NotificationSettingsSchema> {
+/**
+ * The API's view of the mail and SMS transports: never a secret in full. On the cloud the
+ * transports are the operator's, shared by every tenant: a tenant learns whether mail and
+ * SMS work and the sender guests see, not the operator's servers, accounts or secrets.
+ */
+export function presentTransports(
+  config: Pick<Config, 'mail' | 'sms'>,
+  s: TransportSettings,
+  opts: { operatorOwned?: boolean } = {},
+): z.output<typeof NotificationSettingsSchema> {
   const eff = effectiveTransports(config, s);
+  if (opts.operatorOwned) {
+    return {
+      object: 'notification_settings',
+      email: { configured: eff.mail.smtp !== null, source: eff.source.email, from: eff.mail.from, smtp: null },
+      sms: { configured: eff.sms !== null, source: eff.source.sms, url: null, token: null },
+      unreadable_secrets: [],
+    };
+  }
   const smtp = eff.mail.smtp;
   return {
     object: 'notification_settings',

@@ -84,6 +84,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Jede Nacht sichern',
   'ops.backup.dir': 'Ordner',
   'ops.backup.dirHint': 'Wohin Backups gehen: am sichersten ein USB-Laufwerk oder ein synchronisierter Ordner. Ein relativer Pfad liegt im Datenordner des Hubs.',
+  'ops.backup.ownerOnly': 'Nur der Inhaber ändert, ob und wohin der Hub seine Backups schreibt.',
   'ops.backup.keepDays': 'Tage aufbewahren',
   'ops.backup.schedule': 'Läuft',
   'ops.backup.daily': 'jede Nacht um {time}',

@@ -83,6 +83,7 @@ export const opsEn = {
   'ops.backup.enabled': 'Back up every night',
   'ops.backup.dir': 'Folder',
   'ops.backup.dirHint': 'Where backups go: a USB disk or a synced folder is safest. A relative path is inside the hub’s data folder.',
+  'ops.backup.ownerOnly': 'Only the owner changes where and whether the hub makes its backups.',
   'ops.backup.keepDays': 'Days to keep',
   'ops.backup.schedule': 'Runs',
   'ops.backup.daily': 'every night at {time}',

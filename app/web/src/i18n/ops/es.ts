@@ -84,6 +84,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Copiar cada noche',
   'ops.backup.dir': 'Carpeta',
   'ops.backup.dirHint': 'Dónde van las copias: lo más seguro es un disco USB o una carpeta sincronizada. Una ruta relativa está dentro de la carpeta de datos del hub.',
+  'ops.backup.ownerOnly': 'Solo el propietario decide si el hub hace copias y dónde las guarda.',
   'ops.backup.keepDays': 'Días que se guardan',
   'ops.backup.schedule': 'Se ejecuta',
   'ops.backup.daily': 'cada noche a las {time}',

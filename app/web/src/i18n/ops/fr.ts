@@ -84,6 +84,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Sauvegarder chaque nuit',
   'ops.backup.dir': 'Dossier',
   'ops.backup.dirHint': 'Où vont les sauvegardes : un disque USB ou un dossier synchronisé est le plus sûr. Un chemin relatif est dans le dossier de données du hub.',
+  'ops.backup.ownerOnly': 'Seul le propriétaire décide si et où le hub fait ses sauvegardes.',
   'ops.backup.keepDays': 'Jours de conservation',
   'ops.backup.schedule': 'Exécution',
   'ops.backup.daily': 'chaque nuit à {time}',

@@ -84,6 +84,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Backup ogni notte',
   'ops.backup.dir': 'Cartella',
   'ops.backup.dirHint': 'Dove vanno i backup: un disco USB o una cartella sincronizzata è la scelta più sicura. Un percorso relativo è nella cartella dati dell’hub.',
+  'ops.backup.ownerOnly': 'Solo il titolare decide se e dove l’hub salva i backup.',
   'ops.backup.keepDays': 'Giorni da conservare',
   'ops.backup.schedule': 'Esecuzione',
   'ops.backup.daily': 'ogni notte alle {time}',
