@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { systemClock } from '../clock.ts';
+import { processClock, systemClock } from '../clock.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
@@ -51,7 +51,7 @@ export async function serveCommand(argv: string[]) {
   let port: number;
   try {
     database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    server = createServer({ database, logger, scheduler: true, config: cfg.server });
+    server = createServer({ database, logger, scheduler: true, config: cfg.server, clock: processClock() });
     ({ port } = await server.listen(cfg.port, cfg.host));
     // First start on an empty hub: make a restaurant so the owner has keys to start with
     // (only once listening: keys made by a start that then failed would never be shown).

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
 import { insertRows, runShape } from './statement-shapes.ts';
-import { lastHlc, load, needsLoad, nextHlc, nodeOf, observeHlc } from './hlc.ts';
+import { nodeOf, stampClock } from './hlc.ts';
 import type { DB, RecordTable } from './schema.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
@@ -147,34 +147,22 @@ async function logChanges(trx: Executor, entries: Entry[]): Promise<void> {
 }
 
 async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
-  if (needsLoad(trx)) {
-    const st = await (trx as Kysely<DB>).selectFrom('node_state').select(['origin', 'hlc']).where('id', '=', 1).executeTakeFirst();
-    load(trx, st?.hlc ?? null);
-    if (st) nodes.set((trx as Kysely<any>).getExecutor().adapter, st.origin);
-  }
-  // Stamps are taken before the numbers so the last one is persisted by the same statement;
-  // another process may have re-keyed the node meanwhile (sync/epoch.ts), hence the check.
-  const adapter = (trx as Kysely<any>).getExecutor().adapter;
-  let node = nodeOf(nodes.get(adapter) ?? '');
-  const stamps = entries.map((e) => (e.from ? (observeHlc(trx, e.from.hlc), e.from.hlc) : nextHlc(trx, node)));
   // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
-  // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
+  // commit, so on PostgreSQL positions are handed out in commit order with no gaps. The
+  // stamps are taken under the same lock, after the last one persisted by whichever process
+  // wrote before: two processes of one node (their wall clocks apart) stamp in commit order.
   const n = entries.length;
-  const persisted = lastHlc(trx, node);
   const bumped = await runShape(
     trx,
-    'node_state+hlc',
-    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n), hlc: persisted })).where('id', '=', 1).returning(['origin', 'seq']),
-    [n, persisted, 1],
+    'node_state+seq',
+    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq', 'hlc']),
+    [n, 1],
   );
-  const { origin, seq } = bumped.rows[0];
-  if (nodeOf(origin) !== node) {
-    nodes.set(adapter, origin);
-    node = nodeOf(origin);
-    entries.forEach((e, i) => {
-      if (!e.from) stamps[i] = nextHlc(trx, node);
-    });
-  }
+  const { origin, seq, hlc } = bumped.rows[0];
+  const node = nodeOf(origin);
+  const clock = stampClock(trx, hlc);
+  const stamps = entries.map((e) => (e.from ? (clock.observe(e.from.hlc), e.from.hlc) : clock.next(node)));
+  await runShape(trx, 'node_state+hlc', () => (trx as Kysely<DB>).updateTable('node_state').set({ hlc: clock.last(node) }).where('id', '=', 1), [clock.last(node), 1]);
   const first = Number(seq) - n + 1;
   const created = Date.now();
   const log = entries.map((e, i) => ({
@@ -193,14 +181,6 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   }));
   // Both dialects bind at most ~32k parameters per statement; 12 columns per entry.
   for (let i = 0; i < log.length; i += 1000) await insertRows(trx, 'change_log', log.slice(i, i + 1000), false);
-}
-
-/** Each database's node origin, as last read (it changes only when sync re-keys the node). */
-const nodes = new WeakMap<object, string>();
-
-/** Sync re-keyed this node (a restore): stamps from now on carry the new origin. */
-export function forgetNode(db: Executor): void {
-  nodes.delete((db as Kysely<any>).getExecutor().adapter);
 }
 
 /**
