@@ -3,6 +3,7 @@ import { newId, PREFIXES } from '../ids.ts';
 import { insertRows, runShape } from './statement-shapes.ts';
 import { nodeOf, stampClock } from './hlc.ts';
 import type { DB, RecordTable } from './schema.ts';
+import { locksRows } from './row-locks.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -38,12 +39,55 @@ export async function updateRecord<T extends RecordTable>(
   key: { id: string; restaurant_id?: string },
   patch: Updateable<DB[T]>,
 ): Promise<Row<T> | undefined> {
+  // a local write claims only the columns whose value it changes (see changedColumns)
+  const fields = provenance.has(trx) ? [] : await changedColumns(trx, table, key, patch as Record<string, unknown>);
   let q: any = (trx as Kysely<any>).updateTable(table as string).set(patch as any).where('id', '=', key.id);
   if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
   const saved = (await q.returningAll().executeTakeFirst()) as Row<T> | undefined;
-  if (saved) await appendChange(trx, table, 'update', saved as any, Object.keys(patch as object));
+  if (saved) await appendChange(trx, table, 'update', saved as any, fields);
   return saved;
 }
+
+/**
+ * The columns of `patch` whose value differs from the stored row. Sync merges per column by
+ * the clock of the change that last set it, so a save that sends a whole form (a price edited,
+ * the name sent back as it was read) must not claim the name: it would overrule a rename made
+ * on the other side meanwhile. Read under a row lock on PostgreSQL, so the comparison is with
+ * the value this update replaces. Values that merely look alike across drivers (1 and '1')
+ * count as equal; anything in doubt counts as changed, which is the old, safe behaviour.
+ */
+async function changedColumns(trx: Executor, table: string, key: { id: string; restaurant_id?: string }, patch: Record<string, unknown>): Promise<string[]> {
+  const cols = Object.keys(patch);
+  if (cols.length === 0) return cols;
+  let q: any = (trx as Kysely<any>).selectFrom(table).select(cols).where('id', '=', key.id);
+  if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
+  if (locksRows(trx)) q = q.forUpdate();
+  const before = (await q.executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (!before) return cols;
+  return cols.filter((c) => !sameValue(patch[c], before[c]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || a === null || b === undefined || b === null) return false;
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && (typeof a === 'boolean' ? typeof b === 'number' : typeof a === 'number');
+  if (typeof a === 'object' || typeof b === 'object') {
+    const parse = (v: unknown) => (typeof v === 'string' ? safeJson(v) : v);
+    return JSON.stringify(sortKeys(parse(a))) === JSON.stringify(sortKeys(parse(b)));
+  }
+  return String(a) === String(b);
+}
+
+const safeJson = (s: string): unknown => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+};
+
+const sortKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as any)[k])])) : v;
 
 /** Truly deletes a record; the change log keeps its last state as a tombstone. */
 export async function deleteRecord<T extends RecordTable>(
