@@ -13,6 +13,7 @@ import { VERSION } from '../operator/version.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
+import { parentChannel } from './parent-channel.ts';
 import { configFromFlags } from './config.ts';
 
 export async function serveCommand(argv: string[]) {
@@ -98,8 +99,9 @@ export async function serveCommand(argv: string[]) {
     if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
 
-  // Under a supervisor with an IPC channel (the desktop app): health and opening hours for its tray and updater.
-  const stopReports = process.send ? startStatusReports(server, (r) => process.send?.(r)) : () => {};
+  // Under a supervisor (the desktop app): health and opening hours for its tray and updater.
+  const parent = parentChannel();
+  const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -123,7 +125,9 @@ export async function serveCommand(argv: string[]) {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // A supervisor with an IPC channel (the desktop app) asks for a graceful stop with a
-  // message: on Windows there is no SIGTERM to send.
-  if (process.send) process.on('message', (m: any) => m?.type === 'shutdown' && stop('shutdown message'));
+  // A supervisor (the desktop app) asks for a graceful stop with a message: on Windows there
+  // is no SIGTERM to send. When it dies without asking, the hub stops too, so it does not keep
+  // the data dir's lock and the port from the app's next start.
+  parent?.onMessage((m: any) => m?.type === 'shutdown' && stop('shutdown message'));
+  parent?.onGone(() => stop('supervisor gone'));
 }
