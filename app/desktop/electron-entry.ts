@@ -1,34 +1,46 @@
 // The Electron main process: only wiring. Everything it does is in main.ts and tested
-// under plain Node with a fake of the Electron API (test/desktop/).
+// under plain Node with a fake of the Electron API (test/desktop/). Built ahead of time into
+// dist/electron/main.mjs (bin/build.mjs): Electron runs that file, never these sources.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-ignore electron is an optional dependency: present where the desktop app runs
 import electron from 'electron';
-import { adaptElectron, type ElectronModule } from './electron-adapter.ts';
+import { adaptElectron, utilityChild, type ElectronModule } from './electron-adapter.ts';
 import type { UpdaterLike } from './host.ts';
 import { runDesktop } from './main.ts';
-import { spawnServerProcess } from './server-process.ts';
+import { COMANDA_BIN, serverArgs, spawnServerProcess } from './server-process.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// the checkout, or the packaged app (app.asar): the bundle sits two folders below it
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const icons = path.join(root, 'app/desktop/icons');
 const e = electron as unknown as ElectronModule;
+const dataDir = path.join(e.app.getPath('userData'), 'data');
+const feedUrl = process.env.COMANDA_UPDATE_URL ?? null;
+
+// Updates only in the packaged app, and only where it knows a feed: one baked in at packaging
+// (app-update.yml, when COMANDA_UPDATE_FEED_URL was set) or COMANDA_UPDATE_URL on this machine.
 let updater: UpdaterLike | null = null;
-if (e.app.isPackaged) {
+if (e.app.isPackaged && (feedUrl || fs.existsSync(path.join((process as NodeJS.Process & { resourcesPath: string }).resourcesPath, 'app-update.yml')))) {
   const { autoUpdater } = (await import('electron-updater')).default as any;
   updater = autoUpdater as UpdaterLike;
 }
-const dataDir = path.join(e.app.getPath('userData'), 'data');
 
 await runDesktop(adaptElectron(e, updater), {
-  // Packaged: Electron runs the server as Node, with better-sqlite3 rebuilt for its ABI at
-  // packaging. From a checkout (`npm run desktop`): the system's Node, which the installed
-  // better-sqlite3 was built for.
-  spawnServer: () => spawnServerProcess({ dataDir, execPath: e.app.isPackaged ? process.execPath : (process.env.COMANDA_NODE ?? 'node') }),
+  // Packaged: the hub runs in an Electron utility process (its lifetime tied to the app's;
+  // no ELECTRON_RUN_AS_NODE, whose fuse is off), with the better-sqlite3 rebuilt for
+  // Electron at packaging. From a checkout (`npm run desktop`): a child of the system's Node,
+  // which the checkout's better-sqlite3 was built for.
+  spawnServer: () =>
+    e.app.isPackaged
+      ? utilityChild(e.utilityProcess.fork(COMANDA_BIN, serverArgs({ dataDir }), { stdio: 'pipe', serviceName: 'comanda hub', env: process.env }))
+      : spawnServerProcess({ dataDir, execPath: process.env.COMANDA_NODE ?? 'node' }),
   hidden: process.argv.includes('--hidden'),
-  trayIconPath: path.join(here, 'icons', process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
-  windowIconPath: path.join(here, 'icons', 'icon.png'),
-  preloadPath: path.join(here, 'preload.cjs'),
-  feedUrl: process.env.COMANDA_UPDATE_URL ?? null,
+  trayIconPath: path.join(icons, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
+  windowIconPath: path.join(icons, 'icon.png'),
+  preloadPath: path.join(root, 'dist/electron/preload.cjs'),
+  feedUrl,
   linuxAutostart:
     process.platform === 'linux'
       ? { dir: path.join(process.env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'autostart'), exec: process.env.APPIMAGE ?? process.execPath }

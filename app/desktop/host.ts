@@ -88,7 +88,8 @@ export interface UpdaterLike {
   autoInstallOnAppQuit: boolean;
   setFeedURL(options: { provider: 'generic'; url: string }): void;
   checkForUpdates(): Promise<unknown>;
-  quitAndInstall(): void;
+  /** isSilent: no installer wizard; isForceRunAfter: start the app again once installed */
+  quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
   on(event: 'update-downloaded', listener: (info: { version: string }) => void): void;
   on(event: 'error', listener: (err: Error) => void): void;
 }
@@ -106,6 +107,16 @@ export interface ChildLike {
   kill(signal?: NodeJS.Signals): boolean;
 }
 
+/** Who called an IPC handler: the URL of the frame that sent it (null when unknown). */
+export interface IpcSender {
+  url: string | null;
+}
+
+/** The OS ending the session (shutdown, restart, log-off); preventDefault holds it back a while. */
+export interface SessionEndEvent {
+  preventDefault(): void;
+}
+
 export interface DesktopHost {
   app: AppLike;
   shell: ShellLike;
@@ -115,6 +126,11 @@ export interface DesktopHost {
   isOnline(): boolean;
   /** null where updates are off (development runs) */
   updater: UpdaterLike | null;
-  /** IPC for the preload's narrow API */
-  handle(channel: string, handler: () => unknown): void;
+  /** IPC for the preload's narrow API; the handler sees who sent it and may refuse by throwing */
+  handle(channel: string, handler: (sender: IpcSender) => unknown): void;
+  /**
+   * The session is ending: Windows shutdown or log-off (a window's query-session-end and
+   * session-end: Electron emits no before-quit then), macOS and Linux shutdown (powerMonitor).
+   */
+  onSessionEnd(listener: (event: SessionEndEvent) => void): void;
 }

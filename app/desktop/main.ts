@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { connectTabletPage } from './connect-tablet.ts';
-import type { ChildLike, DesktopHost, TrayLike, WindowLike } from './host.ts';
+import type { ChildLike, DesktopHost, IpcSender, TrayLike, WindowLike } from './host.ts';
 import { applyLoginItem, readPrefs, writePrefs, type DesktopPrefs, type LinuxAutostart } from './preferences.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { guardWebContents, isHubUrl, secureWebPreferences } from './security.ts';
@@ -126,6 +126,13 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   supervisor.on('ready', (r) => {
     state.tabletUrl = r.public_url ?? r.url;
     render();
+    // The first start (after the installer): the address and QR that bring tablets here,
+    // once; later they are in the tray (Connect a tablet…).
+    if (!prefs.tabletHelpShown && !opts.hidden) {
+      prefs.tabletHelpShown = true;
+      writePrefs(userData, prefs);
+      void controller?.connectTablet().catch(() => {});
+    }
   });
 
   function makeWindow(title: string, width: number, height: number): WindowLike {
@@ -146,8 +153,19 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     return w;
   }
 
-  host.handle('desktop:info', () => ({ version: app.getVersion(), tabletUrl: state.tabletUrl, server: state.server }));
-  host.handle('desktop:open-logs', () => shell.openPath(logsDir));
+  // Only the hub's own pages may call the app: a page from anywhere else (a link that got
+  // through, a frame) is refused, whatever the preload exposed to it.
+  const fromHub = (sender: IpcSender) => {
+    if (!sender.url || !isHub(sender.url)) throw new Error('refused: not a page of this hub');
+  };
+  host.handle('desktop:info', (sender) => {
+    fromHub(sender);
+    return { version: app.getVersion(), tabletUrl: state.tabletUrl, server: state.server };
+  });
+  host.handle('desktop:open-logs', (sender) => {
+    fromHub(sender);
+    return shell.openPath(logsDir);
+  });
 
   let updates: UpdatePolicy | null = null;
   let quitting: Promise<void> | null = null;
@@ -167,6 +185,17 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       app.quit();
     });
   });
+  // Windows shutdown or log-off skips before-quit: the session's end is held back while the
+  // server finishes its requests and closes its database, then the app goes.
+  host.onSessionEnd((event) => {
+    if (serverStopped) return;
+    event.preventDefault();
+    log('the session is ending: stopping the server');
+    void quit().then(() => {
+      serverStopped = true;
+      app.quit();
+    });
+  });
 
   if (host.updater) {
     const updater = host.updater;
@@ -180,7 +209,9 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       install: async () => {
         await supervisor.stop();
         serverStopped = true;
-        updater.quitAndInstall();
+        // silent (no wizard: nobody is at the PC at night) and started again afterwards; a
+        // per-user install (electron-builder.yml) needs no elevation, so no UAC prompt either
+        updater.quitAndInstall(true, true);
       },
     });
     updater.on('update-downloaded', (info) => {

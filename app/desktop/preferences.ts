@@ -5,15 +5,18 @@ import type { AppLike } from './host.ts';
 export interface DesktopPrefs {
   /** start with the computer (on by default: a hub that is not running takes no orders) */
   openAtLogin: boolean;
+  /** the first start showed how tablets connect (address and QR) */
+  tabletHelpShown: boolean;
 }
 
-const DEFAULTS: DesktopPrefs = { openAtLogin: true };
+const DEFAULTS: DesktopPrefs = { openAtLogin: true, tabletHelpShown: false };
 export const PREFS_FILE = 'desktop.json';
 
 export function readPrefs(userData: string): DesktopPrefs {
   try {
     const raw = JSON.parse(fs.readFileSync(path.join(userData, PREFS_FILE), 'utf8'));
-    return { openAtLogin: typeof raw.openAtLogin === 'boolean' ? raw.openAtLogin : DEFAULTS.openAtLogin };
+    const flag = (key: keyof DesktopPrefs) => (typeof raw[key] === 'boolean' ? raw[key] : DEFAULTS[key]);
+    return { openAtLogin: flag('openAtLogin'), tabletHelpShown: flag('tabletHelpShown') };
   } catch {
     return { ...DEFAULTS };
   }

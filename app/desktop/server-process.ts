@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { ChildLike } from './host.ts';
 
 /**
- * bin/comanda of this checkout or of the packaged app. Inside the asar is fine: Electron
- * run as Node reads it, and loads better-sqlite3's binary from app.asar.unpacked.
+ * bin/comanda of this checkout or of the packaged app (inside app.asar: Electron reads it
+ * there, and loads better-sqlite3's binary from app.asar.unpacked). It runs the built hub.
  */
 export const COMANDA_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/comanda');
 
@@ -14,20 +14,26 @@ export interface ServerProcessOptions {
   /** extra flags for `comanda serve` (tests pin --port and --host) */
   args?: string[];
   env?: NodeJS.ProcessEnv;
-  /** the Node to run it with; in Electron, Electron itself run as Node */
+  /** the Node to run it with */
   execPath?: string;
 }
 
+/** `comanda serve --json` with the app's data dir: its first stdout line says where it listens. */
+export function serverArgs(o: Pick<ServerProcessOptions, 'dataDir' | 'args'>): string[] {
+  return ['serve', '--data-dir', o.dataDir, '--json', ...(o.args ?? [])];
+}
+
 /**
- * `comanda serve --json` as a child with an IPC channel: its first stdout line says where
- * it listens, its logs (stderr) go to the app's log file, its status reports and our
- * shutdown request travel over IPC. Inside Electron, process.execPath is the Electron
- * binary; ELECTRON_RUN_AS_NODE makes it a plain Node for the child.
+ * The server as a Node child with an IPC channel (the app run from a checkout, and tests):
+ * its logs (stderr) go to the app's log file, its status reports and our shutdown request
+ * travel over IPC, and it stops by itself when that channel closes because we died.
  */
 export function spawnServerProcess(o: ServerProcessOptions): ChildLike {
-  return fork(COMANDA_BIN, ['serve', '--data-dir', o.dataDir, '--json', ...(o.args ?? [])], {
+  return fork(COMANDA_BIN, serverArgs(o), {
     execPath: o.execPath ?? process.execPath,
-    env: { ...process.env, ...o.env, ELECTRON_RUN_AS_NODE: '1' },
+    // built JavaScript: no loader or flag of ours (a parent run through tsx passes its own on)
+    execArgv: [],
+    env: { ...process.env, ...o.env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
 }

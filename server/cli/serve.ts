@@ -15,6 +15,7 @@ import { startWatchdog } from '../operator/watchdog.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
+import { parentChannel } from './parent-channel.ts';
 import { configFromFlags } from './config.ts';
 
 export async function serveCommand(argv: string[]) {
@@ -102,8 +103,9 @@ export async function serveCommand(argv: string[]) {
     if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
 
-  // Under a supervisor with an IPC channel (the desktop app): health and opening hours for its tray and updater.
-  const stopReports = process.send ? startStatusReports(server, (r) => process.send?.(r)) : () => {};
+  // Under a supervisor (the desktop app): health and opening hours for its tray and updater.
+  const parent = parentChannel();
+  const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
   startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
@@ -138,9 +140,11 @@ export async function serveCommand(argv: string[]) {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // A supervisor with an IPC channel (the desktop app) asks for a graceful stop with a
-  // message: on Windows there is no SIGTERM to send.
-  if (process.send) process.on('message', (m: any) => m?.type === 'shutdown' && stop('shutdown message'));
+  // A supervisor (the desktop app) asks for a graceful stop with a message: on Windows there
+  // is no SIGTERM to send. When it dies without asking, the hub stops too, so it does not keep
+  // the data dir's lock and the port from the app's next start.
+  parent?.onMessage((m: any) => m?.type === 'shutdown' && stop('shutdown message'));
+  parent?.onGone(() => stop('supervisor gone'));
 }
 
 /** A duration from the environment (ms), for operators and tests; the default when unset or not a positive number. */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { AppLike, ChildLike, DesktopHost, MenuItemModel, NavigationEvent, TrayLike, UpdaterLike, WindowLike, WindowOptions } from '../../app/desktop/host.ts';
+import type { AppLike, ChildLike, DesktopHost, IpcSender, MenuItemModel, NavigationEvent, SessionEndEvent, TrayLike, UpdaterLike, WindowLike, WindowOptions } from '../../app/desktop/host.ts';
 import type { Timers } from '../../app/desktop/supervisor.ts';
 
 /** Timers that fire only when the test says so. */
@@ -175,8 +175,10 @@ export class FakeUpdater extends EventEmitter implements UpdaterLike {
     this.checks++;
     return null;
   }
-  quitAndInstall() {
+  installArgs: unknown[][] = [];
+  quitAndInstall(...args: unknown[]) {
     this.installs++;
+    this.installArgs.push(args);
   }
 }
 
@@ -187,7 +189,8 @@ export class FakeHost implements DesktopHost {
   external: string[] = [];
   openedPaths: string[] = [];
   online = true;
-  handlers = new Map<string, () => unknown>();
+  handlers = new Map<string, (sender: IpcSender) => unknown>();
+  sessionEndListeners: ((event: SessionEndEvent) => void)[] = [];
   readonly shell = {
     openExternal: async (url: string) => {
       this.external.push(url);
@@ -216,8 +219,21 @@ export class FakeHost implements DesktopHost {
   isOnline() {
     return this.online;
   }
-  handle(channel: string, handler: () => unknown) {
+  handle(channel: string, handler: (sender: IpcSender) => unknown) {
     this.handlers.set(channel, handler);
+  }
+  /** the preload calling a handler from a page at `url` */
+  async invoke(channel: string, url: string | null): Promise<unknown> {
+    return this.handlers.get(channel)!({ url });
+  }
+  onSessionEnd(listener: (event: SessionEndEvent) => void) {
+    this.sessionEndListeners.push(listener);
+  }
+  /** Windows announcing a shutdown or log-off; true when the app held it back */
+  endSession(): boolean {
+    let held = false;
+    for (const l of this.sessionEndListeners) l({ preventDefault: () => (held = true) });
+    return held;
   }
 }
 

@@ -13,8 +13,11 @@ const tmp = () => {
 };
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: string; autostartDir?: string } = {}) {
-  const host = new FakeHost(opts.userData ?? tmp(), opts.updater ?? null);
+async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: string; autostartDir?: string; firstStart?: boolean } = {}) {
+  const userData = opts.userData ?? tmp();
+  // not the app's first start unless asked (that one also opens the tablet window)
+  if (!opts.firstStart && !fs.existsSync(path.join(userData, 'desktop.json'))) fs.writeFileSync(path.join(userData, 'desktop.json'), JSON.stringify({ tabletHelpShown: true }));
+  const host = new FakeHost(userData, opts.updater ?? null);
   const timers = new ManualTimers();
   const children: FakeChild[] = [];
   const desktop = (await runDesktop(host, {
@@ -91,7 +94,21 @@ describe('desktop main process (fake Electron)', () => {
 
     tray.item('logs').click!();
     expect(host.openedPaths).toEqual([path.join(host.app.userData, 'data', 'logs')]);
-    expect(await host.handlers.get('desktop:info')!()).toEqual({ version: '0.1.0', tabletUrl: 'http://192.168.1.20:8080', server: 'running' });
+    expect(await host.invoke('desktop:info', 'http://127.0.0.1:8080/app/settings')).toEqual({ version: '0.1.0', tabletUrl: 'http://192.168.1.20:8080', server: 'running' });
+  });
+
+  it('the preload API answers only pages of this hub', async () => {
+    const { host } = await boot();
+    // the hub by loopback or by its LAN address
+    expect(await host.invoke('desktop:info', 'http://192.168.1.20:8080/app/')).toMatchObject({ server: 'running' });
+    expect(await host.invoke('desktop:open-logs', 'http://127.0.0.1:8080/app/')).toBe('');
+    expect(host.openedPaths).toHaveLength(1);
+    // anything else: another site, another port, the tablet page (data:), an unknown frame
+    for (const url of ['https://evil.example/app/', 'http://127.0.0.1:9999/app/', 'data:text/html,<p>hi</p>', 'file:///etc/passwd', null]) {
+      await expect(host.invoke('desktop:info', url), String(url)).rejects.toThrow(/refused/);
+      await expect(host.invoke('desktop:open-logs', url), String(url)).rejects.toThrow(/refused/);
+    }
+    expect(host.openedPaths).toHaveLength(1);
   });
 
   it('while the server restarts the menu says so and the dashboard cannot be opened', async () => {
@@ -117,7 +134,7 @@ describe('desktop main process (fake Electron)', () => {
     tray.item('login').click!();
     expect(host.app.loginItem?.openAtLogin).toBe(false);
     expect(tray.item('login').checked).toBe(false);
-    expect(JSON.parse(fs.readFileSync(path.join(userData, 'desktop.json'), 'utf8'))).toEqual({ openAtLogin: false });
+    expect(JSON.parse(fs.readFileSync(path.join(userData, 'desktop.json'), 'utf8'))).toMatchObject({ openAtLogin: false });
     // the next start keeps the owner's choice
     const again = await boot({ userData });
     expect(again.host.app.loginItem?.openAtLogin).toBe(false);
@@ -189,6 +206,42 @@ describe('desktop main process (fake Electron)', () => {
     expect(html).toContain('http://192.168.1.20:8080/screens/pair');
     expect(html).toContain('<svg');
     expect(html).toContain("default-src 'none'");
+  });
+
+  it('the first start shows the LAN address and pairing QR once; a start at login does not', async () => {
+    const userData = tmp();
+    const first = await boot({ userData, hidden: false, firstStart: true });
+    await until(() => first.host.windows.some((w) => w.options.title === 'Connect a tablet' && w.loaded.length === 1), 'the tablet window');
+    const page = decodeURIComponent(first.host.windows.find((w) => w.options.title === 'Connect a tablet')!.loaded[0]);
+    expect(page).toContain('http://192.168.1.20:8080/screens/pair');
+    expect(page).toContain('<svg');
+    // the back office opens beside it
+    await until(() => first.host.windows.some((w) => w.loaded.includes('http://127.0.0.1:8080/app/')), 'the dashboard');
+    expect(JSON.parse(fs.readFileSync(path.join(userData, 'desktop.json'), 'utf8'))).toMatchObject({ tabletHelpShown: true });
+    // not again at the next start, nor after a server restart
+    first.children[0].crash();
+    first.timers.advance(250);
+    first.children[1].ready();
+    await until(() => first.desktop.supervisor.state === 'running');
+    expect(first.host.windows.filter((w) => w.options.title === 'Connect a tablet')).toHaveLength(1);
+    const again = await boot({ userData, hidden: false });
+    await until(() => again.host.windows.length === 1 && again.host.windows[0].loaded.length === 1);
+    expect(again.host.windows.map((w) => w.options.title)).toEqual(['comanda']);
+    // a first start at login (power back after a cut) stays in the tray
+    const hidden = await boot({ hidden: true, firstStart: true });
+    expect(hidden.host.windows).toEqual([]);
+  });
+
+  it('Windows shutdown or log-off: the session end is held until the server stopped gracefully', async () => {
+    const { host, children, desktop } = await boot();
+    expect(host.endSession()).toBe(true);
+    expect(children[0].sent).toEqual([{ type: 'shutdown' }]);
+    expect(children[0].signals).toEqual([]);
+    await until(() => host.app.exited, 'app exit');
+    expect(desktop.supervisor.state).toBe('stopped');
+    // session-end after query-session-end: nothing more to hold or to stop
+    expect(host.endSession()).toBe(false);
+    expect(children[0].sent).toEqual([{ type: 'shutdown' }]);
   });
 
   it('quitting stops the server gracefully first, from the menu or from the OS', async () => {

@@ -4,7 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectTabletPage } from '../../app/desktop/connect-tablet.ts';
-import { adaptElectron, toMenuTemplate, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
+import { PassThrough } from 'node:stream';
+import { adaptElectron, toMenuTemplate, utilityChild, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
+import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
 import { runDesktop } from '../../app/desktop/main.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { secureWebPreferences } from '../../app/desktop/security.ts';
@@ -42,6 +44,8 @@ describe('desktop parts', () => {
       setToolTip() {}
       destroy() {}
     }
+    const ipc = new Map<string, (event: any) => unknown>();
+    const powerMonitor = new EventEmitter();
     const electron = {
       app: {},
       BrowserWindow,
@@ -49,7 +53,8 @@ describe('desktop parts', () => {
       Menu: { buildFromTemplate: (t: any[]) => (built.push(t), t) },
       shell: { openExternal: async () => {}, openPath: async () => '' },
       net: { isOnline: () => false },
-      ipcMain: { handle() {} },
+      ipcMain: { handle: (channel: string, h: any) => ipc.set(channel, h) },
+      powerMonitor,
     } as unknown as ElectronModule;
     const host = adaptElectron(electron, null);
     const w = host.createWindow({ width: 10, height: 10, title: 't', show: true, webPreferences: secureWebPreferences('/p.cjs') });
@@ -68,6 +73,18 @@ describe('desktop parts', () => {
     ]);
     expect(host.isOnline()).toBe(false);
     expect(toMenuTemplate([])).toEqual([]);
+    // IPC handlers learn which page called (the frame's URL), to refuse strangers
+    const senders: unknown[] = [];
+    host.handle('desktop:info', (sender) => senders.push(sender));
+    ipc.get('desktop:info')!({ senderFrame: { url: 'http://127.0.0.1:8080/app/' } });
+    ipc.get('desktop:info')!({ senderFrame: null });
+    expect(senders).toEqual([{ url: 'http://127.0.0.1:8080/app/' }, { url: null }]);
+    // a macOS or Linux shutdown reaches the app's session-end listener (Windows: a hidden window's)
+    const ended: unknown[] = [];
+    host.onSessionEnd((e) => ended.push(e));
+    const shutdown = { preventDefault() {} };
+    powerMonitor.emit('shutdown', shutdown);
+    expect(ended).toEqual([shutdown]);
   });
 
   it('the tablet page shows the pairing address as text and QR, and no restaurant name can inject markup', async () => {
@@ -147,5 +164,63 @@ describe('desktop parts', () => {
     expect(new Date(timers.now()).toISOString().slice(0, 16)).toBe('2026-11-24T15:00');
     expect(children[0].sent).toEqual([{ type: 'shutdown' }]);
     expect(desktop.supervisor.state).toBe('stopped');
+    // silently (no installer wizard at night) and the app starts again
+    expect(updater.installArgs).toEqual([[true, true]]);
+  });
+
+  it('a utility process (the packaged app’s hub) is supervised like a forked child', async () => {
+    // Electron's UtilityProcess as far as the adapter uses it
+    class FakeUtility extends EventEmitter {
+      pid: number | undefined = undefined;
+      stdout = new PassThrough();
+      stderr = new PassThrough();
+      posted: unknown[] = [];
+      killed = 0;
+      postMessage(m: unknown) {
+        this.posted.push(m);
+        if ((m as any)?.type === 'shutdown') setImmediate(() => this.emit('exit', 0));
+      }
+      kill() {
+        this.killed++;
+        setImmediate(() => this.emit('exit', 15));
+        return true;
+      }
+    }
+    const procs: FakeUtility[] = [];
+    const crashes: CrashRecord[] = [];
+    const timers = new ManualTimers();
+    const supervisor = new ServerSupervisor({
+      spawn: () => {
+        const p = new FakeUtility();
+        procs.push(p);
+        return utilityChild(p);
+      },
+      timers,
+      onCrash: (r) => crashes.push(r),
+    });
+    const started = supervisor.start();
+    procs[0].pid = 4242;
+    procs[0].stdout.write(`${JSON.stringify({ url: 'http://127.0.0.1:8080', urls: [], public_url: 'http://192.168.1.20:8080', port: 8080, pid: 4242, first_run: null })}\n`);
+    expect((await started).port).toBe(8080);
+    // a crash: exit code only, and the last lines it wrote
+    procs[0].stderr.write('FATAL: out of memory\n');
+    await new Promise((r) => setImmediate(r));
+    procs[0].emit('exit', 134);
+    expect(crashes).toMatchObject([{ pid: 4242, code: 134, signal: null, lastOutput: ['FATAL: out of memory'] }]);
+    timers.advance(250);
+    expect(procs).toHaveLength(2);
+    procs[1].stdout.write(`${JSON.stringify({ url: 'http://127.0.0.1:8080', urls: [], public_url: 'http://192.168.1.20:8080', port: 8080, pid: 4243, first_run: null })}\n`);
+    await supervisor.whenReady();
+    // a V8 fatal error reported by Electron counts as a crash too
+    procs[1].emit('error', 'FatalError', 'v8::ToLocalChecked');
+    expect(crashes[1]).toMatchObject({ code: null, lastOutput: ['could not start: FatalError at v8::ToLocalChecked'] });
+    timers.advance(500);
+    procs[2].stdout.write(`${JSON.stringify({ url: 'http://127.0.0.1:8080', urls: [], public_url: 'http://192.168.1.20:8080', port: 8080, pid: 4244, first_run: null })}\n`);
+    await supervisor.whenReady();
+    // the graceful stop goes over its message port; no kill
+    await supervisor.stop();
+    expect(procs[2].posted).toEqual([{ type: 'shutdown' }]);
+    expect(procs[2].killed).toBe(0);
+    expect(supervisor.state).toBe('stopped');
   });
 });

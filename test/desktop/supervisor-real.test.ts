@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import readline from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServerProcess } from '../../app/desktop/server-process.ts';
 import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { until } from '../helpers/comanda-process.ts';
 import { ApiClient } from '../helpers/server.ts';
 
 const dirs: string[] = [];
@@ -82,6 +86,47 @@ describe('server supervision (real server process)', { timeout: 180_000 }, () =>
       db.close();
     } finally {
       await supervisor.stop();
+    }
+  });
+
+  it('when the app dies (kill -9) the server stops by itself: lock released, port free, database closed cleanly', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-orphan-'));
+    dirs.push(dataDir);
+    const port = await freePort();
+    const parent = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/desktop/supervised-parent.ts'), dataDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const ready = await new Promise<{ pid: number; url: string }>((resolve, reject) => {
+        parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
+        readline.createInterface({ input: parent.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+      });
+      expect(ready.url).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${ready.url}/health`)).status).toBe(200);
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect(alive(ready.pid)).toBe(true);
+
+      parent.kill('SIGKILL');
+      await until('the orphaned server to exit', () => !alive(ready.pid));
+      // a graceful stop, not a kill: the lock is released and the log says why
+      expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
+      expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(false)));
+        socket.once('error', () => resolve(true));
+      });
+      expect(refused).toBe(true);
+      const db = new SQLite(path.join(dataDir, 'comanda.sqlite'), { readonly: true });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    } finally {
+      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
     }
   });
 });

@@ -14,9 +14,10 @@ declare module 'vitest' {
  * server (the npm package ships the binaries) started once for the whole run.
  */
 export default async function setup(project: TestProject) {
-  // Every `bin/comanda` a test starts runs the hub bundle: made once here if the sources
-  // changed, rather than by each of those processes at once.
-  execFileSync(process.execPath, ['bin/build-hub.mjs', '--if-stale'], { stdio: 'inherit' });
+  // Tests run built output as everything else does (bin/comanda runs dist/hub, the pages are
+  // app/web/dist, the desktop app dist/electron): the one build, here once if the sources
+  // changed, so `npx vitest run` works on a fresh clone too.
+  execFileSync(process.execPath, ['bin/build.mjs', '--if-stale'], { stdio: 'inherit' });
   const dialects = (process.env.TEST_DIALECTS ?? 'sqlite,postgres').split(',');
   if (!dialects.includes('postgres')) {
     project.provide('pgUrl', null);
