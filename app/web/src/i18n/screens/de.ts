@@ -116,6 +116,8 @@ export const screensDe: Record<ScreensKey, string> = {
   'qr.cart': 'Ihre Bestellung',
   'qr.cartEmpty': 'Noch nichts in Ihrer Bestellung.',
   'qr.viewCart': 'Bestellung ansehen ({count}) · {price}',
+  'qr.soldOut': 'Leider ist {name} gerade ausverkauft. Wir haben es aus Ihrer Bestellung genommen.',
+  'qr.soldOutSome': 'Leider ist etwas aus Ihrer Bestellung gerade ausverkauft. Bitte prüfen Sie Ihre Bestellung.',
   'qr.remove': 'Entfernen',
   'qr.total': 'Gesamt',
   'qr.subtotal': 'Zwischensumme',

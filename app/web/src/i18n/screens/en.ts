@@ -115,6 +115,8 @@ export const screensEn = {
   'qr.cart': 'Your order',
   'qr.cartEmpty': 'Nothing in your order yet.',
   'qr.viewCart': 'View order ({count}) · {price}',
+  'qr.soldOut': 'Sorry, {name} has just sold out. We took it out of your order.',
+  'qr.soldOutSome': 'Sorry, something in your order has just sold out. Please check your order.',
   'qr.remove': 'Remove',
   'qr.total': 'Total',
   'qr.subtotal': 'Subtotal',

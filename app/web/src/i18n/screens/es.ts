@@ -116,6 +116,8 @@ export const screensEs: Record<ScreensKey, string> = {
   'qr.cart': 'Su pedido',
   'qr.cartEmpty': 'Su pedido está vacío.',
   'qr.viewCart': 'Ver pedido ({count}) · {price}',
+  'qr.soldOut': 'Lo sentimos, {name} se acaba de agotar. Lo hemos quitado de tu pedido.',
+  'qr.soldOutSome': 'Lo sentimos, algo de tu pedido se acaba de agotar. Revisa tu pedido.',
   'qr.remove': 'Quitar',
   'qr.total': 'Total',
   'qr.subtotal': 'Subtotal',

@@ -116,6 +116,8 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.cart': 'Votre commande',
   'qr.cartEmpty': 'Votre commande est vide.',
   'qr.viewCart': 'Voir la commande ({count}) · {price}',
+  'qr.soldOut': 'Désolé, {name} vient d’être épuisé. Nous l’avons retiré de votre commande.',
+  'qr.soldOutSome': 'Désolé, un article de votre commande vient d’être épuisé. Vérifiez votre commande.',
   'qr.remove': 'Retirer',
   'qr.total': 'Total',
   'qr.subtotal': 'Sous-total',

@@ -116,6 +116,8 @@ export const screensIt: Record<ScreensKey, string> = {
   'qr.cart': 'Il tuo ordine',
   'qr.cartEmpty': 'Il tuo ordine è vuoto.',
   'qr.viewCart': 'Vedi ordine ({count}) · {price}',
+  'qr.soldOut': 'Ci dispiace, {name} è appena finito. L’abbiamo tolto dal tuo ordine.',
+  'qr.soldOutSome': 'Ci dispiace, qualcosa del tuo ordine è appena finito. Controlla il tuo ordine.',
   'qr.remove': 'Rimuovi',
   'qr.total': 'Totale',
   'qr.subtotal': 'Subtotale',
