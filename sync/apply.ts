@@ -20,12 +20,8 @@ import type { OrderRow } from '../server/domain/orders/hooks.ts';
 import { columnsOf } from './columns.ts';
 import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
-export interface ApplyContext {
-  restaurantId: string;
-  role: 'hub' | 'cloud';
-  /** ms, for derived writes (event fan-out, hooks) */
-  now: number;
-}
+export type { ApplyContext } from './apply-context.ts';
+import type { ApplyContext } from './apply-context.ts';
 
 export interface ApplyResult {
   applied: number;

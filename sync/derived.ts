@@ -5,7 +5,7 @@ import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
-import type { ApplyContext } from './apply.ts';
+import type { ApplyContext } from './apply-context.ts';
 import type { WireChange } from './protocol.ts';
 
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { DLE_EOT, interpretStatus, type StatusReading } from '../status.ts';
 import { PrintError, SendCancelled } from '../send-error.ts';
-import type { SendOptions } from '../transport.ts';
+import type { SendOptions } from '../send-options.ts';
 
 /**
  * One print over raw TCP: connect, read the real-time status, write the document, half-close

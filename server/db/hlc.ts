@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from './records.ts';
+import type { Executor } from './executor.ts';
 
 /**
  * Hybrid logical clocks: every change a node makes is stamped with a time that never runs

@@ -6,7 +6,8 @@ import type { DB, RecordTable } from './schema.ts';
 import { locksRows } from './row-locks.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
-export type Executor = Kysely<DB> | Transaction<DB>;
+export type { Executor } from './executor.ts';
+import type { Executor } from './executor.ts';
 
 type Row<T extends RecordTable> = Selectable<DB[T]>;
 

@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql } from 'kysely';
-import type { Executor } from './records.ts';
+import type { Executor } from './executor.ts';
 
 /**
  * Whether a row read to be written back must be locked (SELECT … FOR UPDATE). On PostgreSQL

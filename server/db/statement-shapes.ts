@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
-import type { Executor } from './records.ts';
+import type { Executor } from './executor.ts';
 
 interface Shape {
   sql: string;

@@ -8,38 +8,9 @@ import { loadSealingKey } from '../operator/sealed.ts';
 import { effectiveTransports, readTransportSettings } from '../operator/transport-settings.ts';
 import type { BackupConfig } from '../config.ts';
 import type { Services } from '../services.ts';
+import { operatorOf } from '../operator/services.ts';
 import type { Feature } from './feature.ts';
 import { guestOf } from './guest.ts';
-
-export interface OperatorServices {
-  /** wall-clock ms of createServer */
-  startedAt: number;
-  /** seals credentials stored from the dashboard (operator/sealed.ts) */
-  sealingKey: Buffer;
-  /** where the server listens, once it does */
-  listening: { host: string; port: number } | null;
-  /** whether this server can make backups at all (SQLite with a data dir) */
-  canBackUp: boolean;
-  /** the backup settings in force (comanda.json with the dashboard's laid over) */
-  backupConfig(): BackupConfig;
-  /** the dashboard's backup settings, read at start and after every change */
-  backupOverrides: BackupOverrides;
-  /** one online backup now, into the backup folder, then old ones pruned */
-  backupNow(): Promise<BackupResult>;
-  /** re-reads the dashboard's mail and SMS settings into the outbox's transports */
-  applyTransports(): Promise<void>;
-}
-
-declare module '../services.ts' {
-  interface Services {
-    operator?: OperatorServices;
-  }
-}
-
-export function operatorOf(services: Services): OperatorServices {
-  if (!services.operator) throw new Error('operator feature not installed');
-  return services.operator;
-}
 
 /** Only one backup at a time: the nightly job and a "back up now" share it. */
 function backupRunner(services: Services) {

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import { SignInThrottle } from '../auth/sign-in-throttle.ts';
 import { resolveSession, type SessionLifetime, type StaffSession } from '../domain/staff/sessions.ts';
-import { callerIp, clientKey } from '../api/guest/guard.ts';
+import { callerIp, clientKey } from './client-ip.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { isLoopbackHost, requireKnownHost } from './hosts.ts';

@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts';
-import { operatorOf } from '../features/operator.ts';
+import { operatorOf } from './services.ts';
 import { readBackupStatus, type BackupStatus } from './backup-status.ts';
 import { reachableUrls } from './lan.ts';
 

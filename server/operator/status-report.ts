@@ -1,4 +1,4 @@
-import { presentSystemHealth } from '../api/system/presenter.ts';
+import { presentSystemHealth } from '../presenters/system.ts';
 import { getSettings } from '../domain/restaurants/restaurants.ts';
 import type { Settings } from '../domain/restaurants/settings.ts';
 import type { ComandaServer } from '../server.ts';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { presentOrder } from '../api/orders/presenter.ts';
+import { presentOrder } from '../presenters/orders.ts';
 import type { Executor } from '../db/records.ts';
 import type { ChangeLogTable } from '../db/tables/change-log.table.ts';
 import { loadItemsFor } from '../domain/orders/load.ts';

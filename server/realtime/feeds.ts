@@ -1,5 +1,5 @@
-import { presentWaitlistEntry, type EntryRow } from '../api/guest/presenter.ts';
-import { presentReservation, type ReservationRow } from '../api/reservations/presenter.ts';
+import { presentWaitlistEntry, type EntryRow } from '../presenters/guest.ts';
+import { presentReservation, type ReservationRow } from '../presenters/reservations.ts';
 import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { setRealtimePresenter } from './topics.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientKey } from '../../server/api/guest/guard.ts';
+import { clientKey } from '../../server/http/client-ip.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, join, openWaitlist } from './helpers.ts';

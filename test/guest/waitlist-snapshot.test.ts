@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentGuestStatus } from '../../server/api/guest/presenter.ts';
+import { presentGuestStatus } from '../../server/presenters/guest.ts';
 import { updateRecord } from '../../server/db/records.ts';
 import { readSettings } from '../../server/domain/restaurants/settings.ts';
 import { restaurantBySlug } from '../../server/domain/waitlist/access.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobPageJson } from '../../server/api/printers/job-json.ts';
-import { presentPrintJob, PRESENTED_JOB_COLUMNS } from '../../server/api/printers/presenter.ts';
+import { presentPrintJob, PRESENTED_JOB_COLUMNS } from '../../server/presenters/printers.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../server/http/pagination.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';

@@ -1,4 +1,4 @@
-import { presentOrder } from '../../server/api/orders/presenter.ts';
+import { presentOrder } from '../../server/presenters/orders.ts';
 import type { Executor } from '../../server/db/records.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { emitEvent } from '../../server/domain/events/emit.ts';

@@ -11,7 +11,7 @@ import { reservationsReport } from '../../domain/analytics/reservations.ts';
 import { ordersReport, peakHoursReport, revenueReport } from '../../domain/analytics/sales.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { z } from 'zod';
-import * as R from './presenter.ts';
+import * as R from '../../presenters/analytics.ts';
 import { ForecastQuery, GroupedRangeQuery, RangeQuery } from './schema.ts';
 
 const tag = 'Analytics';

@@ -7,7 +7,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { listOf } from '../../http/schemas.ts';
-import { ApiKeySchema, NewApiKeySchema, presentApiKey } from './presenter.ts';
+import { ApiKeySchema, NewApiKeySchema, presentApiKey } from '../../presenters/api-keys.ts';
 
 const tag = 'API keys';
 

@@ -9,7 +9,7 @@ import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
 import { listOf } from '../../http/schemas.ts';
 import { requireKnownHost } from '../../http/hosts.ts';
-import { presentSession, presentSessionRow, RevokedSessionSchema, SessionSchema, SetupStateSchema, SignedOutSchema, StaffSessionSchema } from './presenter.ts';
+import { presentSession, presentSessionRow, RevokedSessionSchema, SessionSchema, SetupStateSchema, SignedOutSchema, StaffSessionSchema } from '../../presenters/auth.ts';
 import { Setup, SignIn, UpdateOwnSession } from './schema.ts';
 
 const tag = 'Sessions';

@@ -2,7 +2,7 @@ import { createCustomer, findCustomer, loadCustomers, updateCustomer } from '../
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { CustomerSchema, presentCustomer } from './presenter.ts';
+import { CustomerSchema, presentCustomer } from '../../presenters/customers.ts';
 import { CreateCustomer, ListCustomers, UpdateCustomer } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { guestIp, limitIp } from '../guest/guard.ts';
-import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from './presenter.ts';
+import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from '../../presenters/devices.ts';
 
 const tag = 'Screens and devices';
 

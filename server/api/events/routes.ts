@@ -8,7 +8,7 @@ import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { deliveriesByEvent, EventSchema, presentEvent } from './presenter.ts';
+import { deliveriesByEvent, EventSchema, presentEvent } from '../../presenters/events.ts';
 import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Events';

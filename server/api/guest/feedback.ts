@@ -4,7 +4,7 @@ import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { guestLookup, limitIp } from './guard.ts';
-import { FeedbackSchema, presentFeedback } from './presenter.ts';
+import { FeedbackSchema, presentFeedback } from '../../presenters/guest.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

@@ -1,41 +1,9 @@
-import { isIP } from 'node:net';
 import type { Context } from 'koa';
+import { callerIp, clientKey } from '../../http/client-ip.ts';
 import { guestOf } from '../../features/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import type { Call } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
-
-const bare = (ip: string) => (ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip);
-
-/**
- * The caller's address. X-Forwarded-For is believed only when the connection comes from a
- * configured trusted proxy; then the right-most hop that is not itself a trusted proxy is
- * the client (hops further left were written by the client and prove nothing).
- */
-export function callerIp(ctx: Context, trustedProxies: string[]): string {
-  const trusted = new Set(trustedProxies.map(bare));
-  const peer = bare(ctx.req.socket.remoteAddress ?? '');
-  if (!trusted.has(peer)) return peer;
-  const hops = (ctx.get('x-forwarded-for') || '')
-    .split(',')
-    .map((h) => bare(h.trim()))
-    .filter((h) => isIP(h) !== 0);
-  for (let i = hops.length - 1; i >= 0; i--) if (!trusted.has(hops[i])) return hops[i];
-  return hops[0] ?? peer;
-}
-
-/**
- * What one client is to the limiter: an IPv4 address, or the /64 an IPv6 address is in (one
- * line or phone is handed a whole /64 and could take a fresh address per request).
- */
-export function clientKey(ip: string): string {
-  if (isIP(ip) !== 6) return ip;
-  const [head, tail] = ip.split('%')[0].split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
-}
 
 /**
  * Per-IP limit of every guest route (throws 429 with Retry-After): the routes' preflight,

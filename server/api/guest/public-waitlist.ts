@@ -9,7 +9,7 @@ import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/wai
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
 import { guestLookup, limitIp } from './guard.ts';
-import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from './presenter.ts';
+import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from '../../presenters/guest.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
 const tag = 'Guest: waitlist';

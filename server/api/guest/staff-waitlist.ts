@@ -5,7 +5,7 @@ import { notFound } from '../../errors.ts';
 import { guestOf } from '../../features/guest.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from './presenter.ts';
+import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from '../../presenters/guest.ts';
 import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

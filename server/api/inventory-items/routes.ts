@@ -2,7 +2,7 @@ import { createInventoryItem, deleteInventoryItem, findInventoryItem, updateInve
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { DeletedInventoryItemSchema, InventoryItemSchema, presentInventoryItem } from './presenter.ts';
+import { DeletedInventoryItemSchema, InventoryItemSchema, presentInventoryItem } from '../../presenters/inventory-items.ts';
 import { CreateInventoryItem, ListInventoryItems, UpdateInventoryItem } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

@@ -4,7 +4,7 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
-import { MenuCategorySchema, presentCategory } from './presenter.ts';
+import { MenuCategorySchema, presentCategory } from '../../presenters/menu-categories.ts';
 import { CreateCategory, ListCategories, UpdateCategory } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

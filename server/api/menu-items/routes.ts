@@ -6,7 +6,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
 import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
-import { MenuItemSchema, presentMenuItem } from './presenter.ts';
+import { MenuItemSchema, presentMenuItem } from '../../presenters/menu-items.ts';
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

@@ -8,7 +8,7 @@ import { notFound } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { DeletedModifierGroupSchema, ModifierGroupSchema, presentModifierGroup } from './presenter.ts';
+import { DeletedModifierGroupSchema, ModifierGroupSchema, presentModifierGroup } from '../../presenters/modifier-groups.ts';
 import { CreateModifierGroup, ListModifierGroups, UpdateModifierGroup } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

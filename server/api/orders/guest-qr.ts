@@ -15,7 +15,7 @@ import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
 import { GUEST_FIELDS, GuestOrderSchema, project } from './projection.ts';
-import { QrMenuSchema, QrPageSchema } from './guest-presenter.ts';
+import { QrMenuSchema, QrPageSchema } from '../../presenters/guest-orders.ts';
 import { lines, orderNotes } from './schema.ts';
 
 const tag = 'Guest QR ordering';

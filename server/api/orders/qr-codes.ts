@@ -9,7 +9,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { listOf, named, ref, unix } from '../../http/schemas.ts';
-import { TableSchema } from '../tables/presenter.ts';
+import { TableSchema } from '../../presenters/tables.ts';
 import './refs.ts';
 
 /** The address printed on the code: the guest page that opens /public/qr/{token}. */

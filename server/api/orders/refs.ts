@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/tables/users.table.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { registerExpandable } from '../../http/expand.ts';
-import { presentOrder, type OrderServer } from './presenter.ts';
+import { presentOrder, type OrderServer } from '../../presenters/orders.ts';
 
 // An expanded `table` is the venue table as /v1/tables shows it (loader in api/tables).
 

@@ -10,7 +10,7 @@ import { applyExpand } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
-import { OrderSchema, presentOrder } from './presenter.ts';
+import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';

@@ -5,7 +5,7 @@ import { versionsOf } from '../../db/versions.ts';
 import { printJobsVersion } from '../../db/print-job-versions.ts';
 import { readRawRows } from '../../db/statement-shapes.ts';
 import { pageQuery, type PageRequest, type SortKey } from '../../http/pagination.ts';
-import { presentPrintJob, PRESENTED_JOB_COLUMNS } from './presenter.ts';
+import { presentPrintJob, PRESENTED_JOB_COLUMNS } from '../../presenters/printers.ts';
 
 /**
  * Each job's presented JSON, valid for one revision of its row. `rev` moves with every

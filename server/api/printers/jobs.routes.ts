@@ -7,7 +7,7 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { jobListJson } from './job-json.ts';
-import { presentPrintJob, PRESENTED_JOB_COLUMNS, PrintJobSchema, type ListedPrintJob } from './presenter.ts';
+import { presentPrintJob, PRESENTED_JOB_COLUMNS, PrintJobSchema, type ListedPrintJob } from '../../presenters/printers.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
 import type { PrintJobRow } from '../../domain/printers/jobs.ts';
 import { listOf } from '../../http/schemas.ts';

@@ -6,7 +6,7 @@ import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { presentPrinters } from './load.ts';
-import { DeletedPrinterSchema, presentPrintJob, PrinterSchema, PrintJobSchema } from './presenter.ts';
+import { DeletedPrinterSchema, presentPrintJob, PrinterSchema, PrintJobSchema } from '../../presenters/printers.ts';
 import { CreatePrinter, ListPrinters, UpdatePrinter } from './schema.ts';
 import type { PrinterRow } from '../../domain/printers/printers.ts';
 import { listOf } from '../../http/schemas.ts';

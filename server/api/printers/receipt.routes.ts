@@ -3,7 +3,7 @@ import { getPrinter } from '../../domain/printers/printers.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentPrintJob, ReceiptJobsSchema } from './presenter.ts';
+import { presentPrintJob, ReceiptJobsSchema } from '../../presenters/printers.ts';
 import { Receipt } from './schema.ts';
 
 defineRoute({

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { applyExpand, registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentReservation, ReservationSchema, type ReservationRow } from './presenter.ts';
+import { presentReservation, ReservationSchema, type ReservationRow } from '../../presenters/reservations.ts';
 import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

@@ -6,7 +6,7 @@ import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
-import { presentShift, ShiftSchema } from './presenter.ts';
+import { presentShift, ShiftSchema } from '../../presenters/shifts.ts';
 import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('shift', { refs: { user: 'staff_user' } });

@@ -10,7 +10,7 @@ import { SetPassword } from '../auth/schema.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentStaff, StaffUserSchema } from './presenter.ts';
+import { presentStaff, StaffUserSchema } from '../../presenters/staff.ts';
 import { CreateStaff, ListStaff, UpdateStaff } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

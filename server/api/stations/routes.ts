@@ -5,7 +5,7 @@ import { f } from '../../http/fields.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute } from '../../http/route.ts';
-import { presentStation, StationSchema } from './presenter.ts';
+import { presentStation, StationSchema } from '../../presenters/stations.ts';
 import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Stations';

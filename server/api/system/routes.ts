@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
-import { operatorOf } from '../../features/operator.ts';
+import { operatorOf } from '../../operator/services.ts';
 import { defineRoute } from '../../http/route.ts';
 import { probeBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
@@ -18,7 +18,7 @@ import {
   presentSystemHealth,
   presentTransports,
   SystemHealthSchema,
-} from './presenter.ts';
+} from '../../presenters/system.ts';
 
 const tag = 'System';
 

@@ -3,7 +3,7 @@ import { notFound } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { presentTable, TableSchema } from './presenter.ts';
+import { presentTable, TableSchema } from '../../presenters/tables.ts';
 import { CreateTable, ListTables, UpdateTable } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

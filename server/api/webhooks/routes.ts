@@ -4,7 +4,7 @@ import { checkEndpointUrl } from '../../domain/webhooks/url-policy.ts';
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from './presenter.ts';
+import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from '../../presenters/webhooks.ts';
 import { CreateEndpoint, ListEndpoints, RollSecret, UpdateEndpoint } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 

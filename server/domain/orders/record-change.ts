@@ -1,4 +1,4 @@
-import { presentOrder } from '../../api/orders/presenter.ts';
+import { presentOrder } from '../../presenters/orders.ts';
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';

@@ -1,4 +1,4 @@
-import { presentReservation, type ReservationRow } from '../../api/reservations/presenter.ts';
+import { presentReservation, type ReservationRow } from '../../presenters/reservations.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { locksRows } from '../../db/row-locks.ts';

@@ -1,4 +1,4 @@
-import { presentReservation } from '../../api/reservations/presenter.ts';
+import { presentReservation } from '../../presenters/reservations.ts';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
 import type { ReservationStatus } from '../../db/tables/reservations.table.ts';

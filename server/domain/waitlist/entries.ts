@@ -1,4 +1,4 @@
-import { presentWaitlistEntry, type EntryRow } from '../../api/guest/presenter.ts';
+import { presentWaitlistEntry, type EntryRow } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { EntryRow } from '../../api/guest/presenter.ts';
+import type { EntryRow } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import type { RecordTable } from '../../db/schema.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';

@@ -29,7 +29,7 @@ export interface SyncStatus {
   conflicts: SyncConflict[];
 }
 
-/** GET /v1/system/health's `backups` (server/api/system/presenter.ts). */
+/** GET /v1/system/health's `backups` (server/presenters/system.ts). */
 export interface BackupHealth {
   enabled: boolean;
   dir: string;

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { ShiftsTable } from '../../db/tables/shifts.table.ts';
-import { named, ref, unix } from '../../http/schemas.ts';
-import { StaffUserSchema } from '../staff/presenter.ts';
+import type { ShiftsTable } from '../db/tables/shifts.table.ts';
+import { named, ref, unix } from '../http/schemas.ts';
+import { StaffUserSchema } from './staff.ts';
 
 export const ShiftSchema = named(
   'Shift',

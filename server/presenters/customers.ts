@@ -1,7 +1,7 @@
-import type { CustomerWithTotals } from '../../domain/customers/customers.ts';
-import { loyaltyPoints } from '../../domain/analytics/rules.ts';
+import type { CustomerWithTotals } from '../domain/customers/customers.ts';
+import { loyaltyPoints } from '../domain/analytics/rules.ts';
 import { z } from 'zod';
-import { named, unix } from '../../http/schemas.ts';
+import { named, unix } from '../http/schemas.ts';
 
 export const CustomerSchema = named(
   'Customer',

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { MenuItemsTable } from '../../db/tables/menu-items.table.ts';
-import { named, ref, Translations, unix } from '../../http/schemas.ts';
-import { MenuCategorySchema } from '../menu-categories/presenter.ts';
-import { ModifierGroupSchema } from '../modifier-groups/presenter.ts';
+import type { MenuItemsTable } from '../db/tables/menu-items.table.ts';
+import { named, ref, Translations, unix } from '../http/schemas.ts';
+import { MenuCategorySchema } from './menu-categories.ts';
+import { ModifierGroupSchema } from './modifier-groups.ts';
 
 export const MenuItemSchema = named(
   'MenuItem',

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { EventsTable } from '../../db/tables/events.table.ts';
-import type { WebhookAttemptsTable } from '../../db/tables/webhook-attempts.table.ts';
-import type { WebhookDeliveriesTable } from '../../db/tables/webhook-deliveries.table.ts';
+import type { EventsTable } from '../db/tables/events.table.ts';
+import type { WebhookAttemptsTable } from '../db/tables/webhook-attempts.table.ts';
+import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.table.ts';
 import { z } from 'zod';
-import { named, unix } from '../../http/schemas.ts';
+import { named, unix } from '../http/schemas.ts';
 
 export const WebhookAttemptSchema = named(
   'WebhookAttempt',

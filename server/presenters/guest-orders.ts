@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from '../../http/schemas.ts';
+import { named } from '../http/schemas.ts';
 
 /** What a guest's phone reads from a QR code (camelCase, like the rest of /public). */
 const QrCategory = z.object({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
-import { named, ref, unix } from '../../http/schemas.ts';
-import { MenuItemSchema } from '../menu-items/presenter.ts';
-import { TableSchema } from '../tables/presenter.ts';
+import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
+import { named, ref, unix } from '../http/schemas.ts';
+import { MenuItemSchema } from './menu-items.ts';
+import { TableSchema } from './tables.ts';
 
 export const LineModifierSchema = named('LineModifier', z.object({ group: z.string(), name: z.string(), price_adjustment: z.number().int() }));
 

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { PrinterStatusTable } from '../../db/tables/printer-status.table.ts';
-import type { PrintJobRow } from '../../domain/printers/jobs.ts';
-import { printerStations, printerTransport, type PrinterRow } from '../../domain/printers/printers.ts';
+import type { PrinterStatusTable } from '../db/tables/printer-status.table.ts';
+import type { PrintJobRow } from '../domain/printers/jobs.ts';
+import { printerStations, printerTransport, type PrinterRow } from '../domain/printers/printers.ts';
 import { z } from 'zod';
-import { deletedOf, named, ref, unix } from '../../http/schemas.ts';
+import { deletedOf, named, ref, unix } from '../http/schemas.ts';
 
 type StatusRow = Selectable<PrinterStatusTable>;
 

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
-import type { FeedbackTable } from '../../db/tables/feedback.table.ts';
-import type { GuestMessagesTable } from '../../db/tables/guest-messages.table.ts';
-import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';
+import type { FeedbackTable } from '../db/tables/feedback.table.ts';
+import type { GuestMessagesTable } from '../db/tables/guest-messages.table.ts';
+import type { WaitlistEntriesTable } from '../db/tables/waitlist-entries.table.ts';
 import { z } from 'zod';
-import { named, unix } from '../../http/schemas.ts';
+import { named, unix } from '../http/schemas.ts';
 
 const WAITLIST_STATUS = z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']);
 

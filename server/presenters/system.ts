@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { Config } from '../../config.ts';
-import { named, unix } from '../../http/schemas.ts';
-import { BACKUP_WARN_AFTER_MS, type BackupStatus } from '../../operator/backup-status.ts';
-import type { SystemHealth } from '../../operator/health.ts';
-import { maskSecret } from '../../operator/mask.ts';
-import { effectiveTransports, type TransportSettings } from '../../operator/transport-settings.ts';
-import { VERSION } from '../../operator/version.ts';
+import type { Config } from '../config.ts';
+import { named, unix } from '../http/schemas.ts';
+import { BACKUP_WARN_AFTER_MS, type BackupStatus } from '../operator/backup-status.ts';
+import type { SystemHealth } from '../operator/health.ts';
+import { maskSecret } from '../operator/mask.ts';
+import { effectiveTransports, type TransportSettings } from '../operator/transport-settings.ts';
+import { VERSION } from '../operator/version.ts';
 
 type BackupConfig = { enabled: boolean; dir: string; keepDays: number; schedule: string };
 

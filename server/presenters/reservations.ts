@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { ReservationsTable } from '../../db/tables/reservations.table.ts';
-import { named, ref, unix } from '../../http/schemas.ts';
-import { TableSchema } from '../tables/presenter.ts';
+import type { ReservationsTable } from '../db/tables/reservations.table.ts';
+import { named, ref, unix } from '../http/schemas.ts';
+import { TableSchema } from './tables.ts';
 
 export type ReservationRow = Selectable<ReservationsTable>;
 

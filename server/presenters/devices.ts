@@ -1,10 +1,10 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { listOf, named, unix } from '../../http/schemas.ts';
-import type { ApiKeysTable } from '../../db/tables/api-keys.table.ts';
-import type { DevicePairingsTable } from '../../db/tables/device-pairings.table.ts';
-import type { StationsTable } from '../../db/tables/stations.table.ts';
-import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../../domain/menu/stations.ts';
+import { listOf, named, unix } from '../http/schemas.ts';
+import type { ApiKeysTable } from '../db/tables/api-keys.table.ts';
+import type { DevicePairingsTable } from '../db/tables/device-pairings.table.ts';
+import type { StationsTable } from '../db/tables/stations.table.ts';
+import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../domain/menu/stations.ts';
 
 export const DeviceSchema = named(
   'Device',
