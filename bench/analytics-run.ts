@@ -77,7 +77,7 @@ if (Number(count.n) < days * perDay * 0.9) {
     log(`roll-ups built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
 }
-const key = await tx.run((trx) => createApiKey(trx, systemClock.now(), { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'bench' }));
+const key = await tx.run((trx) => createApiKey(trx, systemClock.now(), { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'bench', grantedBy: 'operator' }));
 const server = createServer({ database, clock: systemClock, logger: silentLogger, config: { rateLimit: false } });
 const { url } = await server.listen(0, '127.0.0.1');
 try {

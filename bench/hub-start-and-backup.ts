@@ -22,7 +22,7 @@ count.close();
 // a key for the backup route, made before the clock starts
 const database = await openDatabase({ dataDir });
 const restaurant = await database.db.selectFrom('restaurants').select('id').orderBy('created').executeTakeFirstOrThrow();
-const key = await new Transactor(database.db).run((trx) => createApiKey(trx, Date.now(), { restaurantId: restaurant.id, kind: 'secret', livemode: true, scopes: ['settings:read', 'settings:write'], name: 'bench' }));
+const key = await new Transactor(database.db).run((trx) => createApiKey(trx, Date.now(), { restaurantId: restaurant.id, kind: 'secret', livemode: true, scopes: ['settings:read', 'settings:write'], name: 'bench', grantedBy: 'operator' }));
 await database.close();
 
 const port = await freePort();

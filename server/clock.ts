@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** Time source for everything the server does, injected so tests can move time. */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
@@ -21,3 +23,29 @@ export class ManualClock implements Clock {
 }
 
 export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/**
+ * The clock of a `comanda` process. COMANDA_CLOCK_SKEW_FILE (tests of real processes only)
+ * names a file holding milliseconds to add to the system clock, read again at most every
+ * 100 ms: a test steps a running process's clock the way NTP or a person would.
+ */
+export function processClock(env: NodeJS.ProcessEnv = process.env): Clock {
+  const file = env.COMANDA_CLOCK_SKEW_FILE;
+  if (!file) return systemClock;
+  let skew = 0;
+  let readAt = -Infinity;
+  return {
+    now() {
+      const t = Date.now();
+      if (t - readAt >= 100) {
+        readAt = t;
+        try {
+          skew = Number(readFileSync(file, 'utf8').trim()) || 0;
+        } catch {
+          // no file (yet): no skew
+        }
+      }
+      return t + skew;
+    },
+  };
+}

@@ -12,6 +12,12 @@ export interface Config {
   trustedProxies: string[];
   /** Base URL printed on QR codes and in links, e.g. http://hub.local:8080 */
   publicUrl: string;
+  /**
+   * Names the back office may be opened by, besides IP addresses, localhost, this machine's
+   * hostname and publicUrl's host (http/hosts.ts): a request carrying a session cookie under
+   * any other Host is refused, which stops DNS rebinding.
+   */
+  allowedHosts: string[];
   /** How long a replayable Idempotency-Key answer is kept. */
   idempotencyTtlSeconds: number;
   /** Outgoing mail (contact form, waitlist notices). smtp null: mail waits in the queue until it is set. */
@@ -69,6 +75,7 @@ export const defaultConfig: Config = {
   guestRateLimit: { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
   trustedProxies: [],
   publicUrl: 'http://127.0.0.1:8080',
+  allowedHosts: [],
   idempotencyTtlSeconds: 24 * 3600,
   mail: { smtp: null, from: 'comanda <no-reply@comanda.local>', contactTo: 'hello@comanda.local' },
   sms: null,

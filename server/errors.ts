@@ -79,6 +79,8 @@ const CODES = {
   sign_in_failed: 401,
   csrf_token_invalid: 403,
   setup_code_required: 403,
+  // a Host that is none of the server's names, on a cookie-authenticated request (DNS rebinding)
+  host_not_allowed: 403,
 } as const;
 
 export type ErrorCode = keyof typeof CODES;

@@ -113,7 +113,8 @@ export class Scheduler {
       .then(
         (result) => {
           status.lastError = null;
-          logger.info({ job: name, ms: Date.now() - started, result }, 'job done');
+          // routine: a job every few seconds would drown what a person needs to read
+          logger.debug({ job: name, ms: Date.now() - started, result }, 'job done');
         },
         (err) => {
           status.failures++;

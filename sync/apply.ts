@@ -18,6 +18,7 @@ import type { WireChange } from './protocol.ts';
 import { afterApply, type Touched } from './derived.ts';
 import type { OrderRow } from '../server/domain/orders/hooks.ts';
 import { columnsOf } from './columns.ts';
+import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export interface ApplyContext {
   restaurantId: string;
@@ -142,7 +143,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     if (rc.deleted !== null) return 0; // a tombstone wins over every edit
     if (c.op === 'delete') {
       await flushRun();
-      if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, { id: c.row_id }));
+      if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, ownKey(c, ctx)));
       rc.deleted = c.hlc ?? LOW;
       clocks.set(key, rc);
       current.delete(key);
@@ -175,10 +176,10 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
       noteAfter(touched, c, row, true);
       return 1;
     }
-    const patch = merge(rule, local, rc, c, touched);
+    const patch = merge(rule, local, rc, c, touched, keptHere(ctx, c.table, local));
     if (Object.keys(patch).length === 0) return 0;
     await flushRun();
-    const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, { id: c.row_id }, patch as any));
+    const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, ownKey(c, ctx), patch as any));
     if (!saved) return 0;
     current.set(key, saved as Record<string, unknown>);
     setAll(rc, Object.keys(patch), c.hlc ?? LOW);
@@ -192,10 +193,10 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
  * The columns a remote change may set on a row this node has, by the rules of MERGE_RULES:
  * lifecycle by rank, soft deletes sticky, the rest last writer wins per column.
  */
-function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c: WireChange, touched: Touched): Record<string, unknown> {
+function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c: WireChange, touched: Touched, kept: Set<string>): Record<string, unknown> {
   const hlc = c.hlc ?? LOW;
   const localOnly = new Set(rule.local ?? []);
-  const asked = (c.fields ?? Object.keys(c.data)).filter((f) => f !== 'id' && f in c.data && !localOnly.has(f));
+  const asked = (c.fields ?? Object.keys(c.data)).filter((f) => f !== 'id' && f in c.data && !localOnly.has(f) && !kept.has(f));
   const patch: Record<string, unknown> = {};
   const decided = new Set<string>();
 
@@ -228,6 +229,21 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   for (const f of Object.keys(patch)) if (same(patch[f], local[f])) delete patch[f];
   return patch;
 }
+
+/**
+ * Columns a change may not set on a row this node has (WRITE_RULES): its restaurant never
+ * moves; on the cloud, a credential the row already has (not null) stays the cloud's. The hub takes the
+ * cloud's credentials: the cloud is where the restaurant is managed from afar (a password
+ * reset there must reach the venue), and it already holds every row the hub has.
+ */
+function keptHere(ctx: ApplyContext, table: string, local: Record<string, unknown>): Set<string> {
+  const kept = new Set(['restaurant_id']);
+  if (ctx.role === 'cloud') for (const f of credentialsOf(table)) if (local[f] !== null && local[f] !== undefined) kept.add(f);
+  return kept;
+}
+
+/** A row by id, and (but for a restaurant itself) its restaurant: a write never reaches past it. */
+const ownKey = (c: WireChange, ctx: ApplyContext) => (c.table === 'restaurants' ? { id: c.row_id } : { id: c.row_id, restaurant_id: ctx.restaurantId });
 
 const same = (a: unknown, b: unknown) => a === b || (a !== null && b !== null && typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
@@ -336,6 +352,7 @@ async function makeRoomForLine(trx: Executor, row: Record<string, unknown>): Pro
   const clash = await trx
     .selectFrom('order_items')
     .select(['id', 'idx', 'restaurant_id'])
+    .where('restaurant_id', '=', String(row.restaurant_id))
     .where('order_id', '=', String(row.order_id))
     .where('idx', '=', Number(row.idx))
     .executeTakeFirst();
@@ -368,6 +385,56 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
     // a change carries the whole row as it left it, whatever columns it set
     if (Object.keys(c.data).length !== cols.size) throw new ApiError('sync_batch_invalid', `A change of ${c.table} must carry the whole row.`, 'data');
   }
+  await checkOwners(trx, ctx, changes);
+}
+
+/**
+ * Ownership (sync/write-rules.ts): what a change claims decides nothing. Every row a batch
+ * names, and every row its references name, is looked up as this node has it stored (by id,
+ * in its table); one of another restaurant refuses the whole batch. A row this node does not
+ * have is new, and claimed for the link's restaurant above.
+ */
+async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange[]): Promise<void> {
+  const named = new Map<string, Set<string>>();
+  const name = (table: string, id: string) => {
+    if (!named.has(table)) named.set(table, new Set());
+    named.get(table)!.add(id);
+  };
+  for (const c of changes) {
+    name(c.table, c.row_id);
+    for (const [col, ref] of Object.entries(WRITE_RULES[c.table as keyof typeof WRITE_RULES].references ?? {})) {
+      for (const id of idsIn(c, col, ref.many === true)) name(ref.table, id);
+    }
+  }
+  for (const [table, ids] of named) {
+    const all = [...ids];
+    for (let i = 0; i < all.length; i += 500) {
+      const chunk = all.slice(i, i + 500);
+      const q = (trx as Kysely<any>).selectFrom(table).where('id', 'in', chunk);
+      const rows: { id: string; owner: string }[] =
+        table === 'restaurants' ? await q.select(['id', 'id as owner']).execute() : await q.select(['id', 'restaurant_id as owner']).execute();
+      const theirs = rows.find((r) => r.owner !== ctx.restaurantId);
+      if (theirs) throw new ApiError('sync_restaurant_mismatch', `The batch names a row of another restaurant (${table} ${theirs.id}).`);
+    }
+  }
+}
+
+/** The row ids a reference column of a change names (none when null). */
+function idsIn(c: WireChange, col: string, many: boolean): string[] {
+  const v = c.data[col];
+  if (v === null || v === undefined) return [];
+  if (!many) {
+    if (typeof v !== 'string') throw new ApiError('sync_batch_invalid', `${c.table}.${col} must be a row id.`, 'data');
+    return [v];
+  }
+  let list: unknown;
+  try {
+    list = typeof v === 'string' ? JSON.parse(v) : v;
+  } catch {
+    list = null;
+  }
+  if (!Array.isArray(list) || !list.every((x) => typeof x === 'string')) throw new ApiError('sync_batch_invalid', `${c.table}.${col} must be a list of row ids.`, 'data');
+  return list as string[];
 }
 
 /** The changes this node has not yet applied (or made), by op id. */

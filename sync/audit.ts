@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Executor } from '../server/db/records.ts';
 import { MERGE_RULES, SYNCED_TABLES } from './merge-rules.ts';
+import { credentialsOf } from './write-rules.ts';
 
 /**
  * The convergence audit: each side hashes its rows of a restaurant per table, in 32 buckets
@@ -16,9 +17,12 @@ export interface SideSummary {
 
 const bucketOf = (id: string) => id.slice(-1).toUpperCase();
 
-/** A row as both sides must agree on it: local bookkeeping columns left out, keys sorted. */
+/**
+ * A row as both sides must agree on it, keys sorted: local bookkeeping columns left out, and
+ * credentials, each node's own once the row exists (sync/write-rules.ts).
+ */
 export function canonical(table: string, row: Record<string, unknown>): string {
-  const skip = new Set(MERGE_RULES[table]?.local ?? []);
+  const skip = new Set([...(MERGE_RULES[table]?.local ?? []), ...credentialsOf(table)]);
   const keys = Object.keys(row).filter((k) => !skip.has(k)).sort();
   return JSON.stringify(keys.map((k) => [k, row[k] === undefined ? null : row[k]]));
 }

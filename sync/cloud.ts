@@ -12,8 +12,9 @@ import { auditSide } from './audit.ts';
 import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch } from './epoch.ts';
-import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, type CloudPosition } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson } from './wire.ts';
+import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 
 type Hub = SyncHubsTable;
 
@@ -176,6 +177,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         }
         // what the cloud already holds is acknowledged again and not applied twice
         const fresh = body.changes.filter((c) => c.origin_seq > Number(h.cursor));
+        refuseStampsAhead(fresh, services.clock.now());
         await applyChanges(trx, { restaurantId: h.restaurant_id, role: 'cloud', now: services.clock.now() }, fresh);
         const top = fresh.at(-1);
         const patch = {
@@ -209,7 +211,8 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     }
     if (closing.signal.aborted) ctx.set('Connection', 'close');
     const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
-    sendJson(ctx, { ...pos, ...page, pending: waiting });
+    // the time of the answer, not of the question: the hub measures its clock by it
+    sendJson(ctx, { ...pos, ...page, pending: waiting, now: services.clock.now() });
   });
 
   router.post('/audit', async (ctx) => {
@@ -219,6 +222,21 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   });
 
   return { router, stop: () => closing.abort() };
+}
+
+/**
+ * A stamp further ahead of this cloud's clock than MAX_AHEAD_MS comes from a clock that
+ * jumped: taken, it would drag every later stamp of the restaurant into the future (or,
+ * capped, let it beat later edits forever). The batch is refused whole; the hub measures
+ * its clock again, re-dates what it has not sent yet and pushes again (sync/clock.ts).
+ */
+function refuseStampsAhead(changes: WireChange[], nowMs: number): void {
+  const bound = nowMs + MAX_AHEAD_MS;
+  const ahead = changes.find((c) => c.hlc !== null && parseHlc(c.hlc).ms > bound);
+  if (ahead) {
+    const by = Math.round((parseHlc(ahead.hlc!).ms - nowMs) / 1000);
+    throw new ApiError('sync_batch_invalid', `A change is stamped ${by} s ahead of the cloud’s clock (at most ${MAX_AHEAD_MS / 1000} s): check the hub’s clock.`, 'hlc');
+  }
 }
 
 function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', head?: number): ApiError {

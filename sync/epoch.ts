@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
-import { forgetNode } from '../server/db/records.ts';
 import type { DB } from '../server/db/schema.ts';
 
 /**
@@ -19,7 +18,6 @@ export async function rotateEpoch(db: Kysely<DB>): Promise<string> {
     await trx.updateTable('change_log').set({ origin }).where('origin', '=', old).execute();
     await trx.updateTable('sync_link').set({ resync: 1, push_cursor: 0, pull_cursor: 0 }).execute();
   });
-  forgetNode(db);
   return origin;
 }
 

@@ -1,6 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { setClockOffset } from '../server/db/hlc.ts';
+import { measureOffset, redateAhead, withPushLock } from './clock.ts';
 import type { DB } from '../server/db/schema.ts';
 import type { SyncLinkTable } from '../server/db/schema/sync.ts';
 import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
@@ -56,6 +57,9 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
   }
   return parsed as T;
 }
+
+/** The hub's credential for its cloud, as the link keeps it. */
+export const credentialOf = (_services: Services, link: Link): string => link.credential;
 
 export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;
 
@@ -234,7 +238,7 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
   const sent = services.clock.now();
   const pos = await callCloud<CloudPosition>(link.cloud_url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, { credential: link.credential, signal });
   const back = services.clock.now();
-  const offset = Math.round(pos.now - (sent + back) / 2);
+  const offset = await measureOffset(services, { sent, back, cloudNow: pos.now, held: false });
   const patch: Partial<Link> = { clock_offset_ms: offset, cloud_epoch: pos.cloud_epoch, connected: 1, last_error: null, refused: null };
   if (link.cloud_epoch && link.cloud_epoch !== pos.cloud_epoch) patch.pull_cursor = 0;
   if (pos.cursor > 0) {
@@ -249,18 +253,29 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
   }
   patch.push_cursor = pos.cursor;
   await db.updateTable('sync_link').set(patch).where('id', '=', 1).execute();
-  setClockOffset(db, offset);
+  // what this hub stamped while its clock ran ahead, and the cloud does not hold yet
+  await withPushLock(db, () => redateAhead(services, pos.cursor));
   return pos;
 }
 
 /** Sends one page of this hub's own changes; the cursor moves only on the cloud's answer. */
 export async function pushPage(services: Services, link: Link, signal?: AbortSignal): Promise<Page> {
+  const out = await withPushLock(services.db, () => pushLocked(services, link, signal));
+  if (!('again' in out)) return out;
+  // out of step (a lost answer, a restore), or stamps beyond the cloud's bound (this hub's
+  // clock jumped): hello measures the clock, re-dates and finds where both stand, then push resumes
+  await hello(services, signal);
+  return { ...out.again, more: true };
+}
+
+async function pushLocked(services: Services, link: Link, signal?: AbortSignal): Promise<Page | { again: Page }> {
   const { db } = services;
   const epoch = await currentEpoch(db);
   const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
   if (page.changes.length === 0) return page;
   const pending = page.more ? await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch }) : 0;
   let pos: CloudPosition;
+  const sent = services.clock.now();
   try {
     pos = await callCloud<CloudPosition>(
       link.cloud_url,
@@ -269,13 +284,10 @@ export async function pushPage(services: Services, link: Link, signal?: AbortSig
       { credential: link.credential, signal },
     );
   } catch (err) {
-    // out of step (a lost answer, a restore): hello finds where both stand, then push resumes
-    if (err instanceof Refused && err.code === 'sync_cursor_mismatch') {
-      await hello(services, signal);
-      return { ...page, more: true };
-    }
+    if (err instanceof Refused && (err.code === 'sync_cursor_mismatch' || (err.code === 'sync_batch_invalid' && err.param === 'hlc'))) return { again: page };
     throw err;
   }
+  await measureOffset(services, { sent, back: services.clock.now(), cloudNow: pos.now, held: false });
   await db
     .updateTable('sync_link')
     .set({ push_cursor: pos.cursor, last_synced_at: Math.floor(services.clock.now() / 1000) })
@@ -294,6 +306,7 @@ export async function pullPage(
   const epoch = await currentEpoch(db);
   const after = Number(link.pull_cursor);
   let res: CloudPosition & { changes: WireChange[]; last: number; more: boolean; pending: number };
+  const sent = services.clock.now();
   try {
     res = await callCloud(
       link.cloud_url,
@@ -309,6 +322,8 @@ export async function pullPage(
     }
     throw err;
   }
+  const back = services.clock.now();
+  await measureOffset(services, { sent, back, cloudNow: res.now, held: back - sent > 1000 });
   const applied = await services.tx.run(async (trx) => {
     const now = await trx.selectFrom('sync_link').select('pull_cursor').where('id', '=', 1).executeTakeFirst();
     // another pull (the CLI, a duplicated answer) got here first: this page is stale

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { formatHlc, parseHlc, resetHlc } from '../server/db/hlc.ts';
+import { formatHlc, parseHlc } from '../server/db/hlc.ts';
 import type { DB } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import type { Services } from '../server/services.ts';
@@ -92,7 +92,6 @@ async function redate(db: Kysely<DB>, offsetMs: number): Promise<void> {
     const st = await trx.selectFrom('node_state').select('hlc').where('id', '=', 1).executeTakeFirstOrThrow();
     if (st.hlc) await trx.updateTable('node_state').set({ hlc: shift(st.hlc, offsetMs) }).where('id', '=', 1).execute();
   });
-  resetHlc(db);
 }
 
 function shift(hlc: string, offsetMs: number): string {

@@ -2,7 +2,7 @@ import type { RecordTable } from '../server/db/schema.ts';
 
 /**
  * How two nodes' changes to the same record merge: the one table of rules, written out in
- * README ("Cloud sync → merge rules"). Everything not named here is a free field: last
+ * sync/README.md ("Merge rules"). Everything not named here is a free field: last
  * writer wins per field, by hybrid logical clock (server/db/hlc.ts).
  *
  * - lifecycle: the status column moves forward only; of two statuses the one ranked later

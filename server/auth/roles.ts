@@ -7,7 +7,8 @@ import { SCOPES, type Scope } from './scopes.ts';
 export const ACCESS_ROLES = ['owner', 'manager', 'server', 'kitchen'] as const;
 export type AccessRole = (typeof ACCESS_ROLES)[number];
 
-const MANAGER: Scope[] = SCOPES.filter((s) => !s.startsWith('api_keys:'));
+// a manager runs the restaurant, not the machine: no keys, and the backups stay where the owner put them
+const MANAGER: Scope[] = SCOPES.filter((s) => !s.startsWith('api_keys:') && s !== 'backups:write');
 // no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes
 const SERVER: Scope[] = [
   'orders:read',

@@ -28,6 +28,8 @@ export const SCOPES = [
   // the keys themselves (/v1/api_keys): only an owner's session holds these by default
   'api_keys:read',
   'api_keys:write',
+  // where and whether the hub writes its backups (a folder on the hub PC): the owner's decision
+  'backups:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -31,6 +31,7 @@ export async function keysCommand(argv: string[]) {
         livemode: !flags.sandbox,
         scopes,
         name: flags.name as string | undefined,
+        grantedBy: 'operator',
       }),
     );
     out(flags, { id: key.id, key: key.key, scopes: key.scopes, livemode: key.livemode }, `${key.key}\n(${key.scopes.join(', ')}; shown once)`);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { systemClock } from '../clock.ts';
+import { processClock, systemClock } from '../clock.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
@@ -8,8 +8,10 @@ import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
+import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
+import { startWatchdog } from '../operator/watchdog.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
@@ -30,7 +32,7 @@ export async function serveCommand(argv: string[]) {
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
-  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3) });
   const role = cfg.server.role;
   if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
@@ -50,7 +52,7 @@ export async function serveCommand(argv: string[]) {
   let port: number;
   try {
     database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
-    server = createServer({ database, logger, scheduler: true, config: cfg.server });
+    server = createServer({ database, logger, scheduler: true, config: cfg.server, clock: processClock() });
     ({ port } = await server.listen(cfg.port, cfg.host));
     // First start on an empty hub: make a restaurant so the owner has keys to start with
     // (only once listening: keys made by a start that then failed would never be shown).
@@ -61,7 +63,7 @@ export async function serveCommand(argv: string[]) {
         slug: 'my-restaurant',
       });
       if (!flags.json) {
-        process.stdout.write(`\nFirst start: created a restaurant.\n${describe(firstRun)}\nRename it with PATCH /v1/settings.\n\n`);
+        process.stdout.write(`\nFirst start: created a restaurant and its API keys (shown this once).\n${describe(firstRun)}\nIts name, time zone and currency are set on the back office's setup page.\n\n`);
       }
     }
   } catch (err) {
@@ -84,6 +86,8 @@ export async function serveCommand(argv: string[]) {
     const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
     const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
     const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
+    // the name tablets may open the back office by (http/hosts.ts)
+    server.services.config.allowedHosts = [...server.services.config.allowedHosts, ad.host];
     announcer = announce(ad, (err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address'));
     logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host }, 'announced on the LAN (mDNS)');
   }
@@ -103,12 +107,23 @@ export async function serveCommand(argv: string[]) {
   const parent = parentChannel();
   const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
+  // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
+  startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
+    // a stop that hangs (a job that never ends, a disk that never answers) still ends the
+    // process; within the desktop supervisor's own limit (15 s), so ours comes first and is logged
+    setTimeout(() => {
+      lock?.release();
+      logger.error({ signal, graceMs }, 'stop took too long: exiting now');
+      process.exit(1);
+    }, graceMs);
     Promise.all([announcer?.stop(), server.close()])
       .then(
         () => {
@@ -130,4 +145,10 @@ export async function serveCommand(argv: string[]) {
   // the data dir's lock and the port from the app's next start.
   parent?.onMessage((m: any) => m?.type === 'shutdown' && stop('shutdown message'));
   parent?.onGone(() => stop('supervisor gone'));
+}
+
+/** A duration from the environment (ms), for operators and tests; the default when unset or not a positive number. */
+function envMs(name: string, fallback: number): number {
+  const v = Number(process.env[name]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
 }

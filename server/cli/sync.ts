@@ -1,4 +1,5 @@
-import { systemClock } from '../clock.ts';
+import { processClock, systemClock } from '../clock.ts';
+import { registerClock } from '../db/hlc.ts';
 import { defaultConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { ServerProcess } from '../db/processes.ts';
@@ -26,12 +27,14 @@ const USAGE = `usage:
 /** What the sync functions need of a server, for a command that runs none. */
 function servicesFor(database: Database): Services {
   const logger = createLogger({ toStderr: true });
+  const clock = processClock();
+  registerClock(database.db, () => clock.now());
   return {
     db: database.db,
     dialect: database.dialect,
     databaseUrl: database.url,
     tx: new Transactor(database.db),
-    clock: systemClock,
+    clock,
     logger,
     // never registered: this command takes no Idempotency-Keys
     process: new ServerProcess(database.db, database.dialect, database.url, logger),

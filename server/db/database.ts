@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { ulid } from 'ulid';
+import { DATA_DIR_MODE, DATA_FILE_MODE, makeDirSync } from '../make-dir.ts';
 import type { DB } from './schema.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
@@ -41,14 +42,38 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return database;
 }
 
+/**
+ * The database holds staff password hashes, guests' phones and sealed secrets: it is made
+ * readable by the hub's account only (SQLite would make it 0644), before SQLite opens it.
+ */
+function createPrivately(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', DATA_FILE_MODE));
+  } catch (err: any) {
+    if (err.code !== 'EEXIST') throw err;
+    tighten(file);
+  }
+}
+
+function tighten(file: string): void {
+  try {
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, DATA_FILE_MODE);
+  } catch {
+    // not there, or not ours to change (a copy opened read-only by a tool): left as it is
+  }
+}
+
 function openSqlite(dataDir: string, busyTimeoutMs: number): Database {
   let file = ':memory:';
   if (dataDir !== ':memory:') {
-    fs.mkdirSync(dataDir, { recursive: true });
+    makeDirSync(dataDir, DATA_DIR_MODE);
     file = path.join(dataDir, 'comanda.sqlite');
+    createPrivately(file);
   }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  // SQLite gives the -wal and -shm files the database file's mode; ones left by an older start are tightened too
+  if (file !== ':memory:') for (const extra of ['-wal', '-shm']) tighten(file + extra);
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {
     checkpointer = startCheckpointer(file);

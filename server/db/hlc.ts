@@ -6,17 +6,27 @@ import type { Executor } from './records.ts';
  * backwards on that node and is later than every change it has seen from others, so
  * "last writer wins" means the same thing on the hub and in the cloud. A stamp is text
  * that sorts as it compares: 12 hex digits of milliseconds, 4 of a counter, the node.
+ *
+ * The last stamp a node handed out (or applied) is persisted in node_state and read under
+ * the row lock that hands out log positions (records.ts), so every process of one node
+ * (several cloud processes on one PostgreSQL, the CLI beside `serve`) stamps in the order
+ * its changes commit, whatever its own wall clock says. Memory holds only the wall clock
+ * and the offset sync measured.
  */
-export const MAX_AHEAD_MS = 60_000;
+
+/**
+ * How far ahead of a node's clock another node's stamp may be. The cloud refuses a push
+ * holding a stamp beyond it (sync/cloud.ts); the hub re-dates such stamps of its own before
+ * it sends them (sync/clock.ts). Within it a stamp is taken as it is and this node's clock
+ * moves past it, so a later local edit still wins.
+ */
+export const MAX_AHEAD_MS = 5 * 60_000;
 
 interface State {
   /** the node's wall clock in ms (createServer registers its injected clock) */
   now: () => number;
   /** added to now(): the cloud's clock minus this node's, once sync has measured it */
   offsetMs: number;
-  ms: number;
-  counter: number;
-  loaded: boolean;
 }
 
 const states = new WeakMap<object, State>();
@@ -24,7 +34,7 @@ const states = new WeakMap<object, State>();
 function stateOf(db: Executor): State {
   const key = (db as Kysely<any>).getExecutor().adapter;
   let s = states.get(key);
-  if (!s) states.set(key, (s = { now: Date.now, offsetMs: 0, ms: 0, counter: 0, loaded: false }));
+  if (!s) states.set(key, (s = { now: Date.now, offsetMs: 0 }));
   return s;
 }
 
@@ -38,6 +48,11 @@ export function setClockOffset(db: Executor, offsetMs: number): void {
   stateOf(db).offsetMs = offsetMs;
 }
 
+export function clockOffset(db: Executor): number {
+  return stateOf(db).offsetMs;
+}
+
+/** This node's idea of the time (the cloud's, on a linked hub). */
 export function physicalNow(db: Executor): number {
   const s = stateOf(db);
   return s.now() + s.offsetMs;
@@ -57,62 +72,49 @@ export const HLC_PATTERN = /^[0-9a-f]{12}\.[0-9a-f]{4}\.[0-9a-z_]{1,16}$/;
 /** The short name a node signs its stamps with. */
 export const nodeOf = (origin: string) => origin.slice(-8).toLowerCase();
 
-/** Whether the last stamp handed out (persisted in node_state) has been read since start. */
-export function needsLoad(db: Executor): boolean {
-  return !stateOf(db).loaded;
-}
+/** A clock for one unit's log entries: starts after the persisted stamp, read under the lock. */
+export class StampClock {
+  private ms = 0;
+  private counter = 0;
 
-/** Takes the stamp persisted by an earlier run, so a restart never reuses a time. */
-export function load(db: Executor, persisted: string | null): void {
-  const s = stateOf(db);
-  s.loaded = true;
-  if (persisted) advanceTo(s, parseHlc(persisted));
-}
+  constructor(
+    private readonly wall: number,
+    persisted: string | null,
+  ) {
+    if (persisted) this.observe(persisted);
+  }
 
-function advanceTo(s: State, t: { ms: number; counter: number }): void {
-  if (t.ms > s.ms || (t.ms === s.ms && t.counter > s.counter)) {
-    s.ms = t.ms;
-    s.counter = t.counter;
+  /** The next stamp for a change made here. */
+  next(node: string): string {
+    if (this.wall > this.ms) {
+      this.ms = this.wall;
+      this.counter = 0;
+    } else if (++this.counter > 0xffff) {
+      this.ms++;
+      this.counter = 0;
+    }
+    return formatHlc(this.ms, this.counter, node);
+  }
+
+  /**
+   * A change from another node was applied: later local changes sort after it, however far
+   * ahead it is (what may arrive is bounded where it enters: MAX_AHEAD_MS).
+   */
+  observe(stamp: string): void {
+    const t = parseHlc(stamp);
+    if (t.ms > this.ms || (t.ms === this.ms && t.counter > this.counter)) {
+      this.ms = t.ms;
+      this.counter = t.counter;
+    }
+  }
+
+  /** The last stamp handed out or observed, to persist. */
+  last(node: string): string {
+    return formatHlc(this.ms, this.counter, node);
   }
 }
 
-/** The next stamp for a change made here. */
-export function nextHlc(db: Executor, node: string): string {
-  const s = stateOf(db);
-  const wall = s.now() + s.offsetMs;
-  if (wall > s.ms) {
-    s.ms = wall;
-    s.counter = 0;
-  } else if (++s.counter > 0xffff) {
-    s.ms++;
-    s.counter = 0;
-  }
-  return formatHlc(s.ms, s.counter, node);
-}
-
-/**
- * A change from another node was applied: later local changes must sort after it. A stamp
- * more than MAX_AHEAD_MS ahead of this node's clock (a node whose clock runs fast) is kept
- * on its change, but pulls this node's clock only that far, so one bad clock cannot drag
- * every node's stamps into the future.
- */
-export function observeHlc(db: Executor, remote: string): void {
-  const s = stateOf(db);
-  const t = parseHlc(remote);
-  const bound = s.now() + s.offsetMs + MAX_AHEAD_MS;
-  advanceTo(s, t.ms > bound ? { ms: bound, counter: 0 } : t);
-}
-
-/** The last stamp handed out, to persist. */
-export function lastHlc(db: Executor, node: string): string {
-  const s = stateOf(db);
-  return formatHlc(s.ms, s.counter, node);
-}
-
-/** Forgets the clock state so it is read again from node_state (sync re-dated the history). */
-export function resetHlc(db: Executor): void {
-  const s = stateOf(db);
-  s.loaded = false;
-  s.ms = 0;
-  s.counter = 0;
+/** A clock for the unit of work about to log on `db`, after the persisted stamp. */
+export function stampClock(db: Executor, persisted: string | null): StampClock {
+  return new StampClock(physicalNow(db), persisted);
 }

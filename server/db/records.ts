@@ -1,8 +1,9 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
 import { insertRows, runShape } from './statement-shapes.ts';
-import { lastHlc, load, needsLoad, nextHlc, nodeOf, observeHlc } from './hlc.ts';
+import { nodeOf, stampClock } from './hlc.ts';
 import type { DB, RecordTable } from './schema.ts';
+import { locksRows } from './row-locks.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -38,12 +39,55 @@ export async function updateRecord<T extends RecordTable>(
   key: { id: string; restaurant_id?: string },
   patch: Updateable<DB[T]>,
 ): Promise<Row<T> | undefined> {
+  // a local write claims only the columns whose value it changes (see changedColumns)
+  const fields = provenance.has(trx) ? [] : await changedColumns(trx, table, key, patch as Record<string, unknown>);
   let q: any = (trx as Kysely<any>).updateTable(table as string).set(patch as any).where('id', '=', key.id);
   if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
   const saved = (await q.returningAll().executeTakeFirst()) as Row<T> | undefined;
-  if (saved) await appendChange(trx, table, 'update', saved as any, Object.keys(patch as object));
+  if (saved) await appendChange(trx, table, 'update', saved as any, fields);
   return saved;
 }
+
+/**
+ * The columns of `patch` whose value differs from the stored row. Sync merges per column by
+ * the clock of the change that last set it, so a save that sends a whole form (a price edited,
+ * the name sent back as it was read) must not claim the name: it would overrule a rename made
+ * on the other side meanwhile. Read under a row lock on PostgreSQL, so the comparison is with
+ * the value this update replaces. Values that merely look alike across drivers (1 and '1')
+ * count as equal; anything in doubt counts as changed, which is the old, safe behaviour.
+ */
+async function changedColumns(trx: Executor, table: string, key: { id: string; restaurant_id?: string }, patch: Record<string, unknown>): Promise<string[]> {
+  const cols = Object.keys(patch);
+  if (cols.length === 0) return cols;
+  let q: any = (trx as Kysely<any>).selectFrom(table).select(cols).where('id', '=', key.id);
+  if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
+  if (locksRows(trx)) q = q.forUpdate();
+  const before = (await q.executeTakeFirst()) as Record<string, unknown> | undefined;
+  if (!before) return cols;
+  return cols.filter((c) => !sameValue(patch[c], before[c]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === undefined || a === null || b === undefined || b === null) return false;
+  if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) === Number(b) && (typeof a === 'boolean' ? typeof b === 'number' : typeof a === 'number');
+  if (typeof a === 'object' || typeof b === 'object') {
+    const parse = (v: unknown) => (typeof v === 'string' ? safeJson(v) : v);
+    return JSON.stringify(sortKeys(parse(a))) === JSON.stringify(sortKeys(parse(b)));
+  }
+  return String(a) === String(b);
+}
+
+const safeJson = (s: string): unknown => {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return s;
+  }
+};
+
+const sortKeys = (v: unknown): unknown =>
+  Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as any)[k])])) : v;
 
 /** Truly deletes a record; the change log keeps its last state as a tombstone. */
 export async function deleteRecord<T extends RecordTable>(
@@ -147,34 +191,22 @@ async function logChanges(trx: Executor, entries: Entry[]): Promise<void> {
 }
 
 async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
-  if (needsLoad(trx)) {
-    const st = await (trx as Kysely<DB>).selectFrom('node_state').select(['origin', 'hlc']).where('id', '=', 1).executeTakeFirst();
-    load(trx, st?.hlc ?? null);
-    if (st) nodes.set((trx as Kysely<any>).getExecutor().adapter, st.origin);
-  }
-  // Stamps are taken before the numbers so the last one is persisted by the same statement;
-  // another process may have re-keyed the node meanwhile (sync/epoch.ts), hence the check.
-  const adapter = (trx as Kysely<any>).getExecutor().adapter;
-  let node = nodeOf(nodes.get(adapter) ?? '');
-  const stamps = entries.map((e) => (e.from ? (observeHlc(trx, e.from.hlc), e.from.hlc) : nextHlc(trx, node)));
   // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
-  // commit, so on PostgreSQL positions are handed out in commit order with no gaps.
+  // commit, so on PostgreSQL positions are handed out in commit order with no gaps. The
+  // stamps are taken under the same lock, after the last one persisted by whichever process
+  // wrote before: two processes of one node (their wall clocks apart) stamp in commit order.
   const n = entries.length;
-  const persisted = lastHlc(trx, node);
   const bumped = await runShape(
     trx,
-    'node_state+hlc',
-    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n), hlc: persisted })).where('id', '=', 1).returning(['origin', 'seq']),
-    [n, persisted, 1],
+    'node_state+seq',
+    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq', 'hlc']),
+    [n, 1],
   );
-  const { origin, seq } = bumped.rows[0];
-  if (nodeOf(origin) !== node) {
-    nodes.set(adapter, origin);
-    node = nodeOf(origin);
-    entries.forEach((e, i) => {
-      if (!e.from) stamps[i] = nextHlc(trx, node);
-    });
-  }
+  const { origin, seq, hlc } = bumped.rows[0];
+  const node = nodeOf(origin);
+  const clock = stampClock(trx, hlc);
+  const stamps = entries.map((e) => (e.from ? (clock.observe(e.from.hlc), e.from.hlc) : clock.next(node)));
+  await runShape(trx, 'node_state+hlc', () => (trx as Kysely<DB>).updateTable('node_state').set({ hlc: clock.last(node) }).where('id', '=', 1), [clock.last(node), 1]);
   const first = Number(seq) - n + 1;
   const created = Date.now();
   const log = entries.map((e, i) => ({
@@ -193,14 +225,6 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   }));
   // Both dialects bind at most ~32k parameters per statement; 12 columns per entry.
   for (let i = 0; i < log.length; i += 1000) await insertRows(trx, 'change_log', log.slice(i, i + 1000), false);
-}
-
-/** Each database's node origin, as last read (it changes only when sync re-keys the node). */
-const nodes = new WeakMap<object, string>();
-
-/** Sync re-keyed this node (a restore): stamps from now on carry the new origin. */
-export function forgetNode(db: Executor): void {
-  nodes.delete((db as Kysely<any>).getExecutor().adapter);
 }
 
 /**

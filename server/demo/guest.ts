@@ -37,7 +37,10 @@ export const guestDemo: DemoStep = async (tx, actor, _opts, result) => {
     }
   });
   result.waitlist = {
-    joinPage: `/public/restaurants/${restaurant.slug}/waitlist`,
-    statusOfFirstParty: `/public/waitlist/${firstToken}`,
+    // the pages a guest opens (what to print on a poster or send), then the API behind them
+    joinPage: `/r/${restaurant.slug}/waitlist`,
+    feedbackPage: `/r/${restaurant.slug}/feedback`,
+    statusOfFirstParty: `/waitlist/${firstToken}`,
+    api: { join: `/public/restaurants/${restaurant.slug}/waitlist`, statusOfFirstParty: `/public/waitlist/${firstToken}` },
   };
 };

@@ -42,6 +42,8 @@ export function errorCodesOf(r: RouteSpec): ErrorCode[] {
   if (r.auth !== 'none') add('api_key_missing', 'api_key_invalid', 'key_type_not_allowed', 'rate_limited');
   // a staff session may call any keyed route; its writes need the session's CSRF token (http/session.ts)
   if (r.auth !== 'none' && r.method !== 'get') add('csrf_token_invalid');
+  // …and a session's cookie counts only under one of the server's names (http/hosts.ts)
+  if (r.auth !== 'none') add('host_not_allowed');
   if (r.scope) add('insufficient_scope');
   if (r.preflight) add('rate_limited');
   if (r.params) add('resource_missing');

@@ -93,7 +93,7 @@ export function buildOpenApi(routes: RouteSpec[]) {
       responses: { [status]: success, ...errorResponses(r) },
       ...(r.auth !== 'none' && { security: [{ [r.auth === 'widget' ? 'widgetKey' : 'secretKey']: r.scope ? [r.scope] : [] }] }),
       ...(r.scope && { 'x-scope': r.scope }),
-      // what a sandbox key may do here (README, "Sandbox keys")
+      // what a sandbox key may do here (docs/integrators/api.md, "Sandbox keys")
       ...(r.auth !== 'none' && { 'x-sandbox': r.sandbox }),
     };
     // an empty body is read as {} (http/route.ts): the body is required when {} is not enough

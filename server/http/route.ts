@@ -17,7 +17,7 @@ import { zodToApiError } from './zod-errors.ts';
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /**
- * How a route treats a sandbox key, the way Stripe keeps test mode apart (README, "Sandbox
+ * How a route treats a sandbox key, the way Stripe keeps test mode apart (docs/integrators/api.md, "Sandbox
  * keys"). A sandbox key is for integrators' tests: it must never change what live guests see
  * nor read personal data.
  * - `own_mode`: records that carry a mode (orders, reservations, waitlist, events, webhook

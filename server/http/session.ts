@@ -5,6 +5,7 @@ import { resolveSession, type SessionLifetime, type StaffSession } from '../doma
 import { callerIp, clientKey } from '../api/guest/guard.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
+import { isLoopbackHost, requireKnownHost } from './hosts.ts';
 
 export const SESSION_COOKIE = 'comanda_session';
 /** Readable by the page, which echoes it in X-CSRF-Token; a page of another site can read neither. */
@@ -35,7 +36,8 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * wins and the cookie is ignored). A state-changing request made with a session must carry
  * the session's CSRF token in X-CSRF-Token: a form or script on another site can make the
  * browser send the cookie (a same-site page on another port, say) but cannot read the token.
- * Runs before the body is read, so a forged form post is refused as such.
+ * Runs before the body is read, so a forged form post is refused as such. A cookie sent under
+ * a Host that is none of the server's names is refused (DNS rebinding, http/hosts.ts).
  */
 export async function sessionOf(ctx: Context, services: Services): Promise<StaffSession | null> {
   if (ctx.state.session !== undefined) return ctx.state.session;
@@ -43,6 +45,7 @@ export async function sessionOf(ctx: Context, services: Services): Promise<Staff
   if (ctx.get('x-api-key')) return null;
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token || token.length > 100) return null;
+  requireKnownHost(ctx, services);
   const session = await resolveSession(services.db, token, services.clock.now(), lifetimeOf(services));
   if (!session) return null;
   if (!SAFE_METHODS.has(ctx.method)) {
@@ -81,11 +84,15 @@ export function setSessionCookies(ctx: Context, services: Services, value: { tok
   ctx.cookies.set(CSRF_COOKIE, value.csrfToken, { ...base, httpOnly: false, maxAge });
 }
 
-/** The hub machine itself: a loopback peer that no proxy stands in front of. */
+/**
+ * The hub machine itself: a loopback peer that no proxy stands in front of, which names the
+ * hub by a loopback name. A loopback peer alone is not enough: a page whose name an attacker
+ * made resolve to 127.0.0.1 (DNS rebinding) connects from loopback too, but under its own Host.
+ */
 export function isLoopback(ctx: Context): boolean {
   const addr = ctx.req.socket.remoteAddress ?? '';
   const loop = addr === '127.0.0.1' || addr === '::1' || addr === '::ffff:127.0.0.1';
-  return loop && !ctx.get('x-forwarded-for') && !ctx.get('forwarded');
+  return loop && !ctx.get('x-forwarded-for') && !ctx.get('forwarded') && isLoopbackHost(ctx.get('host'));
 }
 
 /** The peer's address for the sign-in limit, read as the guest routes read it (trusted proxies only). */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { DATA_DIR_MODE, DATA_FILE_MODE, makeDir } from '../make-dir.ts';
 
 export const DB_FILE = 'comanda.sqlite';
 /** The backup thread's nice value (Linux): below the request thread, still well ahead of idle work. */
@@ -62,10 +63,12 @@ export interface BackupResult {
 export async function backupFile(sourceFile: string, dest: string): Promise<BackupResult> {
   const started = Date.now();
   if (!fs.existsSync(sourceFile)) throw new Error(`no database at ${sourceFile}`);
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  await makeDir(path.dirname(dest), DATA_DIR_MODE);
   const partial = `${dest}.partial`;
   await fs.promises.rm(partial, { force: true });
   try {
+    // made here first so the copy (an empty file is an empty database) is never readable by others
+    await fs.promises.writeFile(partial, '', { flag: 'wx', mode: DATA_FILE_MODE });
     const module = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(WORKER, { eval: true, workerData: { source: sourceFile, partial, module, nice: BACKUP_NICE } });
     const outcome = await new Promise<{ check?: string; error?: string }>((resolve, reject) => {

@@ -30,6 +30,8 @@ export const OperatorConfigSchema = z
     /** Address to listen on; the hub listens on every interface so tablets reach it. */
     host: z.string().min(1),
     publicUrl: httpUrl,
+    /** more names the back office may be opened by (a router's DNS name, another domain) */
+    allowedHosts: z.array(z.string().min(1).max(253)),
     databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
     bodyLimitBytes: positiveInt.max(64 * 1024 * 1024),
     rateLimit: z.union([z.literal(false), z.strictObject({ perSecond: z.number().positive(), burst: positiveInt })]),

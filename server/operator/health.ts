@@ -11,7 +11,8 @@ export interface SystemHealth {
   /** where tablets reach this server (never 0.0.0.0) */
   urls: string[];
   backups: { status: BackupStatus | null; config: Services['config']['backups'] } | null;
-  printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number };
+  /** in use; `switchedOff`: set up but not in use */
+  printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number; switchedOff: number };
   sync: { linked: boolean; connected: boolean; lastSyncedAt: number | null; lastError: string | null; resync: boolean };
 }
 
@@ -19,7 +20,8 @@ export interface SystemHealth {
 export async function systemHealth(services: Services, restaurantId: string): Promise<SystemHealth> {
   const op = operatorOf(services);
   const { config, db } = services;
-  const printers = await db.selectFrom('printers').select('id').where('restaurant_id', '=', restaurantId).where('is_active', '=', 1).execute();
+  const all = await db.selectFrom('printers').select(['id', 'is_active']).where('restaurant_id', '=', restaurantId).execute();
+  const printers = all.filter((p) => p.is_active === 1);
   const states = await db.selectFrom('printer_status').select(['printer_id', 'state']).where('restaurant_id', '=', restaurantId).execute();
   const stateOf = new Map(states.map((s) => [s.printer_id, s.state]));
   const count = (f: (s: string | undefined) => boolean) => printers.filter((p) => f(stateOf.get(p.id))).length;
@@ -41,6 +43,7 @@ export async function systemHealth(services: Services, restaurantId: string): Pr
       offline: count((s) => s === 'offline'),
       needsAttention: count((s) => s === 'paper_out' || s === 'error'),
       unknown: count((s) => s === undefined),
+      switchedOff: all.length - printers.length,
     },
     sync: {
       linked: link !== undefined,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DATA_DIR_MODE, makeDirSync } from '../make-dir.ts';
 
 export const LOCK_FILE = 'hub.lock';
 
@@ -43,7 +44,7 @@ export class HubLockedError extends Error {
  * hub) can refuse. Taking it is atomic (O_EXCL); a lock left by a dead process is taken over.
  */
 export function acquireHubLock(dataDir: string, extra: Omit<LockInfo, 'pid' | 'startedAt'> = {}): { release(): void; update(extra: Partial<LockInfo>): void } {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDirSync(dataDir, DATA_DIR_MODE);
   const file = path.join(dataDir, LOCK_FILE);
   let info: LockInfo = { pid: process.pid, startedAt: Date.now(), ...extra };
   for (let attempt = 0; ; attempt++) {

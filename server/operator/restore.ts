@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { DATA_DIR_MODE, DATA_FILE_MODE, makeDirSync } from '../make-dir.ts';
 import { openDatabase } from '../db/database.ts';
 import { rotateEpoch } from '../../sync/epoch.ts';
 import { DB_FILE } from './backup.ts';
@@ -58,6 +59,7 @@ export async function restoreDataDir(dataDir: string, file: string, nowMs: numbe
     const target = path.join(dataDir, DB_FILE);
     const incoming = `${target}.restoring`;
     fs.copyFileSync(file, incoming);
+    fs.chmodSync(incoming, DATA_FILE_MODE);
     const fd = fs.openSync(incoming, 'r+');
     fs.fsyncSync(fd);
     fs.closeSync(fd);
@@ -70,7 +72,7 @@ export async function restoreDataDir(dataDir: string, file: string, nowMs: numbe
       current.pragma('journal_mode = DELETE');
       current.close();
       const aside = path.join(dataDir, 'replaced');
-      fs.mkdirSync(aside, { recursive: true });
+      makeDirSync(aside, DATA_DIR_MODE);
       keptAside = path.join(aside, `comanda-before-restore-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}.sqlite`);
       fs.renameSync(target, keptAside);
     }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DATA_DIR_MODE, makeDirSync } from '../make-dir.ts';
 
 /**
  * An append-only log file capped in size: past maxBytes it becomes `.1` (the older `.1`
@@ -14,7 +15,7 @@ export class RotatingLog {
     private readonly maxBytes = 5 * 1024 * 1024,
     private readonly keep = 3,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeDirSync(path.dirname(file), DATA_DIR_MODE);
     this.size = fs.existsSync(file) ? fs.statSync(file).size : 0;
   }
 

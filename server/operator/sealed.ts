@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DATA_DIR_MODE, makeDirSync } from '../make-dir.ts';
 
 export const KEY_FILE = 'secret.key';
 
@@ -24,7 +25,7 @@ export function loadSealingKey(dataDir: string | null, env: NodeJS.ProcessEnv = 
   } catch (err: any) {
     if (err.code !== 'ENOENT') throw err;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  makeDirSync(dataDir, DATA_DIR_MODE);
   try {
     fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
   } catch (err: any) {

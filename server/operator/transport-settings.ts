@@ -1,5 +1,6 @@
 import type { Config, SmtpConfig } from '../config.ts';
 import type { Executor } from '../db/records.ts';
+import { ApiError } from '../errors.ts';
 import { seal, unseal } from './sealed.ts';
 
 const NAME = 'notification_transports';
@@ -57,6 +58,13 @@ export async function saveTransportSettings(db: Executor, key: Buffer, nowMs: nu
     else {
       const { pass, user, ...rest } = patch.smtp;
       const keptPass = s.smtp?.pass;
+      if (pass === undefined && keptPass && !sameMailServer(s.smtp!, patch.smtp)) {
+        throw new ApiError(
+          'parameter_missing',
+          'The mail server changed (host, port or TLS): give its password again (pass), or null for none. A stored password is only ever sent to the server it was given for.',
+          'smtp.pass',
+        );
+      }
       next.smtp = {
         ...rest,
         ...(user ? { user } : {}),
@@ -70,6 +78,13 @@ export async function saveTransportSettings(db: Executor, key: Buffer, nowMs: nu
     else {
       const kept = s.sms?.token;
       const t = patch.sms.token;
+      if (t === undefined && kept && s.sms!.url !== patch.sms.url) {
+        throw new ApiError(
+          'parameter_missing',
+          'The SMS gateway URL changed: give its token again (token), or null for none. A stored token is only ever sent to the URL it was given for.',
+          'sms.token',
+        );
+      }
       next.sms = { url: patch.sms.url, ...(t === undefined ? (kept ? { token: kept } : {}) : t === null ? {} : { token: seal(key, t) }) };
     }
   }
@@ -80,6 +95,15 @@ export async function saveTransportSettings(db: Executor, key: Buffer, nowMs: nu
     .values({ name: NAME, value, updated })
     .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated }))
     .execute();
+}
+
+/**
+ * Where a stored SMTP password goes: the host, the port and whether the connection is TLS
+ * from the start. The password follows none of them to a new value (a manager could
+ * otherwise point the hub at their own server and read it off the login).
+ */
+function sameMailServer(stored: { host: string; port: number; secure?: boolean }, next: { host: string; port: number; secure?: boolean }): boolean {
+  return stored.host.toLowerCase() === next.host.toLowerCase() && stored.port === next.port && (stored.secure ?? false) === (next.secure ?? false);
 }
 
 /** The config's mail and SMS with what the dashboard set laid over them. */

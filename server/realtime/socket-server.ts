@@ -11,6 +11,7 @@ import type { RealtimeHub } from './hub.ts';
 import { SUBPROTOCOL, type RealtimeOptions } from './options.ts';
 import { resolveSession } from '../domain/staff/sessions.ts';
 import { lifetimeOf, SESSION_COOKIE } from '../http/session.ts';
+import { hostAllowed } from '../http/hosts.ts';
 import { clientMessage, keyFromProtocols, type ClientMessage } from './protocol.ts';
 import { parseTopic, scopeOf, type Topic } from './topics.ts';
 
@@ -127,7 +128,8 @@ export class RealtimeSocketServer {
   /**
    * A staff session (the back office) from the cookie of the upgrade request. Browsers send
    * cookies on a WebSocket to any site's page, so the page must be one of ours: its Origin
-   * must name the host it connected to.
+   * must name the host it connected to, and that host must be one of the server's names (a
+   * rebound name is its own origin: http/hosts.ts).
    */
   private async authSession(client: RealtimeClient, req: http.IncomingMessage): Promise<void> {
     const origin = req.headers.origin;
@@ -137,7 +139,7 @@ export class RealtimeSocketServer {
     } catch {
       sameOrigin = false;
     }
-    const token = sameOrigin ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
+    const token = sameOrigin && hostAllowed(this.services, req.headers.host) ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
     const session = token ? await resolveSession(this.services.db, token, this.services.clock.now(), lifetimeOf(this.services)) : null;
     if (!session) return client.error('not_signed_in', 'No staff session came with this connection. Sign in again.', CLOSE.unauthorized);
     client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret' };

@@ -241,7 +241,7 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
 
     it('needs analytics:read and a key', async () => {
       const limited = await hub.server.services.tx.run((trx) =>
-        createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['orders:read'] }),
+        createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['orders:read'], grantedBy: 'operator' }),
       );
       const r = await hub.api.withKey(limited.key).get('/v1/analytics/dashboard');
       expect(r.status).toBe(403);

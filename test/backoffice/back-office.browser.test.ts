@@ -288,8 +288,31 @@ describe('back office in the browser', () => {
     await page.getByRole('button', { name: 'New table' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'New table' }).waitFor();
+    // it opens on its first field, not on Close, and gives focus back to its opener
+    expect(await page.evaluate('document.activeElement.tagName')).toBe('INPUT');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('New table');
+  });
+
+  it('removing a webhook endpoint asks first', async () => {
+    const api = new ApiClient(url, key);
+    const made = await api.post('/v1/webhook_endpoints', { url: 'https://hooks.example.com/comanda', enabled_events: ['order.created'] });
+    expect(made.status).toBe(201);
+    await go('/app/webhooks', 'Webhooks');
+    const remove = page.getByRole('button', { name: 'Remove: https://hooks.example.com/comanda' });
+    await remove.click();
+    const confirm = page.getByRole('dialog', { name: 'Remove https://hooks.example.com/comanda?' });
+    await confirm.waitFor();
+    // Cancel is where focus starts: an Enter pressed by habit removes nothing
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await checkPage(page, 'webhook-remove-confirm');
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await api.get('/v1/webhook_endpoints')).body.data).toHaveLength(1);
+    await remove.click();
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(async () => (await api.get('/v1/webhook_endpoints')).body.data.length).toBe(0);
   });
 
   it('every other page opens cleanly for the owner, also on a tablet', async () => {
@@ -346,6 +369,14 @@ describe('back office in the browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).first().click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await checkPage(page, 'login');
+    // the sign-in page, loaded afresh, asks nothing it knows will be refused (no 401 in the console)
+    const refusals: string[] = [];
+    const onResponse = (r: { status(): number; url(): string }) => void (r.status() >= 400 && refusals.push(`${r.status()} ${r.url()}`));
+    page.on('response', onResponse);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    page.off('response', onResponse);
+    expect(refusals).toEqual([]);
 
     await page.getByLabel('Email').fill('sam@example.com');
     await page.getByLabel('Password').fill('sam has a password');

@@ -167,7 +167,7 @@ describe.each(DIALECTS)('v1 conventions on %s', (dialect) => {
       expectError(await hub.api.get('/v1/menu_items', { key: hub.keys.widget }), 403, 'key_type_not_allowed');
       const { createApiKey } = await import('../../server/domain/keys/create-key.ts');
       const readOnly = await hub.server.services.tx.run((trx) =>
-        createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['menu:read'] }),
+        createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['menu:read'], grantedBy: 'operator' }),
       );
       expect((await hub.api.get('/v1/menu_items', { key: readOnly.key })).status).toBe(200);
       expectError(await hub.api.post('/v1/menu_items', { name: 'x', category, price: 1 }, { key: readOnly.key }), 403, 'insufficient_scope');

@@ -9,7 +9,7 @@ import { expectError } from '../helpers/assert.ts';
 import { ApiClient, startHub, type ApiResponse, type TestHub } from '../helpers/server.ts';
 
 /**
- * What a sandbox key (sk_test_…) may do, walked over every route the server registers (README,
+ * What a sandbox key (sk_test_…) may do, walked over every route the server registers (docs/integrators/api.md,
  * "Sandbox keys"). A route added later without saying what a sandbox key may do fails here.
  */
 
@@ -118,7 +118,7 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
     const { services } = hub.server;
     await seedDemo(services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 1, ordersPerDay: 4 });
     const widget = await services.tx.run((trx) =>
-      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false }),
+      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false, grantedBy: 'operator' }),
     );
     sandbox = hub.api.withKey(hub.keys.sandbox);
     sandboxWidget = hub.api.withKey(widget.key);

@@ -94,7 +94,7 @@ describe.each(DIALECTS)('staff waitlist on %s', (dialect) => {
     const theirs = await other.api.post('/v1/waitlist', { guest_name: 'Theirs', party_size: 2 });
     const walkIn = await hub.api.post('/v1/waitlist', { guest_name: 'No contact', party_size: 2 });
     const readOnly = await hub.server.services.tx.run((trx) =>
-      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['waitlist:read'] }),
+      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'secret', livemode: true, scopes: ['waitlist:read'], grantedBy: 'operator' }),
     );
     const before = await counts(hub, WRITES);
     const cases: [Promise<any>, number, string][] = [

@@ -24,6 +24,8 @@ export async function comanda(...args: string[]): Promise<any> {
 export class ServeProcess {
   /** the last lines it wrote to stderr, to show when a test fails */
   readonly log: string[] = [];
+  /** the line it printed when ready (url, port, first_run with the first keys, …) */
+  ready: any = null;
   private constructor(
     readonly child: ChildProcess,
     readonly port: number,
@@ -55,7 +57,9 @@ export class ServeProcess {
       child.once('exit', (code, signal) => fail(new Error(`comanda serve exited (${code ?? signal}): ${p.log.slice(-20).join('\n')}`)));
       readline.createInterface({ input: child.stdout! }).on('line', (line) => {
         try {
-          if (JSON.parse(line).url) {
+          const ready = JSON.parse(line);
+          if (ready.url) {
+            p.ready = ready;
             clearTimeout(timer);
             child.removeAllListeners('exit');
             resolve();

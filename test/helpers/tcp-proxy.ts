@@ -32,12 +32,18 @@ export class TcpProxy {
   dropped = 0;
   port = 0;
 
-  private constructor(private readonly upstreamPort: number) {
+  /** connections made to each upstream, in the order given */
+  readonly perUpstream: number[];
+  private next = 0;
+
+  private constructor(private readonly upstreamPorts: number[]) {
     this.server = net.createServer((client) => this.accept(client));
+    this.perUpstream = upstreamPorts.map(() => 0);
   }
 
-  static async start(upstreamPort: number): Promise<TcpProxy> {
-    const p = new TcpProxy(upstreamPort);
+  /** A proxy to one port, or round-robin over several (a load balancer in front of processes). */
+  static async start(upstream: number | number[]): Promise<TcpProxy> {
+    const p = new TcpProxy(Array.isArray(upstream) ? upstream : [upstream]);
     await new Promise<void>((resolve, reject) => {
       p.server.once('error', reject);
       p.server.listen(0, '127.0.0.1', () => resolve());
@@ -56,7 +62,9 @@ export class TcpProxy {
       client.resetAndDestroy();
       return;
     }
-    const upstream = net.connect(this.upstreamPort, '127.0.0.1');
+    const i = this.next++ % this.upstreamPorts.length;
+    this.perUpstream[i]++;
+    const upstream = net.connect(this.upstreamPorts[i], '127.0.0.1');
     const pipe: Pipe = { client, upstream, lastPath: null };
     this.pipes.add(pipe);
     const end = () => {

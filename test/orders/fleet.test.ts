@@ -97,7 +97,7 @@ describe.each(DIALECTS)('external delivery fleet on %s', (dialect) => {
   it('never hands a sandbox order to the fleet: its delivery moves with the order, with no courier', async () => {
     const sandbox = hub.api.withKey(hub.keys.sandbox);
     const widget = await hub.server.services.tx.run((trx) =>
-      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false }),
+      createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false, grantedBy: 'operator' }),
     );
     const sandboxScreen = hub.api.withKey(widget.key);
     const jobsBefore = fleet.jobs.size;

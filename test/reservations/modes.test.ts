@@ -4,7 +4,7 @@ import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 import { changesOf, EVERY_DAY_NOON_TO_ELEVEN } from './helpers.ts';
 
 // Live and sandbox bookings share the physical tables but never count against each other,
-// and a key sees only its own mode's reservations (README, Reservations and tables: Modes).
+// and a key sees only its own mode's reservations (docs/integrators/reservations.md: Modes).
 // The hub's clock starts at 2026-11-02 12:00 UTC (Monday, 13:00 in Berlin).
 describe.each(DIALECTS)('reservation modes on %s', (dialect) => {
   let hub: TestHub;

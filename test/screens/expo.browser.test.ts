@@ -61,6 +61,36 @@ describe('expo screen in the browser', () => {
     expect((await till.get(`/public/orders/${order.id}`)).body.status).toBe('served');
   });
 
+  it('shows each line’s note (an allergy stands out) and asks again before serving lines still cooking', async () => {
+    await expo.goto(`${hub.url}/screens/expo`);
+    await expo.getByRole('heading', { level: 1, name: 'Expo' }).waitFor();
+    const order = (
+      await till.post('/public/orders', {
+        type: 'dine-in',
+        tableId: menu.table,
+        items: [
+          { menuItemId: menu.pasta, quantity: 1, notes: 'Nut allergy' },
+          { menuItemId: menu.water, quantity: 1 },
+        ],
+      })
+    ).body;
+    const ticket = expo.locator(`[data-order="${order.id}"]`);
+    await ticket.locator('.line-note.allergy', { hasText: 'Nut allergy' }).waitFor();
+    await till.patch(`/public/orders/${order.id}/items/1/status`, { status: 'ready' });
+    await ticket.locator('li.line-ready').waitFor();
+    // the pasta is still new at the kitchen: the first tap only warns
+    await ticket.getByRole('button', { name: 'Served' }).click();
+    await ticket.getByRole('alert').getByText('1 line is not ready yet.').waitFor();
+    await checkPage(expo, 'expo-serve-anyway');
+    expect((await till.get(`/public/orders/${order.id}`)).body.status).not.toBe('served');
+    await ticket.getByRole('button', { name: 'Served anyway' }).click();
+    await ticket.waitFor({ state: 'detached' });
+    expect((await till.get(`/public/orders/${order.id}`)).body.status).toBe('served');
+    // back to the chooser from the bar
+    await expo.getByRole('link', { name: 'Screen chooser' }).click();
+    await expo.getByRole('heading', { name: 'Choose a screen' }).waitFor();
+  });
+
   it('an order placed after the first load but before the feed confirms the topic still shows', async () => {
     const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Pass 2' })).body.code;
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();

@@ -139,6 +139,11 @@ describe('kitchen display in the browser', () => {
     await shot(second, 'kds-recalled');
     await back.getByRole('button', { name: 'Bump' }).click();
     await back.waitFor({ state: 'detached' });
+    // and again: a ticket can be brought back as often as the pass needs
+    await second.getByRole('button', { name: /^Recall/ }).click();
+    await back.getByText('Recalled').waitFor();
+    await back.getByRole('button', { name: 'Bump' }).click();
+    await back.waitFor({ state: 'detached' });
     await second.close();
   });
 

@@ -127,6 +127,21 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
     await guest.getByText('1× Steak').waitFor();
   });
 
+  it('a dish 86’d while it sits in the cart is named in words, taken out, and gone from the menu', async () => {
+    await guest.getByRole('button', { name: 'Order more' }).click();
+    await guest.getByRole('button', { name: /^Carbonara/ }).click();
+    await guest.getByRole('dialog', { name: 'Carbonara' }).getByRole('button', { name: /^Add to order/ }).click();
+    await guest.getByRole('button', { name: /^View order/ }).waitFor();
+    // the kitchen runs out meanwhile
+    expect((await hub.api.patch(`/v1/menu_items/${menu.pasta}`, { is_available: false })).status).toBe(200);
+    await guest.getByRole('button', { name: /^View order/ }).click();
+    await guest.getByRole('dialog', { name: 'Your order' }).getByRole('button', { name: /^Add to my order/ }).click();
+    await guest.getByText('Sorry, Carbonara has just sold out. We took it out of your order.').waitFor();
+    expect(await guest.locator('body').textContent()).not.toMatch(/\bmi_/);
+    await expect.poll(() => guest.getByRole('button', { name: /^Carbonara/ }).count()).toBe(0);
+    await hub.api.patch(`/v1/menu_items/${menu.pasta}`, { is_available: true });
+  });
+
   it('asks nothing of any other host, and loads under 60 KB of JavaScript gzipped', async () => {
     const foreign = requested.filter((u) => !u.startsWith(hub.url) && !u.startsWith('ws://127.0.0.1') && !u.startsWith('data:'));
     expect(requested.length).toBeGreaterThan(3);

@@ -11,7 +11,7 @@ import { can, loadSession, session } from './lib/session.ts';
 import { AccountPage } from './pages/account.tsx';
 import { ApiKeysPage } from './pages/api-keys.tsx';
 import { GuestsPage } from './pages/guests.tsx';
-import { LoginPage } from './pages/login.tsx';
+import { LoginPage, loginFor, returnTo } from './pages/login.tsx';
 import { MenuPage } from './pages/menu.tsx';
 import { OrderDetailPage } from './pages/order-detail.tsx';
 import { OrdersPage } from './pages/orders.tsx';
@@ -78,7 +78,8 @@ function Forbidden() {
 
 /** Moves to another page after this render (never from inside one). */
 function Redirect({ to }: { to: string }) {
-  useEffect(() => navigate(to, true), [to]);
+  // the screens are a page of their own (another bundle): a real load, not a history step
+  useEffect(() => (to.startsWith('/screens/') ? location.replace(to) : navigate(to, true)), [to]);
   return <Loading />;
 }
 
@@ -116,8 +117,8 @@ export function App() {
   if (setupRequired.value) {
     return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }
-  if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to="/app/login" />;
-  if (path === '/app/login' || path === '/app/setup') return <Redirect to={homeOf()} />;
+  if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to={loginFor(path + route.value.search)} />;
+  if (path === '/app/login' || path === '/app/setup') return <Redirect to={returnTo() ?? homeOf()} />;
   if (path === '/app/' && !can('reservations:read')) return <Redirect to={homeOf()} />;
   for (const r of PAGES) {
     const m = r.pattern.exec(path);

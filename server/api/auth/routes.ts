@@ -8,6 +8,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
 import { listOf } from '../../http/schemas.ts';
+import { requireKnownHost } from '../../http/hosts.ts';
 import { presentSession, presentSessionRow, RevokedSessionSchema, SessionSchema, SetupStateSchema, SignedOutSchema, StaffSessionSchema } from './presenter.ts';
 import { Setup, SignIn, UpdateOwnSession } from './schema.ts';
 
@@ -56,7 +57,7 @@ defineRoute({
   method: 'post',
   path: '/v1/auth/setup',
   response: SessionSchema,
-  errors: ['state_conflict', 'setup_code_required', 'rate_limited', 'sign_in_failed'],
+  errors: ['state_conflict', 'setup_code_required', 'rate_limited', 'sign_in_failed', 'host_not_allowed'],
   summary: 'First start: name the restaurant and create its owner, then sign in (loopback, or with the setup code)',
   tag,
   auth: 'none',
@@ -65,6 +66,7 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const now = c.services.clock.now();
+    requireKnownHost(c.ctx, c.services);
     if (!(await setupNeeded(c.db))) throw new ApiError('state_conflict', 'This hub already has an owner. Sign in instead.');
     if (!isLoopback(c.ctx)) {
       // guesses are limited per address, and never count against the hub itself: a device on
@@ -88,13 +90,14 @@ defineRoute({
   method: 'post',
   path: '/v1/auth/login',
   response: SessionSchema,
-  errors: ['sign_in_failed', 'rate_limited'],
+  errors: ['sign_in_failed', 'rate_limited', 'host_not_allowed'],
   summary: 'Sign in with email and password: sets the session cookie and answers the session with its CSRF token',
   tag,
   auth: 'none',
   sandbox: 'keyless',
   body: SignIn,
   handler: async (c) => {
+    requireKnownHost(c.ctx, c.services);
     const ip = clientIp(c.ctx, c.services);
     const account = c.body.email.trim().toLowerCase();
     const throttle = signInThrottle(c.services);
@@ -115,7 +118,7 @@ defineRoute({
   method: 'post',
   path: '/v1/auth/logout',
   response: SignedOutSchema,
-  errors: ['csrf_token_invalid'],
+  errors: ['csrf_token_invalid', 'host_not_allowed'],
   summary: 'Sign out: ends this session and clears its cookies',
   tag,
   auth: 'none',
@@ -132,7 +135,7 @@ defineRoute({
   method: 'get',
   path: '/v1/auth/session',
   response: SessionSchema,
-  errors: ['not_signed_in'],
+  errors: ['not_signed_in', 'host_not_allowed'],
   summary: 'The signed-in staff member, their role and scopes, and the restaurant’s currency, timezone and language',
   tag,
   auth: 'none',
@@ -147,7 +150,7 @@ defineRoute({
   method: 'patch',
   path: '/v1/auth/session',
   response: SessionSchema,
-  errors: ['not_signed_in', 'csrf_token_invalid'],
+  errors: ['not_signed_in', 'csrf_token_invalid', 'host_not_allowed'],
   summary: 'Change your own preferences (language; null follows the restaurant’s)',
   tag,
   auth: 'none',

@@ -21,7 +21,7 @@ export const CustomerSchema = named(
 );
 export type Customer = z.output<typeof CustomerSchema>;
 
-/** A customer with its lifetime figures over sales (see the analytics rules in the README). */
+/** A customer with its lifetime figures over sales (see the analytics rules in docs/integrators/analytics.md). */
 export function presentCustomer(row: CustomerWithTotals): Customer {
   const spent = Number(row.total_spent ?? 0);
   return {

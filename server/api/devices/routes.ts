@@ -1,18 +1,34 @@
 import { z } from 'zod';
-import { makePairingCode, redeemPairingCode, revokeDevice } from '../../domain/devices/pairing.ts';
+import { FailureWindow } from '../../auth/failure-window.ts';
+import { codeShapeFor, invalidPairingCode, makePairingCode, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
+import type { Services } from '../../services.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { limitIp } from '../guest/guard.ts';
+import { guestIp, limitIp } from '../guest/guard.ts';
 import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from './presenter.ts';
 
 const tag = 'Screens and devices';
+
+/**
+ * Wrong pairing codes of this whole server, whoever sends them: past this many in ten minutes
+ * every pairing waits (429), so guessing from many addresses gains nothing over one. A venue
+ * pairs a handful of tablets, mistyping now and then; far below this.
+ */
+const PAIRING_FAILURES_PER_WINDOW = 30;
+const PAIRING_WINDOW_MS = 10 * 60 * 1000;
+const pairingFailures = new WeakMap<Services, FailureWindow>();
+function pairingGuard(services: Services): FailureWindow {
+  let w = pairingFailures.get(services);
+  if (!w) pairingFailures.set(services, (w = new FailureWindow(PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)));
+  return w;
+}
 
 defineRoute({
   method: 'post',
   path: '/v1/devices/pairing_codes',
   response: PairingCodeSchema,
-  errors: ['unknown_station', 'rate_limited'],
-  summary: 'Make a six-digit code (valid 10 minutes) that pairs one kitchen, expo or floor tablet; shown once',
+  errors: ['unknown_station', 'rate_limited', 'insufficient_scope'],
+  summary: 'Make a code (six digits on a hub, twelve on the cloud; valid 10 minutes, five tries) that pairs one kitchen or expo tablet; shown once',
   tag,
   auth: 'secret',
   sandbox: 'live_only',
@@ -20,7 +36,8 @@ defineRoute({
   body: z.object({ name: z.string().trim().min(1).max(100), station: z.string().min(1).max(64).nullable().optional() }),
   status: 201,
   handler: async (c) => {
-    const made = await c.services.tx.run((trx) => makePairingCode(trx, c.actor(), c.body));
+    const shape = codeShapeFor(c.services.config.role);
+    const made = await c.services.tx.run((trx) => makePairingCode(trx, c.actor(), c.body, { shape, grantedBy: c.caller!.scopes }));
     return presentPairingCode(made, c.services.config.publicUrl);
   },
 });
@@ -86,16 +103,32 @@ defineRoute({
   method: 'post',
   path: '/public/devices/pair',
   response: DeviceCredentialSchema,
-  errors: ['resource_missing'],
+  errors: ['resource_missing', 'rate_limited'],
   preflight: limitIp,
   summary: 'A tablet trades a pairing code for its own widget key (answered once; the tablet keeps it)',
   tag,
   auth: 'none',
   sandbox: 'keyless',
-  body: z.object({ code: z.string().trim().regex(/^\d{6}$/, 'must be the six digits shown in Settings') }),
+  body: z.object({ code: z.string().trim().regex(/^\d{6,12}$/, 'must be the digits shown in Settings') }),
   status: 201,
   handler: async (c) => {
-    const { pairing, key } = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, c.body.code));
+    const guard = pairingGuard(c.services);
+    const ip = guestIp(c);
+    guard.check('all', c.now, 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
+    const shape = codeShapeFor(c.services.config.role);
+    // the try is counted (and committed) before the code is checked: a code takes only so many
+    const tried = await takePairingTry(c.services.db, c.now, c.body.code, shape);
+    let redeemed;
+    try {
+      if (!tried) throw invalidPairingCode();
+      redeemed = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, tried.id, c.body.code));
+    } catch (err) {
+      guard.fail('all', c.now);
+      c.services.logger.warn({ ip, locator: tried?.locator ?? null, code_known: tried !== null }, 'device pairing refused');
+      throw err;
+    }
+    const { pairing, key } = redeemed;
+    c.services.logger.info({ ip, restaurant: pairing.restaurant_id, device: pairing.api_key_id, name: pairing.name }, 'device paired');
     const restaurant = await c.db.selectFrom('restaurants').select(['name']).where('id', '=', pairing.restaurant_id).executeTakeFirstOrThrow();
     return { object: 'device_credential' as const, key, device: { id: pairing.api_key_id, name: pairing.name, station: pairing.station }, restaurant: { name: restaurant.name } };
   },

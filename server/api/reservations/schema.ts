@@ -5,7 +5,7 @@ import { MAX_SEATS } from '../tables/schema.ts';
 
 export const RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show'] as const;
 
-/** Bounds of a sitting's length (README): a quarter hour to twelve hours. */
+/** Bounds of a sitting's length (docs/integrators/reservations.md): a quarter hour to twelve hours. */
 export const MIN_DURATION = 15;
 export const MAX_DURATION = 720;
 

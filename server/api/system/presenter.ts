@@ -74,6 +74,8 @@ export const SystemHealthSchema = named(
       offline: z.number().int(),
       needs_attention: z.number().int(),
       unknown: z.number().int(),
+      /** set up but not in use (not counted in total) */
+      switched_off: z.number().int(),
     }),
     sync: z.object({
       linked: z.boolean(),
@@ -104,6 +106,7 @@ export function presentSystemHealth(h: SystemHealth, nowMs: number): SystemHealt
       offline: h.printers.offline,
       needs_attention: h.printers.needsAttention,
       unknown: h.printers.unknown,
+      switched_off: h.printers.switchedOff,
     },
     sync: {
       linked: h.sync.linked,
@@ -190,9 +193,25 @@ export const NotificationSettingsSchema = named(
   }),
 );
 
-/** The API's view of the mail and SMS transports: never a secret in full. */
-export function presentTransports(config: Pick<Config, 'mail' | 'sms'>, s: TransportSettings): z.output<typeof NotificationSettingsSchema> {
+/**
+ * The API's view of the mail and SMS transports: never a secret in full. On the cloud the
+ * transports are the operator's, shared by every tenant: a tenant learns whether mail and
+ * SMS work and the sender guests see, not the operator's servers, accounts or secrets.
+ */
+export function presentTransports(
+  config: Pick<Config, 'mail' | 'sms'>,
+  s: TransportSettings,
+  opts: { operatorOwned?: boolean } = {},
+): z.output<typeof NotificationSettingsSchema> {
   const eff = effectiveTransports(config, s);
+  if (opts.operatorOwned) {
+    return {
+      object: 'notification_settings',
+      email: { configured: eff.mail.smtp !== null, source: eff.source.email, from: eff.mail.from, smtp: null },
+      sms: { configured: eff.sms !== null, source: eff.source.sms, url: null, token: null },
+      unreadable_secrets: [],
+    };
+  }
   const smtp = eff.mail.smtp;
   return {
     object: 'notification_settings',

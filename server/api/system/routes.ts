@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { operatorOf } from '../../features/operator.ts';
 import { defineRoute } from '../../http/route.ts';
-import { checkBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
+import { probeBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
 import { readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
 import { listBackups } from '../../operator/backup.ts';
@@ -102,12 +102,16 @@ defineRoute({
   method: 'get',
   path: '/v1/settings/notifications',
   response: NotificationSettingsSchema,
-  summary: "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full",
+  summary:
+    "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full. On the cloud, whether mail and SMS work and the sender: the servers are the operator's",
   tag: 'Settings',
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'settings:read',
-  handler: async (c) => presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey)),
+  handler: async (c) =>
+    presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
+      operatorOwned: c.services.config.role !== 'hub',
+    }),
 });
 
 defineRoute({
@@ -152,11 +156,12 @@ defineRoute({
   path: '/v1/settings/backups',
   response: BackupSettingsSchema,
   errors: ['state_conflict'],
-  summary: 'Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder), keep more or fewer days',
+  summary:
+    "Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder; a full path the hub can write), keep more or fewer days. The owner's decision: it needs the scope backups:write, which a manager lacks",
   tag: 'Settings',
   auth: 'secret',
   sandbox: 'live_only',
-  scope: 'settings:write',
+  scope: 'backups:write',
   body: z
     .object({
       enabled: z.boolean(),
@@ -168,7 +173,8 @@ defineRoute({
     const op = backingUpOperator(c.services);
     const { enabled, dir, keep_days: keepDays } = c.body;
     if (dir !== undefined) {
-      const problem = checkBackupDir(path.resolve(c.services.config.dataDir!, dir));
+      // a relative folder is inside the data dir, as in comanda.json
+      const problem = await probeBackupDir(path.resolve(c.services.config.dataDir!, dir));
       if (problem) throw new ApiError('parameter_invalid', problem, 'dir');
     }
     const patch = Object.fromEntries(Object.entries({ enabled, dir, keepDays }).filter(([, v]) => v !== undefined));

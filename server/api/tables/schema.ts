@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { f } from '../../http/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
-/** Largest party a single table (and a reservation) may hold; see README. */
+/** Largest party a single table (and a reservation) may hold; see docs/integrators/reservations.md. */
 export const MAX_SEATS = 100;
 
 const fields = {

@@ -9,4 +9,8 @@ export interface DevicePairingsTable {
   expires_at: number;
   used_at: number | null;
   api_key_id: string | null;
+  /** the code's first digits, unique among open codes: a wrong try names the code it aimed at (null: made before locators) */
+  locator: string | null;
+  /** wrong tries against this code; at PAIRING_MAX_FAILURES it pairs nothing more */
+  failures: number;
 }

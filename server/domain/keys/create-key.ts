@@ -2,6 +2,7 @@ import type { Executor } from '../../db/records.ts';
 import { insertRecord } from '../../db/records.ts';
 import { ApiError } from '../../errors.ts';
 import { hashApiKey, keyPrefix, makeApiKey, type KeyKind } from '../../auth/keys.ts';
+import { holdsAll } from '../../auth/roles.ts';
 import { isScope, SCOPES, WIDGET_SCOPES } from '../../auth/scopes.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 
@@ -11,6 +12,13 @@ export interface NewKey {
   livemode: boolean;
   scopes?: string[];
   name?: string;
+  /**
+   * Who hands the key out: the scopes of the caller making it (a key or a session), or
+   * 'operator' for the machine's owner (provisioning, the CLI on the hub) and for a pairing
+   * code, whose scopes were checked against its maker when it was made. A key is given only
+   * scopes its grantor holds, whatever its kind.
+   */
+  grantedBy: ReadonlySet<string> | 'operator';
 }
 
 /** Creates a key and returns it in full: the only time it is ever visible. */
@@ -21,6 +29,11 @@ export async function createApiKey(trx: Executor, nowMs: number, input: NewKey) 
   if (input.kind === 'widget') {
     const outside = scopes.find((s) => !(WIDGET_SCOPES as string[]).includes(s));
     if (outside) throw new ApiError('parameter_invalid', `A widget key can only hold ${WIDGET_SCOPES.join(', ')}.`, 'scopes');
+  }
+  if (input.grantedBy !== 'operator' && !holdsAll(input.grantedBy, scopes)) {
+    const held = input.grantedBy;
+    const missing = scopes.filter((s) => !held.has(s));
+    throw new ApiError('insufficient_scope', `A key can only be given scopes its creator holds (missing: ${missing.join(', ')}).`, 'scopes');
   }
   const key = makeApiKey(input.kind, input.livemode);
   const now = Math.floor(nowMs / 1000);

@@ -1,6 +1,6 @@
 /**
  * The no-show risk score (0–100). Deterministic and additive so staff can see why a number
- * is what it is; each part is documented in the README and unit-tested on its own.
+ * is what it is; each part is documented in docs/integrators/reservations.md and unit-tested on its own.
  */
 export interface RiskFactors {
   /** the guest's earlier reservations at this restaurant marked no_show */

@@ -177,7 +177,7 @@ export async function createReservation(trx: Executor, actor: Actor, input: Rese
     ends_at: end,
     duration_minutes: duration,
     table_id: tableId,
-    // README: confirmed at once when a table is held and the party is small enough
+    // docs/integrators/reservations.md: confirmed at once when a table is held and the party is small enough
     status: tableId !== null && input.party_size <= settings.auto_confirm_max_party_size ? 'confirmed' : 'pending',
     arrived_at: null,
     seated_at: null,

@@ -40,9 +40,9 @@ export async function provisionRestaurant(tx: Transactor, nowMs: number, input: 
       created: now,
       updated: now,
     });
-    const secret = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'Default live key' });
-    const sandbox = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: false, name: 'Default sandbox key' });
-    const widget = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'widget', livemode: true, name: 'Screens' });
+    const secret = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: true, name: 'Default live key', grantedBy: 'operator' });
+    const sandbox = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'secret', livemode: false, name: 'Default sandbox key', grantedBy: 'operator' });
+    const widget = await createApiKey(trx, nowMs, { restaurantId: restaurant.id, kind: 'widget', livemode: true, name: 'Screens', grantedBy: 'operator' });
     return {
       restaurant: { id: restaurant.id, slug: restaurant.slug, name: restaurant.name },
       owner: { email, password },

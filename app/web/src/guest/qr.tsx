@@ -101,6 +101,19 @@ export function QrOrdering({ token }: { token: string }) {
     })();
   }, [token]);
 
+  // an item 86'd in the kitchen leaves an open menu too: read again when the phone comes back to
+  // the page and every minute while it is open (the cached menu costs the hub one version read)
+  const refreshMenu = () => void get<{ items: Item[] }>(`/public/qr/${token}/menu`).then((m) => setItems(m.items), () => {});
+  useEffect(() => {
+    const onShow = () => document.visibilityState === 'visible' && refreshMenu();
+    document.addEventListener('visibilitychange', onShow);
+    const timer = setInterval(refreshMenu, 60_000);
+    return () => {
+      document.removeEventListener('visibilitychange', onShow);
+      clearInterval(timer);
+    };
+  }, [token]);
+
   // the order's status, live over /realtime with the QR token; a reconnect resumes by seq
   const orderId = order?.id;
   useEffect(() => {
@@ -144,6 +157,17 @@ export function QrOrdering({ token }: { token: string }) {
         if (f && (f.status === 0 || f.status === 409 && f.code === 'idempotency_key_in_use') && attempt < 4) {
           await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
           continue;
+        }
+        if (f?.code === 'menu_item_unavailable') {
+          // sold out (86'd) since the menu was loaded: say which dish in the guest's words, take it
+          // out of the cart, and show the menu as it is now
+          const at = /items\[(\d+)\]/.exec(f.param ?? '');
+          const line = at ? cart[Number(at[1])] : undefined;
+          const gone = line?.item.id;
+          if (gone) setCart((c) => c.filter((l) => l.item.id !== gone));
+          setFailure(line ? t('qr.soldOut', { name: line.item.name }) : t('qr.soldOutSome'));
+          refreshMenu();
+          break;
         }
         setFailure(t('qr.failed', { reason: f?.message ?? String(e) }));
         break;

@@ -491,6 +491,7 @@ export type components = {
             virtual_table_label: string | null;
         };
         OrderItem: {
+            course: number | null;
             index: number;
             menu_item: string | components["schemas"]["MenuItem"];
             modifiers: components["schemas"]["LineModifier"][];
@@ -501,6 +502,7 @@ export type components = {
             quantity: number;
             ready_at: number | null;
             round: number;
+            seat: number | null;
             sent_to_kitchen_at: number | null;
             station: string;
             /** @enum {string} */
@@ -1092,6 +1094,7 @@ export type components = {
                 needs_attention: number;
                 offline: number;
                 online: number;
+                switched_off: number;
                 total: number;
                 unknown: number;
             };

@@ -76,6 +76,27 @@ export const post = <T = any>(path: string, body?: unknown) => api<T>('POST', pa
 export const patch = <T = any>(path: string, body: unknown) => api<T>('PATCH', path, body);
 export const del = <T = any>(path: string) => api<T>('DELETE', path);
 
+/**
+ * The fields of an edit form's body that differ from the body the form would have sent as it
+ * opened. Hub and cloud merge a record field by field, by when each field was last set: a save
+ * that sends every field claims them all, and undoes what was changed on the other side while
+ * the two were apart. So an edit sends only what the person changed.
+ */
+export function changedFields<T extends Record<string, unknown>>(body: T, opened: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const k of Object.keys(body) as (keyof T)[]) if (stable(body[k]) !== stable(opened[k])) out[k] = body[k];
+  return out;
+}
+
+const stable = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x)) ?? 'undefined';
+
+/** PATCHes only what changed since the form opened; nothing at all when nothing did. */
+export const patchChanged = <T = any>(path: string, body: Record<string, unknown>, opened: Record<string, unknown>) => {
+  const changed = changedFields(body, opened);
+  return Object.keys(changed).length ? patch<T>(path, changed) : Promise.resolve(null);
+};
+
 export interface List<T> {
   data: T[];
   has_more: boolean;

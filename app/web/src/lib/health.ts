@@ -48,7 +48,7 @@ export interface SystemHealth {
   role: 'hub' | 'cloud';
   /** null where this server makes no backups (only a hub on SQLite does) */
   backups: BackupHealth | null;
-  printers: { total: number; online: number; offline: number; needs_attention: number; unknown: number };
+  printers: { total: number; online: number; offline: number; needs_attention: number; unknown: number; switched_off: number };
 }
 
 export const loadSyncStatus = () => get<SyncStatus>('/v1/sync/status');

@@ -6,6 +6,7 @@ import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
 import { screensEs } from '../i18n/screens/es.ts';
 import { screensFr } from '../i18n/screens/fr.ts';
 import { screensIt } from '../i18n/screens/it.ts';
+import { formatMessage } from './message.ts';
 import { session } from './session.ts';
 
 /** The back office's keys (with its sync, backups, mail and printers texts, i18n/ops/*) and those of the kitchen screens and guest pages (i18n/screens/*). */
@@ -52,5 +53,5 @@ effect(() => {
 /** The text of `key` in the current language; `{name}` placeholders filled from vars. */
 export function t(key: Key, vars?: Record<string, string | number>): string {
   const text = DICTIONARIES[language.value][key] ?? DICTIONARIES.en[key] ?? key;
-  return vars ? text.replace(/\{(\w+)\}/g, (_, k) => String(vars[k] ?? `{${k}}`)) : text;
+  return formatMessage(text, vars, language.value);
 }

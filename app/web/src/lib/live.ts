@@ -140,7 +140,7 @@ class LiveFeed {
     }
     if (m.type === 'error' && m.data?.code === 'not_signed_in') {
       this.stop();
-      location.assign('/app/login');
+      location.assign(`/app/login?next=${encodeURIComponent(location.pathname + location.search)}`);
       return;
     }
     if (m.type === 'resync') {

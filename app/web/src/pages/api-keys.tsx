@@ -4,6 +4,7 @@ import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 
 interface ApiKey {
   id: string;
@@ -85,15 +86,15 @@ export function ApiKeysPage() {
           </table>
         </div>
       )}
-      <Dialog title={t('keys.revokeNamed', { name: revoking?.name ?? revoking?.prefix ?? '' })} open={revoking !== null} onClose={() => setRevoking(null)}>
-        <p>{t('keys.revokeWarning')}</p>
-        <div class="dialog-actions">
-          <Button onClick={() => setRevoking(null)}>{t('common.cancel')}</Button>
-          <Button variant="danger" disabled={busy} onClick={() => revoking && revoke(revoking)}>
-            {t('keys.revoke')}
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        title={t('keys.revokeNamed', { name: revoking?.name ?? revoking?.prefix ?? '' })}
+        message={t('keys.revokeWarning')}
+        confirmLabel={t('keys.revoke')}
+        open={revoking !== null}
+        busy={busy}
+        onClose={() => setRevoking(null)}
+        onConfirm={() => revoking && revoke(revoking)}
+      />
       {creating ? (
         <NewKeyDialog
           onClose={() => setCreating(false)}

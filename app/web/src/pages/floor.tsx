@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'preact/hooks';
-import { del, getAll, patch, post } from '../lib/api.ts';
+import { del, getAll, patchChanged, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import type { Table } from '../lib/types.ts';
@@ -84,11 +84,13 @@ function TableDialog({ table, onClose, onSaved }: { table: Table | null; onClose
   const [capacity, setCapacity] = useState(table ? String(table.capacity) : '4');
   const [zone, setZone] = useState(table?.zone ?? '');
   const [act, busy, error] = useAction();
+  const [opened] = useState(() => ({ number, capacity, zone }));
+  const bodyOf = (f: typeof opened) => ({ number: Number(f.number), capacity: Number(f.capacity), zone: f.zone.trim() || null });
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = { number: Number(number), capacity: Number(capacity), zone: zone.trim() || null };
+    const body = bodyOf({ number, capacity, zone });
     const ok = await act(async () => {
-      if (table) await patch(`/v1/tables/${table.id}`, body);
+      if (table) await patchChanged(`/v1/tables/${table.id}`, body, bodyOf(opened));
       // a new table gets its QR code at once: it is what the guests there order from
       else await post('/v1/qr_codes', { table: (await post<Table>('/v1/tables', body)).id });
     });

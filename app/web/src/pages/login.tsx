@@ -6,6 +6,15 @@ import { session, type Session } from '../lib/session.ts';
 import { Button, ErrorNote, Field } from '../ui/kit.tsx';
 import { homeOf } from '../ui/shell.tsx';
 
+/** Where the person was sent from (`?next=`): a path of this hub's own pages only, never another site. */
+export function returnTo(): string | null {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && /^\/(app|screens)\/[^\\]*$/.test(next) && !next.startsWith('/app/login') ? next : null;
+}
+
+/** The sign-in page's address that brings the person back to `path` afterwards. */
+export const loginFor = (path: string) => `/app/login?next=${encodeURIComponent(path)}`;
+
 export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -18,7 +27,10 @@ export function LoginPage() {
     setError(null);
     try {
       session.value = await post<Session>('/v1/auth/login', { email, password });
-      navigate(homeOf(), true);
+      const next = returnTo();
+      // the screens are a page of their own: load it; a back-office page is one navigation away
+      if (next?.startsWith('/screens/')) location.assign(next);
+      else navigate(next ?? homeOf(), true);
     } catch (err) {
       setError(err instanceof ApiFailure && err.code === 'sign_in_failed' ? new Error(t('login.failed')) : err);
     } finally {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, getAll, patch, post } from '../lib/api.ts';
+import { del, getAll, patch, patchChanged, post } from '../lib/api.ts';
 import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
@@ -157,12 +157,34 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     groups: new Set(item?.modifier_groups ?? []),
     translations: Object.fromEntries(OTHER_LANGUAGES.map((l) => [l, item?.translations?.[l]?.name ?? ''])) as Record<string, string>,
   });
+  // an edit sends only what changed since the dialog opened (see changedFields)
+  const [opened] = useState(form);
   const [act, busy, error] = useAction();
   const [invalid, setInvalid] = useState<string | null>(null);
   const text = (k: 'name' | 'price' | 'cost' | 'tax' | 'description' | 'allergens' | 'image_url') => ({
     value: form[k],
     onInput: (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value }),
   });
+
+  const bodyOf = (f: typeof form) => {
+    const translations: Record<string, { name: string }> = { ...(item?.translations as Record<string, { name: string }>) };
+    for (const l of OTHER_LANGUAGES) {
+      if (f.translations[l].trim()) translations[l] = { ...translations[l], name: f.translations[l].trim() };
+      else delete translations[l];
+    }
+    return {
+      name: f.name,
+      category: f.category,
+      price: parseMoney(f.price),
+      cost: f.cost.trim() ? parseMoney(f.cost) : null,
+      tax_rate: f.tax.trim() ? Number(f.tax.replace(',', '.')) / 100 : null,
+      description: f.description.trim() || null,
+      allergens: f.allergens.split(',').map((s) => s.trim()).filter(Boolean),
+      image_url: f.image_url.trim() || null,
+      modifier_groups: [...f.groups],
+      translations,
+    };
+  };
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -173,24 +195,8 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     if (form.cost.trim() && cost === null) return setInvalid('cost');
     if (tax !== null && !(tax >= 0 && tax <= 1)) return setInvalid('tax');
     setInvalid(null);
-    const translations: Record<string, { name: string }> = { ...(item?.translations as Record<string, { name: string }>) };
-    for (const l of OTHER_LANGUAGES) {
-      if (form.translations[l].trim()) translations[l] = { ...translations[l], name: form.translations[l].trim() };
-      else delete translations[l];
-    }
-    const body = {
-      name: form.name,
-      category: form.category,
-      price,
-      cost,
-      tax_rate: tax,
-      description: form.description.trim() || null,
-      allergens: form.allergens.split(',').map((s) => s.trim()).filter(Boolean),
-      image_url: form.image_url.trim() || null,
-      modifier_groups: [...form.groups],
-      translations,
-    };
-    if (await act(async () => (item ? await patch(`/v1/menu_items/${item.id}`, body) : await post('/v1/menu_items', body)))) {
+    const body = bodyOf(form);
+    if (await act(async () => (item ? await patchChanged(`/v1/menu_items/${item.id}`, body, bodyOf(opened)) : await post('/v1/menu_items', body)))) {
       await onSaved();
       onClose();
     }
@@ -329,19 +335,21 @@ function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Cate
     until: cat?.available_until ?? '',
     days: new Set<string>(cat?.available_days ?? DAYS),
   });
+  const [opened] = useState(form);
   const [act, busy, error] = useAction();
+  const bodyOf = (f: typeof form) => ({
+    name: f.name,
+    parent_category: f.parent || null,
+    station: f.station,
+    available_from: f.from || null,
+    available_until: f.until || null,
+    available_days: DAYS.filter((d) => f.days.has(d)),
+  });
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = {
-      name: form.name,
-      parent_category: form.parent || null,
-      station: form.station,
-      available_from: form.from || null,
-      available_until: form.until || null,
-      available_days: DAYS.filter((d) => form.days.has(d)),
-      ...(cat ? {} : { sort_order: (menu.categories.filter((c) => (c.parent_category ?? '') === form.parent).length + 1) * 10 }),
-    };
-    if (await act(async () => (cat ? await patch(`/v1/menu_categories/${cat.id}`, body) : await post('/v1/menu_categories', body)))) {
+    const body = bodyOf(form);
+    const sort_order = (menu.categories.filter((c) => (c.parent_category ?? '') === form.parent).length + 1) * 10;
+    if (await act(async () => (cat ? await patchChanged(`/v1/menu_categories/${cat.id}`, body, bodyOf(opened)) : await post('/v1/menu_categories', { ...body, sort_order })))) {
       await onSaved();
       onClose();
     }
@@ -439,12 +447,19 @@ function GroupDialog({ group, onClose, onSaved }: { group: ModifierGroup | null;
   const [min, setMin] = useState(String(group?.min_selections ?? 0));
   const [max, setMax] = useState(String(group?.max_selections ?? 1));
   const [mods, setMods] = useState((group?.modifiers ?? [{ name: '', price_adjustment: 0 }]).map((m) => ({ name: m.name, price: moneyInput(m.price_adjustment) })));
+  const [opened] = useState(() => ({ name, required, min, max, mods }));
   const [act, busy, error] = useAction();
+  const bodyOf = (f: typeof opened) => ({
+    name: f.name,
+    required: f.required,
+    min_selections: Number(f.min),
+    max_selections: Number(f.max),
+    modifiers: f.mods.filter((m) => m.name.trim()).map((m) => ({ name: m.name.trim(), price_adjustment: parseMoney(m.price || '0') ?? 0 })),
+  });
   const save = async (e: Event) => {
     e.preventDefault();
-    const modifiers = mods.filter((m) => m.name.trim()).map((m) => ({ name: m.name.trim(), price_adjustment: parseMoney(m.price || '0') ?? 0 }));
-    const body = { name, required, min_selections: Number(min), max_selections: Number(max), modifiers };
-    if (await act(async () => (group ? await patch(`/v1/modifier_groups/${group.id}`, body) : await post('/v1/modifier_groups', body)))) {
+    const body = bodyOf({ name, required, min, max, mods });
+    if (await act(async () => (group ? await patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : await post('/v1/modifier_groups', body)))) {
       await onSaved();
       onClose();
     }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { patch, post } from '../lib/api.ts';
+import { patchChanged, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import type { Station } from '../lib/types.ts';
 import { Button, Dialog, Field, fieldError, FormError, SelectField, Toggle, useAction } from '../ui/kit.tsx';
@@ -38,19 +38,21 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
     value: form[k],
     onInput: (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value }),
   });
+  const [opened] = useState(form);
+  const bodyOf = (f: typeof form) => ({
+    name: f.name,
+    transport: { type: 'tcp', host: f.host.trim(), port: Number(f.port) },
+    language: f.language,
+    paper_width: Number(f.paper_width),
+    stations: [...f.stations],
+    prints_receipts: f.prints_receipts,
+    backup_printer: f.backup_printer || null,
+    is_active: f.is_active,
+  });
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = {
-      name: form.name,
-      transport: { type: 'tcp', host: form.host.trim(), port: Number(form.port) },
-      language: form.language,
-      paper_width: Number(form.paper_width),
-      stations: [...form.stations],
-      prints_receipts: form.prints_receipts,
-      backup_printer: form.backup_printer || null,
-      is_active: form.is_active,
-    };
-    if (await act(() => (editing ? patch(`/v1/printers/${editing.id}`, body) : post('/v1/printers', body)))) onSaved();
+    const body = bodyOf(form);
+    if (await act(() => (editing ? patchChanged(`/v1/printers/${editing.id}`, body, bodyOf(opened)) : post('/v1/printers', body)))) onSaved();
   };
   const others = printers.filter((p) => p.id !== editing?.id);
   return (

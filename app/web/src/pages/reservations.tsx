@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, getAll, patch, post } from '../lib/api.ts';
+import { get, getAll, patch, patchChanged, post } from '../lib/api.ts';
 import { todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
@@ -186,6 +186,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
     table: refId(booking?.table) ?? '',
     notes: booking?.notes ?? '',
   });
+  const [opened] = useState(form);
   const [slots, setSlots] = useState<Slot[] | null>(null);
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
@@ -198,20 +199,21 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   }, [form.date, form.party_size]);
   // a booking being moved keeps its own time on offer (its own seats count as taken)
   const open = (slots ?? []).filter((s) => s.available || (booking && s.time === booking.time && form.date === booking.date));
+  const bodyOf = (f: typeof form) => ({
+    guest_name: f.guest_name,
+    guest_phone: f.guest_phone || null,
+    guest_email: f.guest_email || null,
+    party_size: Number(f.party_size),
+    date: f.date,
+    time: f.time || open[0]?.time,
+    // moving a booking without naming a table keeps the one it has
+    ...(f.table || !booking ? { table: f.table || null } : {}),
+    notes: f.notes || null,
+  });
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = {
-      guest_name: form.guest_name,
-      guest_phone: form.guest_phone || null,
-      guest_email: form.guest_email || null,
-      party_size: Number(form.party_size),
-      date: form.date,
-      time: form.time || open[0]?.time,
-      // moving a booking without naming a table keeps the one it has
-      ...(form.table || !booking ? { table: form.table || null } : {}),
-      notes: form.notes || null,
-    };
-    if (await act(() => (booking ? patch(`/v1/reservations/${booking.id}`, body) : post('/v1/reservations', { ...body, source: 'staff' })))) {
+    const body = bodyOf(form);
+    if (await act(() => (booking ? patchChanged(`/v1/reservations/${booking.id}`, body, bodyOf(opened)) : post('/v1/reservations', { ...body, source: 'staff' })))) {
       await onSaved();
       onClose();
     }

@@ -3,6 +3,7 @@ import { get, patch, post } from '../lib/api.ts';
 import { bytes, loadSystemHealth } from '../lib/health.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import { can } from '../lib/session.ts';
 import type { components } from '../lib/api.gen.ts';
 import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { BackupSummary } from './health-parts.tsx';
@@ -126,7 +127,15 @@ export function BackupSettings() {
           <p class="hint">{t('ops.backup.restoreHint')}</p>
         </section>
       ) : null}
-      {form ? (
+      {form && !can('backups:write') ? (
+        <section class="card" aria-labelledby="backup-nightly">
+          <h2 id="backup-nightly">{t('ops.backup.nightlyTitle')}</h2>
+          <p>
+            {form.enabled ? scheduleWords(saved!.schedule) : t('ops.backup.off')} · <code>{form.dir}</code>
+          </p>
+          <p class="hint">{t('ops.backup.ownerOnly')}</p>
+        </section>
+      ) : form ? (
         <form class="card settings-form" onSubmit={submit} aria-labelledby="backup-nightly">
           <h2 id="backup-nightly">{t('ops.backup.nightlyTitle')}</h2>
           <Toggle label={t('ops.backup.enabled')} checked={form.enabled} onChange={(v) => setForm({ ...form, enabled: v })} />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, getAll, patch } from '../lib/api.ts';
+import { get, getAll, patch, patchChanged } from '../lib/api.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { loadSession } from '../lib/session.ts';
@@ -56,8 +56,13 @@ function GeneralSettings() {
   const [form, setForm] = useState<Settings | null>(null);
   const [saved, setSaved] = useState(false);
   const [act, busy, actError] = useAction();
-  useEffect(() => setForm(settings ?? null), [settings]);
-  if (!form) return error ? <ErrorNote error={error} /> : <Loading />;
+  // what the form showed when it opened (or was last saved): a save sends only what changed since
+  const [opened, setOpened] = useState<Settings | null>(null);
+  useEffect(() => {
+    setForm(settings ?? null);
+    setOpened(settings ?? null);
+  }, [settings]);
+  if (!form || !opened) return error ? <ErrorNote error={error} /> : <Loading />;
 
   const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
     setSaved(false);
@@ -70,20 +75,23 @@ function GeneralSettings() {
   };
   const save = async (e: Event) => {
     e.preventDefault();
-    const hours: Settings['opening_hours'] = {};
-    for (const d of DAYS) hours[d] = (form.opening_hours[d] ?? []).filter((x) => x.open && x.close);
-    const ok = await act(() =>
-      patch('/v1/settings', {
-        name: form.name,
-        language: form.language,
-        timezone: form.timezone,
-        currency: form.currency.toLowerCase(),
-        default_tax_rate: form.default_tax_rate,
+    const bodyOf = (f: Settings) => {
+      const hours: Settings['opening_hours'] = {};
+      for (const d of DAYS) hours[d] = (f.opening_hours[d] ?? []).filter((x) => x.open && x.close);
+      return {
+        name: f.name,
+        language: f.language,
+        timezone: f.timezone,
+        currency: f.currency.toLowerCase(),
+        default_tax_rate: f.default_tax_rate,
         opening_hours: hours,
-        waitlist: form.waitlist,
-      }),
-    );
+        waitlist: f.waitlist,
+      };
+    };
+    const sent = form;
+    const ok = await act(() => patchChanged('/v1/settings', bodyOf(sent), bodyOf(opened)));
     if (ok) {
+      setOpened(sent);
       setSaved(true);
       await loadSession();
     }

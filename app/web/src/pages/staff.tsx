@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, get, getAll, patch, post } from '../lib/api.ts';
+import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
 import { money, moneyInput, parseMoney, when } from '../lib/format.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
@@ -141,14 +141,16 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
     password: '',
     language: person?.language ?? '',
   });
+  const [opened] = useState(form);
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email, role: f.role, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: f.language || null });
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = { name: form.name, email: form.email, role: form.role, hourly_rate: form.rate.trim() ? parseMoney(form.rate) : null, language: form.language || null };
+    const body = bodyOf(form);
     const ok = await act(async () => {
-      const saved = person ? await patch<Staff>(`/v1/staff/${person.id}`, body) : await post<Staff>('/v1/staff', body);
-      if (form.password) await post(`/v1/staff/${saved.id}/password`, { password: form.password });
+      const id = person ? (await patchChanged<Staff>(`/v1/staff/${person.id}`, body, bodyOf(opened)), person.id) : (await post<Staff>('/v1/staff', body)).id;
+      if (form.password) await post(`/v1/staff/${id}/password`, { password: form.password });
     });
     if (ok) {
       await onSaved();

@@ -208,7 +208,9 @@ export function TodayPage() {
             </h3>
             <p>
               {health.system.printers.total === 0
-                ? t('ops.printers.none')
+                ? health.system.printers.switched_off > 0
+                  ? t('ops.printers.allOff', { count: health.system.printers.switched_off })
+                  : t('ops.printers.none')
                 : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
             </p>
             <h3>

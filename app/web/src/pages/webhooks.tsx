@@ -4,6 +4,7 @@ import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 
 interface Endpoint {
   id: string;
@@ -35,6 +36,7 @@ export function WebhooksPage() {
   const [events, , reloadEvents] = useLoad(async () => (can('events:read') ? (await get<{ data: WebhookEvent[] }>('/v1/events', { limit: 25 })).data : []));
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Endpoint | null>(null);
   const [act, busy, actError] = useAction();
   const writable = can('webhooks:write');
 
@@ -84,7 +86,7 @@ export function WebhooksPage() {
                   <Button disabled={busy} onClick={() => act(async () => setSecret((await post<{ secret: string }>(`/v1/webhook_endpoints/${e.id}/roll_secret`, {})).secret))}>
                     {t('webhooks.roll')}
                   </Button>
-                  <Button variant="quiet" disabled={busy} onClick={() => act(async () => (await del(`/v1/webhook_endpoints/${e.id}`), await reload()))} aria-label={`${t('common.remove')}: ${e.url}`}>
+                  <Button variant="quiet" disabled={busy} onClick={() => setRemoving(e)} aria-label={`${t('common.remove')}: ${e.url}`}>
                     {t('common.remove')}
                   </Button>
                 </div>
@@ -93,6 +95,15 @@ export function WebhooksPage() {
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        title={t('webhooks.removeNamed', { url: removing?.url ?? '' })}
+        message={t('webhooks.removeWarning')}
+        confirmLabel={t('common.remove')}
+        open={removing !== null}
+        busy={busy}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && act(async () => (await del(`/v1/webhook_endpoints/${removing.id}`), setRemoving(null), await reload()))}
+      />
       <section class="card">
         <h2>{t('webhooks.deliveries')}</h2>
         {!events?.length ? (

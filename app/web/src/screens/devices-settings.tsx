@@ -1,6 +1,6 @@
 import './devices-settings.css';
 import { useEffect, useState } from 'preact/hooks';
-import { del, get, getAll, patch, post } from '../lib/api.ts';
+import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import type { Station } from '../lib/types.ts';
@@ -102,7 +102,8 @@ export function ScreensSettings() {
             for (const s of active) {
               const a = ages[s.key];
               if (!a) continue;
-              await patch(`/v1/stations/${s.key}`, { warn_after_minutes: Number(a.warn), late_after_minutes: Number(a.late) });
+              // only what changed: the other side may have set the other age meanwhile
+              await patchChanged(`/v1/stations/${s.key}`, { warn_after_minutes: Number(a.warn), late_after_minutes: Number(a.late) }, { warn_after_minutes: s.warn_after_minutes ?? 8, late_after_minutes: s.late_after_minutes ?? 15 });
             }
             await reloadStations();
           });

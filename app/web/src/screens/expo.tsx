@@ -5,12 +5,13 @@ import { t } from '../lib/i18n.ts';
 import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard } from './board.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
-import { destination, serverName } from './kitchen.tsx';
+import { destination, Note, serverName } from './kitchen.tsx';
 import { fromLive, fromPublic, type Ticket } from './tickets.ts';
 
 const FIELDS = 'id,orderNumber,type,status,table,tableNumber,server,customerName,notes,placedAt,total,currency,items';
 /** On the pass: placed and not yet served. */
 const onExpo = (tk: Ticket) => ['placed', 'preparing', 'ready'].includes(tk.status);
+const notReady = (tk: Ticket) => tk.lines.filter((l) => l.status !== 'ready' && l.status !== 'served').length;
 const allReady = (tk: Ticket) => tk.lines.length > 0 && tk.lines.every((l) => l.status === 'ready' || l.status === 'served');
 
 /** The pass: every open order with each line's state across stations; "Served" sends it out. */
@@ -19,6 +20,8 @@ export function ExpoScreen() {
   const [sound, setSound, soundNow] = useSound();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // a ticket with lines still cooking somewhere needs a second tap: a runner must not send half a table's food by habit
+  const [confirming, setConfirming] = useState<string | null>(null);
   const tables = computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number])));
   const stationName = (key: string) => config.value?.stations.find((s) => s.key === key)?.name ?? key;
   useBoard(
@@ -33,6 +36,8 @@ export function ExpoScreen() {
   );
   const shown = [...board.tickets.value.values()].filter(onExpo).sort((a, b) => (a.placedAt ?? 0) - (b.placedAt ?? 0) || a.id.localeCompare(b.id));
   const serve = async (tk: Ticket) => {
+    if (!allReady(tk) && confirming !== tk.id) return setConfirming(tk.id);
+    setConfirming(null);
     setBusy(tk.id);
     setError(null);
     try {
@@ -45,7 +50,7 @@ export function ExpoScreen() {
   };
   return (
     <div class="kds">
-      <ScreenBar title={t('expo.title')}>
+      <ScreenBar title={t('expo.title')} chooser>
         <button type="button" class="kbtn" aria-pressed={sound} onClick={() => setSound(!sound)}>
           {sound ? t('kds.soundOn') : t('kds.soundOff')}
         </button>
@@ -81,12 +86,18 @@ export function ExpoScreen() {
                     </span>
                     <span class="line-station">{stationName(l.station)}</span>
                     {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}
+                    {l.notes ? <Note text={l.notes} class="line-note" /> : null}
                   </li>
                 ))}
               </ul>
-              {tk.notes ? <p class="ticket-note">{tk.notes}</p> : null}
-              <button type="button" class="kbtn bump" disabled={busy === tk.id} onClick={() => void serve(tk)}>
-                {t('expo.served')}
+              {tk.notes ? <Note text={tk.notes} class="ticket-note" block /> : null}
+              {confirming === tk.id ? (
+                <p class="kds-warning" role="alert">
+                  {t('expo.notReady', { count: notReady(tk) })}
+                </p>
+              ) : null}
+              <button type="button" class={`kbtn bump ${confirming === tk.id ? 'kbtn-danger' : ''}`} disabled={busy === tk.id} onClick={() => void serve(tk)}>
+                {confirming === tk.id ? t('expo.serveAnyway') : t('expo.served')}
               </button>
             </article>
           );

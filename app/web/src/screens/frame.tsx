@@ -1,14 +1,16 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { locale } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { nowSeconds } from './board.ts';
 import { config } from './device.ts';
 
 /** The top bar every screen shares: what it is, the clock, its buttons, and the offline banner under it. */
-export function ScreenBar({ title, children }: { title: string; children?: ComponentChildren }) {
+export function ScreenBar({ title, children, chooser }: { title: string; children?: ComponentChildren; /** a link back to the screen chooser */ chooser?: boolean }) {
   const status = live.status.value;
-  const clock = new Date(nowSeconds.value * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  // the venue's clock as the back office shows it (its language's format, its time zone), not the tablet's
+  const clock = new Intl.DateTimeFormat(locale.value, { hour: '2-digit', minute: '2-digit', timeZone: config.value?.restaurant.timezone }).format(nowSeconds.value * 1000);
   return (
     <>
       <header class="kbar">
@@ -19,7 +21,14 @@ export function ScreenBar({ title, children }: { title: string; children?: Compo
           </span>
         ) : null}
         <span class="kbar-clock">{clock}</span>
-        <div class="kbar-actions">{children}</div>
+        <div class="kbar-actions">
+          {children}
+          {chooser ? (
+            <a class="kbtn" href="/screens">
+              {t('devices.chooser')}
+            </a>
+          ) : null}
+        </div>
       </header>
       {status === 'offline' ? (
         <div class="kbanner" role="status">

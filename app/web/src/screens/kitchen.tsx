@@ -23,6 +23,13 @@ export function serverName(tk: Ticket): string | null {
   return tk.serverId ? (config.value?.staff.find((s) => s.id === tk.serverId)?.name ?? null) : null;
 }
 
+/** A guest's note on a line or an order; an allergy or intolerance stands out wherever it is shown. */
+export function Note({ text, class: cls, block }: { text: string; class: string; block?: boolean }) {
+  const allergy = isAllergyNote(text);
+  const Tag = block ? 'p' : 'span';
+  return <Tag class={`${cls} ${allergy ? 'allergy' : ''}`}>{allergy ? `⚠ ${text}` : text}</Tag>;
+}
+
 export function KitchenScreen({ station }: { station: string }) {
   const [board] = useState(makeBoard);
   const [sound, setSound, soundNow] = useSound();
@@ -93,6 +100,11 @@ export function KitchenScreen({ station }: { station: string }) {
       setRecalled((r) => r.filter((id) => id !== tk.id));
       setBumped((b) => [tk.id, ...b.filter((id) => id !== tk.id)].slice(0, RECALL_DEPTH));
     });
+  // a recalled ticket bumped again goes back on top of the recall list: recallable as often as needed
+  const bumpRecalled = (tk: Ticket) => {
+    setRecalled((r) => r.filter((id) => id !== tk.id));
+    setBumped((b) => [tk.id, ...b.filter((id) => id !== tk.id)].slice(0, RECALL_DEPTH));
+  };
   const recall = () => {
     const id = recallable[0];
     if (!id) return;
@@ -104,7 +116,7 @@ export function KitchenScreen({ station }: { station: string }) {
   return (
     <div class="kds">
       <Flash count={flash} />
-      <ScreenBar title={st?.name ?? station}>
+      <ScreenBar title={st?.name ?? station} chooser>
         <button type="button" class="kbtn" onClick={recall} disabled={!recallable.length}>
           {t('kds.recall')}
           {recallable.length ? ` (${recallable.length})` : ''}
@@ -131,7 +143,7 @@ export function KitchenScreen({ station }: { station: string }) {
               recalled={recalled.includes(tk.id)}
               busy={[...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',')}
               onTap={tap}
-              onBump={(x) => (onKitchen(x) ? bump(x) : setRecalled((r) => r.filter((id) => id !== x.id)))}
+              onBump={(x) => (onKitchen(x) ? bump(x) : bumpRecalled(x))}
             />
           ))}
         </main>
@@ -229,12 +241,12 @@ const TicketCard = memo(
                   <span class="line-state">{t(`kds.line.${l.status}` as 'kds.line.pending')}</span>
                 </span>
                 {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}
-                {l.notes ? <span class={`line-note ${isAllergyNote(l.notes) ? 'allergy' : ''}`}>{isAllergyNote(l.notes) ? `⚠ ${l.notes}` : l.notes}</span> : null}
+                {l.notes ? <Note text={l.notes} class="line-note" /> : null}
               </button>
             </li>
           ))}
         </ul>
-        {tk.notes ? <p class={`ticket-note ${isAllergyNote(tk.notes) ? 'allergy' : ''}`}>{isAllergyNote(tk.notes) ? `⚠ ${tk.notes}` : tk.notes}</p> : null}
+        {tk.notes ? <Note text={tk.notes} class="ticket-note" block /> : null}
         <button type="button" class="kbtn bump" onClick={() => onBump(tk)} disabled={busyKeys.has(tk.id)}>
           {t('kds.bump')}
         </button>

@@ -25,7 +25,7 @@ function Floor() {
       <main class="kpair">
         <h1>{t('floor.title')}</h1>
         <p>{t('floor.signIn')}</p>
-        <a class="kbtn kbtn-primary" href="/app/login">
+        <a class="kbtn kbtn-primary" href={`/app/login?next=${encodeURIComponent('/screens/floor')}`}>
           {t('floor.signInLink')}
         </a>
       </main>

@@ -4,9 +4,9 @@ import { t } from '../lib/i18n.ts';
 import { storeDevice } from './device.ts';
 
 /**
- * A tablet is never signed in by typing a key: a manager makes a six-digit code in Settings
- * (or shows it as a QR that opens this page with it filled in), the tablet trades it for its
- * own key and keeps that in the browser.
+ * A tablet is never signed in by typing a key: a manager makes a code in Settings (six digits
+ * on a hub, twelve on the cloud; or shows it as a QR that opens this page with it filled in),
+ * the tablet trades it for its own key and keeps that in the browser.
  */
 export function PairScreen() {
   const [code, setCode] = useState(new URLSearchParams(location.search).get('code') ?? '');
@@ -35,8 +35,8 @@ export function PairScreen() {
           id="pair-code"
           inputMode="numeric"
           autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
+          pattern="[0-9]{6,12}"
+          maxLength={12}
           required
           value={code}
           aria-invalid={error ? true : undefined}
@@ -48,7 +48,7 @@ export function PairScreen() {
             {error}
           </p>
         ) : null}
-        <button type="submit" class="kbtn kbtn-primary" disabled={busy || code.length !== 6}>
+        <button type="submit" class="kbtn kbtn-primary" disabled={busy || code.length < 6}>
           {t('pair.submit')}
         </button>
       </form>

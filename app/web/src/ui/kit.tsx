@@ -119,16 +119,37 @@ export const Loading = () => (
   </p>
 );
 
-/** A modal dialog on the native <dialog>: focus is trapped and Escape closes it. */
+/**
+ * A modal dialog on the native <dialog>: focus is trapped and Escape closes it. It opens on its
+ * first field (the native dialog would pick its Close button) and, once closed, gives focus
+ * back to whatever opened it, so a keyboard user carries on where they were.
+ */
 export function Dialog({ title, open, onClose, children }: { title: string; open: boolean; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   const id = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
+    if (open && !d.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      d.showModal();
+      firstField(d)?.focus();
+    }
+    if (!open) {
+      if (d.open) d.close();
+      const back = opener.current;
+      opener.current = null;
+      if (back?.isConnected) back.focus();
+    }
   }, [open]);
+  // a page may drop the dialog from its tree instead of closing it (after Save): same hand-back
+  useEffect(
+    () => () => {
+      if (opener.current?.isConnected) opener.current.focus();
+    },
+    [],
+  );
   return (
     <dialog ref={ref} aria-labelledby={id} onClose={onClose} class="dialog">
       {open ? (
@@ -144,6 +165,13 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
       ) : null}
     </dialog>
   );
+}
+
+/** The first field of a dialog's body (else its first button): where a person starts typing. */
+function firstField(d: HTMLElement): HTMLElement | null {
+  const usable = (el: HTMLElement) => !el.closest('.dialog-head') && !(el as HTMLInputElement).disabled && (el as HTMLInputElement).type !== 'hidden';
+  const fields = [...d.querySelectorAll<HTMLElement>('[data-autofocus], input, select, textarea')].filter(usable);
+  return fields[0] ?? [...d.querySelectorAll<HTMLElement>('button, a[href]')].filter(usable)[0] ?? null;
 }
 
 /** Loads once (and again when deps change); returns [data, error, reload]. */

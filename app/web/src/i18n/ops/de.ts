@@ -7,7 +7,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.seconds': '{n} s',
   'ops.minutes': '{n} Min.',
   'ops.hours': '{n} Std.',
-  'ops.days': '{n} Tage',
+  'ops.days': '{n, plural, one {# Tag} other {# Tage}}',
   'ops.tab.general': 'Restaurant',
   'ops.aTable': 'Ein Tisch',
   'ops.orderN': 'Bestellung #{n}',
@@ -15,6 +15,7 @@ export const opsDe: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Drucker',
   'ops.printers.none': 'Keine Drucker eingerichtet',
+  'ops.printers.allOff': '{count} eingerichtet, keiner eingeschaltet',
   'ops.printers.counts': '{online} von {total} online',
   'ops.printerPaperOut': 'Drucker {name} hat kein Papier mehr',
 
@@ -31,7 +32,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.sync.lag': 'Rückstand',
   'ops.sync.upToDate': 'Aktuell',
   'ops.sync.pending': 'Wartend',
-  'ops.sync.pendingCounts': '{push} Änderung(en) zu senden, {pull} zu empfangen',
+  'ops.sync.pendingCounts': '{push, plural, one {# Änderung zu senden} other {# Änderungen zu senden}}, {pull} zu empfangen',
   'ops.sync.nothingWaiting': 'Nichts wartet',
   'ops.sync.lastError': 'Letztes Problem',
   'ops.sync.cloud': 'Cloud',
@@ -83,6 +84,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Jede Nacht sichern',
   'ops.backup.dir': 'Ordner',
   'ops.backup.dirHint': 'Wohin Backups gehen: am sichersten ein USB-Laufwerk oder ein synchronisierter Ordner. Ein relativer Pfad liegt im Datenordner des Hubs.',
+  'ops.backup.ownerOnly': 'Nur der Inhaber ändert, ob und wohin der Hub seine Backups schreibt.',
   'ops.backup.keepDays': 'Tage aufbewahren',
   'ops.backup.schedule': 'Läuft',
   'ops.backup.daily': 'jede Nacht um {time}',

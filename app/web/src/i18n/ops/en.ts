@@ -6,7 +6,7 @@ export const opsEn = {
   'ops.seconds': '{n} s',
   'ops.minutes': '{n} min',
   'ops.hours': '{n} h',
-  'ops.days': '{n} days',
+  'ops.days': '{n, plural, one {# day} other {# days}}',
   'ops.tab.general': 'Restaurant',
   'ops.aTable': 'A table',
   'ops.orderN': 'Order #{n}',
@@ -14,6 +14,7 @@ export const opsEn = {
 
   'ops.printers.state': 'Printers',
   'ops.printers.none': 'No printers set up',
+  'ops.printers.allOff': '{count} set up, none switched on',
   'ops.printers.counts': '{online} of {total} online',
   'ops.printerPaperOut': 'Printer {name} is out of paper',
 
@@ -30,7 +31,7 @@ export const opsEn = {
   'ops.sync.lag': 'Behind by',
   'ops.sync.upToDate': 'Up to date',
   'ops.sync.pending': 'Waiting',
-  'ops.sync.pendingCounts': '{push} change(s) to send, {pull} to receive',
+  'ops.sync.pendingCounts': '{push, plural, one {# change to send} other {# changes to send}}, {pull} to receive',
   'ops.sync.nothingWaiting': 'Nothing waiting',
   'ops.sync.lastError': 'Last problem',
   'ops.sync.cloud': 'Cloud',
@@ -82,6 +83,7 @@ export const opsEn = {
   'ops.backup.enabled': 'Back up every night',
   'ops.backup.dir': 'Folder',
   'ops.backup.dirHint': 'Where backups go: a USB disk or a synced folder is safest. A relative path is inside the hub’s data folder.',
+  'ops.backup.ownerOnly': 'Only the owner changes where and whether the hub makes its backups.',
   'ops.backup.keepDays': 'Days to keep',
   'ops.backup.schedule': 'Runs',
   'ops.backup.daily': 'every night at {time}',

@@ -7,7 +7,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.seconds': '{n} s',
   'ops.minutes': '{n} min',
   'ops.hours': '{n} h',
-  'ops.days': '{n} días',
+  'ops.days': '{n, plural, one {# día} other {# días}}',
   'ops.tab.general': 'Restaurante',
   'ops.aTable': 'Una mesa',
   'ops.orderN': 'Pedido n.º {n}',
@@ -15,6 +15,7 @@ export const opsEs: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Impresoras',
   'ops.printers.none': 'No hay impresoras configuradas',
+  'ops.printers.allOff': '{count} configuradas, ninguna activada',
   'ops.printers.counts': '{online} de {total} en línea',
   'ops.printerPaperOut': 'La impresora {name} no tiene papel',
 
@@ -31,7 +32,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.sync.lag': 'Retraso',
   'ops.sync.upToDate': 'Al día',
   'ops.sync.pending': 'En espera',
-  'ops.sync.pendingCounts': '{push} cambio(s) por enviar, {pull} por recibir',
+  'ops.sync.pendingCounts': '{push, plural, one {# cambio por enviar} other {# cambios por enviar}}, {pull} por recibir',
   'ops.sync.nothingWaiting': 'Nada en espera',
   'ops.sync.lastError': 'Último problema',
   'ops.sync.cloud': 'Nube',
@@ -83,6 +84,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Copiar cada noche',
   'ops.backup.dir': 'Carpeta',
   'ops.backup.dirHint': 'Dónde van las copias: lo más seguro es un disco USB o una carpeta sincronizada. Una ruta relativa está dentro de la carpeta de datos del hub.',
+  'ops.backup.ownerOnly': 'Solo el propietario decide si el hub hace copias y dónde las guarda.',
   'ops.backup.keepDays': 'Días que se guardan',
   'ops.backup.schedule': 'Se ejecuta',
   'ops.backup.daily': 'cada noche a las {time}',

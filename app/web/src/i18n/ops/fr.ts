@@ -7,7 +7,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.seconds': '{n} s',
   'ops.minutes': '{n} min',
   'ops.hours': '{n} h',
-  'ops.days': '{n} jours',
+  'ops.days': '{n, plural, one {# jour} other {# jours}}',
   'ops.tab.general': 'Restaurant',
   'ops.aTable': 'Une table',
   'ops.orderN': 'Commande n° {n}',
@@ -15,6 +15,7 @@ export const opsFr: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Imprimantes',
   'ops.printers.none': 'Aucune imprimante configurée',
+  'ops.printers.allOff': '{count} configurées, aucune en service',
   'ops.printers.counts': '{online} sur {total} en ligne',
   'ops.printerPaperOut': 'L’imprimante {name} n’a plus de papier',
 
@@ -31,7 +32,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.sync.lag': 'Retard',
   'ops.sync.upToDate': 'À jour',
   'ops.sync.pending': 'En attente',
-  'ops.sync.pendingCounts': '{push} modification(s) à envoyer, {pull} à recevoir',
+  'ops.sync.pendingCounts': '{push, plural, one {# modification à envoyer} other {# modifications à envoyer}}, {pull} à recevoir',
   'ops.sync.nothingWaiting': 'Rien en attente',
   'ops.sync.lastError': 'Dernier problème',
   'ops.sync.cloud': 'Cloud',
@@ -83,6 +84,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Sauvegarder chaque nuit',
   'ops.backup.dir': 'Dossier',
   'ops.backup.dirHint': 'Où vont les sauvegardes : un disque USB ou un dossier synchronisé est le plus sûr. Un chemin relatif est dans le dossier de données du hub.',
+  'ops.backup.ownerOnly': 'Seul le propriétaire décide si et où le hub fait ses sauvegardes.',
   'ops.backup.keepDays': 'Jours de conservation',
   'ops.backup.schedule': 'Exécution',
   'ops.backup.daily': 'chaque nuit à {time}',

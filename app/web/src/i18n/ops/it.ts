@@ -7,7 +7,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.seconds': '{n} s',
   'ops.minutes': '{n} min',
   'ops.hours': '{n} h',
-  'ops.days': '{n} giorni',
+  'ops.days': '{n, plural, one {# giorno} other {# giorni}}',
   'ops.tab.general': 'Ristorante',
   'ops.aTable': 'Un tavolo',
   'ops.orderN': 'Ordine n. {n}',
@@ -15,6 +15,7 @@ export const opsIt: Record<OpsKey, string> = {
 
   'ops.printers.state': 'Stampanti',
   'ops.printers.none': 'Nessuna stampante configurata',
+  'ops.printers.allOff': '{count} configurate, nessuna attiva',
   'ops.printers.counts': '{online} di {total} in linea',
   'ops.printerPaperOut': 'La stampante {name} ha finito la carta',
 
@@ -31,7 +32,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.sync.lag': 'Ritardo',
   'ops.sync.upToDate': 'Aggiornato',
   'ops.sync.pending': 'In attesa',
-  'ops.sync.pendingCounts': '{push} modifica/e da inviare, {pull} da ricevere',
+  'ops.sync.pendingCounts': '{push, plural, one {# modifica da inviare} other {# modifiche da inviare}}, {pull} da ricevere',
   'ops.sync.nothingWaiting': 'Niente in attesa',
   'ops.sync.lastError': 'Ultimo problema',
   'ops.sync.cloud': 'Cloud',
@@ -83,6 +84,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.backup.enabled': 'Backup ogni notte',
   'ops.backup.dir': 'Cartella',
   'ops.backup.dirHint': 'Dove vanno i backup: un disco USB o una cartella sincronizzata è la scelta più sicura. Un percorso relativo è nella cartella dati dell’hub.',
+  'ops.backup.ownerOnly': 'Solo il titolare decide se e dove l’hub salva i backup.',
   'ops.backup.keepDays': 'Giorni da conservare',
   'ops.backup.schedule': 'Esecuzione',
   'ops.backup.daily': 'ogni notte alle {time}',
