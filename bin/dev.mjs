@@ -31,7 +31,11 @@ watcher.on('event', (e) => {
 });
 const stop = () => {
   void watcher.close();
-  server?.kill('SIGTERM');
+  if (!server || server.exitCode !== null) process.exit(0);
+  // the server finishes its requests and closes its database first
+  server.removeAllListeners('exit');
+  server.once('exit', () => process.exit(0));
+  server.kill('SIGTERM');
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -10,7 +10,7 @@ import electron from 'electron';
 import { adaptElectron, utilityChild, type ElectronModule } from './electron-adapter.ts';
 import type { UpdaterLike } from './host.ts';
 import { runDesktop } from './main.ts';
-import { COMANDA_BIN, serverArgs, spawnServerProcess } from './server-process.ts';
+import { COMANDA_BUNDLE, serverArgs, spawnServerProcess } from './server-process.ts';
 
 // the checkout, or the packaged app (app.asar): the bundle sits two folders below it
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -34,7 +34,7 @@ await runDesktop(adaptElectron(e, updater), {
   // which the checkout's better-sqlite3 was built for.
   spawnServer: () =>
     e.app.isPackaged
-      ? utilityChild(e.utilityProcess.fork(COMANDA_BIN, serverArgs({ dataDir }), { stdio: 'pipe', serviceName: 'comanda hub', env: process.env }))
+      ? utilityChild(e.utilityProcess.fork(COMANDA_BUNDLE, serverArgs({ dataDir }), { stdio: 'pipe', serviceName: 'comanda hub', env: process.env }))
       : spawnServerProcess({ dataDir, execPath: process.env.COMANDA_NODE ?? 'node' }),
   hidden: process.argv.includes('--hidden'),
   trayIconPath: path.join(icons, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),

@@ -8,6 +8,11 @@ import type { ChildLike } from './host.ts';
  * there, and loads better-sqlite3's binary from app.asar.unpacked). It runs the built hub.
  */
 export const COMANDA_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/comanda');
+/**
+ * The hub bundle bin/comanda runs, for Electron's utility process (the packaged app): a .mjs,
+ * so its module format needs no package.json lookup inside the asar.
+ */
+export const COMANDA_BUNDLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/hub/comanda.mjs');
 
 export interface ServerProcessOptions {
   dataDir: string;
