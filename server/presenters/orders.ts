@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
 import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
 import { named, ref, unix } from '../http/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
@@ -38,8 +39,6 @@ export const OrderServerSchema = named(
 );
 export type OrderServer = z.output<typeof OrderServerSchema>;
 
-export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
-export const ORDER_STATUSES = ['draft', 'placed', 'preparing', 'ready', 'served', 'completed', 'cancelled'] as const;
 
 export const OrderSchema = named(
   'Order',

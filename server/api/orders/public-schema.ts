@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, LINE_STATUSES } from '../../domain/orders/state-machine.ts';
+import { ORDER_STATUSES, ORDER_TYPES, LINE_STATUSES } from '../../domain/orders/state-machine.ts';
 import { f } from '../../http/fields.ts';
 import { q } from '../../http/query.ts';
 import { lines, orderNotes } from './schema.ts';
@@ -12,7 +12,7 @@ export const publicType = () =>
     .string()
     .max(20)
     .transform((s) => s.trim().toLowerCase().replace(/[\s-]/g, '_').replace(/^take_out$/, 'takeout'))
-    .pipe(z.enum(['dine_in', 'takeout', 'delivery'], { message: 'must be dine-in, takeout or delivery' }));
+    .pipe(z.enum(ORDER_TYPES, { message: 'must be dine-in, takeout or delivery' }));
 
 export const SORTABLE = {
   createdAt: 'created',

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { MAX_LINES, MAX_QUANTITY } from '../../domain/orders/pricing.ts';
-import { ORDER_STATUSES } from '../../domain/orders/state-machine.ts';
+import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders/state-machine.ts';
 import { f } from '../../http/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
-export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
 
 export const quantity = () =>
   z

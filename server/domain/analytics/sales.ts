@@ -1,8 +1,7 @@
 import type { ReportContext } from './context.ts';
 import { type DateRange, type GroupBy, periodOf, periodsOf, today } from './calendar.ts';
 import { roundDiv } from './rules.ts';
-
-export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
+import { ORDER_TYPES } from '../orders/state-machine.ts';
 
 /** Sales per local day and order type over a range, from the daily roll-up. */
 async function dailyByType(ctx: ReportContext, range: DateRange) {

@@ -4,6 +4,9 @@ import type { OrderItemRow, OrderRow } from './hooks.ts';
 export type OrderStatus = OrderRow['status'];
 export type LineStatus = OrderItemRow['status'];
 
+/** How an order reaches the guest: the one list (API, presenters and analytics read it). */
+export const ORDER_TYPES = ['dine_in', 'takeout', 'delivery'] as const;
+
 export const ORDER_STATUSES = ['draft', 'placed', 'preparing', 'ready', 'served', 'completed', 'cancelled'] as const;
 export const LINE_STATUSES = ['pending', 'preparing', 'ready', 'served'] as const;
 
