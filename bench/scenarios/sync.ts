@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import fs from 'node:fs';
-import path from 'node:path';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { createServer } from '../../server/server.ts';
@@ -50,9 +49,7 @@ async function weekAndLag(): Promise<string[]> {
   try {
     const cloudUrl = await pgs.fresh();
     cloudDb = await openDatabase({ databaseUrl: cloudUrl });
-    // BENCH_PROFILE=DIR: the cloud process writes a CPU profile (cloud-week/) when it stops
-    const prof = process.env.BENCH_PROFILE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE, 'cloud-week')}` } : undefined;
-    cloud = await ServeProcess.start(['--role', 'cloud', '--database-url', cloudUrl], { env: prof });
+    cloud = await ServeProcess.start(['--role', 'cloud', '--database-url', cloudUrl]);
     hub = await makeHub('week-offline');
     const invite = await comanda('sync', 'invite', '--database-url', cloudUrl);
     await comanda('sync', 'link', '--data-dir', hub.dir, '--cloud-url', cloud.url, '--code', invite.code);
