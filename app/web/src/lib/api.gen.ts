@@ -186,7 +186,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "not_signed_in" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "not_signed_in" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 message: string;
                 /** @description the parameter at fault, when one is */
                 param: string | null;
@@ -1236,3 +1236,10 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export type operations = Record<string, never>;
+
+/** Every move an order may make (server/domain/orders/state-machine.ts). */
+export const ORDER_TRANSITIONS = {"draft":["placed","preparing","ready","served","completed","cancelled"],"placed":["preparing","ready","served","completed","cancelled"],"preparing":["ready","served","completed","cancelled"],"ready":["served","completed","cancelled"],"served":["completed","cancelled"],"completed":[],"cancelled":[]} as const;
+/** Every move an order line may make. */
+export const LINE_TRANSITIONS = {"pending":["preparing","ready","served"],"preparing":["ready","served"],"ready":["served"],"served":[]} as const;
+/** Orders whose lines the kitchen and the floor may still move. */
+export const OPEN_STATUSES = ["placed","preparing","ready","served"] as const;

@@ -1,4 +1,4 @@
-import type { components } from './api.gen.ts';
+import { OPEN_STATUSES as GENERATED_OPEN, ORDER_TRANSITIONS, type components } from './api.gen.ts';
 
 /** The API's objects as the back office reads them: generated from the presenters' schemas (api.gen.ts). */
 type Schemas = components['schemas'];
@@ -16,16 +16,10 @@ export type WaitlistEntry = Schemas['WaitlistEntry'];
 /** The id of a reference the API may have expanded into its object (`expand[]=…`). */
 export const refId = (ref: string | { id: string } | null | undefined): string | null => (ref && typeof ref === 'object' ? ref.id : (ref ?? null));
 
-export const OPEN_STATUSES: OrderStatus[] = ['placed', 'preparing', 'ready', 'served'];
+export const OPEN_STATUSES: readonly OrderStatus[] = GENERATED_OPEN;
 
-/** The state machine's forward moves (server/domain/orders/state-machine.ts). */
-export const NEXT_STATUSES: Record<OrderStatus, OrderStatus[]> = {
-  draft: ['placed', 'cancelled'],
-  placed: ['preparing', 'ready', 'served', 'completed'],
-  preparing: ['ready', 'served', 'completed'],
-  ready: ['served', 'completed'],
-  served: ['completed'],
-  completed: [],
-  cancelled: [],
-};
+/** The server's forward moves; cancelling has its own button (it asks for a reason). */
+export const NEXT_STATUSES: Record<OrderStatus, readonly OrderStatus[]> = Object.fromEntries(
+  Object.entries(ORDER_TRANSITIONS).map(([from, to]) => [from, to.filter((s) => s !== 'cancelled')]),
+) as Record<string, readonly OrderStatus[]> as Record<OrderStatus, readonly OrderStatus[]>;
 
