@@ -1,4 +1,4 @@
-import type { Executor } from '../db/records.ts';
+import type { Executor } from '../db/executor.ts';
 import { ApiError } from '../errors.ts';
 
 export interface ExpandContext {
@@ -116,4 +116,13 @@ export function readExpandParam(query: Record<string, unknown>): string[] | unde
     .flatMap((v) => String(v).split(','))
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * A route's presented objects with the caller's `expand[]` paths filled in: the one way a list
+ * or a single object of an expandable type leaves a route.
+ */
+export async function expanded<T>(c: { db: Executor; expand: string[]; actor(): { restaurantId: string } }, type: string, objects: T[]): Promise<T[]> {
+  await applyExpand({ db: c.db, restaurantId: c.actor().restaurantId }, type, objects, c.expand);
+  return objects;
 }

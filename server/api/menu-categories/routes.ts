@@ -1,6 +1,6 @@
 import { createCategory, deactivateCategory, findCategory, updateCategory } from '../../domain/menu/categories.ts';
 import { notFound } from '../../errors.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
@@ -21,11 +21,7 @@ registerExpandable('menu_category', {
   },
 });
 
-async function present(c: Call<any, any, any>, rows: Parameters<typeof presentCategory>[0][]) {
-  const out = rows.map(presentCategory);
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'menu_category', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: Parameters<typeof presentCategory>[0][]) => expanded(c, 'menu_category', rows.map(presentCategory));
 
 const tag = 'Menu categories';
 const id = idParam('mc_ id (mcat_ accepted)');

@@ -1,7 +1,7 @@
 import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
 import { notFound } from '../../errors.ts';
 import { cachedJson } from '../../http/cached-json.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
@@ -18,11 +18,7 @@ registerExpandable('menu_item', {
   },
 });
 
-async function present(c: Call<any, any, any>, rows: Parameters<typeof presentMenuItem>[0][]) {
-  const out = rows.map(presentMenuItem);
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'menu_item', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: Parameters<typeof presentMenuItem>[0][]) => expanded(c, 'menu_item', rows.map(presentMenuItem));
 
 const tag = 'Menu items';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
 import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
 import { notFound } from '../../errors.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
@@ -51,11 +51,7 @@ export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string):
 
 registerExpandable('qr_code', { refs: { table: 'table' } });
 
-async function present(c: Call<any, any, any>, rows: Selectable<QrCodesTable>[]) {
-  const out = rows.map((r) => presentQrCode(r, c.services.config.publicUrl));
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'qr_code', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: Selectable<QrCodesTable>[]) => expanded(c, 'qr_code', rows.map((r) => presentQrCode(r, c.services.config.publicUrl)));
 
 const tag = 'QR codes';
 

@@ -6,7 +6,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { notFound } from '../../errors.ts';
-import { applyExpand } from '../../http/expand.ts';
+import { applyExpand, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
@@ -15,11 +15,7 @@ import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 
-async function present(c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) {
-  const out = rows.map((r) => presentOrder(r.order, r.items));
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'order', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) => expanded(c, 'order', rows.map((r) => presentOrder(r.order, r.items)));
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await present(c, [r]))[0];
 

@@ -3,7 +3,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { withMarks } from '../../domain/printers/documents.ts';
 import { getJob, reprintJob } from '../../domain/printers/jobs.ts';
 import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { jobListJson } from './job-json.ts';
@@ -14,11 +14,7 @@ import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 
-async function present(c: Call<any, any, any>, rows: ListedPrintJob[]) {
-  const out = rows.map(presentPrintJob);
-  await applyExpand({ db: c.db, restaurantId: c.actor().restaurantId }, 'print_job', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: ListedPrintJob[]) => expanded(c, 'print_job', rows.map(presentPrintJob));
 
 const tag = 'Print jobs';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createPrinter, deletePrinter, getPrinter, updatePrinter } from '../../domain/printers/printers.ts';
 import { enqueueTestPage } from '../../domain/printers/jobs.ts';
 import { ApiError } from '../../errors.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { presentPrinters } from './load.ts';
@@ -19,12 +19,7 @@ registerExpandable('printer', {
   },
 });
 
-async function present(c: Call<any, any, any>, rows: PrinterRow[]) {
-  const restaurantId = c.actor().restaurantId;
-  const out = await presentPrinters(c.db, restaurantId, rows);
-  await applyExpand({ db: c.db, restaurantId }, 'printer', out, c.expand);
-  return out;
-}
+const present = async (c: Call<any, any, any>, rows: PrinterRow[]) => expanded(c, 'printer', await presentPrinters(c.db, c.actor().restaurantId, rows));
 
 const tag = 'Printers';
 

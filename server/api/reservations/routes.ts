@@ -2,7 +2,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
 import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
 import { ApiError, notFound } from '../../errors.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { presentReservation, ReservationSchema, type ReservationRow } from '../../presenters/reservations.ts';
@@ -18,11 +18,7 @@ registerExpandable('reservation', {
   },
 });
 
-async function present(c: Call<any, any, any>, rows: ReservationRow[]) {
-  const out = rows.map(presentReservation);
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'reservation', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: ReservationRow[]) => expanded(c, 'reservation', rows.map(presentReservation));
 
 const tag = 'Reservations';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clockIn, clockOut, findShift } from '../../domain/staff/shifts.ts';
 import { notFound } from '../../errors.ts';
-import { applyExpand, registerExpandable } from '../../http/expand.ts';
+import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
@@ -11,11 +11,7 @@ import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('shift', { refs: { user: 'staff_user' } });
 
-async function present(c: Call<any, any, any>, rows: Parameters<typeof presentShift>[0][]) {
-  const out = rows.map(presentShift);
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'shift', out, c.expand);
-  return out;
-}
+const present = (c: Call<any, any, any>, rows: Parameters<typeof presentShift>[0][]) => expanded(c, 'shift', rows.map(presentShift));
 
 const tag = 'Shifts';
 
