@@ -1,12 +1,13 @@
 import type { WebSocket } from 'ws';
 import type { ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Credential } from './credentials.ts';
 import type { GuestGrant } from './guest-tokens.ts';
 import type { Topic } from './topics.ts';
 
 /** Who is on the other end, once authenticated. */
 export type Principal =
-  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget' }
+  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget'; credential: Credential }
   | { kind: 'guest'; restaurantId: string; grant: GuestGrant };
 
 /** Close codes (4000–4999 are the application's: 4000 + the HTTP status of the same refusal). */

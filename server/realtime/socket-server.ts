@@ -116,7 +116,8 @@ export class RealtimeSocketServer {
     const ctx = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? key : '') } as unknown as Context;
     try {
       const caller = await authenticate(ctx, this.services, kind, undefined);
-      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind };
+      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind, credential: { kind: 'key', keyId: caller.keyId } };
+      this.hub.register(client);
       client.sendMessage('authenticated', null, { restaurant: caller.restaurantId, livemode: caller.livemode, key_type: caller.kind });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -142,7 +143,8 @@ export class RealtimeSocketServer {
     const token = sameOrigin && hostAllowed(this.services, req.headers.host) ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
     const session = token ? await resolveSession(this.services.db, token, this.services.clock.now(), lifetimeOf(this.services)) : null;
     if (!session) return client.error('not_signed_in', 'No staff session came with this connection. Sign in again.', CLOSE.unauthorized);
-    client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret' };
+    client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret', credential: { kind: 'session', sessionId: session.id } };
+    this.hub.register(client);
     client.sendMessage('authenticated', null, { restaurant: session.restaurantId, livemode: true, key_type: 'session', role: session.access });
   }
 
@@ -158,6 +160,7 @@ export class RealtimeSocketServer {
     }
     if (!grant) return client.error('resource_missing', 'Unknown or expired token.', CLOSE.unauthorized);
     client.principal = { kind: 'guest', restaurantId: grant.restaurantId, grant };
+    this.hub.register(client);
     client.sendMessage('authenticated', null, { restaurant: grant.restaurantId, guest: kind });
   }
 
