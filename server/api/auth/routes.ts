@@ -111,7 +111,7 @@ defineRoute({
       if (err instanceof ApiError && err.code === 'sign_in_failed') throttle.fail(account, ip, c.services.clock.now());
       throw err;
     }
-    throttle.succeed(account);
+    throttle.succeed(account, ip);
     return signInAs(c, who);
   },
 });
