@@ -30,6 +30,9 @@ export class RealtimeClient {
   /** set by the hub: forget this client the moment it is cut off, not when the socket finally closes */
   onGone: () => void = () => {};
 
+  /** the peer as the rate limits see it (http/session.ts clientIp) */
+  address = '';
+
   constructor(
     readonly ws: WebSocket,
     private readonly maxBufferedBytes: number,
