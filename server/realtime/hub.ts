@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts';
-import { changesFrom, livemodeOf, matches, render, type Change, type ChangeRow } from './changes.ts';
+import { changesFrom, livemodeOf, matches, prepareGuestViews, render, type Change, type ChangeRow } from './changes.ts';
 import { forgetKey } from '../http/authenticate.ts';
 import { CLOSE, type RealtimeClient } from './client.ts';
 import { CREDENTIAL_TABLES, lapsed } from './credentials.ts';
@@ -205,6 +205,7 @@ export class RealtimeHub {
       const touched = new Set(entries.filter((e) => CREDENTIAL_TABLES.has(e.table_name)).map((e) => e.restaurant_id!));
       if (touched.size > 0) await this.closeLapsed(touched);
       const changes = entries.length > 0 ? await changesFrom(db, entries) : [];
+      if (changes.some((ch) => this.hasGuests(ch.restaurantId))) await prepareGuestViews(db, changes.filter((ch) => this.hasGuests(ch.restaurantId)));
       // From here to the cursor update nothing awaits: a change is handed out exactly once.
       for (const change of changes) {
         const clients = this.byRestaurant.get(change.restaurantId);
@@ -213,6 +214,11 @@ export class RealtimeHub {
       this.cursor = upTo;
       if (upTo === head) return;
     }
+  }
+
+  private hasGuests(restaurantId: string): boolean {
+    for (const c of this.byRestaurant.get(restaurantId) ?? []) if (c.principal?.kind === 'guest') return true;
+    return false;
   }
 
   private async head(): Promise<number> {
@@ -249,6 +255,7 @@ export class RealtimeHub {
         else if (since < Number(compacted?.compacted_through ?? 0)) resync = 'pruned';
         else if (oldest?.seq !== null && oldest?.seq !== undefined && Number(oldest.seq) > since + 1) resync = 'pruned';
         else missed = await changesFrom(this.services.db, entries);
+        if (client.principal.kind === 'guest') await prepareGuestViews(this.services.db, missed);
       }
     }
     if (client.closed) return;
@@ -305,7 +312,7 @@ function* messagesFor(change: Change, client: RealtimeClient, topics: Iterable<T
   }
   for (const topic of topics) {
     if (!matches(change, topic)) continue;
-    const text = render(change, topic);
+    const text = render(change, topic, p.kind === 'guest');
     if (text) yield text;
   }
 }
