@@ -31,7 +31,7 @@ export interface Config {
     sessionIdleSeconds: number;
     /** and none lives longer than this */
     sessionMaxSeconds: number;
-    /** failed sign-ins allowed per account, and per address, within the window */
+    /** failed sign-ins free per (account, address) before the growing wait, and allowed per address, within the window */
     signInFailuresPerAccount: number;
     signInFailuresPerIp: number;
     signInWindowSeconds: number;

@@ -62,3 +62,24 @@ export function scopesOfRole(role: string): readonly Scope[] {
 export function holdsAll(held: ReadonlySet<string>, wanted: readonly string[]): boolean {
   return wanted.every((s) => held.has(s));
 }
+
+/** Seniority of the back-office roles: who may end whose session. */
+const RANK: Record<AccessRole, number> = { owner: 3, manager: 2, server: 1, kitchen: 0 };
+
+/**
+ * Whether a caller may end (sign out) a session of someone with `targetRole`. A person may
+ * end their own; a role may end only sessions of roles below it, and the owner anyone's (a
+ * manager cannot sign the owner out, nor another manager). A key, which has no role, may
+ * end the sessions of roles whose every scope it holds, as it may manage those people.
+ */
+export function mayEndSessionOf(
+  caller: { scopes: ReadonlySet<string>; staff?: { id: string; role: string } },
+  target: { userId: string; role: string },
+): boolean {
+  if (!caller.staff) return holdsAll(caller.scopes, scopesOfRole(target.role));
+  if (caller.staff.id === target.userId) return true;
+  const mine = accessRoleOf(caller.staff.role);
+  const theirs = accessRoleOf(target.role);
+  if (mine === 'owner') return true;
+  return mine !== null && (theirs === null || RANK[mine] > RANK[theirs]);
+}

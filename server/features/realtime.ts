@@ -1,4 +1,5 @@
 import type { Feature, FeatureHost } from './feature.ts';
+import { onCredentialsRevoked } from '../auth/revocations.ts';
 import { RealtimeHub } from '../realtime/hub.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from '../realtime/options.ts';
 import { PgFanout } from '../realtime/pg-fanout.ts';
@@ -33,7 +34,10 @@ export const realtimeFeature: Feature = {
     const options: RealtimeOptions = { ...defaultRealtimeOptions, ...services.config.realtime };
     const hub = new RealtimeHub(services, options);
     const sockets = new RealtimeSocketServer(services, hub, options);
-    const fanout = services.dialect === 'postgres' && services.databaseUrl ? new PgFanout(services, services.databaseUrl, () => hub.wake()) : null;
+    const fanout =
+      services.dialect === 'postgres' && services.databaseUrl
+        ? new PgFanout(services, services.databaseUrl, () => hub.wake(), (restaurantId) => hub.recheck(new Set([restaurantId])))
+        : null;
     services.realtime = { hub, sockets, options, fanout, timers: [] };
     host.http.on('upgrade', (req, socket, head) => {
       // another path may belong to another feature's handler; with none, do not leave it hanging
@@ -43,13 +47,22 @@ export const realtimeFeature: Feature = {
       hub.wake();
       fanout?.notify();
     });
+    // a session ended here: this process's sockets at once, the others' through NOTIFY
+    onCredentialsRevoked(services, (restaurantId) => {
+      hub.recheck(new Set([restaurantId]));
+      fanout?.notifyCredentials(restaurantId);
+    });
   },
   async start(host: FeatureHost) {
     const rt = host.services.realtime!;
     await rt.hub.start();
     await rt.fanout?.start();
     rt.timers.push(
-      setInterval(() => rt.hub.heartbeat(), rt.options.heartbeatMs),
+      setInterval(() => {
+        rt.hub.heartbeat();
+        // credentials ended where no one told us (the CLI, a session's expiry)
+        rt.hub.recheck(null);
+      }, rt.options.heartbeatMs),
       setInterval(() => rt.hub.wake(), rt.options.pollMs),
     );
     for (const t of rt.timers) t.unref();

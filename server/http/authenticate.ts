@@ -48,6 +48,13 @@ interface KnownKey {
 
 const keyCaches = new WeakMap<Services, Map<string, KnownKey>>();
 
+/** Drops a key from this process's cache at once (the live feed found it revoked). */
+export function forgetKey(services: Services, keyId: string): void {
+  const cache = keyCaches.get(services);
+  if (!cache) return;
+  for (const [hash, known] of cache) if (known.caller.keyId === keyId) cache.delete(hash);
+}
+
 async function resolveKey(services: Services, key: string): Promise<KnownKey | null> {
   let cache = keyCaches.get(services);
   if (!cache) keyCaches.set(services, (cache = new Map()));

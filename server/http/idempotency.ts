@@ -10,7 +10,11 @@ export interface Reply {
   body: unknown;
 }
 
-/** Whose keys: a restaurant, and within it a namespace (a key's mode, or one guest QR code). */
+/**
+ * Whose keys: a restaurant, and within it a namespace: the caller (its mode and credential,
+ * so another key or person replaying the same Idempotency-Key never gets the stored answer),
+ * or one guest QR code.
+ */
 export interface IdempotencyScope {
   restaurantId: string;
   namespace: string;
@@ -52,6 +56,7 @@ export async function withIdempotency(
   scope: IdempotencyScope | null,
   status: number,
   run: (trx: Transaction<DB>) => Promise<unknown>,
+  refuseReplay?: (answer: any) => ApiError,
 ): Promise<Reply> {
   const header = ctx.get('idempotency-key');
   if (!header || !scope) {
@@ -135,9 +140,10 @@ export async function withIdempotency(
   try {
     const body = await services.tx.run(async (trx) => {
       const result = await run(trx);
+      const kept = storedAnswer(status, result, refuseReplay);
       const stored = await trx
         .updateTable('idempotency_keys')
-        .set({ state: 'done', response_status: status, response_body: JSON.stringify(result) })
+        .set({ state: 'done', response_status: kept.status, response_body: JSON.stringify(kept.body) })
         .where('restaurant_id', '=', restaurant_id)
         .where('key', '=', key)
         .where('owner', '=', owner.id)
@@ -164,6 +170,23 @@ export async function withIdempotency(
       .catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * What is kept for a replay. Stored answers are plain rows for a day (and in backups), so an
+ * answer carrying a secret (`secret`: a new API key, a webhook signing secret) is never kept
+ * whole: by default a replay answers it without the secret (the retrying client learns the
+ * record exists and must roll or replace the secret); a route whose answer means nothing
+ * without it says so with `refuse`, and its replay is that refusal.
+ */
+export function storedAnswer(status: number, body: unknown, refuse?: (answer: any) => ApiError): Reply {
+  if (!body || typeof body !== 'object' || !('secret' in body)) return { status, body };
+  if (refuse) {
+    const err = refuse(body);
+    return { status: err.status, body: err.toBody() };
+  }
+  const { secret: _secret, ...rest } = body as Record<string, unknown>;
+  return { status, body: rest };
 }
 
 /** Drops stored answers older than the retention (scheduled). */

@@ -81,6 +81,12 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   expand?: string;
   /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
   idempotent?: boolean;
+  /**
+   * An idempotent route whose answer carries a `secret`: the secret is never stored
+   * (http/idempotency.ts, storedAnswer); a replay answers without it, or, with this, the
+   * refusal made here from the first answer.
+   */
+  refuseReplay?: (answer: z.output<NonNullable<R>>) => ApiError;
   /** What a sandbox key (sk_test_…) may do here; every route says (see SandboxPolicy). */
   sandbox: SandboxPolicy;
   /**
@@ -191,11 +197,18 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       };
       const status = spec.status ?? 200;
       if (spec.idempotent) {
+        // a person's key across their sessions (a retry after signing in again replays); a key's its own
+        const who = caller?.staff ? `usr_${caller.staff.id}` : caller?.keyId;
         const scope = caller
-          ? { restaurantId: caller.restaurantId, namespace: caller.livemode ? 'live' : 'test' }
+          ? { restaurantId: caller.restaurantId, namespace: `${caller.livemode ? 'live' : 'test'}:${who}` }
           : ((await spec.idempotencyScope?.(call)) ?? null);
-        const reply = await withIdempotency(ctx, services, scope, status, (trx: Transaction<DB>) =>
-          spec.handler({ ...call, db: trx }),
+        const reply = await withIdempotency(
+          ctx,
+          services,
+          scope,
+          status,
+          (trx: Transaction<DB>) => spec.handler({ ...call, db: trx }),
+          spec.refuseReplay as ((answer: unknown) => ApiError) | undefined,
         );
         ctx.status = reply.status;
         ctx.body = reply.body;

@@ -25,6 +25,8 @@ export type Change =
       /** the mode of an order gone from the database, from that row (a sandbox key must not hear of a live one) */
       deletedLivemode: boolean | null;
       items: OrderItemRow[];
+      /** the order as a guest sees it (GET /public/qr/<token>/orders/<id>); set by prepareGuestViews, live orders only */
+      guestView?: unknown;
       /** encoded message per topic name, made once however many screens follow it */
       cache: Map<string, Buffer | null>;
     }
@@ -98,6 +100,22 @@ async function loadOrders(db: Executor, changes: Change[]): Promise<void> {
   }
 }
 
+type GuestPresenter = (db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[]) => Promise<unknown[]>;
+let guestPresenter: GuestPresenter | null = null;
+
+/** How a guest's socket shows an order: the guest routes' own projection (realtime/feeds.ts sets it). */
+export function setGuestOrderPresenter(present: GuestPresenter): void {
+  guestPresenter = present;
+}
+
+/** Projects the live orders among `changes` for guests, once per change, before they are handed out. */
+export async function prepareGuestViews(db: Executor, changes: Change[]): Promise<void> {
+  const todo = changes.filter((c): c is Extract<Change, { kind: 'order' }> => c.kind === 'order' && c.order !== null && Number(c.order.livemode) === 1 && c.guestView === undefined);
+  if (todo.length === 0 || !guestPresenter) return;
+  const views = await guestPresenter(db, todo.map((c) => ({ order: c.order!, items: c.items })));
+  todo.forEach((c, i) => (c.guestView = views[i]));
+}
+
 /** Whether a change is meant for a topic (guests and staff alike; scopes are checked on subscribe). */
 export function matches(change: Change, topic: Topic): boolean {
   if (change.kind === 'order') {
@@ -122,11 +140,16 @@ export function livemodeOf(change: Change): boolean | null {
  * The wire form of a change for one topic: `{type, topic, seq, data}` as UTF-8, encoded once
  * and shared by every screen on that topic.
  */
-export function render(change: Change, topic: Topic): Buffer | null {
-  const cached = change.cache.get(topic.name);
+export function render(change: Change, topic: Topic, guest = false): Buffer | null {
+  const cacheKey = guest ? `guest:${topic.name}` : topic.name;
+  const cached = change.cache.get(cacheKey);
   if (cached !== undefined) return cached;
   let msg: { type: string; topic: string; seq: number; data: unknown } | null;
-  if (change.kind === 'order') {
+  if (change.kind === 'order' && guest) {
+    // a guest's order: live only, in the guest projection (no contact details, no internal flags)
+    if (!change.order) msg = change.deletedLivemode === true ? { type: 'order.deleted', topic: topic.name, seq: change.seq, data: { id: change.orderId, object: 'order', deleted: true } } : null;
+    else msg = change.guestView === undefined ? null : { type: 'order', topic: topic.name, seq: change.seq, data: change.guestView };
+  } else if (change.kind === 'order') {
     if (!change.order) {
       msg = { type: 'order.deleted', topic: topic.name, seq: change.seq, data: { id: change.orderId, object: 'order', deleted: true } };
     } else {
@@ -138,6 +161,6 @@ export function render(change: Change, topic: Topic): Buffer | null {
     msg = { type, topic: topic.name, seq: change.seq, data: change.feed.present(change.row) };
   }
   const encoded = msg && Buffer.from(JSON.stringify(msg));
-  change.cache.set(topic.name, encoded);
+  change.cache.set(cacheKey, encoded);
   return encoded;
 }

@@ -1,12 +1,13 @@
 import type { WebSocket } from 'ws';
 import type { ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Credential } from './credentials.ts';
 import type { GuestGrant } from './guest-tokens.ts';
 import type { Topic } from './topics.ts';
 
 /** Who is on the other end, once authenticated. */
 export type Principal =
-  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget' }
+  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget'; credential: Credential }
   | { kind: 'guest'; restaurantId: string; grant: GuestGrant };
 
 /** Close codes (4000–4999 are the application's: 4000 + the HTTP status of the same refusal). */
@@ -28,6 +29,9 @@ export class RealtimeClient {
   closed = false;
   /** set by the hub: forget this client the moment it is cut off, not when the socket finally closes */
   onGone: () => void = () => {};
+
+  /** the peer as the rate limits see it (http/session.ts clientIp) */
+  address = '';
 
   constructor(
     readonly ws: WebSocket,

@@ -3,6 +3,11 @@ import { presentReservation, type ReservationRow } from '../presenters/reservati
 import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { setRealtimePresenter } from './topics.ts';
+import { GUEST_FIELDS, project } from '../api/orders/projection.ts';
+import { findOrder } from '../domain/orders/find-order.ts';
+import { assertGuestOrder } from '../domain/orders/qr-codes.ts';
+import { ApiError } from '../errors.ts';
+import { setGuestOrderPresenter } from './changes.ts';
 
 // Live messages carry the same objects as the API and the events.
 setRealtimePresenter('reservations', (row) => presentReservation(row as unknown as ReservationRow));
@@ -20,4 +25,27 @@ registerGuestTokenResolver('waitlist', async (services, token) => {
     .executeTakeFirst();
   if (!entry || !verifyEntryToken(token, id, entry.guest_secret)) return null;
   return entryGrant(entry.restaurant_id, 'waitlist_entries', id);
+});
+
+// A QR token follows exactly the orders GET /public/qr/<token>/orders/<id> shows it (live
+// orders opened from a QR code of its table, or from the code itself), and sees them as that
+// route shows them: the guest projection, without contact details.
+setGuestOrderPresenter((db, rows) => project(db, rows, GUEST_FIELDS));
+registerGuestTokenResolver('qr', async (services, token) => {
+  const qr = await services.db.selectFrom('qr_codes').selectAll().where('token', '=', token).executeTakeFirst();
+  if (!qr || Number(qr.is_active) !== 1) return null;
+  return {
+    restaurantId: qr.restaurant_id,
+    async mayFollow(topic) {
+      if (topic.kind !== 'order') return false;
+      const found = await findOrder(services.db, { restaurantId: qr.restaurant_id, livemode: true }, topic.id);
+      try {
+        await assertGuestOrder(services.db, qr, found?.order, topic.id);
+        return true;
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'resource_missing') return false;
+        throw err;
+      }
+    },
+  };
 });

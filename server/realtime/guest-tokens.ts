@@ -18,6 +18,22 @@ export type GuestTokenResolver = (services: Services, token: string) => Promise<
 const resolvers = new Map<string, GuestTokenResolver>();
 
 /**
+ * The guest routes' limits, applied to a guest socket's authentication as to a guest
+ * request: `address` before the token is looked up (so bad tokens count), `restaurant` once
+ * it names one. Both throw 429. Registered by the guest routes, which own the budgets, so
+ * a socket and a request from one phone draw on the same ones.
+ */
+export interface GuestLimits {
+  address(services: Services, address: string): void;
+  restaurant(services: Services, restaurantId: string): void;
+}
+let guestLimits: GuestLimits | null = null;
+export function registerGuestLimits(limits: GuestLimits): void {
+  guestLimits = limits;
+}
+export const guestLimitsOf = (): GuestLimits | null => guestLimits;
+
+/**
  * The guest feature owns its tokens (the waitlist token is HMAC-signed there); it hands the
  * live feed a verifier per kind. `qr` has a default below that reads `qr_codes`.
  */

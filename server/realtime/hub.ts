@@ -1,6 +1,8 @@
 import type { Services } from '../services.ts';
-import { changesFrom, livemodeOf, matches, render, type Change, type ChangeRow } from './changes.ts';
+import { changesFrom, livemodeOf, matches, prepareGuestViews, render, type Change, type ChangeRow } from './changes.ts';
+import { forgetKey } from '../http/authenticate.ts';
 import { CLOSE, type RealtimeClient } from './client.ts';
+import { CREDENTIAL_TABLES, lapsed } from './credentials.ts';
 import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
 import type { Topic } from './topics.ts';
 
@@ -19,6 +21,8 @@ export class RealtimeHub {
   readonly clients = new Set<RealtimeClient>();
   private readonly byRestaurant = new Map<string, Set<RealtimeClient>>();
   private readonly tasks: (() => Promise<void>)[] = [];
+  /** restaurants whose sockets' credentials are to be checked (null: all), before anything else is sent */
+  private rechecks: ReadonlySet<string> | null | undefined = undefined;
   private wanted = false;
   private running: Promise<void> | null = null;
   private started = false;
@@ -72,6 +76,42 @@ export class RealtimeHub {
   }
 
   /**
+   * An authenticated client: from now on the loop reads its restaurant's changes, so one that
+   * ends its credential closes it even before it follows anything.
+   */
+  register(client: RealtimeClient): void {
+    const id = client.principal?.restaurantId;
+    if (!id || client.closed) return;
+    let set = this.byRestaurant.get(id);
+    if (!set) this.byRestaurant.set(id, (set = new Set()));
+    set.add(client);
+  }
+
+  /**
+   * Checks the credentials of the staff sockets of these restaurants (all: null) again, in
+   * the loop, and closes those that ended: a revoked key or device, a revoked or expired
+   * session, a person deactivated or given another role. Called for what the change log
+   * cannot show (sessions), and every heartbeat for what no one announced (the CLI).
+   */
+  recheck(restaurants: ReadonlySet<string> | null): void {
+    if (restaurants === null || this.rechecks === null) this.rechecks = null;
+    else this.rechecks = new Set([...(this.rechecks ?? []), ...restaurants]);
+    this.kick();
+  }
+
+  private async closeLapsed(restaurants: ReadonlySet<string> | null): Promise<void> {
+    const clients = restaurants === null ? [...this.clients] : [...restaurants].flatMap((r) => [...(this.byRestaurant.get(r) ?? [])]);
+    for (const c of await lapsed(this.services, clients)) {
+      if (c.closed) continue;
+      const p = c.principal;
+      if (p?.kind === 'staff' && p.credential.kind === 'key') forgetKey(this.services, p.credential.keyId);
+      this.services.logger.info({ restaurant: p?.restaurantId, credential: p?.kind === 'staff' ? p.credential : null }, 'realtime: credential ended, socket closed');
+      c.error(p?.kind === 'staff' && p.credential.kind === 'session' ? 'not_signed_in' : 'api_key_invalid', 'This credential was revoked or changed. Authenticate again.', CLOSE.unauthorized);
+      this.remove(c);
+    }
+  }
+
+  /**
    * Starts following `topics`. With `since`, first replays what the client missed after that
    * seq (or tells it to resync); resolves once the topics are live.
    */
@@ -112,13 +152,19 @@ export class RealtimeHub {
     if (!this.started || this.stopped || this.running) return;
     this.running = this.run().finally(() => {
       this.running = null;
-      if (!this.stopped && (this.tasks.length > 0 || this.wanted) && !this.retry) this.kick();
+      if (!this.stopped && (this.tasks.length > 0 || this.wanted || this.rechecks !== undefined) && !this.retry) this.kick();
     });
   }
 
   private async run(): Promise<void> {
     try {
-      while (!this.stopped && (this.wanted || this.tasks.length > 0)) {
+      while (!this.stopped && (this.wanted || this.tasks.length > 0 || this.rechecks !== undefined)) {
+        // a credential that ended is acted on before any later change goes out
+        if (this.rechecks !== undefined) {
+          const which = this.rechecks;
+          this.rechecks = undefined;
+          await this.closeLapsed(which);
+        }
         if (this.wanted) {
           this.wanted = false;
           await this.catchUp();
@@ -154,7 +200,12 @@ export class RealtimeHub {
         if (restaurants.length <= MAX_FILTERED_RESTAURANTS) q = q.where('restaurant_id', 'in', restaurants);
         entries = (await q.orderBy('seq').execute()).filter((e) => e.restaurant_id !== null && this.byRestaurant.has(e.restaurant_id));
       }
+      // a key revoked, a person deactivated or moved to another role: their sockets are
+      // closed before anything later in the log is handed out
+      const touched = new Set(entries.filter((e) => CREDENTIAL_TABLES.has(e.table_name)).map((e) => e.restaurant_id!));
+      if (touched.size > 0) await this.closeLapsed(touched);
       const changes = entries.length > 0 ? await changesFrom(db, entries) : [];
+      if (changes.some((ch) => this.hasGuests(ch.restaurantId))) await prepareGuestViews(db, changes.filter((ch) => this.hasGuests(ch.restaurantId)));
       // From here to the cursor update nothing awaits: a change is handed out exactly once.
       for (const change of changes) {
         const clients = this.byRestaurant.get(change.restaurantId);
@@ -163,6 +214,11 @@ export class RealtimeHub {
       this.cursor = upTo;
       if (upTo === head) return;
     }
+  }
+
+  private hasGuests(restaurantId: string): boolean {
+    for (const c of this.byRestaurant.get(restaurantId) ?? []) if (c.principal?.kind === 'guest') return true;
+    return false;
   }
 
   private async head(): Promise<number> {
@@ -199,6 +255,7 @@ export class RealtimeHub {
         else if (since < Number(compacted?.compacted_through ?? 0)) resync = 'pruned';
         else if (oldest?.seq !== null && oldest?.seq !== undefined && Number(oldest.seq) > since + 1) resync = 'pruned';
         else missed = await changesFrom(this.services.db, entries);
+        if (client.principal.kind === 'guest') await prepareGuestViews(this.services.db, missed);
       }
     }
     if (client.closed) return;
@@ -255,7 +312,7 @@ function* messagesFor(change: Change, client: RealtimeClient, topics: Iterable<T
   }
   for (const topic of topics) {
     if (!matches(change, topic)) continue;
-    const text = render(change, topic);
+    const text = render(change, topic, p.kind === 'guest');
     if (text) yield text;
   }
 }

@@ -20,6 +20,11 @@ export interface RealtimeOptions {
   pollMs: number;
   /** Largest client message accepted. */
   maxMessageBytes: number;
+  /**
+   * Open sockets one address may hold (an IPv6 /64 counts as one); past it the upgrade is
+   * answered 429. A venue's screens behind one NAT are a few dozen at most.
+   */
+  maxSocketsPerAddress: number;
 }
 
 export const RESUME_MAX_CHANGES = 5_000;
@@ -31,6 +36,7 @@ export const defaultRealtimeOptions: RealtimeOptions = {
   authTimeoutMs: 10_000,
   pollMs: 2_000,
   maxMessageBytes: 16 * 1024,
+  maxSocketsPerAddress: 100,
 };
 
 declare module '../config.ts' {

@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Services } from '../services.ts';
 import { NOTIFY_CHANNEL } from './options.ts';
 
+const CREDENTIALS_PREFIX = 'credentials:';
+
 /**
  * Cloud fan-out: every process LISTENs on one channel over its own connection and NOTIFYs it
  * after each of its commits. The notification carries nothing; each process then reads the
@@ -20,6 +22,8 @@ export class PgFanout {
     private readonly services: Services,
     private readonly url: string,
     private readonly onWake: () => void,
+    /** another process ended a credential the change log does not show (a staff session) */
+    private readonly onCredentials: (restaurantId: string) => void = () => {},
   ) {}
 
   async start(): Promise<void> {
@@ -29,7 +33,9 @@ export class PgFanout {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (msg) => {
-      if (msg.channel === NOTIFY_CHANNEL) this.onWake();
+      if (msg.channel !== NOTIFY_CHANNEL) return;
+      if (msg.payload?.startsWith(CREDENTIALS_PREFIX)) this.onCredentials(msg.payload.slice(CREDENTIALS_PREFIX.length));
+      else this.onWake();
     });
     client.on('error', (err) => {
       this.services.logger.warn({ err }, 'realtime: LISTEN connection lost');
@@ -77,6 +83,14 @@ export class PgFanout {
           this.notify();
         }
       });
+  }
+
+  /** Tells every process (this one too) that a credential of the restaurant ended. */
+  notifyCredentials(restaurantId: string): void {
+    if (this.stopped) return;
+    sql`select pg_notify(${NOTIFY_CHANNEL}, ${CREDENTIALS_PREFIX + restaurantId})`
+      .execute(this.services.db)
+      .catch((err) => this.services.logger.warn({ err }, 'realtime: NOTIFY failed'));
   }
 
   async stop(): Promise<void> {

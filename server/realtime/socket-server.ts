@@ -6,11 +6,11 @@ import { ApiError, type ErrorCode } from '../errors.ts';
 import { authenticate } from '../http/authenticate.ts';
 import type { Services } from '../services.ts';
 import { CLOSE, RealtimeClient } from './client.ts';
-import { guestTokenResolver } from './guest-tokens.ts';
+import { guestLimitsOf, guestTokenResolver } from './guest-tokens.ts';
 import type { RealtimeHub } from './hub.ts';
 import { SUBPROTOCOL, type RealtimeOptions } from './options.ts';
 import { resolveSession } from '../domain/staff/sessions.ts';
-import { lifetimeOf, SESSION_COOKIE } from '../http/session.ts';
+import { clientIp, lifetimeOf, SESSION_COOKIE } from '../http/session.ts';
 import { hostAllowed } from '../http/hosts.ts';
 import { clientMessage, keyFromProtocols, type ClientMessage } from './protocol.ts';
 import { parseTopic, scopeOf, type Topic } from './topics.ts';
@@ -20,6 +20,8 @@ export const REALTIME_PATH = '/realtime';
 /** The WebSocket endpoint on the API's own HTTP server: handshake, authentication, requests. */
 export class RealtimeSocketServer {
   private readonly wss: WebSocketServer;
+  /** open sockets per address */
+  private readonly perAddress = new Map<string, number>();
 
   constructor(
     private readonly services: Services,
@@ -38,7 +40,26 @@ export class RealtimeSocketServer {
   handleUpgrade(req: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
     const path = (req.url ?? '').split('?')[0];
     if (path !== REALTIME_PATH) return false;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req));
+    const address = clientIp({ req, get: (h: string) => String(req.headers[h.toLowerCase()] ?? '') } as unknown as Context, this.services);
+    if ((this.perAddress.get(address) ?? 0) >= this.opts.maxSocketsPerAddress) {
+      this.services.logger.warn({ address }, 'realtime: too many sockets from one address');
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 10\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return true;
+    }
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      const n = (this.perAddress.get(address) ?? 1) - 1;
+      if (n <= 0) this.perAddress.delete(address);
+      else this.perAddress.set(address, n);
+    };
+    socket.once('close', release);
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      ws.once('close', release);
+      this.onConnection(ws, req, address);
+    });
     return true;
   }
 
@@ -46,8 +67,9 @@ export class RealtimeSocketServer {
     this.wss.close();
   }
 
-  private onConnection(ws: WebSocket, req: http.IncomingMessage): void {
+  private onConnection(ws: WebSocket, req: http.IncomingMessage, address: string): void {
     const client = new RealtimeClient(ws, this.opts.maxBufferedBytes, this.services.logger);
+    client.address = address;
     this.hub.add(client);
     // Messages of one client are handled one after the other, in the order sent.
     let chain: Promise<void> = Promise.resolve();
@@ -116,7 +138,8 @@ export class RealtimeSocketServer {
     const ctx = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? key : '') } as unknown as Context;
     try {
       const caller = await authenticate(ctx, this.services, kind, undefined);
-      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind };
+      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind, credential: { kind: 'key', keyId: caller.keyId } };
+      this.hub.register(client);
       client.sendMessage('authenticated', null, { restaurant: caller.restaurantId, livemode: caller.livemode, key_type: caller.kind });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -142,22 +165,28 @@ export class RealtimeSocketServer {
     const token = sameOrigin && hostAllowed(this.services, req.headers.host) ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
     const session = token ? await resolveSession(this.services.db, token, this.services.clock.now(), lifetimeOf(this.services)) : null;
     if (!session) return client.error('not_signed_in', 'No staff session came with this connection. Sign in again.', CLOSE.unauthorized);
-    client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret' };
+    client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret', credential: { kind: 'session', sessionId: session.id } };
+    this.hub.register(client);
     client.sendMessage('authenticated', null, { restaurant: session.restaurantId, livemode: true, key_type: 'session', role: session.access });
   }
 
   private async authGuest(client: RealtimeClient, kind: string, token: string): Promise<void> {
     const resolve = guestTokenResolver(kind);
     if (!resolve) return client.error('parameter_invalid', `Unknown token kind '${kind}'.`, CLOSE.unauthorized);
+    const limits = guestLimitsOf();
     let grant;
     try {
+      // as a guest request: the address's budget before the token is looked up, the restaurant's after
+      limits?.address(this.services, client.address);
       grant = await resolve(this.services, token);
+      if (grant) limits?.restaurant(this.services, grant.restaurantId);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return client.error(err.code, err.message, CLOSE.unauthorized);
+      return client.error(err.code, err.message, err.status === 429 ? 4429 : CLOSE.unauthorized);
     }
     if (!grant) return client.error('resource_missing', 'Unknown or expired token.', CLOSE.unauthorized);
     client.principal = { kind: 'guest', restaurantId: grant.restaurantId, grant };
+    this.hub.register(client);
     client.sendMessage('authenticated', null, { restaurant: grant.restaurantId, guest: kind });
   }
 

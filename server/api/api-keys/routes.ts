@@ -40,13 +40,18 @@ defineRoute({
   method: 'post',
   path: '/v1/api_keys',
   response: NewApiKeySchema,
-  summary: 'Create an API key; the answer carries the full key (`secret`), shown this once',
+  summary: 'Create an API key; the answer carries the full key (`secret`), shown this once (a replay with the same Idempotency-Key is a 409 naming the key)',
+  errors: ['state_conflict'],
   tag,
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'api_keys:write',
   body: CreateKey,
   idempotent: true,
+  // The secret is shown once and never stored, not even for a replay: a key without its
+  // secret is of no use, so a replay says the key was made and how to get another.
+  refuseReplay: (made) =>
+    new ApiError('state_conflict', `This request already created the key ${made.id}; its secret was shown only in that answer. Revoke it and create another if the secret was lost.`),
   status: 201,
   handler: async (c) => {
     const caller = c.caller!;

@@ -1,7 +1,9 @@
+import { credentialsRevoked } from '../../auth/revocations.ts';
 import { sameSetupCode, setupCodeOf } from '../../auth/setup-code.ts';
 import { updateRecord } from '../../db/records.ts';
 import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
-import { createSession, listSessions, resolveSession, revokeSession, type StaffSession } from '../../domain/staff/sessions.ts';
+import { createSession, listSessions, resolveSession, revokeSession, sessionOwner, type StaffSession } from '../../domain/staff/sessions.ts';
+import { mayEndSessionOf } from '../../auth/roles.ts';
 import { completeSetup, setupNeeded } from '../../domain/staff/setup.ts';
 import { checkCredentials } from '../../domain/staff/sign-in.ts';
 import { ApiError, notFound } from '../../errors.ts';
@@ -109,7 +111,7 @@ defineRoute({
       if (err instanceof ApiError && err.code === 'sign_in_failed') throttle.fail(account, ip, c.services.clock.now());
       throw err;
     }
-    throttle.succeed(account);
+    throttle.succeed(account, ip);
     return signInAs(c, who);
   },
 });
@@ -125,7 +127,7 @@ defineRoute({
   sandbox: 'keyless',
   handler: async (c) => {
     const s = await sessionOf(c.ctx, c.services);
-    if (s) await revokeSession(c.services.db, s.restaurantId, s.id, c.services.clock.now());
+    if (s && (await revokeSession(c.services.db, s.restaurantId, s.id, c.services.clock.now()))) credentialsRevoked(c.services, s.restaurantId);
     setSessionCookies(c.ctx, c.services, null);
     return { object: 'session' as const, signed_out: true as const };
   },
@@ -191,14 +193,19 @@ defineRoute({
   method: 'delete',
   path: '/v1/sessions/:id',
   response: RevokedSessionSchema,
-  summary: 'Sign a device out (revoke a staff session)',
+  summary: 'Sign a device out (revoke a staff session): your own, or one of a role below yours (the owner: anyone’s)',
   tag,
   auth: 'secret',
   sandbox: 'live_only',
   scope: 'staff:write',
   params: idParam('ses_ id'),
   handler: async (c) => {
-    if (!(await revokeSession(c.services.db, c.actor().restaurantId, c.params.id, c.now))) throw notFound('session', c.params.id);
+    const restaurantId = c.actor().restaurantId;
+    const target = await sessionOwner(c.services.db, restaurantId, c.params.id);
+    if (!target) throw notFound('session', c.params.id);
+    if (!mayEndSessionOf(c.caller!, target)) throw new ApiError('insufficient_scope', 'You may end only your own sessions and those of roles below yours.');
+    if (!(await revokeSession(c.services.db, restaurantId, c.params.id, c.now))) throw notFound('session', c.params.id);
+    credentialsRevoked(c.services, restaurantId);
     return { id: c.params.id, object: 'staff_session' as const, revoked: true as const };
   },
 });

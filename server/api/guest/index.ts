@@ -4,3 +4,4 @@ import './staff-waitlist.ts';
 import './feedback.ts';
 import './pricing.ts';
 import './contact.ts';
+import './socket-limits.ts';

@@ -1,11 +1,13 @@
 import { hashPassword } from '../../auth/passwords.ts';
 import { holdsAll, scopesOfRole } from '../../auth/roles.ts';
+import { credentialsRevoked } from '../../auth/revocations.ts';
 import { updateRecord } from '../../db/records.ts';
 import { revokeUserSessions } from '../../domain/staff/sessions.ts';
 import { createStaff, findStaff, updateStaff } from '../../domain/staff/staff.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Executor } from '../../db/records.ts';
+import type { Services } from '../../services.ts';
 import { SetPassword } from '../auth/schema.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -35,6 +37,11 @@ function assertMayManage(caller: Caller, ...roles: (string | undefined)[]) {
       throw new ApiError('insufficient_scope', `Only a caller with every right of the role '${role}' may give it or change a person who has it.`);
     }
   }
+}
+
+/** Ends a person's sessions (but `except`) and closes the live sockets they held. */
+async function signOutEverywhere(c: { services: Services; now: number; actor(): { restaurantId: string } }, userId: string, except?: string) {
+  if ((await revokeUserSessions(c.services.db, userId, c.now, except)) > 0) credentialsRevoked(c.services, c.actor().restaurantId);
 }
 
 async function targetRole(db: Executor, restaurantId: string, id: string): Promise<string> {
@@ -108,9 +115,13 @@ defineRoute({
   params: idParam('usr_ id'),
   body: UpdateStaff,
   handler: async (c) => {
-    assertMayManage(c.caller!, await targetRole(c.db, c.actor().restaurantId, c.params.id), c.body.role);
+    const before = await targetRole(c.db, c.actor().restaurantId, c.params.id);
+    assertMayManage(c.caller!, before, c.body.role);
     const row = await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, c.body));
-    if (c.body.is_active === false) await revokeUserSessions(c.services.db, row.id, c.now);
+    // Deactivated, or moved to a role that can do less (or nothing): every session ends,
+    // so moving them back later revives none of them. A promotion keeps them.
+    const demoted = c.body.role !== undefined && !holdsAll(new Set(scopesOfRole(row.role)), scopesOfRole(before));
+    if (c.body.is_active === false || demoted) await signOutEverywhere(c, row.id);
     return presentStaff(row);
   },
 });
@@ -128,7 +139,7 @@ defineRoute({
   handler: async (c) => {
     assertMayManage(c.caller!, await targetRole(c.db, c.actor().restaurantId, c.params.id));
     const row = await c.services.tx.run((trx) => updateStaff(trx, c.actor(), c.params.id, { is_active: false }));
-    await revokeUserSessions(c.services.db, row.id, c.now);
+    await signOutEverywhere(c, row.id);
     return presentStaff(row);
   },
 });
@@ -153,7 +164,7 @@ defineRoute({
     );
     if (!row) throw notFound('staff user', c.params.id);
     // your own other devices too, but not the one you are changing it from
-    await revokeUserSessions(c.services.db, row.id, c.now, c.caller!.staff?.sessionId);
+    await signOutEverywhere(c, row.id, c.caller!.staff?.sessionId);
     return { ...presentStaff(row), has_password: true };
   },
 });

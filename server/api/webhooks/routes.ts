@@ -116,7 +116,8 @@ defineRoute({
   scope: 'webhooks:write',
   params: idParam('we_ id'),
   body: RollSecret,
-  // A retried roll with the same Idempotency-Key gets the same new secret, not a third one.
+  // A retried roll with the same Idempotency-Key makes no third secret; its replay carries no
+  // secret (stored answers never keep one: http/idempotency.ts), so a lost answer means rolling again.
   idempotent: true,
   handler: async (c) => {
     const row = await rollSecret(c.db, c.actor(), c.params.id, c.body.expires_in ?? 0);

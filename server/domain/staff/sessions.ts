@@ -85,6 +85,18 @@ export async function resolveSession(db: Kysely<DB>, token: string, nowMs: numbe
   };
 }
 
+/** The person and role behind one of the restaurant's live sessions, or undefined. */
+export async function sessionOwner(db: Kysely<DB>, restaurantId: string, id: string) {
+  return db
+    .selectFrom('staff_sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 'u.id as userId', 'u.role'])
+    .where('s.id', '=', id)
+    .where('s.restaurant_id', '=', restaurantId)
+    .where('s.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
 export async function revokeSession(db: Kysely<DB>, restaurantId: string, id: string, nowMs: number): Promise<boolean> {
   const r = await db
     .updateTable('staff_sessions')

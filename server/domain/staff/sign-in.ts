@@ -23,16 +23,19 @@ export async function checkCredentials(db: Kysely<DB>, input: { email: string; p
   if (input.restaurant) q = q.where('r.slug', '=', input.restaurant);
   const rows = await q.limit(10).execute();
   const candidates = rows.filter((r) => r.password_hash && Number(r.is_active) === 1 && accessRoleOf(r.role));
-  if (candidates.length > 1) {
-    throw new ApiError('parameter_missing', 'This email signs in to more than one restaurant here: name the restaurant.', 'restaurant');
-  }
-  const user = candidates[0];
-  if (!user) {
+  // The password is checked before anything else is said: an email used at two restaurants
+  // answers like any other failure unless the password is right for one of them.
+  const matching = [];
+  for (const c of candidates) if (await verifyPassword(input.password, c.password_hash!)) matching.push(c);
+  if (candidates.length === 0) {
     decoy ??= hashPassword('decoy password');
     await verifyPassword(input.password, await decoy);
-    throw new ApiError('sign_in_failed', 'The email or password is not right.');
   }
-  if (!(await verifyPassword(input.password, user.password_hash!))) throw new ApiError('sign_in_failed', 'The email or password is not right.');
+  if (matching.length === 0) throw new ApiError('sign_in_failed', 'The email or password is not right.');
+  if (matching.length > 1) {
+    throw new ApiError('parameter_missing', 'This email and password sign in to more than one restaurant here: name the restaurant.', 'restaurant');
+  }
+  const user = matching[0];
   return { userId: user.id, restaurantId: user.restaurant_id };
 }
 

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../helpers/assert.ts';
+import { DIALECTS } from '../helpers/db.ts';
+import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+
+/** The cloud behind its load balancer: the address is the one the proxy names. */
+const from = (hub: TestHub) => new ApiClient(hub.url, null);
+const login = (hub: TestHub, ip: string, body: Record<string, string>) =>
+  from(hub).post('/v1/auth/login', body, { headers: { 'x-forwarded-for': ip } });
+
+// every sign-in checks a password hash (scrypt), which takes a while on a busy machine
+const SLOW = 120_000;
+
+describe.each(DIALECTS)('cloud sign-in (%s)', (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    hub = await startHub(dialect, { config: { role: 'cloud', trustedProxies: ['127.0.0.1'] } });
+    const second = await hub.addRestaurant('second-place');
+    const add = async (api: ApiClient, password: string) => {
+      const made = await api.post('/v1/staff', { name: 'Sam', email: 'sam@example.com', role: 'manager' });
+      expect((await api.post(`/v1/staff/${made.body.id}/password`, { password })).status).toBe(200);
+    };
+    await add(hub.api, 'first place password');
+    await add(second.api, 'second place password');
+  });
+  afterAll(() => hub?.close());
+
+  it('an email used at two restaurants answers like any failure unless the password is right', async () => {
+    expectError(await login(hub, '198.51.100.1', { email: 'sam@example.com', password: 'a wrong password' }), 401, 'sign_in_failed');
+    expectError(await login(hub, '198.51.100.1', { email: 'nobody@example.com', password: 'a wrong password' }), 401, 'sign_in_failed');
+    // the right password picks its restaurant
+    const second = await login(hub, '198.51.100.1', { email: 'sam@example.com', password: 'second place password' });
+    expect(second.status).toBe(200);
+    expect(second.body.restaurant.name).toBe('second-place');
+    expect((await login(hub, '198.51.100.1', { email: 'sam@example.com', password: 'first place password' })).body.restaurant.name).toBe('Test Bistro');
+  }, SLOW);
+
+  it('wrong passwords slow that address at that account, with a growing wait, and lock no one out', async () => {
+    const account = { email: 'sam@example.com', password: 'guessing away!' };
+    for (let i = 0; i < 5; i++) expectError(await login(hub, '203.0.113.9', account), 401, 'sign_in_failed');
+    const first = await login(hub, '203.0.113.9', account);
+    expectError(first, 429, 'rate_limited');
+    const wait1 = Number(first.headers.get('retry-after'));
+    expect(wait1).toBeGreaterThan(0);
+    // the owner, from their own address, signs in all the same
+    expect((await login(hub, '192.0.2.44', { email: 'sam@example.com', password: 'first place password' })).status).toBe(200);
+    // after the wait, one more try; a wrong one makes the next wait longer
+    hub.clock.advance(wait1 * 1000);
+    expectError(await login(hub, '203.0.113.9', account), 401, 'sign_in_failed');
+    const second = await login(hub, '203.0.113.9', account);
+    expectError(second, 429, 'rate_limited');
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(wait1);
+  }, SLOW);
+});
