@@ -34,6 +34,7 @@ import * as m1100 from './1100_screens.ts';
 import * as m1400 from './1400_sync_resolutions.ts';
 
 import * as m1600 from './1600_order_seat_course.ts';
+import * as m1601 from './1601_service.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '1400_sync_resolutions': m1400,
 
   '1600_order_seat_course': m1600,
+  '1601_service': m1601,
 };
