@@ -64,7 +64,8 @@ const setupRequired = signal<boolean | undefined>(undefined);
 onUnauthorized(() => {
   live.stop();
   session.value = null;
-  navigate('/app/login', true);
+  // a shared tablet at /app/service stays on its PIN pad
+  if (!route.value.path.startsWith('/app/service')) navigate('/app/login', true);
 });
 
 function Forbidden() {
