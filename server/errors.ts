@@ -76,6 +76,8 @@ const CODES = {
   sync_restaurant_exists: 409,
   // back office (issue 15): staff sessions
   not_signed_in: 401,
+  // service at the table: a void or discount by a role that needs a manager's PIN
+  approval_required: 403,
   sign_in_failed: 401,
   csrf_token_invalid: 403,
   setup_code_required: 403,

@@ -1,5 +1,5 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
-import { totalsOf } from '../server/domain/orders/create-order.ts';
+import { totalsOf } from '../server/domain/orders/totals.ts';
 import { runOrderHooks, type OrderItemRow, type OrderRow } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
@@ -70,7 +70,14 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
  */
 async function billAllRounds(trx: Executor, ctx: ApplyContext, order: OrderRow, lines: OrderItemRow[]): Promise<OrderRow> {
   const totals = totalsOf(lines, order);
-  if (totals.subtotal === order.subtotal && totals.tax_amount === order.tax_amount && totals.total === order.total) return order;
+  if (
+    totals.subtotal === order.subtotal &&
+    totals.tax_amount === order.tax_amount &&
+    totals.discount_amount === order.discount_amount &&
+    totals.total === order.total
+  ) {
+    return order;
+  }
   return (await updateRecord(trx, 'orders', order, { ...totals, updated: Math.floor(ctx.now / 1000) })) ?? order;
 }
 

@@ -33,6 +33,8 @@ export const MERGE_RULES: Readonly<Record<string, TableRule>> = {
   },
   order_items: {
     appendOnly: true,
+    // a void made on one side stands against any edit made apart from it (the line is not cooked or billed)
+    stickyOnce: ['voided_at'],
     lifecycle: { column: 'status', order: ['pending', 'preparing', 'ready', 'served'], follows: ['ready_at'] },
   },
   reservations: {

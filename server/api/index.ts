@@ -22,6 +22,7 @@ import './printers/index.ts';
 import './sync/routes.ts';
 
 import './auth/routes.ts';
+import './auth/pin-routes.ts';
 import './api-keys/routes.ts';
 
 import './system/routes.ts';

@@ -115,6 +115,12 @@ export async function authenticate(
   return caller;
 }
 
+/** The restaurant of a paired screen's live widget key sent in X-API-Key; null for any other key or none. */
+export async function restaurantOfDeviceKey(services: Services, key: string): Promise<string | null> {
+  const known = await resolveKey(services, key);
+  return known && known.caller.kind === 'widget' && known.caller.livemode ? known.caller.restaurantId : null;
+}
+
 function sessionCaller(session: StaffSession, scope: Scope | undefined, services: Services): Caller {
   if (scope && !session.scopes.has(scope)) {
     throw new ApiError('insufficient_scope', `Your role (${session.access}) does not allow this: it needs the scope '${scope}'.`);

@@ -26,6 +26,14 @@ export const OrderItemSchema = named(
     seat: z.number().int().nullable(),
     /** the course the line is served with (1 first); null when nobody said */
     course: z.number().int().nullable(),
+    /** the line's course is held: the stations have not got it yet (fire the course to send it) */
+    held: z.boolean(),
+    /** off this line, with why; a comp is the whole line */
+    discount_amount: z.number().int(),
+    discount_reason: z.string().nullable(),
+    /** set when the line was voided: it stays listed and counts in no total */
+    voided_at: unix().nullable(),
+    void_reason: z.string().nullable(),
     sent_to_kitchen_at: unix().nullable(),
     ready_at: unix().nullable(),
   }),
@@ -63,6 +71,10 @@ export const OrderSchema = named(
     tip_amount: z.number().int(),
     delivery_fee: z.number().int(),
     total: z.number().int(),
+    /** true: the lines' prices include their tax (tax_amount is the part inside, not added to total) */
+    prices_include_tax: z.boolean(),
+    /** why the check (not a line) was discounted */
+    discount_reason: z.string().nullable(),
     currency: z.string(),
     notes: z.string().nullable(),
     placed_at: unix().nullable(),
@@ -93,6 +105,11 @@ export function presentOrderItem(row: OrderItemRow): OrderItem {
     round: row.round,
     seat: row.seat,
     course: row.course,
+    held: row.held === 1,
+    discount_amount: row.discount_amount,
+    discount_reason: row.discount_reason,
+    voided_at: row.voided_at,
+    void_reason: row.void_reason,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
     ready_at: row.ready_at,
   };
@@ -121,6 +138,8 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     tip_amount: order.tip_amount,
     delivery_fee: order.delivery_fee,
     total: order.total,
+    prices_include_tax: order.prices_include_tax === 1,
+    discount_reason: order.discount_reason,
     currency: order.currency,
     notes: order.notes,
     placed_at: order.placed_at,

@@ -19,6 +19,8 @@ export const StaffUserSchema = named(
     language: z.string().nullable(),
     /** can sign in to the back office (the hash itself never leaves the server) */
     has_password: z.boolean(),
+    /** a PIN is set for quick sign-in on trusted tablets */
+    has_pin: z.boolean(),
   }),
 );
 export type StaffUser = z.output<typeof StaffUserSchema>;
@@ -36,5 +38,6 @@ export function presentStaff(row: Selectable<UsersTable>): StaffUser {
     is_active: row.is_active === 1,
     language: row.language ?? null,
     has_password: row.password_hash !== null,
+    has_pin: row.pin_hash !== null,
   };
 }

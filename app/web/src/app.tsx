@@ -1,4 +1,5 @@
 import './i18n/ops/index.ts';
+import './i18n/service/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
@@ -23,6 +24,7 @@ import { StaffPage } from './pages/staff.tsx';
 import { TodayPage } from './pages/today.tsx';
 import { WaitlistPage } from './pages/waitlist.tsx';
 import { WebhooksPage } from './pages/webhooks.tsx';
+import { PinSignIn, ServicePage } from './pages/service.tsx';
 import { Loading, PageHeader } from './ui/kit.tsx';
 import { homeOf, Shell } from './ui/shell.tsx';
 
@@ -40,6 +42,7 @@ interface PageRoute {
 const PAGES: PageRoute[] = [
   { pattern: /^\/app\/$/, scope: 'reservations:read', page: TodayPage },
   { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
+  { pattern: /^\/app\/service\/?$/, scope: 'orders:write', page: ServicePage },
   { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
   { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },
   { pattern: /^\/app\/floor\/?$/, scope: 'tables:read', page: FloorPage },
@@ -61,7 +64,8 @@ const setupRequired = signal<boolean | undefined>(undefined);
 onUnauthorized(() => {
   live.stop();
   session.value = null;
-  navigate('/app/login', true);
+  // a shared tablet at /app/service stays on its PIN pad
+  if (!route.value.path.startsWith('/app/service')) navigate('/app/login', true);
 });
 
 function Forbidden() {
@@ -117,7 +121,8 @@ export function App() {
   if (setupRequired.value) {
     return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }
-  if (!session.value) return path === '/app/login' ? <LoginPage /> : <Redirect to={loginFor(path + route.value.search)} />;
+  // a shared tablet at /app/service signs people in by PIN
+  if (!session.value) return path === '/app/login' ? <LoginPage /> : path.startsWith('/app/service') ? <PinSignIn /> : <Redirect to={loginFor(path + route.value.search)} />;
   if (path === '/app/login' || path === '/app/setup') return <Redirect to={returnTo() ?? homeOf()} />;
   if (path === '/app/' && !can('reservations:read')) return <Redirect to={homeOf()} />;
   for (const r of PAGES) {

@@ -22,7 +22,7 @@ async function present(c: Call<any, any, any>, s: StaffSession) {
 }
 
 /** Opens a session for a checked person and hands the browser its cookies. */
-async function signInAs(c: Call<any, any, any>, who: { userId: string; restaurantId: string }) {
+export async function signInAs(c: Call<any, any, any>, who: { userId: string; restaurantId: string }) {
   const lifetime = lifetimeOf(c.services);
   const opened = await createSession(c.services.db, {
     ...who,

@@ -24,6 +24,8 @@ export const Setup = z.object({
     .transform((s) => s.trim().toLowerCase())
     .pipe(settingsShape.currency),
   language: z.enum(LANGUAGES).optional(),
+  /** omitted: what the currency suggests (VAT-inclusive except USD and CAD) */
+  prices_include_tax: z.boolean().optional(),
   owner_name: f.name(),
   owner_email: email,
   owner_password: password,

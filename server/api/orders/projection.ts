@@ -18,6 +18,8 @@ export const PublicOrderLineSchema = named(
     status: z.enum(['pending', 'preparing', 'ready', 'served']),
     station: z.string(),
     round: z.number().int(),
+    seat: z.number().int().nullable(),
+    course: z.number().int().nullable(),
     sentToKitchenAt: unix().nullable(),
     readyAt: unix().nullable(),
   }),
@@ -141,6 +143,8 @@ export const projectLine = (l: OrderItemRow): PublicOrderLine => ({
   status: l.status,
   station: l.station,
   round: l.round,
+  seat: l.seat,
+  course: l.course,
   sentToKitchenAt: l.sent_to_kitchen_at,
   readyAt: l.ready_at,
 });

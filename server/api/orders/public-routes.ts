@@ -44,7 +44,8 @@ const withItems = async (c: Call<any, any, any>, orders: OrderRow[], fields: Fie
   if (!fields.includes('items') && !fields.includes('itemCount')) return orders.map((order) => ({ order, items: [] as OrderItemRow[] }));
   const items = await loadItemsFor(c.db, orders.map((o) => o.id));
   return orders.map((order) => {
-    const all = items.get(order.id) ?? [];
+    // the screens show what the stations have: not a held course (until fired), not a voided line
+    const all = (items.get(order.id) ?? []).filter((l) => l.held !== 1 && !l.voided_at);
     return { order, items: station ? all.filter((l) => l.station === station) : all };
   });
 };
@@ -161,6 +162,8 @@ defineRoute({
               .select(sql.lit(1).as('one'))
               .whereRef('order_items.order_id', '=', 'orders.id')
               .where('order_items.status', 'in', ['pending', 'preparing'])
+              .where('order_items.held', '=', 0)
+              .where('order_items.voided_at', 'is', null)
               .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
           ),
         )

@@ -21,6 +21,10 @@ const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderIte
 
 const tag = 'Orders';
 
+/** Lines of a held course are kept back from the stations until it is fired. */
+const withHolds = <L extends { course?: number | null }>(items: L[], hold: number[] | undefined) =>
+  items.map((l) => ({ ...l, held: !!hold && l.course != null && hold.includes(l.course) }));
+
 defineRoute({
   method: 'get',
   path: '/v1/orders',
@@ -92,7 +96,10 @@ defineRoute({
       c,
       await createOrder(c.db, c.actor(), orderContext(c.services), {
         ...c.body,
-        source: 'api',
+        items: withHolds(c.body.items, c.body.hold_courses),
+        // a staff member ringing in an order is its server unless they name another
+        server: c.body.server !== undefined ? c.body.server : (c.caller?.staff?.id ?? null),
+        source: c.caller?.staff ? 'staff' : 'api',
         status: 'draft',
       }),
     ),
@@ -118,7 +125,7 @@ defineRoute({
     // locked: two rounds sent at once would otherwise both take the same line positions
     const found = await findOrder(c.db, actor, c.params.id, { forUpdate: true });
     if (!found) throw notFound('order', c.params.id);
-    return one(c, await addRound(c.db, actor, orderContext(c.services), found, c.body.items));
+    return one(c, await addRound(c.db, actor, orderContext(c.services), found, withHolds(c.body.items, c.body.hold_courses)));
   },
 });
 

@@ -26,6 +26,8 @@ const position = (what: string) =>
     .max(99, `must be a whole number from 1 to 99 (the ${what})`);
 
 /** Where a staff member's line goes: the guest's seat and the course it is served with. */
+export const courseNumber = () => position('course');
+
 export const seatAndCourse = { seat: position('seat').nullable().optional(), course: position('course').nullable().optional() };
 export const orderNotes = () => f.text(1000).nullable().optional();
 
@@ -49,6 +51,8 @@ export const requiredEnum = <T extends readonly [string, ...string[]]>(values: T
 export const CreateOrder = z.object({
   type: requiredEnum(ORDER_TYPES),
   items: lines({ menu_item: f.id(), ...seatAndCourse }),
+  /** courses whose lines wait for POST /v1/orders/{id}/fire (dessert until the mains are cleared) */
+  hold_courses: z.array(courseNumber()).max(20).optional(),
   table: f.id().nullable().optional(),
   server: f.id().nullable().optional(),
   ...contact,
@@ -57,7 +61,7 @@ export const CreateOrder = z.object({
 });
 
 /** A further round on an open order, rung in by staff or an integration. */
-export const AddItems = z.object({ items: lines({ menu_item: f.id(), ...seatAndCourse }) });
+export const AddItems = z.object({ items: lines({ menu_item: f.id(), ...seatAndCourse }), hold_courses: z.array(courseNumber()).max(20).optional() });
 
 export const ListOrders = z.object({
   ...listParams(),

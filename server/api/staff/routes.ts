@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { PIN_PATTERN, setPin } from '../../domain/staff/pins.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import { holdsAll, scopesOfRole } from '../../auth/roles.ts';
 import { credentialsRevoked } from '../../auth/revocations.ts';
@@ -166,5 +168,25 @@ defineRoute({
     // your own other devices too, but not the one you are changing it from
     await signOutEverywhere(c, row.id, c.caller!.staff?.sessionId);
     return { ...presentStaff(row), has_password: true };
+  },
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/staff/:id/pin',
+  response: StaffUserSchema,
+  summary: 'Set (or, with null, clear) a staff user’s 4–6 digit PIN for quick sign-in on trusted tablets; stored hashed',
+  tag,
+  auth: 'secret',
+  sandbox: 'live_only',
+  scope: 'staff:write',
+  params: idParam('usr_ id'),
+  body: z.object({ pin: z.string().regex(PIN_PATTERN, 'must be 4 to 6 digits').nullable() }),
+  handler: async (c) => {
+    const actor = c.actor();
+    assertMayManage(c.caller!, await targetRole(c.db, actor.restaurantId, c.params.id));
+    const row = await c.services.tx.run((trx) => setPin(trx, actor, c.params.id, c.body.pin));
+    if (!row) throw notFound('staff user', c.params.id);
+    return presentStaff(row);
   },
 });

@@ -35,6 +35,7 @@ import * as m1400 from './1400_sync_resolutions.ts';
 import * as m1510 from './1510_pairing_guards.ts';
 
 import * as m1600 from './1600_order_seat_course.ts';
+import * as m1601 from './1601_service.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
 
   '1510_pairing_guards': m1510,
   '1600_order_seat_course': m1600,
+  '1601_service': m1601,
 };

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface OrderItemsTable {
   id: string;
   restaurant_id: string;
@@ -23,6 +25,16 @@ export interface OrderItemsTable {
   seat: number | null;
   /** the course the line is served with (1 first); null when nobody said */
   course: number | null;
+  /** 1: the line's course is held: no ticket, no screen until it is fired */
+  held: Generated<number>;
+  /** off this line (a comp is the whole line); the line's tax is on what is left */
+  discount_amount: Generated<number>;
+  discount_reason: string | null;
+  discount_approved_by: string | null;
+  /** a voided line stays on the order, counted in no total */
+  voided_at: number | null;
+  void_reason: string | null;
+  voided_by: string | null;
   sent_to_kitchen_at: number | null;
   ready_at: number | null;
   created: number;

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface OrdersTable {
   id: string;
   restaurant_id: string;
@@ -21,6 +23,13 @@ export interface OrdersTable {
   tip_amount: number;
   delivery_fee: number;
   total: number;
+  /** 1: line prices include their tax (the restaurant's setting when the order was made) */
+  prices_include_tax: Generated<number>;
+  /** the check-level part of discount_amount; the rest is the lines' own discounts */
+  check_discount_amount: Generated<number>;
+  discount_reason: string | null;
+  /** the manager who approved the check discount (a staff user id) */
+  discount_approved_by: string | null;
   currency: string;
   notes: string | null;
   placed_at: number | null;

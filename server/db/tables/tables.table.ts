@@ -8,6 +8,13 @@ export interface TablesTable {
   zone: string | null;
   status: string;
   is_active: number;
+  /** where the table is drawn on its zone's plan (plan units, 0–1000); null: not placed yet */
+  plan_x: number | null;
+  plan_y: number | null;
+  plan_width: number | null;
+  plan_height: number | null;
+  /** 'square', 'round' or 'rect'; null: square */
+  shape: string | null;
   created: number;
   updated: number;
 }

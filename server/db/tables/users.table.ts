@@ -5,6 +5,8 @@ export interface UsersTable {
   name: string;
   role: string;
   password_hash: string | null;
+  /** a 4–6 digit PIN for quick sign-in on a shared tablet, hashed like a password */
+  pin_hash: string | null;
   hourly_rate: number | null;
   is_active: number;
   /** the back office's language for this person; null: the restaurant's */

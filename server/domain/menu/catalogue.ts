@@ -6,6 +6,7 @@ import type { ModifierGroupsTable } from '../../db/tables/modifier-groups.table.
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
+import { readSettings } from '../restaurants/settings.ts';
 import type { Modifier } from './modifier-groups.ts';
 
 /** The tables a menu is made of: a cached menu stays valid until one of them changes. */
@@ -21,6 +22,8 @@ export interface Catalogue {
   items: Map<string, CatalogueItem>;
   groups: Map<string, CatalogueGroup>;
   categories: Map<string, Selectable<MenuCategoriesTable>>;
+  /** the restaurant's `prices_include_tax` setting */
+  pricesIncludeTax: boolean;
 }
 
 async function load(db: Executor, restaurantId: string): Promise<Catalogue> {
@@ -33,6 +36,7 @@ async function load(db: Executor, restaurantId: string): Promise<Catalogue> {
   const catById = new Map(categories.map((c) => [c.id, c]));
   return {
     restaurant,
+    pricesIncludeTax: readSettings(restaurant).prices_include_tax,
     categories: catById,
     // A line goes to its category's station.
     items: new Map(items.map((i) => [i.id, { ...i, station: catById.get(i.category_id)?.station ?? null }])),

@@ -44,7 +44,8 @@ async function carryLines(trx: Executor, actor: Actor, items: OrderItemRow[], to
   const changed: OrderItemRow[] = [];
   for (const [i, line] of items.entries()) {
     const patch: Partial<OrderItemRow> = {};
-    if (to !== 'cancelled' && line.sent_to_kitchen_at === null) patch.sent_to_kitchen_at = now;
+    // a held course waits to be fired; a voided line is never sent
+    if (to !== 'cancelled' && line.sent_to_kitchen_at === null && line.held !== 1 && !line.voided_at) patch.sent_to_kitchen_at = now;
     if (target && lineRank(line.status) < lineRank(target)) {
       patch.status = target;
       if (line.ready_at === null) patch.ready_at = now;

@@ -12,6 +12,7 @@ import { wallClock } from '../wall-clock.ts';
 import { nextOrderNumber } from './order-number.ts';
 import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
+import { totalsOf } from './totals.ts';
 import { OPEN_STATUSES } from './state-machine.ts';
 
 export interface NewOrder {
@@ -33,12 +34,7 @@ export interface NewOrder {
   guestMenu?: boolean;
 }
 
-/** subtotal + tax − discount + tip + delivery fee; every part an exact sum of integers. */
-export function totalsOf(lines: { line_subtotal: number; tax_amount: number }[], o: { discount_amount: number; tip_amount: number; delivery_fee: number }) {
-  const subtotal = lines.reduce((s, l) => s + l.line_subtotal, 0);
-  const tax_amount = lines.reduce((s, l) => s + l.tax_amount, 0);
-  return { subtotal, tax_amount, total: subtotal + tax_amount - o.discount_amount + o.tip_amount + o.delivery_fee };
-}
+export { totalsOf } from './totals.ts';
 
 /** The kitchen works lines in parallel: the slowest line's preparation time, if any is known. */
 export function estimateMinutes(lines: { preparation_time_minutes: number | null }[]): number | null {
@@ -73,7 +69,14 @@ export async function insertLines(
     round: from.round,
     seat: l.seat,
     course: l.course,
-    sent_to_kitchen_at: from.sentToKitchen ? now : null,
+    held: l.held ? 1 : 0,
+    discount_amount: 0,
+    discount_reason: null,
+    discount_approved_by: null,
+    voided_at: null,
+    void_reason: null,
+    voided_by: null,
+    sent_to_kitchen_at: from.sentToKitchen && !l.held ? now : null,
     ready_at: null,
     created: now,
     updated: now,
@@ -112,6 +115,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   }
   const priced = priceLines(catalogue, input.items, {
     defaultTaxRate: restaurant.default_tax_rate,
+    pricesIncludeTax: catalogue.pricesIncludeTax,
     availableAt: input.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const customer = await findOrCreateCustomer(trx, actor, {
@@ -121,7 +125,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   });
   const business_date = businessDate(actor.now, restaurant.timezone);
   const now = seconds(actor);
-  const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0 };
+  const money = { tip_amount: 0, delivery_fee: 0, prices_include_tax: catalogue.pricesIncludeTax ? 1 : 0, check_discount_amount: 0 };
   const placed = input.status === 'placed';
   const order = await insertCompleteRecord(trx, 'orders', {
     id: newId(PREFIXES.order, actor.now),
@@ -142,6 +146,8 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     estimated_time_minutes: estimateMinutes(priced),
     ...money,
     ...totalsOf(priced, money),
+    discount_reason: null,
+    discount_approved_by: null,
     currency: restaurant.currency,
     notes: input.notes || null,
     placed_at: placed ? now : null,
@@ -184,6 +190,7 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   const { restaurant } = catalogue;
   const priced = priceLines(catalogue, lines, {
     defaultTaxRate: restaurant.default_tax_rate,
+    pricesIncludeTax: order.prices_include_tax === 1,
     availableAt: opts.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;

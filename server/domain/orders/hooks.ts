@@ -20,6 +20,10 @@ export interface OrderChange {
   newItemIds: string[];
   /** lines whose own status changed in this change */
   changedItemIds: string[];
+  /** lines of a held course fired in this change: they go to their stations now */
+  firedItemIds?: string[];
+  /** lines voided in this change: a station that had one gets a void ticket */
+  voidedItemIds?: string[];
 }
 
 export type OrderHook = (trx: Executor, change: OrderChange) => Promise<void>;

@@ -3,6 +3,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import type { Catalogue } from '../menu/catalogue.ts';
 import type { Modifier } from '../menu/modifier-groups.ts';
 import { categoryAvailable } from './menu-availability.ts';
+import { lineTax } from './totals.ts';
 
 /** What a client may say about one line; every price and name comes from the catalogue. */
 export interface LineInput {
@@ -14,6 +15,8 @@ export interface LineInput {
   /** the guest's seat (1, 2, …) and the course the line is served with; both optional */
   seat?: number | null;
   course?: number | null;
+  /** staff only: the line's course is held back from the stations until it is fired */
+  held?: boolean;
 }
 
 export interface PricedModifier {
@@ -34,6 +37,7 @@ export interface PricedLine {
   notes: string | null;
   seat: number | null;
   course: number | null;
+  held: boolean;
   station: string;
   /** the item's preparation time, for the order's estimate (not stored on the line) */
   preparation_time_minutes: number | null;
@@ -43,20 +47,12 @@ export const MAX_QUANTITY = 99;
 export const MAX_LINES = 100;
 export const DEFAULT_STATION = 'kitchen';
 
-/**
- * Tax of one line, tax-exclusive prices: line subtotal × rate, the rate taken to four
- * decimals, rounded half up to the smallest unit. Integer arithmetic, so 0.5 cents always
- * rounds the same way on every node.
- */
-export function lineTax(lineSubtotal: number, rate: number): number {
-  // rate × 10,000 in binary floating point can land just below the half (0.07125 → 712.4999…):
-  // rounding its decimal text first makes 0.07125 exactly 712.5 → 713 basis points.
-  const basisPoints = Math.round(Number((rate * 10_000).toFixed(6)));
-  return Math.floor((lineSubtotal * basisPoints + 5_000) / 10_000);
-}
+export { lineTax } from './totals.ts';
 
 export interface PricingOptions {
   defaultTaxRate: number;
+  /** the restaurant's prices already hold their tax (the tax is the part inside, not added) */
+  pricesIncludeTax?: boolean;
   /** guest channels: the item's category (and its parents) must be active and inside its time window now */
   availableAt?: WallClock;
   /** parameter name of the items list in error messages (`items`) */
@@ -105,10 +101,11 @@ export function priceLines(catalogue: Catalogue, lines: LineInput[], opts: Prici
       modifiers,
       line_subtotal,
       tax_rate,
-      tax_amount: lineTax(line_subtotal, tax_rate),
+      tax_amount: lineTax(line_subtotal, tax_rate, opts.pricesIncludeTax),
       notes: line.notes || null,
       seat: line.seat ?? null,
       course: line.course ?? null,
+      held: line.held === true,
       station: item.station ?? DEFAULT_STATION,
       preparation_time_minutes: item.preparation_time_minutes,
     };

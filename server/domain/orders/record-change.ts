@@ -12,7 +12,17 @@ export interface OrderContext {
   fleet: string | null;
 }
 
-export type OrderEventType = 'order.created' | 'order.updated' | 'order.completed' | 'order.cancelled';
+export type OrderEventType =
+  | 'order.created'
+  | 'order.updated'
+  | 'order.completed'
+  | 'order.cancelled'
+  // service at the table (server/domain/orders/service.ts)
+  | 'order.course_fired'
+  | 'order.item_voided'
+  | 'order.discounted'
+  | 'order.transferred'
+  | 'order.items_moved';
 
 /**
  * Everything that must happen in the transaction of any order change: the courier side
@@ -21,12 +31,12 @@ export type OrderEventType = 'order.created' | 'order.updated' | 'order.complete
 export async function recordOrderChange(
   trx: Executor,
   ctx: OrderContext,
-  change: Omit<OrderChange, 'items'> & { items: OrderItemRow[]; event: OrderEventType },
+  change: Omit<OrderChange, 'items'> & { items: OrderItemRow[]; event: OrderEventType; detail?: Record<string, unknown> },
 ): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
-  const { event, ...rest } = change;
+  const { event, detail: _detail, ...rest } = change;
   await syncDelivery(trx, change.actor, ctx.fleet, change.order, change.previousStatus);
   const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
-  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), extra);
+  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), { ...extra, ...change.detail });
   await runOrderHooks(trx, rest);
   return { order: change.order, items: change.items };
 }

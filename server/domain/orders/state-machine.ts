@@ -69,7 +69,9 @@ export const lineRank = (s: LineStatus) => LINE_RANK[s];
  * any line started → preparing; else null (the lines ask for nothing). The caller only
  * applies it when it is a forward move, so a new round never drags an order backwards.
  */
-export function statusFromLines(lines: { status: LineStatus }[]): OrderStatus | null {
+export function statusFromLines(all: { status: LineStatus; voided_at?: number | null }[]): OrderStatus | null {
+  // a voided line is cooked by nobody: it holds nothing back
+  const lines = all.filter((l) => !l.voided_at);
   if (lines.length === 0) return null;
   if (lines.every((l) => l.status === 'served')) return 'served';
   if (lines.every((l) => LINE_RANK[l.status] >= LINE_RANK.ready)) return 'ready';

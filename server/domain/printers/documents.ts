@@ -83,12 +83,35 @@ export function kitchenTicket(
   for (const item of lines) {
     // double height, normal width: big enough across the pass, no wrapping on 58 mm
     out.push(`|^^${item.quantity} x ${literal(item.name)}`);
+    const where = [item.seat ? `Seat ${item.seat}` : '', item.course ? `Course ${item.course}` : ''].filter(Boolean).join(' · ');
+    if (where) out.push(`|~~~${where}`);
     // lines store the group's id; print its name as the menu has it (the stored value if the group is gone)
     for (const m of modifiersOf(item)) out.push(`|~~~+ ${literal(ctx.modifierGroups.get(m.group) ?? m.group)}: ${literal(m.name)}`);
     if (item.notes) out.push(`|~~~"Note: ${literal(item.notes)}"`);
   }
   out.push('---');
   if (order.notes) out.push(`|"Order note:" ${literal(order.notes)}`, '---');
+  return out.join('\n');
+}
+
+/** Taking lines back from a station: big VOID, what and why, so the cook stops at a glance. */
+export function voidTicket(ctx: OrderContext, order: OrderRow, station: { key: string; name: string }, lines: OrderItemRow[], atMs: number): string {
+  const out = [
+    `^^^${literal(station.name.toUpperCase())}`,
+    '`^^^ VOID `',
+    `^^Order #${literal(order.order_number)}`,
+    '{width:auto}',
+    `|^^${literal(ctx.table ?? '-')} | ^^${TYPE_LABEL[order.type]}`,
+    '{width:*}',
+    `|${localTime(atMs, ctx.timezone)}`,
+    '---',
+  ];
+  for (const item of lines) {
+    out.push(`|^^VOID ${item.quantity} x ${literal(item.name)}`);
+    if (item.seat) out.push(`|~~~Seat ${item.seat}`);
+    if (item.void_reason) out.push(`|~~~"Reason: ${literal(item.void_reason)}"`);
+  }
+  out.push('---');
   return out.join('\n');
 }
 
@@ -103,24 +126,31 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
   ];
   if (ctx.table || ctx.server) out.push(`|${literal(ctx.table ?? '')} | ${ctx.server ? `Server: ${literal(ctx.server)}` : ''}`);
   out.push('---', '{width:*,10}');
-  for (const item of items) {
+  const billed = items.filter((i) => !i.voided_at);
+  for (const item of billed) {
     out.push(`|${item.quantity} x ${literal(item.name)} | ${m(item.line_subtotal)}`);
     const mods = modifiersOf(item);
     if (mods.length > 0) out.push('{width:*}', ...mods.map((mod) => `|~~~+ ${literal(mod.name)}`), '{width:*,10}');
+    if (item.discount_amount) out.push(`|~~~${literal(item.discount_reason ?? 'Discount')} | -${m(item.discount_amount)}`);
   }
   out.push('---', `|Subtotal | ${m(order.subtotal)}`);
   if (order.discount_amount) out.push(`|Discount | -${m(order.discount_amount)}`);
   const byRate = new Map<number, number>();
-  for (const item of items) byRate.set(item.tax_rate, (byRate.get(item.tax_rate) ?? 0) + item.tax_amount);
+  for (const item of billed) byRate.set(item.tax_rate, (byRate.get(item.tax_rate) ?? 0) + item.tax_amount);
   const rateSum = [...byRate.values()].reduce((a, b) => a + b, 0);
-  if (rateSum === order.tax_amount && byRate.size > 0) {
-    for (const [rate, amount] of [...byRate].sort((a, b) => a[0] - b[0])) {
-      if (amount) out.push(`|Tax ${+(rate * 100).toFixed(2)}% | ${m(amount)}`);
-    }
-  } else if (order.tax_amount) out.push(`|Tax | ${m(order.tax_amount)}`);
+  const rates = [...byRate].sort((a, b) => a[0] - b[0]).filter(([, amount]) => amount);
+  const inclusive = order.prices_include_tax === 1;
+  const taxLines = (label: (rate: number) => string) => rates.map(([rate, amount]) => `|${label(rate)} | ${m(amount)}`);
+  // tax on top is a line of the sum; tax inside the prices is told after the total
+  if (!inclusive) {
+    if (rateSum === order.tax_amount && byRate.size > 0) out.push(...taxLines((rate) => `Tax ${+(rate * 100).toFixed(2)}%`));
+    else if (order.tax_amount) out.push(`|Tax | ${m(order.tax_amount)}`);
+  }
   if (order.delivery_fee) out.push(`|Delivery fee | ${m(order.delivery_fee)}`);
   if (order.tip_amount) out.push(`|Tip | ${m(order.tip_amount)}`);
-  out.push('---', `|^TOTAL ${literal(cur)} | ^${m(order.total)}`, '{width:*}', '', 'Thank you!');
+  out.push('---', `|^TOTAL ${literal(cur)} | ^${m(order.total)}`);
+  if (inclusive) out.push(...taxLines((rate) => `incl. VAT ${+(rate * 100).toFixed(2)} %:`));
+  out.push('{width:*}', '', 'Thank you!');
   return out.join('\n');
 }
 

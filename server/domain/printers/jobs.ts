@@ -9,7 +9,7 @@ import { findStation } from '../menu/stations.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
-import { kitchenTicket, loadOrderContext, receipt, testPage, type OrderContext } from './documents.ts';
+import { kitchenTicket, loadOrderContext, receipt, testPage, voidTicket, type OrderContext } from './documents.ts';
 import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
 import { describeTransport } from '../../../printers/transport.ts';
 
@@ -83,6 +83,26 @@ export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: 
       jobs.push(
         await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round }),
       );
+    }
+  }
+  return jobs;
+}
+
+/** A void ticket per station for lines it had and must not cook (or must take back). */
+export async function enqueueVoidTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
+  const byStation = new Map<string, OrderItemRow[]>();
+  for (const l of lines) byStation.set(l.station, [...(byStation.get(l.station) ?? []), l]);
+  const jobs: PrintJobRow[] = [];
+  let ctx: OrderContext | undefined;
+  for (const [key, stationLines] of byStation) {
+    const printers = await printersForStation(trx, order.restaurant_id, key);
+    if (printers.length === 0) continue;
+    ctx ??= await loadOrderContext(trx, order);
+    const station = await findStation(trx, order.restaurant_id, key);
+    const document = voidTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, actor.now);
+    const round = Math.max(...stationLines.map((l) => l.round));
+    for (const printer of printers) {
+      jobs.push(await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round }));
     }
   }
   return jobs;

@@ -1,5 +1,5 @@
 import { onOrderChange, type OrderRow } from '../orders/hooks.ts';
-import { enqueueKitchenTickets, enqueueReceipts } from './jobs.ts';
+import { enqueueKitchenTickets, enqueueReceipts, enqueueVoidTickets } from './jobs.ts';
 
 /** Statuses at which the kitchen has the order: tickets for it are out. */
 const sentToKitchen = (s: OrderRow['status'] | null): boolean => s !== null && s !== 'draft' && s !== 'cancelled';
@@ -19,12 +19,19 @@ export function registerPrintHooks(): void {
   if (registered) return;
   registered = true;
   onOrderChange(async (trx, change) => {
-    const { actor, order, items, previousStatus, newItemIds } = change;
+    const { actor, order, items, previousStatus, newItemIds, firedItemIds, voidedItemIds } = change;
     if (sentToKitchen(order.status)) {
-      if (!sentToKitchen(previousStatus)) await enqueueKitchenTickets(trx, actor, order, items);
-      else if (newItemIds.length > 0) {
-        const fresh = new Set(newItemIds);
-        await enqueueKitchenTickets(trx, actor, order, items.filter((i) => fresh.has(i.id)));
+      // held courses wait for their fire; voided lines are never cooked
+      const sendable = (i: (typeof items)[number]) => i.held !== 1 && !i.voided_at;
+      if (!sentToKitchen(previousStatus)) await enqueueKitchenTickets(trx, actor, order, items.filter(sendable));
+      else if (newItemIds.length > 0 || firedItemIds?.length) {
+        const fresh = new Set([...newItemIds, ...(firedItemIds ?? [])]);
+        await enqueueKitchenTickets(trx, actor, order, items.filter((i) => fresh.has(i.id) && sendable(i)));
+      }
+      if (voidedItemIds?.length) {
+        const voided = new Set(voidedItemIds);
+        // only what a station already had needs taking back
+        await enqueueVoidTickets(trx, actor, order, items.filter((i) => voided.has(i.id) && i.sent_to_kitchen_at !== null));
       }
     }
     if (order.status === 'completed' && previousStatus !== 'completed') {

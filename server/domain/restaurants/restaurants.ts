@@ -15,6 +15,7 @@ export interface NewRestaurant {
   currency?: string;
   timezone?: string;
   default_tax_rate?: number;
+  prices_include_tax?: boolean;
 }
 
 export async function createRestaurant(trx: Executor, nowMs: number, input: NewRestaurant) {

@@ -27,6 +27,8 @@ export const settingsShape = {
   timezone: z.string().min(1).max(64).refine(validTimezone, 'is not an IANA time zone'),
   currency: z.string().regex(/^[a-z]{3}$/, 'must be a lowercase ISO 4217 code like eur'),
   default_tax_rate: f.taxRate(),
+  /** menu prices already include their tax (VAT countries); false: tax is added on top */
+  prices_include_tax: z.boolean(),
   opening_hours: z.partialRecord(z.enum(WEEKDAYS), z.array(interval).max(6)),
   closed_dates: z.array(z.string().refine(isRealDate, 'must be a real date YYYY-MM-DD')).max(366),
   slot_duration_minutes: f.int(5, 240),
@@ -49,11 +51,23 @@ export const settingsShape = {
 export const Settings = z.object(settingsShape);
 export type Settings = z.infer<typeof Settings>;
 
-export const defaultSettings = (init: { timezone?: string; currency?: string; default_tax_rate?: number } = {}): Settings => ({
+/**
+ * What setup offers for `prices_include_tax`: where VAT is the norm, menus show what the guest
+ * pays (the euro countries, the UK, Switzerland, the Nordics, …); in the US and Canada tax is
+ * added at the till. Only an offer: the owner decides, and a restaurant made without asking
+ * keeps today's tax-on-top.
+ */
+const TAX_ON_TOP = new Set(['usd', 'cad']);
+export const pricesIncludeTaxByDefault = (currency: string): boolean => !TAX_ON_TOP.has(currency.trim().toLowerCase());
+
+export const defaultSettings = (
+  init: { timezone?: string; currency?: string; default_tax_rate?: number; prices_include_tax?: boolean } = {},
+): Settings => ({
   language: 'en',
   timezone: init.timezone ?? 'Europe/Berlin',
   currency: init.currency ?? 'eur',
   default_tax_rate: init.default_tax_rate ?? 0.19,
+  prices_include_tax: init.prices_include_tax ?? false,
   opening_hours: {},
   closed_dates: [],
   slot_duration_minutes: 30,
@@ -72,7 +86,7 @@ export const defaultSettings = (init: { timezone?: string; currency?: string; de
 /** Reads the stored document, filling any field a newer version added. */
 export function readSettings(row: { settings: string; timezone: string; currency: string; default_tax_rate: number }): Settings {
   const stored = JSON.parse(row.settings) as Partial<Settings>;
-  const base = defaultSettings(row);
+  const base = defaultSettings({ timezone: row.timezone, currency: row.currency, default_tax_rate: row.default_tax_rate });
   return {
     ...base,
     ...stored,

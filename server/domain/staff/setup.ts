@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import { provisionRestaurant } from '../restaurants/provision.ts';
 import { updateSettings } from '../restaurants/restaurants.ts';
+import { pricesIncludeTaxByDefault } from '../restaurants/settings.ts';
 import { normalizeEmail } from '../customers/match-customer.ts';
 
 /** The hub needs its first owner: nobody can sign in as an owner yet. */
@@ -26,6 +27,7 @@ export interface SetupInput {
   timezone: string;
   currency: string;
   language?: 'en' | 'de' | 'fr' | 'es' | 'it';
+  prices_include_tax?: boolean;
   owner_name: string;
   owner_email: string;
   owner_password: string;
@@ -60,7 +62,12 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
     const actor = { restaurantId, livemode: true, now: nowMs };
     const now = Math.floor(nowMs / 1000);
     await updateRecord(trx, 'restaurants', { id: restaurantId }, { name: input.restaurant_name, updated: now });
-    await updateSettings(trx, actor, { timezone: input.timezone, currency: input.currency, ...(input.language ? { language: input.language } : {}) });
+    await updateSettings(trx, actor, {
+      timezone: input.timezone,
+      currency: input.currency,
+      prices_include_tax: input.prices_include_tax ?? pricesIncludeTaxByDefault(input.currency),
+      ...(input.language ? { language: input.language } : {}),
+    });
     const taken = await trx.selectFrom('users').select(['id', 'role']).where('restaurant_id', '=', restaurantId).where('email', '=', email).executeTakeFirst();
     const owner = taken ?? (await trx.selectFrom('users').select(['id', 'role']).where('restaurant_id', '=', restaurantId).where('role', '=', 'owner').orderBy('id').executeTakeFirst());
     const fields = { name: input.owner_name, email, role: 'owner', password_hash: passwordHash, is_active: 1, updated: now };
@@ -82,7 +89,10 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
     const user = await trx.selectFrom('users').select('id').where('restaurant_id', '=', made.restaurant.id).where('role', '=', 'owner').executeTakeFirstOrThrow();
     const now = Math.floor(nowMs / 1000);
     await updateRecord(trx, 'users', { id: user.id, restaurant_id: made.restaurant.id }, { name: input.owner_name, password_hash: passwordHash, updated: now });
-    if (input.language) await updateSettings(trx, { restaurantId: made.restaurant.id, livemode: true, now: nowMs }, { language: input.language });
+    await updateSettings(trx, { restaurantId: made.restaurant.id, livemode: true, now: nowMs }, {
+      prices_include_tax: input.prices_include_tax ?? pricesIncludeTaxByDefault(input.currency),
+      ...(input.language ? { language: input.language } : {}),
+    });
     return { restaurantId: made.restaurant.id, userId: user.id };
   });
 }

@@ -186,7 +186,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "not_signed_in" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 message: string;
                 /** @description the parameter at fault, when one is */
                 param: string | null;
@@ -465,6 +465,7 @@ export type components = {
             delivery_address: string | null;
             delivery_fee: number;
             discount_amount: number;
+            discount_reason: string | null;
             estimated_time_minutes: number | null;
             id: string;
             is_self_service: boolean;
@@ -476,6 +477,7 @@ export type components = {
             object: "order";
             order_number: string;
             placed_at: number | null;
+            prices_include_tax: boolean;
             server: (string | components["schemas"]["OrderServer"]) | null;
             source: string;
             /** @enum {string} */
@@ -492,6 +494,9 @@ export type components = {
         };
         OrderItem: {
             course: number | null;
+            discount_amount: number;
+            discount_reason: string | null;
+            held: boolean;
             index: number;
             menu_item: string | components["schemas"]["MenuItem"];
             modifiers: components["schemas"]["LineModifier"][];
@@ -508,6 +513,8 @@ export type components = {
             /** @enum {string} */
             status: "pending" | "preparing" | "ready" | "served";
             unit_price: number;
+            void_reason: string | null;
+            voided_at: number | null;
         };
         OrderServer: {
             email: string;
@@ -575,6 +582,23 @@ export type components = {
                 reservations: number;
                 revenue: number;
             };
+        };
+        PinDevice: {
+            expires: number;
+            /** @constant */
+            object: "pin_device";
+            restaurant: string;
+        };
+        PinStaffList: {
+            data: {
+                id: string;
+                name: string;
+                /** @constant */
+                object: "staff_user";
+                role: string;
+            }[];
+            /** @constant */
+            object: "list";
         };
         Pricing: {
             /** @constant */
@@ -689,6 +713,7 @@ export type components = {
             virtualTableLabel?: string | null;
         };
         PublicOrderLine: {
+            course: number | null;
             index: number;
             menuItemId: string;
             modifiers: {
@@ -701,6 +726,7 @@ export type components = {
             quantity: number;
             readyAt: number | null;
             round: number;
+            seat: number | null;
             sentToKitchenAt: number | null;
             station: string;
             /** @enum {string} */
@@ -974,6 +1000,7 @@ export type components = {
                 }[];
             };
             plan: string;
+            prices_include_tax: boolean;
             reservation_buffer_minutes: number;
             restaurant: string;
             slot_duration_minutes: number;
@@ -1030,6 +1057,7 @@ export type components = {
             created: number;
             email: string;
             has_password: boolean;
+            has_pin: boolean;
             hourly_rate: number | null;
             id: string;
             is_active: boolean;

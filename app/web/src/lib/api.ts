@@ -65,7 +65,8 @@ export async function api<T = any>(
   if (!res.ok) {
     const e = json?.error ?? {};
     const failure = new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.param ?? null);
-    if (res.status === 401 && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup')) for (const l of listeners) l(failure);
+    // a wrong PIN or an untrusted tablet is the PIN pad's to say, not a reason to leave it
+    if (res.status === 401 && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup') && !path.startsWith('/v1/auth/pin')) for (const l of listeners) l(failure);
     throw failure;
   }
   return json as T;

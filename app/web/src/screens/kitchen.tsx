@@ -238,6 +238,7 @@ const TicketCard = memo(
               >
                 <span class="line-main">
                   <span class="line-qty">{l.quantity}×</span> {l.name}
+                  {l.seat ? <span class="line-seat"> · S{l.seat}</span> : null}
                   <span class="line-state">{t(`kds.line.${l.status}` as 'kds.line.pending')}</span>
                 </span>
                 {l.modifiers.length ? <span class="line-mods">{l.modifiers.join(', ')}</span> : null}

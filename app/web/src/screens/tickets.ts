@@ -15,6 +15,8 @@ export interface Line {
   status: LineStatus;
   station: string;
   round: number;
+  seat: number | null;
+  course: number | null;
   sentAt: number | null;
 }
 
@@ -44,8 +46,13 @@ const toLine = (i: any, sentAt: number | null | undefined): Line => ({
   status: i.status,
   station: i.station,
   round: i.round ?? 1,
+  seat: i.seat ?? null,
+  course: i.course ?? null,
   sentAt: sentAt ?? null,
 });
+
+/** A station sees a line once it is sent: a held course waits for its fire, a voided line is gone. */
+const atStation = (i: any) => !i.held && !(i.voided_at ?? i.voidedAt);
 
 export function fromPublic(o: any): Ticket {
   return {
@@ -61,7 +68,7 @@ export function fromPublic(o: any): Ticket {
     placedAt: o.placedAt ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).map((i: any) => toLine(i, i.sentToKitchenAt)),
+    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sentToKitchenAt)),
   };
 }
 
@@ -80,7 +87,7 @@ export function fromLive(o: any, tableNumbers: Map<string, number>): Ticket {
     placedAt: o.placed_at ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).map((i: any) => toLine(i, i.sent_to_kitchen_at)),
+    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sent_to_kitchen_at)),
   };
 }
 

@@ -1,0 +1,319 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
+import { money } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
+import { loadSession, session } from '../lib/session.ts';
+import { OPEN_STATUSES } from '../lib/types.ts';
+import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
+import { Button, Dialog, Field } from '../ui/kit.tsx';
+import { TileGrid } from '../ui/tile-grid.tsx';
+
+interface Modifier { name: string; price_adjustment: number; is_available: boolean }
+interface Group { id: string; name: string; required: boolean; min_selections: number; max_selections: number; modifiers: Modifier[] }
+interface Item { id: string; name: string; price: number; category: string; is_active: boolean; is_available: boolean; modifier_groups: string[] }
+interface Category { id: string; name: string }
+interface Line { index: number; name: string; quantity: number; seat: number | null; course: number | null; held: boolean; voided_at: number | null; line_subtotal?: number; unit_price: number; modifiers: { name: string; price_adjustment: number }[]; status: string }
+interface Order { id: string; table: string | null; status: string; total: number; tax_amount: number; prices_include_tax: boolean; currency: string; created: number; items: Line[] }
+/** a line rung in but not sent yet */
+interface Draft { key: number; item: Item; quantity: number; modifiers: { group: string; name: string }[]; notes: string; seat: number; course: number }
+
+const OPEN: readonly string[] = OPEN_STATUSES;
+const cur = () => session.value?.restaurant.currency ?? 'eur';
+
+/** PIN pad for a trusted tablet: tap your name, type your PIN. */
+export function PinSignIn() {
+  const [staff, setStaff] = useState<{ id: string; name: string }[] | null>(null);
+  const [untrusted, setUntrusted] = useState(false);
+  const [who, setWho] = useState<{ id: string; name: string } | null>(null);
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    get<{ data: { id: string; name: string }[] }>('/v1/auth/pin_staff').then((r) => setStaff(r.data), () => setUntrusted(true));
+  }, []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await post('/v1/auth/pin', { staff: who!.id, pin });
+      await loadSession();
+    } catch {
+      setError(t('service.pin.wrong'));
+      setPin('');
+    }
+  };
+  return (
+    <main class="service login-page" id="main">
+      <h1>{t('service.pin.title')}</h1>
+      {untrusted ? (
+        <p>
+          {t('service.pin.untrusted')} <a href="/app/login">{t('service.pin.managerSignIn')}</a>
+        </p>
+      ) : null}
+      {staff ? <TileGrid items={staff} label={t('service.pin.title')} keyOf={(s) => s.id} render={(s) => s.name} onPick={(s) => (setWho(s), setError(null))} /> : null}
+      <Dialog title={who ? t('service.pin.enter', { name: who.name }) : ''} open={!!who} onClose={() => setWho(null)}>
+        <form onSubmit={submit}>
+          <Field label="PIN" type="password" inputMode="numeric" autoComplete="off" maxLength={6} value={pin} error={error} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
+          <Button variant="primary" type="submit">{t('service.pin.signIn')}</Button>
+        </form>
+      </Dialog>
+    </main>
+  );
+}
+
+/** Order entry at the table: the floor plan, then a table's check with the menu beside it. */
+export function ServicePage() {
+  const [tables, setTables] = useState<PlanTable[]>([]);
+  const [orders, setOrders] = useState<Map<string, Order>>(new Map());
+  const [table, setTable] = useState<PlanTable | null>(null);
+  const [trusted, setTrusted] = useState(false);
+  const load = async () => {
+    const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
+    setOrders(new Map(lists.flat().map((o) => [o.id, o])));
+  };
+  useEffect(() => {
+    void getAll<PlanTable>('/v1/tables').then(setTables);
+    return live.listen(['orders'], (m) => {
+      if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
+    }, () => void load());
+  }, []);
+  useEffect(() => void load(), []);
+  const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
+  const now = Date.now() / 1000;
+  const stateOf = (tb: PlanTable): TableState => {
+    const o = openAt(tb.id);
+    return o ? (o.status === 'served' ? 'bill' : 'order') : 'free';
+  };
+  const detailOf = (tb: PlanTable) => {
+    const o = openAt(tb.id);
+    return o ? `${money(o.total, o.currency)} · ${t('service.age', { n: Math.max(0, Math.round((now - o.created) / 60)) })}` : null;
+  };
+  const lock = async () => {
+    await post('/v1/auth/logout');
+    await loadSession();
+  };
+  const manager = session.value?.role === 'manager' || session.value?.role === 'owner';
+  return (
+    <div class="service">
+      <div class="service-bar">
+        <h1>{table ? t('service.table', { n: table.number }) : t('service.title')}</h1>
+        <div class="chips">
+          {table ? <Button onClick={() => setTable(null)}>{t('service.floor')}</Button> : null}
+          {manager && !trusted ? (
+            <Button onClick={() => post('/v1/auth/pin_device').then(() => setTrusted(true))}>{t('service.trust')}</Button>
+          ) : null}
+          <span>{session.value?.staff.name}</span>
+          <Button onClick={lock}>{t('service.lock')}</Button>
+        </div>
+      </div>
+      {trusted ? <p role="status">{t('service.trusted')}</p> : null}
+      {table ? (
+        <Check table={table} tables={tables} order={openAt(table.id)} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+      ) : (
+        <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
+      )}
+    </div>
+  );
+}
+
+function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; onChanged: (o: Order) => void }) {
+  const [items, setItems] = useState<Item[]>([]);
+  const [cats, setCats] = useState<Category[]>([]);
+  const [groups, setGroups] = useState<Map<string, Group>>(new Map());
+  const [cat, setCat] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [seat, setSeat] = useState(1);
+  const [course, setCourse] = useState(1);
+  const [hold, setHold] = useState<Set<number>>(new Set());
+  const [picking, setPicking] = useState<Draft | null>(null);
+  const [voiding, setVoiding] = useState<Line | null>(null);
+  const [moving, setMoving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void Promise.all([getAll<Item>('/v1/menu_items'), getAll<Category>('/v1/menu_categories'), getAll<Group>('/v1/modifier_groups')]).then(([i, c, g]) => {
+      setItems(i.filter((x) => x.is_active));
+      setCats(c);
+      setGroups(new Map(g.map((x) => [x.id, x])));
+    });
+  }, []);
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return items.filter((i) => (q ? i.name.toLowerCase().includes(q) : !cat || i.category === cat));
+  }, [items, cat, search]);
+  const run = async (call: () => Promise<Order>) => {
+    try {
+      setError(null);
+      onChanged(await call());
+    } catch (e) {
+      setError(e instanceof ApiFailure ? e.message : String(e));
+    }
+  };
+  const send = () =>
+    run(async () => {
+      const lines = drafts.map((d) => ({ menu_item: d.item.id, quantity: d.quantity, modifiers: d.modifiers, notes: d.notes || null, seat: d.seat, course: d.course }));
+      const hold_courses = [...hold].filter((c) => drafts.some((d) => d.course === c));
+      let o: Order;
+      if (order) o = await post<Order>(`/v1/orders/${order.id}/items`, { items: lines, hold_courses });
+      else {
+        const draft = await post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses });
+        o = await patch<Order>(`/v1/orders/${draft.id}`, { status: 'placed' });
+      }
+      setDrafts([]);
+      setHold(new Set());
+      return o;
+    });
+  const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].sort();
+  const nums = [1, 2, 3, 4, 5, 6];
+  return (
+    <div class="service-check">
+      <section aria-label={t('service.search')}>
+        <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+        <div class="chips" role="group" aria-label={t('service.all')}>
+          <Button class="chip" aria-pressed={cat === null} onClick={() => setCat(null)}>{t('service.all')}</Button>
+          {cats.map((c) => (
+            <Button key={c.id} class="chip" aria-pressed={cat === c.id} onClick={() => setCat(c.id)}>{c.name}</Button>
+          ))}
+        </div>
+        <TileGrid
+          items={shown}
+          label={t('service.search')}
+          keyOf={(i) => i.id}
+          render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
+          onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })}
+        />
+      </section>
+      <section aria-label={t('service.check')}>
+        <div class="chips" role="group" aria-label={t('service.seat')}>
+          <span>{t('service.seat')}</span>
+          {nums.map((n) => <Button key={n} class="chip" aria-pressed={seat === n} aria-label={`${t('service.seat')} ${n}`} onClick={() => setSeat(n)}>{n}</Button>)}
+        </div>
+        <div class="chips" role="group" aria-label={t('service.course')}>
+          <span>{t('service.course')}</span>
+          {nums.slice(0, 4).map((n) => <Button key={n} class="chip" aria-pressed={course === n} aria-label={`${t('service.course')} ${n}`} onClick={() => setCourse(n)}>{n}</Button>)}
+        </div>
+        <h2>{t('service.check')}</h2>
+        {!order && drafts.length === 0 ? <p>{t('service.empty')}</p> : null}
+        <ul class="check-lines">
+          {(order?.items ?? []).map((l) => (
+            <li key={l.index} class={l.voided_at ? 'check-line-voided' : ''} data-line={l.index}>
+              <span>
+                {l.quantity}× {l.name} {l.modifiers.length ? `(${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
+                {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
+              </span>
+              {!l.voided_at ? <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button> : null}
+            </li>
+          ))}
+        </ul>
+        {drafts.length ? (
+          <>
+            <h3>{t('service.newLines')}</h3>
+            <ul class="check-lines">
+              {drafts.map((d) => (
+                <li key={d.key}>
+                  <span>{d.quantity}× {d.item.name} {d.modifiers.length ? `(${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
+                  <Button variant="quiet" onClick={() => setDrafts(drafts.filter((x) => x !== d))}>{t('service.remove')}</Button>
+                </li>
+              ))}
+            </ul>
+            <div class="chips">
+              {[...new Set(drafts.map((d) => d.course))].filter((c) => c > 1).map((c) => (
+                <Button key={c} class="chip" aria-pressed={hold.has(c)} onClick={() => setHold((h) => { const n = new Set(h); n.has(c) ? n.delete(c) : n.add(c); return n; })}>
+                  {t('service.hold', { n: c })}
+                </Button>
+              ))}
+            </div>
+            <Button variant="primary" class="wide" onClick={send}>{t('service.send')}</Button>
+          </>
+        ) : null}
+        <div class="chips">
+          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
+          {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
+        </div>
+        {order ? (
+          <p class="check-total" data-total={order.total}>
+            {t('service.total')}: {money(order.total, order.currency)}{' '}
+            <small>{order.prices_include_tax ? t('service.tax', { amount: money(order.tax_amount, order.currency) }) : t('service.taxAdded', { amount: money(order.tax_amount, order.currency) })}</small>
+          </p>
+        ) : null}
+        {error ? <p class="error-text" role="alert">{error}</p> : null}
+      </section>
+      <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
+      <VoidSheet line={voiding} onClose={() => setVoiding(null)} onVoid={(reason, pin) => (setVoiding(null), run(() => post<Order>(`/v1/orders/${order!.id}/items/${voiding!.index}/void`, { reason, ...(pin ? { manager_pin: pin } : {}) })))} />
+      <Dialog title={t('service.transferTo')} open={moving} onClose={() => setMoving(false)}>
+        <TileGrid
+          items={tables.filter((x) => x.id !== table.id)}
+          label={t('service.transferTo')}
+          keyOf={(x) => x.id}
+          render={(x) => t('service.table', { n: x.number })}
+          onPick={(x) => (setMoving(false), run(() => post<Order>(`/v1/orders/${order!.id}/transfer`, { table: x.id })))}
+        />
+      </Dialog>
+    </div>
+  );
+}
+
+/** Modifiers, quantity and note for one item; a group's bounds are enforced as you tap. */
+function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null; groups: Map<string, Group>; onClose: () => void; onAdd: (d: Draft) => void }) {
+  const [d, setD] = useState<Draft | null>(draft);
+  useEffect(() => setD(draft), [draft]);
+  const mine = (d?.item.modifier_groups ?? []).flatMap((id) => groups.get(id) ?? []);
+  const chosenIn = (g: Group) => (d?.modifiers ?? []).filter((m) => m.group === g.id);
+  const ok = mine.every((g) => {
+    const n = chosenIn(g).length;
+    return n >= Math.max(g.min_selections, g.required ? 1 : 0) && n <= g.max_selections;
+  });
+  const toggle = (g: Group, name: string) => {
+    if (!d) return;
+    const has = d.modifiers.some((m) => m.group === g.id && m.name === name);
+    let next = has ? d.modifiers.filter((m) => !(m.group === g.id && m.name === name)) : [...d.modifiers, { group: g.id, name }];
+    // at the group's maximum, a new pick replaces the oldest (a single choice just switches)
+    const inGroup = next.filter((m) => m.group === g.id);
+    if (!has && inGroup.length > g.max_selections) next = next.filter((m) => m !== inGroup[0]);
+    setD({ ...d, modifiers: next });
+  };
+  return (
+    <Dialog title={d?.item.name ?? ''} open={!!draft} onClose={onClose}>
+      {d ? (
+        <>
+          {mine.map((g) => (
+            <fieldset key={g.id}>
+              <legend>{g.name} · {t('service.choose', { min: Math.max(g.min_selections, g.required ? 1 : 0), max: g.max_selections })}</legend>
+              <div class="chips">
+                {g.modifiers.filter((m) => m.is_available).map((m) => (
+                  <Button key={m.name} class="chip" aria-pressed={d.modifiers.some((x) => x.group === g.id && x.name === m.name)} onClick={() => toggle(g, m.name)}>
+                    {m.name}{m.price_adjustment ? ` +${money(m.price_adjustment, cur())}` : ''}
+                  </Button>
+                ))}
+              </div>
+            </fieldset>
+          ))}
+          <div class="chips" role="group" aria-label={t('service.quantity')}>
+            <span>{t('service.quantity')}</span>
+            <Button aria-label="−1" onClick={() => setD({ ...d, quantity: Math.max(1, d.quantity - 1) })}>−</Button>
+            <span aria-live="polite">{d.quantity}</span>
+            <Button aria-label="+1" onClick={() => setD({ ...d, quantity: Math.min(99, d.quantity + 1) })}>+</Button>
+          </div>
+          <Field label={t('service.note')} value={d.notes} onInput={(e) => setD({ ...d, notes: (e.target as HTMLInputElement).value })} />
+          <Button variant="primary" class="wide" disabled={!ok} onClick={() => onAdd(d)}>{t('service.add')}</Button>
+        </>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () => void; onVoid: (reason: string, pin: string) => void }) {
+  const [reason, setReason] = useState('');
+  const [pin, setPin] = useState('');
+  useEffect(() => (setReason(''), setPin('')), [line]);
+  return (
+    <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
+      <form onSubmit={(e) => (e.preventDefault(), onVoid(reason, pin))}>
+        <Field label={t('service.voidReason')} value={reason} required onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        {session.value?.role === 'server' ? (
+          <Field label={t('service.managerPin')} type="password" inputMode="numeric" maxLength={6} value={pin} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
+        ) : null}
+        <Button variant="danger" type="submit" disabled={!reason.trim()}>{t('service.void')}</Button>
+      </form>
+    </Dialog>
+  );
+}

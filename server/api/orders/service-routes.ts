@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { approvesOwnActions, managerByPin, PIN_PATTERN } from '../../domain/staff/pins.ts';
+import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transferOrder, voidLine } from '../../domain/orders/service.ts';
+import { ApiError } from '../../errors.ts';
+import { applyExpand } from '../../http/expand.ts';
+import { f } from '../../http/fields.ts';
+import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { clientIp, signInThrottle } from '../../http/session.ts';
+import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { orderContext } from './context.ts';
+import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
+import { courseNumber, seatAndCourse } from './schema.ts';
+
+/**
+ * Service at the table: actions on an open check, routed like cancel (POST /v1/orders/{id}/…),
+ * each one command and one event. Voids and discounts are role-gated: a manager's or owner's
+ * session does them; a server's needs a manager's PIN in `manager_pin` (recorded as the
+ * approver); a secret key stands for the owner who made it.
+ */
+const tag = 'Orders';
+
+async function present(c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) {
+  const out = [presentOrder(r.order, r.items)];
+  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'order', out, c.expand);
+  return out[0];
+}
+
+async function approver(c: Call<any, any, any>, pin: string | undefined): Promise<string | null> {
+  const staff = c.caller?.staff;
+  if (!staff) return null;
+  if (approvesOwnActions(staff.role)) return staff.id;
+  if (!pin) throw new ApiError('approval_required', 'A manager must approve this: enter a manager’s PIN.', 'manager_pin');
+  const ip = clientIp(c.ctx, c.services);
+  const account = `approve:${c.caller!.restaurantId}`;
+  const throttle = signInThrottle(c.services);
+  throttle.check(account, ip, c.services.clock.now());
+  const manager = await managerByPin(c.db, c.caller!.restaurantId, pin);
+  if (!manager) {
+    throttle.fail(account, ip, c.services.clock.now());
+    throw new ApiError('approval_required', 'That is not a manager’s PIN.', 'manager_pin');
+  }
+  return manager.id;
+}
+
+const reason = () => z.string().trim().min(1, 'must say why').max(500);
+const managerPin = () => z.string().regex(PIN_PATTERN, 'must be 4 to 6 digits').optional();
+const lineParams = z.object({ id: z.string().min(1).max(64), index: z.string().regex(/^\d{1,3}$/, 'must be a zero-based line number').transform(Number) });
+const discount = z
+  .object({
+    amount: z.number().int().min(0).optional(),
+    percent: z.number().min(0).max(100).optional(),
+    reason: reason(),
+    manager_pin: managerPin(),
+  })
+  .refine((d) => (d.amount === undefined) !== (d.percent === undefined), { message: 'give exactly one of amount or percent', path: ['amount'] });
+
+const common = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:write' as const, response: OrderSchema, expand: 'order' as const };
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/fire',
+  errors: ['order_not_open', 'state_conflict'],
+  summary: 'Fire a held course: its lines go to their stations (tickets, screens) now',
+  params: idParam('ord_ id'),
+  body: z.object({ course: courseNumber() }),
+  handler: async (c) => present(c, await c.services.tx.run((trx) => fireCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/hold',
+  errors: ['order_not_open', 'state_conflict'],
+  summary: 'Hold a course not yet sent: its lines wait for POST /v1/orders/{id}/fire',
+  params: idParam('ord_ id'),
+  body: z.object({ course: courseNumber() }),
+  handler: async (c) => present(c, await c.services.tx.run((trx) => holdCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/items/:index/void',
+  errors: ['order_not_open', 'approval_required'],
+  summary: 'Void a line with a reason: billed nowhere, taken off the screens, a void ticket to its station (manager approval)',
+  params: lineParams,
+  body: z.object({ reason: reason(), manager_pin: managerPin() }),
+  handler: async (c) => {
+    const by = await approver(c, c.body.manager_pin);
+    return present(c, await c.services.tx.run((trx) =>
+      voidLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { reason: c.body.reason, by: by ?? c.caller?.staff?.id ?? null }),
+    ));
+  },
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/items/:index/discount',
+  errors: ['order_not_open', 'approval_required', 'state_conflict'],
+  summary: 'Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it',
+  params: lineParams,
+  body: discount,
+  handler: async (c) => {
+    const approvedBy = await approver(c, c.body.manager_pin);
+    return present(c, await c.services.tx.run((trx) =>
+      discountLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { ...c.body, approvedBy }),
+    ));
+  },
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/discount',
+  errors: ['order_not_open', 'approval_required'],
+  summary: 'Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it',
+  params: idParam('ord_ id'),
+  body: discount,
+  handler: async (c) => {
+    const approvedBy = await approver(c, c.body.manager_pin);
+    return present(c, await c.services.tx.run((trx) => discountCheck(trx, c.actor(), orderContext(c.services), c.params.id, { ...c.body, approvedBy })));
+  },
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/move_items',
+  errors: ['order_not_open'],
+  summary: 'Move lines to another seat and/or course',
+  params: idParam('ord_ id'),
+  body: z
+    .object({ items: z.array(z.number().int().min(0).max(999)).min(1).max(100), ...seatAndCourse })
+    .refine((b) => b.seat !== undefined || b.course !== undefined, { message: 'give seat or course', path: ['seat'] }),
+  handler: async (c) => present(c, await c.services.tx.run((trx) => moveLines(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/transfer',
+  errors: ['order_not_open', 'state_conflict'],
+  summary: 'Take the check to another table (refused when that table has an open check of its own)',
+  params: idParam('ord_ id'),
+  body: z.object({ table: f.id() }),
+  handler: async (c) => present(c, await c.services.tx.run((trx) => transferOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.table))),
+});

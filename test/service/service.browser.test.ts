@@ -1,0 +1,117 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRecord } from '../../server/db/records.ts';
+import { newId, PREFIXES } from '../../server/ids.ts';
+import { checkPage, launch, shot } from '../backoffice/browser.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+import { seedMenu, type Menu } from '../orders/fixtures.ts';
+
+/** The issue's walk at a tablet viewport: PIN sign-in, table 12 from the plan, seats, a held course, send, fire, void, transfer. */
+describe('order entry at the table in the browser', () => {
+  let hub: TestHub;
+  let menu: Menu;
+  let browser: Browser;
+  let page: Page;
+  const tableIds: Record<number, string> = {};
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite');
+    menu = await seedMenu(hub);
+    await hub.server.services.tx.run(async (trx) => {
+      for (const n of [12, 14]) {
+        const row = await insertRecord(trx, 'tables', {
+          id: newId(PREFIXES.table, hub.clock.now()), restaurant_id: hub.restaurant.id, number: n, capacity: 4, min_capacity: 1, zone: 'Terrace', status: 'available', is_active: 1, created: 0, updated: 0,
+        });
+        tableIds[n] = row.id;
+      }
+    });
+    browser = await launch();
+    const tablet = await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB' });
+    page = await tablet.newPage();
+    page.setDefaultTimeout(10_000);
+    const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
+      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
+    });
+    expect(setup.status()).toBeLessThan(300);
+    // the owner trusts this tablet once, then signs out
+    const csrf = (await setup.json()).csrf_token;
+    expect((await tablet.request.post(`${hub.url}/v1/auth/pin_device`, { headers: { 'x-csrf-token': csrf } })).status()).toBe(200);
+    await tablet.request.post(`${hub.url}/v1/auth/logout`, { headers: { 'x-csrf-token': csrf } });
+    const sam = await hub.api.post('/v1/staff', { name: 'Sam Server', email: 'sam@example.com', role: 'manager' });
+    expect(sam.status, JSON.stringify(sam.body)).toBe(201);
+    expect((await hub.api.post(`/v1/staff/${sam.body.id}/pin`, { pin: '2468' })).status).toBe(200);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('rings in two seats with a held dessert course, fires it, voids a line and moves the check', async () => {
+    await page.goto(`${hub.url}/app/service`);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    await shot(page, 'service-start');
+    await page.getByRole('button', { name: 'Sam Server' }).click();
+    await page.getByLabel('PIN', { exact: true }).fill('2468');
+    await shot(page, 'service-pin');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('[data-table="12"]').waitFor();
+    await checkPage(page, 'service-floor');
+
+    await page.locator('[data-table="12"]').click();
+    await page.getByRole('heading', { name: 'Table 12' }).waitFor();
+    // seat 1: a steak, rare (a required choice: Add stays off until it is made)
+    await page.getByRole('button', { name: /Steak/ }).click();
+    const add = page.getByRole('button', { name: 'Add', exact: true });
+    expect(await add.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Rare' }).click();
+    await checkPage(page, 'service-modifiers');
+    await add.click();
+    // seat 2: carbonara with chili
+    await page.getByRole('button', { name: 'Seat 2' }).click();
+    await page.getByRole('searchbox').fill('carb');
+    await page.getByRole('button', { name: /Carbonara/ }).click();
+    await page.getByRole('button', { name: /Chili/ }).click();
+    await add.click();
+    // dessert course (3) for seat 1, held
+    await page.getByRole('button', { name: 'Seat 1' }).click();
+    await page.getByRole('button', { name: 'Course 3' }).click();
+    await page.getByRole('button', { name: /Carbonara/ }).click();
+    await add.click();
+    await page.getByRole('button', { name: 'Hold course 3' }).click();
+    await checkPage(page, 'service-check');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Fire course 3' }).waitFor();
+
+    const orderId = async () => (await hub.api.get(`/v1/orders?table=${tableIds[12]}&status=placed`)).body.data[0]?.id as string;
+    let id = await orderId();
+    expect(id).toBeTruthy();
+    const kitchen = async () => (await hub.api.get('/public/orders/kitchen?station=kitchen', { key: hub.keys.widget })).body;
+    const linesAt = async () => ((await kitchen()).data ?? (await kitchen())).find((o: any) => o.id === id)?.items.map((i: any) => `${i.name} S${i.seat} C${i.course}`);
+    expect(await linesAt()).toEqual(['Carbonara S2 C1']);
+    let order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order.items.map((i: any) => [i.seat, i.course, i.held])).toEqual([[1, 1, false], [2, 1, false], [1, 3, true]]);
+    expect(order.server).toBeTruthy();
+
+    await page.getByRole('button', { name: 'Fire course 3' }).click();
+    await page.getByRole('button', { name: 'Fire course 3' }).waitFor({ state: 'detached' });
+    expect(await linesAt()).toEqual(['Carbonara S2 C1', 'Carbonara S1 C3']);
+
+    await page.locator('[data-line="1"]').getByRole('button', { name: 'Void' }).click();
+    await page.getByLabel('Why is it voided?').fill('guest changed their mind');
+    await page.getByRole('dialog').getByRole('button', { name: 'Void' }).click();
+    await page.locator('[data-line="1"]').getByText(/Voided/).waitFor();
+    expect(await linesAt()).toEqual(['Carbonara S1 C3']);
+    order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order.items[1].void_reason).toBe('guest changed their mind');
+    await page.locator(`[data-total="${order.total}"]`).waitFor();
+
+    await page.getByRole('button', { name: 'Move to another table' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Table 14' }).click();
+    await page.getByRole('heading', { name: 'Table 14' }).waitFor();
+    id = (await hub.api.get(`/v1/orders/${id}`)).body.table;
+    expect(id).toBe(tableIds[14]);
+    await checkPage(page, 'service-moved');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shot(page, 'service-landscape');
+  });
+});
