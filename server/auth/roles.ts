@@ -8,7 +8,7 @@ export const ACCESS_ROLES = ['owner', 'manager', 'server', 'kitchen'] as const;
 export type AccessRole = (typeof ACCESS_ROLES)[number];
 
 const MANAGER: Scope[] = SCOPES.filter((s) => !s.startsWith('api_keys:'));
-// no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes
+// no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes, no refunds
 const SERVER: Scope[] = [
   'orders:read',
   'orders:write',
@@ -22,6 +22,9 @@ const SERVER: Scope[] = [
   'feedback:read',
   'settings:read',
   'printers:read',
+  // a server takes payment at the table; refunds and the day's close are a manager's
+  'payments:read',
+  'payments:write',
 ];
 // the screens: orders and the menu they are cooked from
 const KITCHEN: Scope[] = ['orders:read', 'orders:write', 'menu:read', 'settings:read'];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { balanceOf } from '../../domain/payments/balance.ts';
 import { named, ref, unix } from '../../http/schemas.ts';
 import { MenuItemSchema } from '../menu-items/presenter.ts';
 import { TableSchema } from '../tables/presenter.ts';
@@ -10,6 +11,8 @@ export const OrderItemSchema = named(
   'OrderItem',
   z.object({
     object: z.literal('order_item'),
+    /** the line's id (oi_…): what a payment by `items` names */
+    id: z.string(),
     index: z.number().int(),
     menu_item: ref(MenuItemSchema),
     name: z.string(),
@@ -60,6 +63,11 @@ export const OrderSchema = named(
     tip_amount: z.number().int(),
     delivery_fee: z.number().int(),
     total: z.number().int(),
+    /** payments less refunds, tips aside */
+    amount_paid: z.number().int(),
+    /** what the guest still owes: total − amount_paid, never below 0 */
+    amount_due: z.number().int(),
+    payment_status: z.enum(['unpaid', 'partially_paid', 'paid']),
     currency: z.string(),
     notes: z.string().nullable(),
     placed_at: unix().nullable(),
@@ -78,6 +86,7 @@ export type Order = z.output<typeof OrderSchema>;
 export function presentOrderItem(row: OrderItemRow): OrderItem {
   return {
     object: 'order_item',
+    id: row.id,
     index: row.idx,
     menu_item: row.menu_item_id,
     name: row.name,
@@ -116,6 +125,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     tip_amount: order.tip_amount,
     delivery_fee: order.delivery_fee,
     total: order.total,
+    ...balanceOf(order),
     currency: order.currency,
     notes: order.notes,
     placed_at: order.placed_at,

@@ -33,6 +33,8 @@ import * as m1100 from './1100_screens.ts';
 
 import * as m1400 from './1400_sync_resolutions.ts';
 
+import * as m1700 from './1700_payments.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -72,4 +74,6 @@ export const migrations: Record<string, Migration> = {
   '1100_screens': m1100,
 
   '1400_sync_resolutions': m1400,
+
+  '1700_payments': m1700,
 };

@@ -21,6 +21,8 @@ export interface OrdersTable {
   tip_amount: number;
   delivery_fee: number;
   total: number;
+  /** payments less refunds, tips aside; made again from them when sync brings one */
+  amount_paid: number;
   currency: string;
   notes: string | null;
   placed_at: number | null;

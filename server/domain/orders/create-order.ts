@@ -119,7 +119,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   });
   const business_date = businessDate(actor.now, restaurant.timezone);
   const now = seconds(actor);
-  const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0 };
+  const money = { discount_amount: 0, tip_amount: 0, delivery_fee: 0, amount_paid: 0 };
   const placed = input.status === 'placed';
   const order = await insertCompleteRecord(trx, 'orders', {
     id: newId(PREFIXES.order, actor.now),
