@@ -24,6 +24,10 @@ export const OrderItemSchema = named(
     station: z.string(),
     /** 1 for the first lines, 2, 3 … for lines a later round added (the kitchen shows them as new) */
     round: z.number().int(),
+    /** the guest's seat at the table (1, 2, …); null when nobody said */
+    seat: z.number().int().nullable(),
+    /** the course the line is served with (1 first); null when nobody said */
+    course: z.number().int().nullable(),
     sent_to_kitchen_at: unix().nullable(),
     ready_at: unix().nullable(),
   }),
@@ -97,6 +101,8 @@ export function presentOrderItem(row: OrderItemRow): OrderItem {
     status: row.status,
     station: row.station,
     round: row.round,
+    seat: row.seat,
+    course: row.course,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
     ready_at: row.ready_at,
   };

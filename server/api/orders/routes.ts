@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
-import { createOrder } from '../../domain/orders/create-order.ts';
+import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
@@ -12,7 +12,7 @@ import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from './presenter.ts';
 import './refs.ts';
-import { CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
+import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 
 async function present(c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) {
@@ -100,6 +100,30 @@ defineRoute({
         status: 'draft',
       }),
     ),
+});
+
+defineRoute({
+  method: 'post',
+  path: '/v1/orders/:id/items',
+  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'order_not_open'],
+  response: OrderSchema,
+  summary: 'Add a round of lines to an open order (with seat and course); they go to the kitchen at once',
+  tag,
+  auth: 'secret',
+  sandbox: 'own_mode',
+  scope: 'orders:write',
+  params: idParam('ord_ id'),
+  body: AddItems,
+  expand: 'order',
+  idempotent: true,
+  status: 201,
+  handler: async (c) => {
+    const actor = c.actor();
+    // locked: two rounds sent at once would otherwise both take the same line positions
+    const found = await findOrder(c.db, actor, c.params.id, { forUpdate: true });
+    if (!found) throw notFound('order', c.params.id);
+    return one(c, await addRound(c.db, actor, orderContext(c.services), found, c.body.items));
+  },
 });
 
 defineRoute({

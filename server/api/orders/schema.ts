@@ -17,6 +17,17 @@ export const modifierPick = () =>
   z.union([z.string().trim().min(1).max(200), z.object({ group: f.id().optional(), name: z.string().trim().min(1).max(200) })]);
 
 export const lineNotes = () => f.text(500).nullable().optional();
+
+/** A seat or course number: a whole number from 1 (a table of 99 is already a banquet). */
+const position = (what: string) =>
+  z
+    .number({ message: `must be a whole number from 1 to 99 (the ${what})` })
+    .int(`must be a whole number from 1 to 99 (the ${what})`)
+    .min(1, `must be a whole number from 1 to 99 (the ${what})`)
+    .max(99, `must be a whole number from 1 to 99 (the ${what})`);
+
+/** Where a staff member's line goes: the guest's seat and the course it is served with. */
+export const seatAndCourse = { seat: position('seat').nullable().optional(), course: position('course').nullable().optional() };
 export const orderNotes = () => f.text(1000).nullable().optional();
 
 /** One or more lines, at most MAX_LINES; each is a menu item id and a quantity, nothing priced. */
@@ -38,13 +49,16 @@ export const requiredEnum = <T extends readonly [string, ...string[]]>(values: T
 
 export const CreateOrder = z.object({
   type: requiredEnum(ORDER_TYPES),
-  items: lines({ menu_item: f.id() }),
+  items: lines({ menu_item: f.id(), ...seatAndCourse }),
   table: f.id().nullable().optional(),
   server: f.id().nullable().optional(),
   ...contact,
   delivery_address: f.text(500).trim().nullable().optional(),
   notes: orderNotes(),
 });
+
+/** A further round on an open order, rung in by staff or an integration. */
+export const AddItems = z.object({ items: lines({ menu_item: f.id(), ...seatAndCourse }) });
 
 export const ListOrders = z.object({
   ...listParams(),

@@ -33,12 +33,14 @@ import * as m1100 from './1100_screens.ts';
 
 import * as m1400 from './1400_sync_resolutions.ts';
 
+import * as m1600 from './1600_order_seat_course.ts';
+
 import * as m1700 from './1700_payments.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
- * 0600 realtime, 0700 printers, 0800 sync, 0900 back office, 1100 screens): add 0101_…, 0102_… in your range.
+ * 0600 realtime, 0700 printers, 0800 sync, 0900 back office, 1100 screens, 1600 order entry): add 0101_…, 0102_… in your range.
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -74,6 +76,8 @@ export const migrations: Record<string, Migration> = {
   '1100_screens': m1100,
 
   '1400_sync_resolutions': m1400,
+
+  '1600_order_seat_course': m1600,
 
   '1700_payments': m1700,
 };

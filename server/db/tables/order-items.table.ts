@@ -19,6 +19,10 @@ export interface OrderItemsTable {
   station: string;
   /** 1 for the first round, 2 for the next lines appended to the order, … */
   round: number;
+  /** the guest's seat at the table (1, 2, …); null when nobody said */
+  seat: number | null;
+  /** the course the line is served with (1 first); null when nobody said */
+  course: number | null;
   sent_to_kitchen_at: number | null;
   ready_at: number | null;
   created: number;

@@ -71,6 +71,8 @@ export async function insertLines(
     status: 'pending',
     station: l.station,
     round: from.round,
+    seat: l.seat,
+    course: l.course,
     sent_to_kitchen_at: from.sentToKitchen ? now : null,
     ready_at: null,
     created: now,

@@ -11,6 +11,9 @@ export interface LineInput {
   /** a modifier's name, or `{ group, name }` when the same name is offered by two groups */
   modifiers?: (string | { group?: string; name: string })[];
   notes?: string | null;
+  /** the guest's seat (1, 2, …) and the course the line is served with; both optional */
+  seat?: number | null;
+  course?: number | null;
 }
 
 export interface PricedModifier {
@@ -29,6 +32,8 @@ export interface PricedLine {
   tax_rate: number;
   tax_amount: number;
   notes: string | null;
+  seat: number | null;
+  course: number | null;
   station: string;
   /** the item's preparation time, for the order's estimate (not stored on the line) */
   preparation_time_minutes: number | null;
@@ -102,6 +107,8 @@ export function priceLines(catalogue: Catalogue, lines: LineInput[], opts: Prici
       tax_rate,
       tax_amount: lineTax(line_subtotal, tax_rate),
       notes: line.notes || null,
+      seat: line.seat ?? null,
+      course: line.course ?? null,
       station: item.station ?? DEFAULT_STATION,
       preparation_time_minutes: item.preparation_time_minutes,
     };

@@ -574,6 +574,7 @@ export type components = {
             virtual_table_label: string | null;
         };
         OrderItem: {
+            course: number | null;
             id: string;
             index: number;
             menu_item: string | components["schemas"]["MenuItem"];
@@ -585,6 +586,7 @@ export type components = {
             quantity: number;
             ready_at: number | null;
             round: number;
+            seat: number | null;
             sent_to_kitchen_at: number | null;
             station: string;
             /** @enum {string} */
