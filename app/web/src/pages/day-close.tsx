@@ -77,7 +77,7 @@ export function DayClosePage() {
                     <tr key={m.method} data-method={m.method}>
                       <td>{t(`pay.method.${m.method}` as Key)}</td>
                       <td class="num">{m.count}</td>
-                      <td class="num">{money(-m.refunded_amount, cur)}</td>
+                      <td class="num">{m.refunded_amount ? money(-m.refunded_amount, cur) : money(0, cur)}</td>
                       <td class="num">{money(m.tip_amount, cur)}</td>
                       <td class="num">{money(m.amount, cur)}</td>
                     </tr>
@@ -114,9 +114,9 @@ export function DayClosePage() {
                   </Fragment>
                 ))}
                 <dt>{t('close.discounts')}</dt>
-                <dd>{money(-d.discounts.amount, cur)}</dd>
+                <dd>{money(d.discounts.amount ? -d.discounts.amount : 0, cur)}</dd>
                 <dt>{t('close.comps')}</dt>
-                <dd>{money(-d.comps.amount, cur)}</dd>
+                <dd>{money(d.comps.amount ? -d.comps.amount : 0, cur)}</dd>
                 <dt>{t('close.voids')}</dt>
                 <dd>{d.voids.count}</dd>
                 <dt>{t('close.gross')}</dt>
