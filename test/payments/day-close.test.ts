@@ -93,6 +93,13 @@ describe.each(DIALECTS)('the day close on %s', (dialect) => {
     expect(counted.cash).toMatchObject({ expected, counted: expected - 50, over_short: -50 });
     expect((await hub.api.get(`/v1/cash_counts?date=${date}`)).body.data.map((x: any) => x.id)).toEqual([count.body.id]);
 
+    // analytics: the payment mix and tips by server over a range of days
+    const mix = (await hub.api.get(`/v1/analytics/payments?start_date=${date}&end_date=${date}`)).body;
+    expect(mix.total_amount).toBe(close.total_amount);
+    expect(mix.by_method.find((m: any) => m.method === 'card')).toMatchObject({ count: 2, amount: byMethod.card.amount, tip_amount: 200 });
+    expect(mix.by_method.reduce((s: number, m: any) => s + m.share, 0)).toBeCloseTo(1, 2);
+    expect(mix.tips_by_server).toEqual([{ user: ada, user_name: 'Ada', payments: 5, tip_amount: 300 }]);
+
     // another day has nothing
     const empty = (await hub.api.get('/v1/reports/day_close?date=2001-01-01')).body;
     expect(empty).toMatchObject({ total_amount: 0, total_tips: 0, open_orders: { count: 0 }, cash: { expected: 0 } });

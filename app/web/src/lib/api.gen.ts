@@ -647,6 +647,27 @@ export type components = {
             tendered_amount: number | null;
             tip_amount: number;
         };
+        PaymentsReport: {
+            by_method: {
+                amount: number;
+                count: number;
+                /** @enum {string} */
+                method: "cash" | "card" | "other";
+                share: number;
+                tip_amount: number;
+            }[];
+            end_date: string;
+            /** @constant */
+            object: "analytics.payments";
+            start_date: string;
+            tips_by_server: {
+                payments: number;
+                tip_amount: number;
+                user: string;
+                user_name: string;
+            }[];
+            total_amount: number;
+        };
         PeakHoursReport: {
             /** @description data[weekday][hour] */
             data: {
