@@ -43,6 +43,14 @@ export function renderText(doc: string, paperWidth: number): string {
   return transform(doc, { cpl: charsPerLine(paperWidth), encoding: ENCODING, command: 'text' });
 }
 
+/**
+ * The pulse that opens a cash drawer hung on the printer's kick-out port (no paper moves).
+ * ESC/POS: ESC p 0 t1 t2, pin 2, 50 ms on, 500 ms off. Star: BEL, the drawer 1 pulse.
+ */
+export function drawerPulse(language: Language): Buffer {
+  return language === 'escpos' ? Buffer.from([0x1b, 0x70, 0x00, 0x19, 0xfa]) : Buffer.from([0x07]);
+}
+
 const SPECIAL = /[\\|{}\-=~_"`^]/g;
 
 /** Free text (names, notes) as literal ReceiptLine text: special characters escaped, one line. */

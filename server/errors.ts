@@ -74,6 +74,9 @@ const CODES = {
   sync_protocol_mismatch: 400,
   sync_cursor_mismatch: 409,
   sync_restaurant_exists: 409,
+  // payments (issue 25): more than the bill owes, or than a payment can give back
+  amount_too_large: 400,
+
   // back office (issue 15): staff sessions
   not_signed_in: 401,
   // service at the table: a void or discount by a role that needs a manager's PIN

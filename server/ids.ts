@@ -35,6 +35,9 @@ export const PREFIXES = {
   syncHub: 'hub',
   syncConflict: 'sconf',
   syncResolution: 'sres',
+  payment: 'pay',
+  refund: 're',
+  cashCount: 'cc',
 } as const;
 
 export type PrefixName = keyof typeof PREFIXES;

@@ -88,7 +88,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const clocks = await loadClocks(trx, byTable);
   const taken = await loadTaken(trx, ctx.restaurantId, fresh);
   const counters = new Map<string, { business_date: string; node_tag: string; last: number }>();
-  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), overruled: [], unapplied: [] };
+  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), paid: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
   // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
@@ -263,6 +263,7 @@ function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inse
   }
   if (c.table === 'events' && inserted) t.events.push(row);
   if (c.table === 'reservations') t.reservations.add(c.row_id);
+  if (c.table === 'payments' || c.table === 'payment_refunds') t.paid.add(String(row.order_id));
 }
 
 /**

@@ -48,7 +48,8 @@ const LISTED = 50;
  * The conflicts still waiting for a person: none a person settled, on this node or the other
  * (a settlement is a replicated record naming the conflict by kind and records), and no double
  * booking whose two bookings no longer clash (one moved, cancelled or finished since): that one
- * settled itself, and it is listed again should they clash again.
+ * settled itself, and it is listed again should they clash again. An overpayment (one bill paid
+ * on both sides while apart) leaves the list the same way once a refund brings it back to its total.
  */
 export async function openConflicts(db: Executor, restaurantId: string): Promise<SyncConflict[]> {
   const rows = await db
@@ -72,10 +73,21 @@ export async function openConflicts(db: Executor, restaurantId: string): Promise
     .limit(LISTED * 4)
     .execute();
   const clashing = await stillClashing(db, rows.filter((c) => c.kind === 'double_booking'));
+  const overpaid = await stillOverpaid(db, rows.filter((c) => c.kind === 'overpayment'));
   return rows
     .filter((c) => c.kind !== 'double_booking' || clashing.has(c.id))
+    .filter((c) => c.kind !== 'overpayment' || overpaid.has(c.id))
     .slice(0, LISTED)
     .map((c) => presentConflict(c));
+}
+
+/** The overpayments whose order still has more paid than its total (a refund settles one). */
+async function stillOverpaid(db: Executor, conflicts: ConflictRow[]): Promise<Set<string>> {
+  const ids = conflicts.map((c) => (JSON.parse(c.row_ids) as string[])[0]);
+  if (!ids.length) return new Set();
+  const rows = await db.selectFrom('orders').select(['id', 'total', 'amount_paid']).where('id', 'in', ids).execute();
+  const over = new Set(rows.filter((o) => Number(o.amount_paid) > Number(o.total)).map((o) => o.id));
+  return new Set(conflicts.filter((c) => over.has((JSON.parse(c.row_ids) as string[])[0])).map((c) => c.id));
 }
 
 /** The double bookings whose two reservations still hold one table at overlapping times. */

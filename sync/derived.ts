@@ -2,6 +2,7 @@ import { updateRecord, type Executor } from '../server/db/records.ts';
 import { totalsOf } from '../server/domain/orders/totals.ts';
 import { runOrderHooks, type OrderItemRow, type OrderRow } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
+import { countPaid } from '../server/domain/payments/balance.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
@@ -14,6 +15,8 @@ export interface Touched {
   /** events new here */
   events: Record<string, unknown>[];
   reservations: Set<string>;
+  /** orders whose payments or refunds came in this batch */
+  paid: Set<string>;
   /** a status one side set that the merge rules overruled (a cancel against a completion) */
   overruled: { table: string; id: string; kept: string; overruled: string; origin: string }[];
   /** changes this database's unique rules refused (kept whole in the conflict, for a person) */
@@ -31,6 +34,7 @@ export const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 
  */
 export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): Promise<void> {
   await runHooksForOrders(trx, ctx, t);
+  await countPaymentsAgain(trx, ctx, new Set([...t.orders.keys(), ...t.paid]));
   if (ctx.role === 'cloud') await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
   for (const c of t.unapplied) {
@@ -79,6 +83,27 @@ async function billAllRounds(trx: Executor, ctx: ApplyContext, order: OrderRow, 
     return order;
   }
   return (await updateRecord(trx, 'orders', order, { ...totals, updated: Math.floor(ctx.now / 1000) })) ?? order;
+}
+
+/**
+ * Payments are append-only records: one taken on each side while apart are both kept. Each
+ * side's order counted only its own in amount_paid, so it is made again from every payment
+ * and refund here (the same sum on both nodes, whichever write of the column won). A bill
+ * paid more than once over is kept so (no money is lost from the books) and listed for a
+ * person to settle, usually by refunding one payment; it leaves the list once it no longer
+ * exceeds the total.
+ */
+async function countPaymentsAgain(trx: Executor, ctx: ApplyContext, ids: Set<string>): Promise<void> {
+  if (ids.size === 0) return;
+  const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', [...ids]).execute();
+  for (const order of orders) {
+    const paid = await countPaid(trx, order.id);
+    if (paid !== Number(order.amount_paid)) await updateRecord(trx, 'orders', order, { amount_paid: paid, updated: Math.floor(ctx.now / 1000) });
+    if (paid > Number(order.total)) {
+      const payments = await trx.selectFrom('payments').select('id').where('order_id', '=', order.id).orderBy('id').execute();
+      await recordConflict(trx, ctx, 'overpayment', 'orders', [order.id], { total: Number(order.total), amount_paid: paid, payments: payments.map((p) => p.id) });
+    }
+  }
 }
 
 async function fanOutEvents(trx: Executor, ctx: ApplyContext, events: Record<string, unknown>[]): Promise<void> {

@@ -65,6 +65,11 @@ export const MERGE_RULES: Readonly<Record<string, TableRule>> = {
   qr_codes: { stickyOnce: ['disabled_at'] },
   // a person settling a conflict: written once, never edited (both sides may settle one apart)
   sync_resolutions: { appendOnly: true },
+  // money taken or given back is never edited: a payment made on each side while apart is
+  // kept whole, both of them (an overpayment is listed for a person, sync/derived.ts)
+  payments: { appendOnly: true },
+  payment_refunds: { appendOnly: true },
+  cash_counts: { appendOnly: true },
 };
 
 /** Tables sync carries: every replicated record table (server/db/schema.ts RecordTable). */
@@ -91,6 +96,9 @@ export const SYNCED_TABLES = [
   'shifts',
   'inventory_items',
   'sync_resolutions',
+  'payments',
+  'payment_refunds',
+  'cash_counts',
 ] as const;
 
 export type SyncedTable = (typeof SYNCED_TABLES)[number];

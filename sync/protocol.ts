@@ -6,7 +6,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
  * refuse each other with `sync_protocol_mismatch` before anything is applied.
  */
 // 2: settlements of conflicts (sync_resolutions) travel
-export const PROTOCOL_VERSION = 2;
+// 3: payments, refunds and cash counts travel (issue 25)
+export const PROTOCOL_VERSION = 3;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;

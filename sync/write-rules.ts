@@ -54,6 +54,9 @@ export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   shifts: { references: { user_id: { table: 'users' } } },
   inventory_items: {},
   sync_resolutions: {},
+  payments: { references: { order_id: { table: 'orders' }, server_id: { table: 'users' } } },
+  payment_refunds: { references: { payment_id: { table: 'payments' }, order_id: { table: 'orders' } } },
+  cash_counts: {},
 };
 
 /**

@@ -9,6 +9,7 @@ import './modifier-groups/routes.ts';
 import './events/routes.ts';
 
 import './orders/index.ts';
+import './payments/index.ts';
 
 import './reservations/index.ts';
 

@@ -9,7 +9,7 @@ export type AccessRole = (typeof ACCESS_ROLES)[number];
 
 // a manager runs the restaurant, not the machine: no keys, and the backups stay where the owner put them
 const MANAGER: Scope[] = SCOPES.filter((s) => !s.startsWith('api_keys:') && s !== 'backups:write');
-// no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes
+// no staff:read (pay rates, shifts), no analytics, no keys, no webhooks, no settings changes, no refunds
 const SERVER: Scope[] = [
   'orders:read',
   'orders:write',
@@ -23,6 +23,9 @@ const SERVER: Scope[] = [
   'feedback:read',
   'settings:read',
   'printers:read',
+  // a server takes payment at the table; refunds and the day's close are a manager's
+  'payments:read',
+  'payments:write',
 ];
 // the screens: orders and the menu they are cooked from
 const KITCHEN: Scope[] = ['orders:read', 'orders:write', 'menu:read', 'settings:read'];

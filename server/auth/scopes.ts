@@ -25,6 +25,10 @@ export const SCOPES = [
   'inventory:write',
   'printers:read',
   'printers:write',
+  // payments (issue 25): read and take them; manage: refunds, cash counts and the day's close
+  'payments:read',
+  'payments:write',
+  'payments:manage',
   // the keys themselves (/v1/api_keys): only an owner's session holds these by default
   'api_keys:read',
   'api_keys:write',

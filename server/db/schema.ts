@@ -3,6 +3,7 @@ import type { BackofficeTables } from './schema/backoffice.ts';
 import type { GuestTables } from './schema/guest.ts';
 import type { OperatorTables } from './schema/operator.ts';
 import type { OrdersTables } from './schema/orders.ts';
+import type { PaymentsTables } from './schema/payments.ts';
 import type { PrintersTables } from './schema/printers.ts';
 import type { RealtimeTables } from './schema/realtime.ts';
 import type { ReservationsTables } from './schema/reservations.ts';
@@ -59,7 +60,8 @@ export interface DB
     SyncTables,
     BackofficeTables,
     OperatorTables,
-    ScreensTables {}
+    ScreensTables,
+    PaymentsTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
 export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'

@@ -131,6 +131,7 @@ async function historyDay(
       discount_amount: 0,
       tip_amount: tip,
       delivery_fee: fee,
+      amount_paid: 0,
       total: subtotal + tax + tip + fee,
       currency: env.currency,
       notes: null,

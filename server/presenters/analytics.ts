@@ -87,6 +87,20 @@ export const LaborReport = named(
   }),
 );
 
+export const PaymentsReport = named(
+  'PaymentsReport',
+  z.object({
+    object: z.literal('analytics.payments'),
+    start_date: z.string(),
+    end_date: z.string(),
+    /** payments less the refunds given in the range, tips aside */
+    total_amount: int(),
+    /** the payment mix: share is the method's part of total_amount (0–1) */
+    by_method: z.array(z.object({ method: z.enum(['cash', 'card', 'other']), count: int(), amount: int(), tip_amount: int(), share: z.number() })),
+    tips_by_server: z.array(z.object({ user: z.string(), user_name: z.string(), payments: int(), tip_amount: int() })),
+  }),
+);
+
 export const PeakHoursReport = named(
   'PeakHoursReport',
   z.object({

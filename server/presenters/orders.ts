@@ -4,6 +4,7 @@ import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
 import { named, ref, unix } from '../http/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
 import { TableSchema } from './tables.ts';
+import { balanceOf } from '../domain/payments/balance.ts';
 
 export const LineModifierSchema = named('LineModifier', z.object({ group: z.string(), name: z.string(), price_adjustment: z.number().int() }));
 
@@ -11,6 +12,8 @@ export const OrderItemSchema = named(
   'OrderItem',
   z.object({
     object: z.literal('order_item'),
+    /** the line's id (oi_…): what a payment by `items` names */
+    id: z.string(),
     index: z.number().int(),
     menu_item: ref(MenuItemSchema),
     name: z.string(),
@@ -75,6 +78,11 @@ export const OrderSchema = named(
     prices_include_tax: z.boolean(),
     /** why the check (not a line) was discounted */
     discount_reason: z.string().nullable(),
+    /** payments less refunds, tips aside */
+    amount_paid: z.number().int(),
+    /** what the guest still owes: total − amount_paid, never below 0 */
+    amount_due: z.number().int(),
+    payment_status: z.enum(['unpaid', 'partially_paid', 'paid']),
     currency: z.string(),
     notes: z.string().nullable(),
     placed_at: unix().nullable(),
@@ -93,6 +101,7 @@ export type Order = z.output<typeof OrderSchema>;
 export function presentOrderItem(row: OrderItemRow): OrderItem {
   return {
     object: 'order_item',
+    id: row.id,
     index: row.idx,
     menu_item: row.menu_item_id,
     name: row.name,
@@ -140,6 +149,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     total: order.total,
     prices_include_tax: order.prices_include_tax === 1,
     discount_reason: order.discount_reason,
+    ...balanceOf(order),
     currency: order.currency,
     notes: order.notes,
     placed_at: order.placed_at,

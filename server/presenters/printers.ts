@@ -20,6 +20,7 @@ export const PrinterSchema = named(
     paper_width: z.number().int(),
     stations: z.array(z.string()),
     prints_receipts: z.boolean(),
+    cash_drawer: z.boolean(),
     get backup_printer() {
       return z.union([z.string(), PrinterSchema]).nullable();
     },
@@ -41,7 +42,7 @@ export const PrintJobSchema = named(
     object: z.literal('print_job'),
     created: unix(),
     updated: unix(),
-    kind: z.enum(['kitchen_ticket', 'receipt', 'test_page']),
+    kind: z.enum(['kitchen_ticket', 'receipt', 'test_page', 'z_report', 'drawer_kick']),
     state: z.enum(['queued', 'printing', 'printed', 'failed', 'skipped']),
     printer: ref(PrinterSchema),
     original_printer: ref(PrinterSchema),
@@ -78,6 +79,7 @@ export function presentPrinter(row: PrinterRow, status?: StatusRow): Printer {
     paper_width: row.paper_width,
     stations: printerStations(row),
     prints_receipts: row.prints_receipts === 1,
+    cash_drawer: row.cash_drawer === 1,
     backup_printer: row.backup_printer_id,
     is_active: row.is_active === 1,
     status: status

@@ -43,6 +43,8 @@ const PER_MODE: Record<string, string> = {
   events: 'events',
   webhook_endpoints: 'webhook_endpoints',
   print_jobs: 'print_jobs',
+  payments: 'payments',
+  cash_counts: 'cash_counts',
 };
 /** Shared resources: one set of records, the live restaurant's (path segment → table, column). */
 const SHARED: Record<string, [string, string]> = {
@@ -67,6 +69,8 @@ const SAMPLE_BODIES: Record<string, (ids: Ids) => unknown> = {
   'POST /v1/waitlist': () => ({ guest_name: 'Test walk-in', party_size: 2 }),
   'POST /v1/webhook_endpoints': () => ({ url: 'http://127.0.0.1:9/sandbox', enabled_events: ['*'] }),
   'PATCH /v1/orders/:id': () => ({ notes: 'sandbox note' }),
+  'POST /v1/orders/:id/payments': () => ({ method: 'cash', amount: 1 }),
+  'POST /v1/cash_counts': () => ({ counted_amount: 1000 }),
 };
 
 interface Ids {
@@ -150,6 +154,13 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
       expect(res.body.livemode).toBe(false);
     }
     expect((await sandbox.post(`/v1/printers/${printer}/test`, {})).status).toBe(201);
+    // a payment and a cash count of each mode (a placed order takes payment)
+    for (const api of [hub.api, sandbox]) {
+      const order = await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: plainItem, quantity: 1 }] });
+      expect((await api.patch(`/v1/orders/${order.body.id}`, { status: 'placed' })).status).toBe(200);
+      expect((await api.post(`/v1/orders/${order.body.id}/payments`, { method: 'cash', amount: 1 })).status).toBe(201);
+      expect((await api.post('/v1/cash_counts', { counted_amount: 100 })).status).toBe(201);
+    }
 
     ids = { plainItem, live: {}, sandbox: {} };
     for (const [segment, table] of Object.entries(PER_MODE)) {

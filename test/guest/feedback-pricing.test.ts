@@ -30,6 +30,7 @@ async function makeOrder(hub: TestHub, restaurantId: string) {
       discount_amount: 0,
       tip_amount: 0,
       delivery_fee: 0,
+      amount_paid: 0,
       total: 1190,
       currency: 'eur',
       notes: null,

@@ -108,6 +108,7 @@ export async function createOrder(hub: TestHub, spec: OrderSpec): Promise<{ orde
       discount_amount: 0,
       tip_amount: 0,
       delivery_fee: 0,
+      amount_paid: 0,
       currency: 'EUR',
       notes: spec.notes ?? null,
       placed_at: status === 'draft' ? null : now,

@@ -49,6 +49,7 @@ export async function placeOrder(services: Services, actor: Actor, input: NewOrd
       discount_amount: 0,
       tip_amount: 0,
       delivery_fee: 0,
+      amount_paid: 0,
       total: 1000 * input.lines.length,
       currency: 'EUR',
       notes: input.notes ?? null,

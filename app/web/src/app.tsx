@@ -1,5 +1,6 @@
 import './i18n/ops/index.ts';
 import './i18n/service/index.ts';
+import './i18n/payments/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
@@ -15,6 +16,7 @@ import { GuestsPage } from './pages/guests.tsx';
 import { LoginPage, loginFor, returnTo } from './pages/login.tsx';
 import { MenuPage } from './pages/menu.tsx';
 import { OrderDetailPage } from './pages/order-detail.tsx';
+import { DayClosePage } from './pages/day-close.tsx';
 import { OrdersPage } from './pages/orders.tsx';
 import { PrintersPage } from './pages/printers.tsx';
 import { ReservationsPage } from './pages/reservations.tsx';
@@ -44,6 +46,7 @@ const PAGES: PageRoute[] = [
   { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
   { pattern: /^\/app\/service\/?$/, scope: 'orders:write', page: ServicePage },
   { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
+  { pattern: /^\/app\/close\/?$/, scope: 'payments:manage', page: DayClosePage },
   { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },
   { pattern: /^\/app\/floor\/?$/, scope: 'tables:read', page: FloorPage },
   { pattern: /^\/app\/floor\/qr-sheet$/, scope: 'tables:read', page: QrSheetPage },

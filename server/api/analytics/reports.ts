@@ -7,6 +7,7 @@ import { salesForecastReport } from '../../domain/analytics/forecast.ts';
 import { inventoryReport } from '../../domain/analytics/inventory.ts';
 import { laborReport } from '../../domain/analytics/labor.ts';
 import { menuAbcReport, menuItemsReport } from '../../domain/analytics/menu.ts';
+import { paymentsReport } from '../../domain/analytics/payments.ts';
 import { reservationsReport } from '../../domain/analytics/reservations.ts';
 import { ordersReport, peakHoursReport, revenueReport } from '../../domain/analytics/sales.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
@@ -93,6 +94,7 @@ defineRoute({
 
 rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', R.MenuItemsReport, menuItemsReport);
 rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', R.CustomersReport, customersReport);
+rangeReport('/v1/analytics/payments', 'Payment mix by method (refunds netted) and tips by server', R.PaymentsReport, paymentsReport);
 rangeReport('/v1/analytics/reservations', 'Reservations by status', R.ReservationsReport, reservationsReport);
 
 defineRoute({

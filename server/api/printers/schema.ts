@@ -23,6 +23,8 @@ const fields = {
   paper_width: z.union([z.literal(58), z.literal(80)], { message: 'must be 58 or 80' }),
   stations: z.array(z.string().min(1).max(64)).max(50),
   prints_receipts: z.boolean(),
+  /** a cash drawer hangs on its kick-out port: cash payments open it (only where it prints receipts) */
+  cash_drawer: z.boolean(),
   backup_printer: f.id().nullable(),
   is_active: z.boolean(),
 };
@@ -37,7 +39,7 @@ export const ListPrinters = z.object({
 });
 
 export const JOB_STATES = ['queued', 'printing', 'printed', 'failed', 'skipped'] as const;
-export const JOB_KINDS = ['kitchen_ticket', 'receipt', 'test_page'] as const;
+export const JOB_KINDS = ['kitchen_ticket', 'receipt', 'test_page', 'z_report', 'drawer_kick'] as const;
 
 export const ListPrintJobs = z.object({
   ...listParams(),

@@ -37,6 +37,8 @@ import * as m1510 from './1510_pairing_guards.ts';
 import * as m1600 from './1600_order_seat_course.ts';
 import * as m1601 from './1601_service.ts';
 
+import * as m1700 from './1700_payments.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -80,4 +82,6 @@ export const migrations: Record<string, Migration> = {
   '1510_pairing_guards': m1510,
   '1600_order_seat_course': m1600,
   '1601_service': m1601,
+
+  '1700_payments': m1700,
 };

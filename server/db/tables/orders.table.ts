@@ -30,6 +30,8 @@ export interface OrdersTable {
   discount_reason: string | null;
   /** the manager who approved the check discount (a staff user id) */
   discount_approved_by: string | null;
+  /** payments less refunds, tips aside; made again from them when sync brings one */
+  amount_paid: number;
   currency: string;
   notes: string | null;
   placed_at: number | null;

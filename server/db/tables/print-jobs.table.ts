@@ -7,7 +7,8 @@ import type { Generated } from 'kysely';
 export interface PrintJobsTable {
   id: string;
   restaurant_id: string;
-  kind: 'kitchen_ticket' | 'receipt' | 'test_page';
+  /** drawer_kick: no paper, the pulse that opens the cash drawer (printers/encoder.ts drawerPulse) */
+  kind: 'kitchen_ticket' | 'receipt' | 'test_page' | 'z_report' | 'drawer_kick';
   /** the printer the job is aimed at now (the backup after a failover) */
   printer_id: string;
   /** the printer it was first meant for */

@@ -11,6 +11,8 @@ export interface PrintersTable {
   /** JSON array of station keys this printer gets kitchen tickets for */
   stations: string;
   prints_receipts: number;
+  /** 1: a cash drawer hangs on its kick-out port; cash payments open it */
+  cash_drawer: number;
   backup_printer_id: string | null;
   is_active: number;
   created: number;

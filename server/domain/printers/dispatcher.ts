@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { renderCommands } from '../../../printers/encoder.ts';
+import { drawerPulse, renderCommands } from '../../../printers/encoder.ts';
 import type { StatusReading } from '../../../printers/status.ts';
 import { DEFAULT_SEND_OPTIONS, PrintError, send, SendCancelled, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
 import type { Services } from '../../services.ts';
@@ -289,10 +289,10 @@ export class PrintDispatcher {
   }
 
   private async sendOne(job: PrintJobRow, printer: PrinterRow): Promise<StatusReading> {
-    const bytes = renderCommands(withMarks(job.document, JSON.parse(job.marks) as string[]), {
-      language: printer.language,
-      paperWidth: printer.paper_width,
-    });
+    const bytes =
+      job.kind === 'drawer_kick'
+        ? drawerPulse(printer.language)
+        : renderCommands(withMarks(job.document, JSON.parse(job.marks) as string[]), { language: printer.language, paperWidth: printer.paper_width });
     return this.opts.send(printerTransport(printer), bytes, {
       ...this.opts.sendOptions,
       // StarPRNT has no DLE EOT; those printers are judged by the connection alone.

@@ -115,8 +115,24 @@ export function voidTicket(ctx: OrderContext, order: OrderRow, station: { key: s
   return out.join('\n');
 }
 
-/** The guest's receipt: every line, taxes by rate when they add up, totals in the restaurant's currency. */
-export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number): string {
+/** A payment as the receipt prints it. */
+export interface ReceiptPayment {
+  method: 'cash' | 'card' | 'other';
+  amount: number;
+  tip_amount: number;
+  tendered_amount: number | null;
+  change_amount: number | null;
+  reference: string | null;
+  refunded: number;
+}
+
+const METHOD = { cash: 'Cash', card: 'Card', other: 'Other' } as const;
+
+/**
+ * The guest's receipt: every line, taxes by rate when they add up, totals in the restaurant's
+ * currency; then the payments taken (tip, cash tendered and change) and what is still due.
+ */
+export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number, payments: ReceiptPayment[] = []): string {
   const cur = order.currency || ctx.currency;
   const m = (n: number) => money(n, cur);
   const out = [
@@ -148,8 +164,19 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
   }
   if (order.delivery_fee) out.push(`|Delivery fee | ${m(order.delivery_fee)}`);
   if (order.tip_amount) out.push(`|Tip | ${m(order.tip_amount)}`);
-  out.push('---', `|^TOTAL ${literal(cur)} | ^${m(order.total)}`);
+  out.push('---', `|^TOTAL ${literal(cur.toUpperCase())} | ^${m(order.total)}`);
   if (inclusive) out.push(...taxLines((rate) => `incl. VAT ${+(rate * 100).toFixed(2)} %:`));
+  if (payments.length) {
+    out.push('---');
+    for (const p of payments) {
+      out.push(`|${METHOD[p.method]}${p.reference ? ` ${literal(p.reference)}` : ''} | ${m(p.amount)}`);
+      if (p.tip_amount) out.push(`|~~Tip | ${m(p.tip_amount)}`);
+      if (p.tendered_amount !== null) out.push(`|~~Tendered | ${m(p.tendered_amount)}`, `|~~Change | ${m(p.change_amount ?? 0)}`);
+      if (p.refunded) out.push(`|~~Refunded | -${m(p.refunded)}`);
+    }
+    const due = Math.max(0, order.total - Number(order.amount_paid));
+    out.push(due > 0 ? `|^Due | ^${m(due)}` : '|^PAID | ');
+  }
   out.push('{width:*}', '', 'Thank you!');
   return out.join('\n');
 }

@@ -9,7 +9,7 @@ import { findStation } from '../menu/stations.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
-import { kitchenTicket, loadOrderContext, receipt, testPage, voidTicket, type OrderContext } from './documents.ts';
+import { kitchenTicket, loadOrderContext, receipt, testPage, voidTicket, type OrderContext, type ReceiptPayment } from './documents.ts';
 import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
 import { describeTransport } from '../../../printers/transport.ts';
 
@@ -124,10 +124,32 @@ export async function enqueueReceipts(
     if (opts.required) throw new ApiError('printer_not_configured', 'No active printer prints receipts; name one with `printer` or set prints_receipts on a printer.', 'printer');
     return [];
   }
-  const document = receipt(await loadOrderContext(trx, order), order, items, actor.now);
+  const document = receipt(await loadOrderContext(trx, order), order, items, actor.now, await receiptPayments(trx, order.id));
   const jobs: PrintJobRow[] = [];
   for (const printer of printers) jobs.push(await enqueueJob(trx, actor, { kind: 'receipt', printer, document, live: opts.live, orderId: order.id }));
   return jobs;
+}
+
+/** The payments of an order as its receipt prints them, oldest first, with what went back on each. */
+async function receiptPayments(trx: Executor, orderId: string): Promise<ReceiptPayment[]> {
+  const pays = await trx.selectFrom('payments').selectAll().where('order_id', '=', orderId).orderBy('created').orderBy('id').execute();
+  if (!pays.length) return [];
+  const back = await trx
+    .selectFrom('payment_refunds')
+    .select(['payment_id', (eb) => eb.fn.sum<number>('amount').as('n')])
+    .where('order_id', '=', orderId)
+    .groupBy('payment_id')
+    .execute();
+  const refunded = new Map(back.map((r) => [r.payment_id, Number(r.n)]));
+  return pays.map((p) => ({
+    method: p.method,
+    amount: Number(p.amount),
+    tip_amount: Number(p.tip_amount),
+    tendered_amount: p.tendered_amount === null ? null : Number(p.tendered_amount),
+    change_amount: p.change_amount === null ? null : Number(p.change_amount),
+    reference: p.reference,
+    refunded: refunded.get(p.id) ?? 0,
+  }));
 }
 
 export async function enqueueTestPage(trx: Executor, actor: Actor, printerId: string): Promise<PrintJobRow> {

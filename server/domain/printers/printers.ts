@@ -19,6 +19,8 @@ export interface PrinterInput {
   paper_width?: 58 | 80;
   stations?: string[];
   prints_receipts?: boolean;
+  /** a cash drawer hangs on the printer's kick-out port: cash payments open it */
+  cash_drawer?: boolean;
   backup_printer?: string | null;
   is_active?: boolean;
 }
@@ -61,6 +63,7 @@ export async function createPrinter(trx: Executor, actor: Actor, input: PrinterI
     paper_width: input.paper_width ?? 80,
     stations: JSON.stringify(stations),
     prints_receipts: input.prints_receipts ? 1 : 0,
+    cash_drawer: input.cash_drawer ? 1 : 0,
     backup_printer_id: backup,
     is_active: input.is_active === false ? 0 : 1,
     created: now,
@@ -80,6 +83,7 @@ export async function updatePrinter(trx: Executor, actor: Actor, id: string, inp
     patch.stations = JSON.stringify(input.stations);
   }
   if (input.prints_receipts !== undefined) patch.prints_receipts = input.prints_receipts ? 1 : 0;
+  if (input.cash_drawer !== undefined) patch.cash_drawer = input.cash_drawer ? 1 : 0;
   if (input.backup_printer !== undefined) patch.backup_printer_id = await checkBackup(trx, actor.restaurantId, id, input.backup_printer);
   if (input.is_active !== undefined) patch.is_active = input.is_active ? 1 : 0;
   return (await updateRecord(trx, 'printers', current, patch))!;

@@ -67,6 +67,17 @@ export type components = {
             salt: string;
             signature: string;
         };
+        CashCount: {
+            counted_amount: number;
+            counted_by: string | null;
+            created: number;
+            date: string;
+            id: string;
+            livemode: boolean;
+            note: string | null;
+            /** @constant */
+            object: "cash_count";
+        };
         ContactRequest: {
             id: string;
             lang: string;
@@ -108,6 +119,74 @@ export type components = {
             object: "analytics.dashboard";
             total_orders: number;
             total_revenue: number;
+        };
+        DayClose: {
+            by_method: {
+                amount: number;
+                count: number;
+                /** @enum {string} */
+                method: "cash" | "card" | "other";
+                refunded_amount: number;
+                tip_amount: number;
+            }[];
+            cash: {
+                counted: number | null;
+                counted_at: number | null;
+                expected: number;
+                over_short: number | null;
+            };
+            comps: {
+                amount: number;
+                count: number;
+            };
+            currency: string;
+            date: string;
+            discounts: {
+                amount: number;
+                count: number;
+            };
+            livemode: boolean;
+            /** @constant */
+            object: "day_close";
+            open_orders: {
+                amount_due: number;
+                count: number;
+                orders: {
+                    amount_due: number;
+                    id: string;
+                    order_number: string;
+                    table: string | null;
+                    total: number;
+                }[];
+            };
+            refunds: {
+                amount: number;
+                count: number;
+            };
+            sales: {
+                by_tax_rate: {
+                    rate: number;
+                    sales: number;
+                    tax_amount: number;
+                }[];
+                discount_amount: number;
+                orders: number;
+                subtotal: number;
+                tax_amount: number;
+                total: number;
+            };
+            tips_by_server: {
+                count: number;
+                name: string | null;
+                server: string | null;
+                tip_amount: number;
+            }[];
+            total_amount: number;
+            total_tips: number;
+            voids: {
+                amount: number;
+                count: number;
+            };
         };
         DeletedInventoryItem: {
             /** @constant */
@@ -186,7 +265,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 message: string;
                 /** @description the parameter at fault, when one is */
                 param: string | null;
@@ -452,6 +531,8 @@ export type components = {
             [key: string]: unknown;
         };
         Order: {
+            amount_due: number;
+            amount_paid: number;
             cancel_reason: string | null;
             cancelled_at: number | null;
             completed_at: number | null;
@@ -476,6 +557,8 @@ export type components = {
             /** @constant */
             object: "order";
             order_number: string;
+            /** @enum {string} */
+            payment_status: "unpaid" | "partially_paid" | "paid";
             placed_at: number | null;
             prices_include_tax: boolean;
             server: (string | components["schemas"]["OrderServer"]) | null;
@@ -497,6 +580,7 @@ export type components = {
             discount_amount: number;
             discount_reason: string | null;
             held: boolean;
+            id: string;
             index: number;
             menu_item: string | components["schemas"]["MenuItem"];
             modifiers: components["schemas"]["LineModifier"][];
@@ -546,6 +630,50 @@ export type components = {
             object: "pairing_code";
             station: string | null;
             url: string;
+        };
+        Payment: {
+            amount: number;
+            amount_refunded: number;
+            business_date: string;
+            change_amount: number | null;
+            created: number;
+            id: string;
+            items: string[] | null;
+            livemode: boolean;
+            /** @enum {string} */
+            method: "cash" | "card" | "other";
+            /** @constant */
+            object: "payment";
+            order: string;
+            provider: string;
+            reference: string | null;
+            refunds: components["schemas"]["Refund"][];
+            server: string | null;
+            /** @enum {string} */
+            status: "succeeded" | "partially_refunded" | "refunded";
+            tendered_amount: number | null;
+            tip_amount: number;
+        };
+        PaymentsReport: {
+            by_method: {
+                amount: number;
+                count: number;
+                /** @enum {string} */
+                method: "cash" | "card" | "other";
+                share: number;
+                tip_amount: number;
+            }[];
+            end_date: string;
+            /** @constant */
+            object: "analytics.payments";
+            start_date: string;
+            tips_by_server: {
+                payments: number;
+                tip_amount: number;
+                user: string;
+                user_name: string;
+            }[];
+            total_amount: number;
         };
         PeakHoursReport: {
             /** @description data[weekday][hour] */
@@ -620,6 +748,7 @@ export type components = {
         };
         Printer: {
             backup_printer: (string | components["schemas"]["Printer"]) | null;
+            cash_drawer: boolean;
             created: number;
             id: string;
             is_active: boolean;
@@ -650,7 +779,7 @@ export type components = {
             created: number;
             id: string;
             /** @enum {string} */
-            kind: "kitchen_ticket" | "receipt" | "test_page";
+            kind: "kitchen_ticket" | "receipt" | "test_page" | "z_report" | "drawer_kick";
             last_error: string | null;
             livemode: boolean;
             marks: string[];
@@ -836,6 +965,17 @@ export type components = {
             /** @constant */
             object: "list";
             url: string;
+        };
+        Refund: {
+            amount: number;
+            created: number;
+            id: string;
+            /** @constant */
+            object: "refund";
+            order: string;
+            payment: string;
+            reason: string | null;
+            refunded_by: string | null;
         };
         Reservation: {
             arrived_at: number | null;

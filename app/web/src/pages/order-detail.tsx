@@ -6,6 +6,7 @@ import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import { NEXT_STATUSES, type Order, type OrderStatus } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+import { PaymentPanel } from '../ui/payment.tsx';
 import { statusTone } from './orders.tsx';
 
 interface PrintJob {
@@ -88,6 +89,7 @@ export function OrderDetailPage({ params }: { params: string[] }) {
           </Button>
         </section>
       ) : null}
+      {can('payments:read') && o.status !== 'draft' ? <PaymentPanel order={o} onChange={() => void reload()} /> : null}
       <div class="columns">
         <section class="card">
           <h2>{t('order.lines')}</h2>

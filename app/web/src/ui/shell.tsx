@@ -17,6 +17,7 @@ export const NAV: NavEntry[] = [
   { path: '/app/', label: 'nav.today', scope: 'reservations:read' },
   { path: '/app/orders', label: 'nav.orders', scope: 'orders:read' },
   { path: '/app/service', label: 'service.title', scope: 'orders:write' },
+  { path: '/app/close', label: 'close.nav', scope: 'payments:manage' },
   { path: '/app/menu', label: 'nav.menu', scope: 'menu:read' },
   { path: '/app/floor', label: 'nav.floor', scope: 'tables:read' },
   { path: '/app/reservations', label: 'nav.reservations', scope: 'reservations:read' },

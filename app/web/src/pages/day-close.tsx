@@ -1,0 +1,144 @@
+import { Fragment } from 'preact';
+import { useState } from 'preact/hooks';
+import { get, post } from '../lib/api.ts';
+import { money, parseMoney, todayAtRestaurant } from '../lib/format.ts';
+import { t, type Key } from '../lib/i18n.ts';
+import type { components } from '../lib/api.gen.ts';
+import { Button, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+
+type DayClose = components['schemas']['DayClose'];
+
+/**
+ * Close the day: warns about checks still open, shows the day's payments (refunds netted),
+ * tips by server, sales and tax by rate, and the cash drawer against its count; records the
+ * count and prints the Z report on the receipt printer.
+ */
+export function DayClosePage() {
+  const [date, setDate] = useState(todayAtRestaurant());
+  const [report, error, reload] = useLoad(() => get<DayClose>('/v1/reports/day_close', { date }), [date]);
+  const [counted, setCounted] = useState('');
+  const [printed, setPrinted] = useState(false);
+  const [act, busy, actError] = useAction();
+  if (error) return <ErrorNote error={error} />;
+  const d = report;
+  const cur = d?.currency.toUpperCase();
+  const count = () =>
+    act(async () => {
+      const amount = parseMoney(counted, cur);
+      if (amount === null) return;
+      await post('/v1/cash_counts', { date, counted_amount: amount });
+      setCounted('');
+      await reload();
+    });
+  const print = () => act(async () => (await post('/v1/reports/day_close/print', { date }), setPrinted(true)));
+  return (
+    <>
+      <PageHeader title={t('close.title')}>
+        <Button variant="primary" disabled={busy || !d} onClick={print}>
+          {t('close.print')}
+        </Button>
+      </PageHeader>
+      <Field label={t('close.date')} type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value || todayAtRestaurant())} />
+      <ErrorNote error={actError} />
+      {printed ? <p role="status">{t('close.printed')}</p> : null}
+      {!d ? (
+        <Loading />
+      ) : (
+        <>
+          {d.open_orders.count ? (
+            <div class="notice notice-warn" role="alert">
+              <p>{t('close.openChecks', { n: d.open_orders.count, amount: money(d.open_orders.amount_due, cur) })}</p>
+              <ul class="plain-list">
+                {d.open_orders.orders.map((o) => (
+                  <li key={o.id}>
+                    <a href={`/app/orders/${o.id}`}>#{o.order_number}</a> · {money(o.amount_due, cur)}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p class="muted">{t('close.noOpenChecks')}</p>
+          )}
+          <div class="columns">
+            <section class="card">
+              <h2>{t('close.byMethod')}</h2>
+              <table class="data">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('pay.method')}</th>
+                    <th scope="col" class="num">{t('close.count')}</th>
+                    <th scope="col" class="num">{t('close.refunds')}</th>
+                    <th scope="col" class="num">{t('close.tips')}</th>
+                    <th scope="col" class="num">{t('close.total')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.by_method.map((m) => (
+                    <tr key={m.method} data-method={m.method}>
+                      <td>{t(`pay.method.${m.method}` as Key)}</td>
+                      <td class="num">{m.count}</td>
+                      <td class="num">{m.refunded_amount ? money(-m.refunded_amount, cur) : money(0, cur)}</td>
+                      <td class="num">{money(m.tip_amount, cur)}</td>
+                      <td class="num">{money(m.amount, cur)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+                <tfoot>
+                  <tr class="total">
+                    <td colSpan={3}>{t('close.total')}</td>
+                    <td class="num">{money(d.total_tips, cur)}</td>
+                    <td class="num" data-testid="close-total">{money(d.total_amount, cur)}</td>
+                  </tr>
+                </tfoot>
+              </table>
+              <h2>{t('close.tipsByServer')}</h2>
+              <ul class="plain-list">
+                {d.tips_by_server.map((s) => (
+                  <li key={String(s.server)}>
+                    {s.name ?? t('close.noServer')} · {money(s.tip_amount, cur)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+            <section class="card">
+              <h2>{t('close.sales')}</h2>
+              <dl class="facts">
+                <dt>{t('close.orders')}</dt>
+                <dd>{d.sales.orders}</dd>
+                <dt>{t('close.net')}</dt>
+                <dd>{money(d.sales.subtotal, cur)}</dd>
+                {d.sales.by_tax_rate.map((r) => (
+                  <Fragment key={r.rate}>
+                    <dt>{t('close.taxAt', { rate: +(r.rate * 100).toFixed(2) })}</dt>
+                    <dd>{money(r.tax_amount, cur)}</dd>
+                  </Fragment>
+                ))}
+                <dt>{t('close.discounts')}</dt>
+                <dd>{money(d.discounts.amount ? -d.discounts.amount : 0, cur)}</dd>
+                <dt>{t('close.comps')}</dt>
+                <dd>{money(d.comps.amount ? -d.comps.amount : 0, cur)}</dd>
+                <dt>{t('close.voids')}</dt>
+                <dd>{d.voids.count}</dd>
+                <dt>{t('close.gross')}</dt>
+                <dd>{money(d.sales.total, cur)}</dd>
+              </dl>
+              <h2>{t('close.cash')}</h2>
+              <dl class="facts">
+                <dt>{t('close.expected')}</dt>
+                <dd data-testid="cash-expected">{money(d.cash.expected, cur)}</dd>
+                <dt>{t('close.counted')}</dt>
+                <dd>{d.cash.counted === null ? t('close.notCounted') : money(d.cash.counted, cur)}</dd>
+                <dt>{t('close.overShort')}</dt>
+                <dd data-testid="cash-over-short">{d.cash.over_short === null ? '—' : money(d.cash.over_short, cur)}</dd>
+              </dl>
+              <Field label={t('close.countedAmount')} inputMode="decimal" value={counted} onInput={(e) => setCounted((e.target as HTMLInputElement).value)} />
+              <Button disabled={busy || parseMoney(counted, cur) === null} onClick={count}>
+                {t('close.countCash')}
+              </Button>
+            </section>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

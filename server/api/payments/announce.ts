@@ -1,0 +1,21 @@
+import type { Executor } from '../../db/records.ts';
+import { emitEvent } from '../../domain/events/emit.ts';
+import { refundsOf } from '../../domain/payments/list.ts';
+import type { PaymentAnnouncer, PaymentRow } from '../../domain/payments/take-payment.ts';
+import { presentOrder } from '../../presenters/orders.ts';
+import { presentPayment, presentRefund } from './presenter.ts';
+
+const asPresented = async (trx: Executor, p: PaymentRow) => presentPayment(p, (await refundsOf(trx, [p.id])).get(p.id) ?? []);
+
+/** The events of payments, outbox rows written in the payment's own transaction. */
+export const paymentEvents: PaymentAnnouncer = {
+  async paymentSucceeded(trx, actor, payment) {
+    await emitEvent(trx, actor, 'payment.succeeded', await asPresented(trx, payment));
+  },
+  async paymentRefunded(trx, actor, payment, refund) {
+    await emitEvent(trx, actor, 'payment.refunded', await asPresented(trx, payment), { refund: presentRefund(refund) });
+  },
+  async orderPaid(trx, actor, { order, items }) {
+    await emitEvent(trx, actor, 'order.paid', presentOrder(order, items));
+  },
+};

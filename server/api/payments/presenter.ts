@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { PaymentRow, RefundRow } from '../../domain/payments/take-payment.ts';
+import { named, unix } from '../../http/schemas.ts';
+
+export const RefundSchema = named(
+  'Refund',
+  z.object({
+    object: z.literal('refund'),
+    id: z.string(),
+    payment: z.string(),
+    order: z.string(),
+    amount: z.number().int(),
+    reason: z.string().nullable(),
+    /** the staff member (usr_…) or API key (key_…) who gave it */
+    refunded_by: z.string().nullable(),
+    created: unix(),
+  }),
+);
+export type Refund = z.output<typeof RefundSchema>;
+
+export { PAYMENT_METHODS } from '../../domain/payments/methods.ts';
+import { PAYMENT_METHODS } from '../../domain/payments/methods.ts';
+
+export const PaymentSchema = named(
+  'Payment',
+  z.object({
+    object: z.literal('payment'),
+    id: z.string(),
+    order: z.string(),
+    /** what it paid of the bill, tips aside */
+    amount: z.number().int(),
+    tip_amount: z.number().int(),
+    method: z.enum(PAYMENT_METHODS),
+    /** cash: what the guest handed over, and what went back */
+    tendered_amount: z.number().int().nullable(),
+    change_amount: z.number().int().nullable(),
+    /** the order lines (ids) it paid; null for a payment by amount */
+    items: z.array(z.string()).nullable(),
+    reference: z.string().nullable(),
+    /** succeeded; partially_refunded or refunded once money went back */
+    status: z.enum(['succeeded', 'partially_refunded', 'refunded']),
+    amount_refunded: z.number().int(),
+    refunds: z.array(RefundSchema),
+    /** who took it (usr_…), else the order's server; tips are counted for them */
+    server: z.string().nullable(),
+    /** who took the money: `recorded` (the venue's own terminal or till) */
+    provider: z.string(),
+    /** the restaurant's day it was taken on, YYYY-MM-DD */
+    business_date: z.string(),
+    livemode: z.boolean(),
+    created: unix(),
+  }),
+);
+export type Payment = z.output<typeof PaymentSchema>;
+
+export function presentRefund(r: RefundRow): Refund {
+  return {
+    object: 'refund',
+    id: r.id,
+    payment: r.payment_id,
+    order: r.order_id,
+    amount: Number(r.amount),
+    reason: r.reason,
+    refunded_by: r.refunded_by,
+    created: Number(r.created),
+  };
+}
+
+/** A payment as the API shows it, with the refunds given on it (oldest first). */
+export function presentPayment(p: PaymentRow, refunds: RefundRow[]): Payment {
+  const back = refunds.reduce((s, r) => s + Number(r.amount), 0);
+  const amount = Number(p.amount);
+  return {
+    object: 'payment',
+    id: p.id,
+    order: p.order_id,
+    amount,
+    tip_amount: Number(p.tip_amount),
+    method: p.method,
+    tendered_amount: p.tendered_amount === null ? null : Number(p.tendered_amount),
+    change_amount: p.change_amount === null ? null : Number(p.change_amount),
+    items: p.items === null ? null : (JSON.parse(p.items) as string[]),
+    reference: p.reference,
+    status: back <= 0 ? p.status : back >= amount ? 'refunded' : 'partially_refunded',
+    amount_refunded: back,
+    refunds: refunds.map(presentRefund),
+    server: p.server_id,
+    provider: p.provider,
+    business_date: p.business_date,
+    livemode: p.livemode === 1,
+    created: Number(p.created),
+  };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { f } from '../../http/fields.ts';
+import { isRealDate, listParams, q } from '../../http/query.ts';
+import { requiredEnum } from '../orders/schema.ts';
+import { PAYMENT_METHODS } from './presenter.ts';
+
+export const CreatePayment = z.object({
+  method: requiredEnum(PAYMENT_METHODS),
+  /** ids of the order's lines (`items[].id`): pays exactly those, e.g. one seat's */
+  items: z.array(f.id()).min(1, 'must name at least one line').max(100).optional(),
+  /** a part of the bill: an even split, or any amount up to what is still due */
+  amount: f.money().optional(),
+  tip_amount: f.money().optional(),
+  /** cash: what the guest handed over; change_amount = tendered − amount − tip */
+  tendered_amount: f.money().nullable().optional(),
+  /** the terminal slip's number, the card's last four digits… */
+  reference: z.string().trim().max(100).nullable().optional(),
+});
+
+export const RefundPayment = z.object({
+  /** at most what is left of the payment (tips aside); all of it when left out */
+  amount: f.money().optional(),
+  reason: z.string().trim().max(500).nullable().optional(),
+});
+
+export const ListPayments = z.object({
+  ...listParams(),
+  order: f.id().optional(),
+  /** the restaurant's business day the payment was taken on */
+  date: q.date().optional(),
+  method: z.enum(PAYMENT_METHODS).optional(),
+  /** the staff member (usr_…) who took it */
+  server: f.id().optional(),
+  'created.gte': q.int({ min: 0 }).optional(),
+  'created.lte': q.int({ min: 0 }).optional(),
+});
+
+export const CreateCashCount = z.object({
+  /** the business day counted; today's (the restaurant's) when left out */
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date').optional(),
+  counted_amount: f.money(),
+  note: z.string().trim().max(500).nullable().optional(),
+});
+
+export const DayCloseQuery = z.object({ date: q.date() });
+
+export const PrintDayClose = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date'),
+  /** a printer id; every receipt printer when left out */
+  printer: f.id().optional(),
+});

@@ -1,0 +1,23 @@
+/** A payment recorded against an order (the `pay_` records): append-only, never edited. */
+export interface PaymentsTable {
+  id: string;
+  restaurant_id: string;
+  order_id: string;
+  livemode: number;
+  method: 'cash' | 'card' | 'other';
+  /** who charged it; 'recorded' for the venue's own terminal or till (payments/providers.ts) */
+  provider: string;
+  /** what it pays of the bill, tips aside */
+  amount: number;
+  tip_amount: number;
+  tendered_amount: number | null;
+  change_amount: number | null;
+  /** JSON string[] of the order line ids it paid; null for a payment by amount */
+  items: string | null;
+  reference: string | null;
+  status: 'succeeded';
+  server_id: string | null;
+  /** YYYY-MM-DD, the restaurant's day it was taken on */
+  business_date: string;
+  created: number;
+}

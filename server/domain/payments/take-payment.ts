@@ -1,0 +1,139 @@
+import type { Selectable } from 'kysely';
+import { insertRecord, updateRecord, type Executor } from '../../db/records.ts';
+import type { PaymentRefundsTable } from '../../db/tables/payment-refunds.table.ts';
+import type { PaymentsTable } from '../../db/tables/payments.table.ts';
+import { ApiError, notFound } from '../../errors.ts';
+import { newId, PREFIXES } from '../../ids.ts';
+import type { Actor } from '../../services.ts';
+import { catalogueOf } from '../menu/catalogue.ts';
+import { businessDate } from '../orders/business-date.ts';
+import { changeOrderStatus } from '../orders/change-status.ts';
+import { findOrder } from '../orders/find-order.ts';
+import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import type { OrderContext } from '../orders/record-change.ts';
+import { OPEN_STATUSES } from '../orders/state-machine.ts';
+import { seconds } from '../time.ts';
+import { balanceOf, countPaid, lineTotal, paidLineIds } from './balance.ts';
+import { kickCashDrawers } from './drawer.ts';
+import { providerFor } from './providers.ts';
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type RefundRow = Selectable<PaymentRefundsTable>;
+export type PaymentMethod = PaymentsTable['method'];
+
+/**
+ * What a payment command announces, in its transaction. The API layer fills this with the
+ * events (payment.succeeded, order.paid…): the domain never shapes API JSON itself.
+ */
+export interface PaymentAnnouncer {
+  paymentSucceeded(trx: Executor, actor: Actor, payment: PaymentRow): Promise<void>;
+  paymentRefunded(trx: Executor, actor: Actor, payment: PaymentRow, refund: RefundRow): Promise<void>;
+  orderPaid(trx: Executor, actor: Actor, order: { order: OrderRow; items: OrderItemRow[] }): Promise<void>;
+}
+
+export interface PaymentContext extends OrderContext {
+  announce: PaymentAnnouncer;
+}
+
+export interface NewPayment {
+  method: PaymentMethod;
+  /** ids of the order's lines: pays exactly those */
+  items?: string[];
+  amount?: number;
+  tip_amount?: number;
+  tendered_amount?: number | null;
+  reference?: string | null;
+  /** the staff member taking it (usr_…), when a person signed in takes it */
+  takenBy?: string | null;
+}
+
+/** Statuses in which an order takes payment: sent to the kitchen, or finished and still owing. */
+const PAYABLE: readonly OrderRow['status'][] = [...OPEN_STATUSES, 'completed'];
+
+/** Works out what a payment by lines or by amount pays, refusing what the bill does not owe. */
+async function amountOf(trx: Executor, current: { order: OrderRow; items: OrderItemRow[] }, input: NewPayment, due: number): Promise<{ amount: number; items: string[] | null }> {
+  if ((input.items === undefined) === (input.amount === undefined)) {
+    throw new ApiError('parameter_invalid', 'Give either items (the lines to pay) or amount, not both.', input.items === undefined ? 'amount' : 'items');
+  }
+  if (input.amount !== undefined) {
+    if (input.amount > due) throw overpaid(input.amount, due, 'amount');
+    return { amount: input.amount, items: null };
+  }
+  const ids = input.items!;
+  if (new Set(ids).size !== ids.length) throw new ApiError('parameter_invalid', 'items names the same line twice.', 'items');
+  const byId = new Map(current.items.map((l) => [l.id, l]));
+  const unknown = ids.find((id) => !byId.has(id));
+  if (unknown !== undefined) throw new ApiError('parameter_invalid', `'${unknown}' is not a line of this order.`, 'items');
+  const paid = await paidLineIds(trx, current.order.id);
+  const again = ids.find((id) => paid.has(id));
+  if (again !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(again)!.idx} (${byId.get(again)!.name}) is already paid.`, 'items');
+  const voided = ids.find((id) => byId.get(id)!.voided_at);
+  if (voided !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(voided)!.idx} (${byId.get(voided)!.name}) was voided: there is nothing to pay for it.`, 'items');
+  const inclusive = current.order.prices_include_tax === 1;
+  const sum = ids.reduce((s, id) => s + lineTotal(byId.get(id)!, inclusive), 0);
+  // the last unpaid lines settle the bill, whatever was paid by amount before them
+  const rest = current.items.filter((l) => !paid.has(l.id) && !ids.includes(l.id) && !l.voided_at);
+  if (rest.length === 0) return { amount: due, items: ids };
+  if (sum > due) throw overpaid(sum, due, 'items');
+  return { amount: sum, items: ids };
+}
+
+const overpaid = (amount: number, due: number, param: string) =>
+  new ApiError('amount_too_large', `This payment (${amount}) is more than the order still owes (${due}); tips go in tip_amount.`, param);
+
+/**
+ * Records a payment against an order. The order is locked first, so two tills paying the
+ * same check at once cannot both pay what was owed once. A dine-in order paid in full is
+ * completed: its table is free again.
+ */
+export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentContext, orderId: string, input: NewPayment) {
+  const current = await findOrder(trx, actor, orderId, { forUpdate: true });
+  if (!current) throw notFound('order', orderId);
+  const { order } = current;
+  if (!PAYABLE.includes(order.status)) {
+    throw new ApiError('order_not_open', `This order is '${order.status}'; only a placed or completed order takes payment.`, 'status');
+  }
+  const due = balanceOf(order).amount_due;
+  if (due <= 0) throw new ApiError('state_conflict', 'This order is already paid in full.', 'id');
+  const { amount, items } = await amountOf(trx, current, input, due);
+  if (amount <= 0) throw new ApiError('parameter_invalid', 'amount must be more than 0.', 'amount');
+  const tip = input.tip_amount ?? 0;
+  const tendered = input.tendered_amount ?? null;
+  if (tendered !== null && input.method !== 'cash') {
+    throw new ApiError('parameter_invalid', 'tendered_amount is for cash: what the guest handed over.', 'tendered_amount');
+  }
+  if (tendered !== null && tendered < amount + tip) {
+    throw new ApiError('parameter_invalid', `tendered_amount (${tendered}) is less than amount and tip (${amount + tip}).`, 'tendered_amount');
+  }
+  const { restaurant } = await catalogueOf(trx, actor.restaurantId);
+  const provider = providerFor(input.method);
+  const charged = await provider.charge({ orderId, method: input.method, amount, tipAmount: tip, currency: order.currency, reference: input.reference ?? null });
+  const payment = await insertRecord(trx, 'payments', {
+    id: newId(PREFIXES.payment, actor.now),
+    restaurant_id: actor.restaurantId,
+    order_id: order.id,
+    livemode: order.livemode,
+    method: input.method,
+    provider: provider.name,
+    amount,
+    tip_amount: tip,
+    tendered_amount: tendered,
+    change_amount: tendered === null ? null : tendered - amount - tip,
+    items: items ? JSON.stringify(items) : null,
+    reference: charged.reference,
+    status: charged.status,
+    server_id: input.takenBy ?? order.server_id,
+    business_date: businessDate(actor.now, restaurant.timezone),
+    created: seconds(actor),
+  });
+  const saved = (await updateRecord(trx, 'orders', order, { amount_paid: await countPaid(trx, order.id), updated: seconds(actor) }))!;
+  await ctx.announce.paymentSucceeded(trx, actor, payment);
+  let after = { order: saved, items: current.items };
+  if (balanceOf(saved).payment_status === 'paid') {
+    await ctx.announce.orderPaid(trx, actor, after);
+    // the guests have paid and gone: a dine-in check closes and its table is free
+    if (saved.type === 'dine_in' && OPEN_STATUSES.includes(saved.status)) after = await changeOrderStatus(trx, actor, ctx, order.id, { status: 'completed' });
+  }
+  if (input.method === 'cash') await kickCashDrawers(trx, actor, order.livemode === 1);
+  return { payment, ...after };
+}

@@ -1,0 +1,140 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PrinterEmulator } from '../../printers/emulator.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import { drain } from '../printers/fixtures.ts';
+import { checkPage, launch } from './browser.ts';
+
+/**
+ * Taking payment at a tablet (800×1280) in Chromium against a real hub, through the UI only:
+ * seat 1 pays its lines by card with a tip, an overpayment is refused, seat 2 pays cash with
+ * change, the check is paid and its table free, a refund puts the amount back on the bill,
+ * and the day's close adds it up and prints the Z report on an emulated receipt printer.
+ */
+describe('payments in the browser at a tablet viewport', () => {
+  let hub: TestHub;
+  let menu: Menu;
+  let emu: PrinterEmulator;
+  let browser: Browser;
+  let page: Page;
+  const password = 'a very good password';
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite');
+    emu = await PrinterEmulator.start();
+    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ restaurant_name: 'Osteria Test', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
+    });
+    expect(setup.status).toBeLessThan(300);
+    menu = await seedMenu(hub);
+    const printer = await hub.api.post('/v1/printers', { name: 'Till', transport: { type: 'tcp', host: emu.host, port: emu.port }, prints_receipts: true, cash_drawer: true });
+    expect(printer.status).toBe(201);
+    browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB', hasTouch: true });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${hub.url}/app/login`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((u) => !u.pathname.endsWith('/login'));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await emu?.close();
+    await hub?.close();
+  });
+
+  const dueText = () => page.getByTestId('amount-due').textContent();
+  const dialog = () => page.locator('dialog[open]');
+
+  it('seat 1 by card with a tip, an overpayment refused, seat 2 in cash with change, a refund, then the close', async () => {
+    const created = await hub.api.post('/v1/orders', {
+      type: 'dine_in',
+      table: menu.table,
+      items: [
+        { menu_item: menu.pasta, quantity: 1, seat: 1 },
+        { menu_item: menu.water, quantity: 1, seat: 1 },
+        { menu_item: menu.pasta, quantity: 1, seat: 2, modifiers: ['Parmesan'] },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    expect((await hub.api.patch(`/v1/orders/${id}`, { status: 'placed' })).status).toBe(200);
+    // another check stays open at the second table: the close warns about it
+    const other = await hub.api.post('/v1/orders', { type: 'dine_in', table: menu.table2, items: [{ menu_item: menu.water, quantity: 1 }] });
+    await hub.api.patch(`/v1/orders/${other.body.id}`, { status: 'placed' });
+
+    await page.goto(`${hub.url}/app/orders/${id}`);
+    await page.getByRole('heading', { level: 2, name: /^Payment\b/ }).first().waitFor();
+    await checkPage(page, 'payments-order-unpaid');
+
+    // seat 1, by card, with a 2.00 tip
+    await page.getByRole('button', { name: 'Pay seat 1' }).click();
+    await dialog().getByLabel('Card').check();
+    await dialog().getByLabel('Tip').fill('2.00');
+    await dialog().getByLabel('Slip or last 4 digits').fill('4242');
+    await checkPage(page, 'payments-card-dialog');
+    await dialog().getByRole('button', { name: /^Record/ }).click();
+    await page.locator('[data-payment]').first().waitFor();
+    let order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order.payment_status).toBe('partially_paid');
+    await expect.poll(dueText).toContain((order.amount_due / 100).toFixed(2));
+
+    // more than is due is refused, and nothing is recorded
+    await page.getByRole('button', { name: 'Pay the rest' }).click();
+    await dialog().getByLabel('Amount').fill('999.00');
+    await dialog().getByRole('button', { name: /^Record/ }).click();
+    await dialog().getByRole('alert').filter({ hasText: 'more than the order still owes' }).waitFor();
+    await checkPage(page, 'payments-overpayment-refused');
+    await dialog().getByRole('button', { name: 'Back' }).click();
+    expect((await hub.api.get(`/v1/payments?order=${id}`)).body.data).toHaveLength(1);
+
+    // seat 2, in cash: 50.00 given, the change shown
+    await page.getByRole('button', { name: 'Pay seat 2' }).click();
+    await dialog().getByLabel('Cash', { exact: true }).check();
+    await dialog().getByLabel('Cash given').fill('50');
+    await dialog().getByRole('status').filter({ hasText: 'Change' }).waitFor();
+    await checkPage(page, 'payments-cash-dialog');
+    await dialog().getByRole('button', { name: /^Record/ }).click();
+    await page.locator('[data-payment]').nth(1).waitFor();
+    order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order).toMatchObject({ payment_status: 'paid', amount_due: 0, status: 'completed' });
+    const cash = (await hub.api.get(`/v1/payments?order=${id}&method=cash`)).body.data[0];
+    expect(cash.change_amount).toBe(5000 - cash.amount);
+    await expect.poll(dueText).toContain('0.00');
+    // the table is free: no open check sits at it
+    const atTable = (await hub.api.get(`/v1/orders?table=${menu.table}`)).body.data.filter((o: any) => ['placed', 'preparing', 'ready', 'served'].includes(o.status));
+    expect(atTable).toEqual([]);
+    await checkPage(page, 'payments-order-paid');
+
+    // a refund of 5.00 on the card payment goes back on the bill
+    await page.locator('[data-payment]').filter({ hasText: 'Card' }).getByRole('button', { name: 'Refund' }).click();
+    await dialog().getByLabel(/Amount to give back/).fill('5.00');
+    await dialog().getByLabel('Reason').fill('cold pasta');
+    await dialog().getByRole('button', { name: /^Give back/ }).click();
+    await expect.poll(dueText).toContain('5.00');
+    expect((await hub.api.get(`/v1/orders/${id}`)).body).toMatchObject({ amount_due: 500, payment_status: 'partially_paid' });
+
+    // close the day: the open check is warned about, the totals are the API's, the Z report prints
+    await page.goto(`${hub.url}/app/close`);
+    await page.getByRole('heading', { level: 1, name: 'Close the day' }).waitFor();
+    // the hub's clock is the test's own: its business day is picked like any other day
+    await page.getByLabel('Business day').fill(cash.business_date);
+    await page.getByRole('alert').filter({ hasText: '1 checks still open' }).waitFor();
+    const close = (await hub.api.get(`/v1/reports/day_close?date=${cash.business_date}`)).body;
+    await expect.poll(() => page.getByTestId('close-total').textContent()).toContain((close.total_amount / 100).toFixed(2));
+    await page.getByLabel('Cash counted').fill(((close.cash.expected - 100) / 100).toFixed(2));
+    await page.getByRole('button', { name: 'Record the count' }).click();
+    await expect.poll(() => page.getByTestId('cash-over-short').textContent()).toContain('1.00');
+    await checkPage(page, 'payments-day-close');
+    const before = emu.texts().length;
+    await page.getByRole('button', { name: 'Print the Z report' }).click();
+    await page.getByRole('status').filter({ hasText: 'The Z report is on its way' }).waitFor();
+    await drain(hub);
+    expect(emu.texts().slice(before).some((t) => t.includes('Z REPORT') && t.includes('Short'))).toBe(true);
+  }, 120_000);
+});
