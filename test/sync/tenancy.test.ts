@@ -9,7 +9,7 @@ import { SYNCED_TABLES } from '../../sync/merge-rules.ts';
 import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
-import { startPair } from './helpers.ts';
+import { eventually, goOffline, goOnline, startPair } from './helpers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -338,5 +338,31 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     await syncUntilIdle(services);
     expect(await hashOn(p.hub)).toBe(await hashOn(p.cloud));
     expect(await hashOn(p.hub)).not.toBe(first);
+  });
+});
+
+describe('cloud sync: a refused push shows on both sides', () => {
+  let p: Awaited<ReturnType<typeof startPair>> | undefined;
+  afterAll(() => p?.close());
+
+  it('a hub whose log was altered to name a row of another restaurant is refused; the hub’s and the cloud’s status both say why', async () => {
+    p = await startPair();
+    await p.link();
+    await goOffline(p.hub);
+    const theirs = await p.cloud.api.post('/v1/customers', { name: 'Bea', email: 'bea@b.example' });
+    expect(theirs.status).toBe(201);
+    const mine = await p.hub.api.post('/v1/customers', { name: 'Ada', email: 'ada@a.example' });
+    expect(mine.status).toBe(201);
+    // someone at the hub rewrites its last change to name B's customer
+    const db = p.hub.server.services.db;
+    const entry = await db.selectFrom('change_log').selectAll().where('row_id', '=', mine.body.id).executeTakeFirstOrThrow();
+    const data = { ...JSON.parse(entry.data), id: theirs.body.id, name: 'Taken over' };
+    await db.updateTable('change_log').set({ row_id: theirs.body.id, data: JSON.stringify(data) }).where('seq', '=', entry.seq).execute();
+    goOnline(p.hub);
+    const hubSays = async () => String((await p!.hub.api.get('/v1/sync/status')).body.last_error ?? '');
+    const cloudSays = async () => String((await p!.cloudApi.get('/v1/sync/status')).body.last_error ?? '');
+    expect(await eventually(async () => (await hubSays()).startsWith('sync_restaurant_mismatch'))).toBe(true);
+    expect(await cloudSays()).toMatch(/^sync_restaurant_mismatch/);
+    expect((await p.cloud.api.get(`/v1/customers/${theirs.body.id}`)).body.name).toBe('Bea');
   });
 });
