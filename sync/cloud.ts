@@ -12,7 +12,7 @@ import { auditSide } from './audit.ts';
 import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch } from './epoch.ts';
-import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 
@@ -213,6 +213,15 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
     // the time of the answer, not of the question: the hub measures its clock by it
     sendJson(ctx, { ...pos, ...page, pending: waiting, now: services.clock.now() });
+  });
+
+  // the hub unlinks (`comanda sync unlink`): its credential stops working at once
+  router.post('/unlink', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    await readSyncBody(ctx, unlinkRequest);
+    const at = Math.floor(services.clock.now() / 1000);
+    await services.db.updateTable('sync_hubs').set({ revoked_at: at }).where('id', '=', hub.id).where('revoked_at', 'is', null).execute();
+    sendJson(ctx, { object: 'sync_unlink', hub_id: hub.id, revoked_at: at });
   });
 
   router.post('/audit', async (ctx) => {

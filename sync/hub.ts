@@ -8,6 +8,7 @@ import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
 import type { Services } from '../server/services.ts';
 import { applyChanges } from './apply.ts';
 import { countLog, readLog, type Page } from './changes.ts';
+import { isSealed, openCredential, sealCredential } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { PROTOCOL_VERSION, type CloudPosition, type WireChange } from './protocol.ts';
 
@@ -58,8 +59,14 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
   return parsed as T;
 }
 
-/** The hub's credential for its cloud, as the link keeps it. */
-export const credentialOf = (_services: Services, link: Link): string => link.credential;
+/** The hub's credential for its cloud, opened from the link's sealed copy. */
+export const credentialOf = (services: Services, link: Link): string => openCredential(services, link.credential);
+
+/** A credential stored in the clear (before they were sealed) is sealed in place. */
+async function sealStoredCredential(services: Services, link: Link): Promise<void> {
+  if (isSealed(link.credential)) return;
+  await services.db.updateTable('sync_link').set({ credential: sealCredential(services, link.credential) }).where('id', '=', 1).where('credential', '=', link.credential).execute();
+}
 
 export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;
 
@@ -130,6 +137,7 @@ export class SyncClient {
         continue;
       }
       this.handedOff = link.restaurant_id;
+      await sealStoredCredential(this.services, link).catch((err) => this.services.logger.warn({ err: err?.message }, 'sync: could not seal the stored credential'));
       setWebhooksHandedOff(this.db, link.restaurant_id, true);
       setClockOffset(this.db, Number(link.clock_offset_ms));
       await Promise.all([this.loop('push', () => this.pushOnce()), this.loop('pull', () => this.pullOnce())]);
@@ -236,7 +244,7 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
   if (!link) throw new Unlinked();
   const epoch = await currentEpoch(db);
   const sent = services.clock.now();
-  const pos = await callCloud<CloudPosition>(link.cloud_url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, { credential: link.credential, signal });
+  const pos = await callCloud<CloudPosition>(link.cloud_url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, { credential: credentialOf(services, link), signal });
   const back = services.clock.now();
   const offset = await measureOffset(services, { sent, back, cloudNow: pos.now, held: false });
   const patch: Partial<Link> = { clock_offset_ms: offset, cloud_epoch: pos.cloud_epoch, connected: 1, last_error: null, refused: null };
@@ -281,7 +289,7 @@ async function pushLocked(services: Services, link: Link, signal?: AbortSignal):
       link.cloud_url,
       '/push',
       { protocol: PROTOCOL_VERSION, epoch, after: Number(link.push_cursor), changes: page.changes, pending },
-      { credential: link.credential, signal },
+      { credential: credentialOf(services, link), signal },
     );
   } catch (err) {
     if (err instanceof Refused && (err.code === 'sync_cursor_mismatch' || (err.code === 'sync_batch_invalid' && err.param === 'hlc'))) return { again: page };
@@ -312,7 +320,7 @@ export async function pullPage(
       link.cloud_url,
       '/pull',
       { protocol: PROTOCOL_VERSION, epoch, after, limit: PULL_BATCH, wait_ms: opts.waitMs ?? 0 },
-      { credential: link.credential, signal: opts.signal, timeoutMs: (opts.waitMs ?? 0) + 30_000 },
+      { credential: credentialOf(services, link), signal: opts.signal, timeoutMs: (opts.waitMs ?? 0) + 30_000 },
     );
   } catch (err) {
     if (err instanceof Refused && err.code === 'sync_cursor_mismatch' && err.param === 'ahead') {

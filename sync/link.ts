@@ -4,7 +4,8 @@ import type { DB } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import type { Services } from '../server/services.ts';
 import { currentEpoch } from './epoch.ts';
-import { callCloud, readLink, syncUntilIdle } from './hub.ts';
+import { sealCredential } from './credentials.ts';
+import { callCloud, credentialOf, readLink, Refused, syncUntilIdle } from './hub.ts';
 import { PROTOCOL_VERSION, type CloudPosition } from './protocol.ts';
 import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
 
@@ -55,7 +56,8 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
         restaurant_id: res.restaurant_id,
         cloud_url: cloudUrl,
         hub_id: res.hub_id,
-        credential: res.credential,
+        // sealed: the database (and so every backup) never holds it in the clear
+        credential: sealCredential(services, res.credential),
         pull_cursor: 0,
         push_cursor: 0,
         resync: 0,
@@ -99,11 +101,28 @@ function shift(hlc: string, offsetMs: number): string {
   return formatHlc(Math.max(0, ms + offsetMs), counter, hlc.slice(18));
 }
 
-/** Ends the link on this hub: sync stops, webhooks are sent from here again. */
-export async function unlinkHub(db: Kysely<DB>): Promise<{ linked: false; was: string | null }> {
+/**
+ * Ends the link on this hub: the cloud revokes its credential first (a copy of it in an old
+ * backup then opens nothing), then sync stops and webhooks are sent from here again. When the
+ * cloud cannot be reached the link stays, unless `force`: then the hub forgets it and says
+ * that the credential is still valid on the cloud.
+ */
+export async function unlinkHub(services: Services, opts: { force?: boolean } = {}): Promise<{ linked: false; was: string | null; revoked: boolean }> {
+  const { db } = services;
   const link = await readLink(db);
-  if (!link) return { linked: false, was: null };
+  if (!link) return { linked: false, was: null, revoked: false };
+  let revoked = false;
+  try {
+    await callCloud(link.cloud_url, '/unlink', { protocol: PROTOCOL_VERSION }, { credential: credentialOf(services, link), timeoutMs: 15_000 });
+    revoked = true;
+  } catch (err) {
+    // already revoked or unknown there: nothing is left to revoke
+    if (err instanceof Refused && err.code === 'sync_credential_invalid') revoked = true;
+    else if (!opts.force) {
+      throw new ApiError('state_conflict', `The cloud could not revoke this hub’s credential (${(err as Error).message}); the link stays. Try again when the cloud is reachable, or unlink with --force (the credential then stays valid on the cloud).`);
+    }
+  }
   await db.deleteFrom('sync_link').where('id', '=', 1).execute();
   setWebhooksHandedOff(db, link.restaurant_id, false);
-  return { linked: false, was: link.hub_id };
+  return { linked: false, was: link.hub_id, revoked };
 }

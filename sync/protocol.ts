@@ -55,6 +55,9 @@ export const pushRequest = z.object({
   pending: z.number().int().nonnegative().optional(),
 });
 
+/** The hub gives up its link: the cloud revokes the credential it was sent with. */
+export const unlinkRequest = z.object({ ...header });
+
 export const pullRequest = z.object({
   ...header,
   epoch: z.string().min(1).max(64),

@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { createInvite } from '../../sync/cloud.ts';
-import { callCloud, readLink } from '../../sync/hub.ts';
+import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { linkHub, unlinkHub } from '../../sync/link.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { syncStatus } from '../../sync/status.ts';
@@ -22,10 +22,10 @@ const USAGE = `usage:
   comanda sync link --data-dir D --cloud-url URL --code CODE [--json]      (on the hub)
   comanda sync status --data-dir D [--json]
   comanda sync audit --data-dir D [--json]
-  comanda sync unlink --data-dir D [--json]`;
+  comanda sync unlink --data-dir D [--force] [--json]   (revokes the credential on the cloud; --force: forget it here even if the cloud is unreachable)`;
 
 /** What the sync functions need of a server, for a command that runs none. */
-function servicesFor(database: Database): Services {
+function servicesFor(database: Database, dataDir: string | null): Services {
   const logger = createLogger({ toStderr: true });
   const clock = processClock();
   registerClock(database.db, () => clock.now());
@@ -38,7 +38,8 @@ function servicesFor(database: Database): Services {
     logger,
     // never registered: this command takes no Idempotency-Keys
     process: new ServerProcess(database.db, database.dialect, database.url, logger),
-    config: { ...defaultConfig, role: database.dialect === 'postgres' ? 'cloud' : 'hub' },
+    // the data dir holds the key that seals the hub's sync credential
+    config: { ...defaultConfig, role: database.dialect === 'postgres' ? 'cloud' : 'hub', dataDir },
   };
 }
 
@@ -51,10 +52,11 @@ export async function syncCommand(argv: string[]) {
     code: 'string',
     restaurant: 'string',
     json: 'boolean',
+    force: 'boolean',
   });
   if (!['invite', 'link', 'status', 'audit', 'unlink'].includes(sub ?? '')) throw new CliError(USAGE);
   const database = await openFromFlags(flags);
-  const services = servicesFor(database);
+  const services = servicesFor(database, database.dialect === 'sqlite' ? ((flags['data-dir'] as string | undefined) ?? './data') : null);
   try {
     switch (sub) {
       case 'invite': {
@@ -79,15 +81,15 @@ export async function syncCommand(argv: string[]) {
         const link = await readLink(database.db);
         if (!link) throw new CliError('this hub is not linked');
         const report = await compareSides(database.db, link.restaurant_id, (detail) =>
-          callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: link.credential, timeoutMs: 120_000 }),
+          callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: credentialOf(services, link), timeoutMs: 120_000 }),
         );
         out(flags, report, report.in_sync ? 'In sync.' : JSON.stringify(report, null, 2));
         if (!report.in_sync) process.exitCode = 3;
         break;
       }
       case 'unlink': {
-        const r = await unlinkHub(database.db);
-        out(flags, r, r.was ? `Unlinked (${r.was}).` : 'Was not linked.');
+        const r = await unlinkHub(services, { force: flags.force === true });
+        out(flags, r, !r.was ? 'Was not linked.' : r.revoked ? `Unlinked (${r.was}); the cloud revoked its credential.` : `Unlinked here (${r.was}); the cloud could not be told: its credential stays valid there.`);
         break;
       }
     }

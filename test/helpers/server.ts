@@ -117,6 +117,8 @@ export async function startSecondServer(hub: TestHub, dataDir?: string): Promise
   const services = hub.server.services;
   const database = await reopen({ dialect: services.dialect, url: services.databaseUrl } as Database, dataDir);
   const server = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+  // the same machine: the key that seals stored credentials (secret.key beside the database) too
+  if (server.services.operator && services.operator) server.services.operator.sealingKey = services.operator.sealingKey;
   return { server, api: new ApiClient((await server.listen(0, '127.0.0.1')).url, hub.keys.secret) };
 }
 

@@ -2,7 +2,7 @@ import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
-import { callCloud, readLink } from '../../sync/hub.ts';
+import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import type { ManualClock } from '../../server/clock.ts';
 import { SyncClient } from '../../sync/hub.ts';
@@ -39,7 +39,7 @@ export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: str
 export async function audit(hub: TestHub) {
   const link = (await readLink(hub.server.services.db))!;
   return compareSides(hub.server.services.db, link.restaurant_id, (detail) =>
-    callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: link.credential }),
+    callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: credentialOf(hub.server.services, link) }),
   );
 }
 

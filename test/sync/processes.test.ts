@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import type { DB } from '../../server/db/schema.ts';
 import { Transactor } from '../../server/db/transact.ts';
+import { loadSealingKey, unseal } from '../../server/operator/sealed.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
 import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
@@ -262,7 +263,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       proxy.cut();
       const link = await hubDb.db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
       const epoch = await hubEpoch();
-      const call = (p: string, body: unknown, credential = link.credential) =>
+      const call = (p: string, body: unknown, credential = unseal(loadSealingKey(dir), link.credential)!) =>
         fetch(`${cloud.url}/sync/v1${p}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },

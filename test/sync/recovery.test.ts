@@ -7,7 +7,7 @@ import { ManualClock } from '../../server/clock.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../../server/db/hlc.ts';
 import { applyChanges } from '../../sync/apply.ts';
 import { readLog } from '../../sync/changes.ts';
-import { readLink } from '../../sync/hub.ts';
+import { credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { Receiver } from '../webhooks/helpers.ts';
@@ -40,7 +40,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     const push = async (changes: typeof all.changes, from: number) => {
       const res = await fetch(`${pair.cloud.url}/sync/v1/push`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${link.credential}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentialOf(pair.hub.server.services, link)}` },
         body: JSON.stringify({ protocol: PROTOCOL_VERSION, epoch, after: from, changes }),
       });
       return { status: res.status, body: (await res.json()) as any };

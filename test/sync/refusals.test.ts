@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLink } from '../../sync/hub.ts';
+import { credentialOf, readLink } from '../../sync/hub.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
 import { MAX_BATCH_BYTES, PROTOCOL_VERSION } from '../../sync/protocol.ts';
@@ -31,7 +31,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     p = pair;
     await pair.link();
     const link = (await readLink(p.hub.server.services.db))!;
-    credential = link.credential;
+    credential = credentialOf(p.hub.server.services, link);
     epoch = (await p.hub.server.services.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin;
     // the hub's own client would keep pushing beside these requests; it is not needed here
     await p.hub.server.services.sync!.stop();
@@ -109,19 +109,19 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
       await intruder.server.services.sync!.stop();
       const link = (await readLink(intruder.server.services.db))!;
       const theirEpoch = (await intruder.server.services.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin;
-      const hello = await send(p.cloud.url, '/hello', { protocol: PROTOCOL_VERSION, epoch: theirEpoch }, link.credential);
+      const hello = await send(p.cloud.url, '/hello', { protocol: PROTOCOL_VERSION, epoch: theirEpoch }, credentialOf(intruder.server.services, link));
       const before = await cloudLog();
       const res = await send(
         p.cloud.url,
         '/push',
         { protocol: PROTOCOL_VERSION, epoch: theirEpoch, after: hello.body.cursor, changes: [change({ origin: theirEpoch, origin_seq: hello.body.cursor + 1 }, { name: 'Taken over' })] },
-        link.credential,
+        credentialOf(intruder.server.services, link),
       );
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('sync_restaurant_mismatch');
       expect(await cloudLog()).toBe(before);
       // nor does it read the first restaurant's changes: its pulls carry only its own
-      const pulled = await send(p.cloud.url, '/pull', { protocol: PROTOCOL_VERSION, epoch: theirEpoch, after: 0 }, link.credential);
+      const pulled = await send(p.cloud.url, '/pull', { protocol: PROTOCOL_VERSION, epoch: theirEpoch, after: 0 }, credentialOf(intruder.server.services, link));
       expect(pulled.status).toBe(200);
       expect(pulled.body.changes.every((c: any) => c.data.restaurant_id !== p.hub.restaurant.id && c.data.id !== p.hub.restaurant.id)).toBe(true);
     } finally {

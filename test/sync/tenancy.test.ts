@@ -6,9 +6,10 @@ import { hashPassword } from '../../server/auth/passwords.ts';
 import { formatHlc, nodeOf } from '../../server/db/hlc.ts';
 import { credentialOf, readLink, syncUntilIdle } from '../../sync/hub.ts';
 import { SYNCED_TABLES } from '../../sync/merge-rules.ts';
+import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
-import { startPair } from './helpers.ts';
+import { eventually, goOffline, goOnline, startPair } from './helpers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -242,12 +243,74 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
 
 describe('cloud sync: credentials are the cloud’s once a row has one', () => {
   let p: Awaited<ReturnType<typeof startPair>>;
+  let credential: string;
+  let epoch: string;
+  let stamp = 0;
   beforeAll(async () => {
     p = await startPair();
+    const owner = (await p.hub.server.services.db.selectFrom('users').select('id').where('role', '=', 'owner').executeTakeFirstOrThrow()).id;
+    expect((await p.hub.api.post(`/v1/staff/${owner}/password`, { password: 'the owner of a password' })).status).toBe(200);
     await p.link();
     await p.hub.server.services.sync!.stop();
+    credential = credentialOf(p.hub.server.services, (await readLink(p.hub.server.services.db))!);
+    epoch = (await p.hub.server.services.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin;
   }, 60_000);
   afterAll(() => p?.close());
+
+  const pushOwn = async (changes: { table: string; row: Row; op: 'insert' | 'update'; fields: string[] | null }[]) => {
+    const at = (await send(p.cloud.url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, credential)).body.cursor as number;
+    const base = Math.max(p.cloud.clock.now(), p.hub.clock.now()) + 60_000;
+    const wire = changes.map((c, i) => ({
+      op_id: `op_own${randomBytes(8).toString('hex')}`,
+      origin: epoch,
+      origin_seq: at + 1 + i,
+      table: c.table,
+      row_id: String(c.row.id),
+      op: c.op,
+      data: c.row,
+      fields: c.fields,
+      hlc: formatHlc(base + ++stamp, 0, nodeOf(epoch)),
+    }));
+    return send(p.cloud.url, '/push', { protocol: PROTOCOL_VERSION, epoch, after: at, changes: wire }, credential);
+  };
+
+  it('every credential column of WRITE_RULES: a hub’s new value for a row the cloud has is not applied, the rest of its change is', async () => {
+    const db = p.cloud.server.services.db as any;
+    const A = p.hub.restaurant.id;
+    const other = (v: unknown) => (typeof v === 'number' ? 1 - v : v === '["orders:read","orders:write"]' ? '["orders:read"]' : v === 'secret' ? 'widget' : `${String(v)}-forged`);
+    let checked = 0;
+    for (const [table, rule] of Object.entries(WRITE_RULES)) {
+      if (!rule.credentials) continue;
+      const row: Row = await db.selectFrom(table).selectAll().where(table === 'restaurants' ? 'id' : 'restaurant_id', '=', A).orderBy('id').executeTakeFirstOrThrow();
+      for (const column of rule.credentials) {
+        expect(row[column], `${table}.${column} of A's first row`).not.toBeNull();
+        const res = await pushOwn([{ table, row: { ...row, [column]: other(row[column]), name: `${row.name} (${column})` }, op: 'update', fields: [column, 'name'] }]);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const after = await db.selectFrom(table).selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+        expect(after[column], `${table}.${column}`).toEqual(row[column]);
+        expect(after.name).toBe(`${row.name} (${column})`);
+        checked++;
+      }
+    }
+    expect(checked).toBe(Object.values(WRITE_RULES).reduce((n, r) => n + (r.credentials?.length ?? 0), 0));
+  });
+
+  it('a key the hub creates travels with its hash: it opens the cloud for the hub’s own restaurant', async () => {
+    const db = p.cloud.server.services.db as any;
+    const template: Row = await db.selectFrom('api_keys').selectAll().where('restaurant_id', '=', p.hub.restaurant.id).where('kind', '=', 'widget').executeTakeFirstOrThrow();
+    const key = makeApiKey('widget', true);
+    const row = { ...template, id: `key_new${randomBytes(8).toString('hex')}`, hash: hashApiKey(key), prefix: keyPrefix(key), name: 'Made on the hub' };
+    expect((await pushOwn([{ table: 'api_keys', row, op: 'insert', fields: null }])).status).toBe(200);
+    expect((await p.cloud.api.withKey(key).get('/public/orders/active')).status).toBe(200);
+  });
+
+  it('a batch naming a local table (sessions, pairings, sealed settings, sync’s own) is refused whole (400)', async () => {
+    for (const table of NEVER_SYNCED) {
+      const res = await pushOwn([{ table, row: { id: 'x_1', restaurant_id: p.hub.restaurant.id }, op: 'insert', fields: null }]);
+      expect(res.status, table).toBe(400);
+      expect(res.body.error.code).toBe('sync_batch_invalid');
+    }
+  });
 
   it('a password first set on the hub reaches the cloud; a later change on the hub stays on the hub; one made on the cloud reaches the hub', async () => {
     const services = p.hub.server.services;
@@ -275,5 +338,31 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     await syncUntilIdle(services);
     expect(await hashOn(p.hub)).toBe(await hashOn(p.cloud));
     expect(await hashOn(p.hub)).not.toBe(first);
+  });
+});
+
+describe('cloud sync: a refused push shows on both sides', () => {
+  let p: Awaited<ReturnType<typeof startPair>> | undefined;
+  afterAll(() => p?.close());
+
+  it('a hub whose log was altered to name a row of another restaurant is refused; the hub’s and the cloud’s status both say why', async () => {
+    p = await startPair();
+    await p.link();
+    await goOffline(p.hub);
+    const theirs = await p.cloud.api.post('/v1/customers', { name: 'Bea', email: 'bea@b.example' });
+    expect(theirs.status).toBe(201);
+    const mine = await p.hub.api.post('/v1/customers', { name: 'Ada', email: 'ada@a.example' });
+    expect(mine.status).toBe(201);
+    // someone at the hub rewrites its last change to name B's customer
+    const db = p.hub.server.services.db;
+    const entry = await db.selectFrom('change_log').selectAll().where('row_id', '=', mine.body.id).executeTakeFirstOrThrow();
+    const data = { ...JSON.parse(entry.data), id: theirs.body.id, name: 'Taken over' };
+    await db.updateTable('change_log').set({ row_id: theirs.body.id, data: JSON.stringify(data) }).where('seq', '=', entry.seq).execute();
+    goOnline(p.hub);
+    const hubSays = async () => String((await p!.hub.api.get('/v1/sync/status')).body.last_error ?? '');
+    const cloudSays = async () => String((await p!.cloudApi.get('/v1/sync/status')).body.last_error ?? '');
+    expect(await eventually(async () => (await hubSays()).startsWith('sync_restaurant_mismatch'))).toBe(true);
+    expect(await cloudSays()).toMatch(/^sync_restaurant_mismatch/);
+    expect((await p.cloud.api.get(`/v1/customers/${theirs.body.id}`)).body.name).toBe('Bea');
   });
 });
