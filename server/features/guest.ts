@@ -3,7 +3,7 @@ import { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
 import { lazySecret, serviceSecret } from '../domain/service-secret.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
 
@@ -15,7 +15,8 @@ export interface GuestServices {
   /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
   captchaMaxNumber: number;
   ipLimiter: RateLimiter | null;
-  restaurantLimiter: RateLimiter | null;
+  /** a restaurant's budget across all guests, with a share kept for those who ask little (see SharedBudget) */
+  restaurantLimiter: SharedBudget | null;
 }
 
 // Optional in the type only because server.ts builds Services before features install;
@@ -40,7 +41,8 @@ export const guestFeature: Feature = {
       captchaKey: lazySecret(() => serviceSecret(services.db, 'captcha_hmac', services.clock.now())),
       captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
-      restaurantLimiter: limits ? new RateLimiter(limits.perMinutePerRestaurant / 60, limits.perMinutePerRestaurant) : null,
+      // light: a quarter of what one address may ask; a guest browsing a menu and ordering stays well within it
+      restaurantLimiter: limits ? new SharedBudget(limits.perMinutePerRestaurant, Math.max(1, Math.floor(limits.perMinutePerIp / 4))) : null,
     };
     scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s.tx, s.clock.now()) });
     // Retries with backoff; fresh messages go out at once through wake() after their commit.

@@ -85,6 +85,37 @@ describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (diale
   });
 });
 
+describe.each(DIALECTS)("a restaurant's guest budget is shared fairly on %s", (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    // a light guest: a quarter of the per-address limit (2 a minute); half the restaurant's 20 is kept for such guests
+    hub = await startHub(dialect, { config: { guestRateLimit: { perMinutePerIp: 8, perMinutePerRestaurant: 20 }, trustedProxies: ['127.0.0.1'] } });
+    await openWaitlist(hub);
+  });
+  afterAll(() => hub?.close());
+  const from = (ip: string) => ({ key: null, headers: { 'x-forwarded-for': ip } });
+
+  it('a few addresses asking as fast as they may spend their share and are refused; other guests still get in', async () => {
+    const path = `/public/restaurants/${hub.restaurant.slug}/waitlist`;
+    const answered: Record<string, number[]> = {};
+    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      answered[ip] = [];
+      for (let i = 0; i < 8; i++) answered[ip].push((await hub.api.get(path, from(ip))).status);
+    }
+    const refused = Object.values(answered).flat().filter((s) => s === 429).length;
+    expect(refused).toBeGreaterThan(0);
+    // the burst got no more than the open half and its light requests
+    expect(Object.values(answered).flat().filter((s) => s === 200).length).toBeLessThan(20);
+    for (const ip of ['198.51.100.20', '198.51.100.21', '2001:db8:77::1', '198.51.100.22']) {
+      expect((await hub.api.get(path, from(ip))).status, ip).toBe(200);
+    }
+    // the heavy ones are still refused, with a time to come back
+    const again = await hub.api.get(path, from('203.0.113.1'));
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
 describe('rate-limit client keys', () => {
   it('keep IPv4 addresses whole and cut IPv6 ones to their /64, however written', () => {
     expect(clientKey('198.51.100.7')).toBe('198.51.100.7');

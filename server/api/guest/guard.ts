@@ -49,9 +49,9 @@ export function limitIp(ctx: Context, services: Services): void {
 /** The caller's address as the guest routes see it. */
 export const guestIp = (c: Call<any, any, any>) => callerIp(c.ctx, c.services.config.trustedProxies);
 
-/** Per-restaurant limit of the guest routes that name a restaurant. */
-export function limitRestaurant(services: Services, restaurantId: string): void {
-  guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, services.clock.now());
+/** Per-restaurant limit of the guest routes that name a restaurant, shared fairly between the addresses asking. */
+export function limitRestaurant(services: Services, restaurantId: string, client: string): void {
+  guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, clientKey(client), services.clock.now());
 }
 
 /**
@@ -60,6 +60,6 @@ export function limitRestaurant(services: Services, restaurantId: string): void 
  */
 export async function guestLookup<T>(c: Call<any, any, any>, find: (db: Executor) => Promise<T>, restaurantOf: (found: T) => string): Promise<T> {
   const found = await find(c.db);
-  limitRestaurant(c.services, restaurantOf(found));
+  limitRestaurant(c.services, restaurantOf(found), guestIp(c));
   return found;
 }
