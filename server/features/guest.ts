@@ -7,6 +7,10 @@ import { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
 
+/** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
+const SUBMISSIONS_BURST = 10;
+const SUBMISSIONS_PER_HOUR = 20;
+
 export interface GuestServices {
   /** works off the guest_messages outbox (waitlist notices, contact mail) */
   dispatcher: GuestMessageDispatcher;
@@ -15,6 +19,8 @@ export interface GuestServices {
   /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
   captchaMaxNumber: number;
   ipLimiter: RateLimiter | null;
+  /** what one address may write at one restaurant (waitlist joins, feedback): a burst of a table's worth, then a few an hour */
+  submitLimiter: RateLimiter | null;
   /** a restaurant's budget across all guests, with a share kept for those who ask little (see SharedBudget) */
   restaurantLimiter: SharedBudget | null;
 }
@@ -41,6 +47,7 @@ export const guestFeature: Feature = {
       captchaKey: lazySecret(() => serviceSecret(services.db, 'captcha_hmac', services.clock.now())),
       captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
+      submitLimiter: limits ? new RateLimiter(SUBMISSIONS_PER_HOUR / 3600, SUBMISSIONS_BURST) : null,
       // light: a quarter of what one address may ask; a guest browsing a menu and ordering stays well within it
       restaurantLimiter: limits ? new SharedBudget(limits.perMinutePerRestaurant, Math.max(1, Math.floor(limits.perMinutePerIp / 4))) : null,
     };

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { Context } from 'koa';
+import { redeemChallenge } from '../../domain/contact/captcha.ts';
 import { guestOf } from '../../features/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import type { Call } from '../../http/route.ts';
@@ -62,4 +63,21 @@ export async function guestLookup<T>(c: Call<any, any, any>, find: (db: Executor
   const found = await find(c.db);
   limitRestaurant(c.services, restaurantOf(found), guestIp(c));
   return found;
+}
+
+/**
+ * A guest's write (a waitlist join, a feedback): capped per address at the restaurant, then
+ * the bot check (a solved proof-of-work challenge, used once) is redeemed in the transaction
+ * that writes, so a refused write leaves the solution unspent. Returns that transaction's work.
+ */
+export async function guestSubmission<T>(c: Call<any, any, { captchaToken: string }>, restaurantId: string, write: (trx: Executor) => Promise<T>): Promise<T> {
+  const ip = guestIp(c);
+  const guest = guestOf(c.services);
+  guest.submitLimiter?.take(`${restaurantId}|${clientKey(ip)}`, c.now);
+  // read before the transaction: on the hub's one connection a read from inside would wait for it
+  const key = await guest.captchaKey();
+  return c.services.tx.run(async (trx) => {
+    await redeemChallenge(trx, key, c.body.captchaToken, ip, c.now);
+    return write(trx);
+  });
 }
