@@ -190,6 +190,9 @@ describe.each(DIALECTS)('kitchen tickets and receipts on %s', (dialect) => {
     const preview = await hub.api.get(`/v1/print_jobs/${job.id}/preview`);
     expect(preview.status).toBe(200);
     expect(preview.headers.get('content-type')).toContain('image/svg+xml');
+    // opened on its own, the image runs and loads nothing, and is never taken for anything else
+    expect(preview.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    expect(preview.headers.get('x-content-type-options')).toBe('nosniff');
     expect(preview.body.startsWith('<svg')).toBe(true);
     expect(svgText(preview.body)).toContain('1 x Ossobuco');
 
