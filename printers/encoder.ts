@@ -53,10 +53,17 @@ export function drawerPulse(language: Language): Buffer {
 
 const SPECIAL = /[\\|{}\-=~_"`^]/g;
 
-/** Free text (names, notes) as literal ReceiptLine text: special characters escaped, one line. */
+/**
+ * Free text (names, notes) as literal ReceiptLine text: special characters escaped, one line.
+ * Every line or control character (C0, DEL, C1 with NEL U+0085, the line and paragraph
+ * separators U+2028/U+2029) is a space: ReceiptLine splits lines on more than \n and a note
+ * cut there lost its rest, so an allergy could vanish from the ticket. Invisible format
+ * characters (bidi overrides, zero-width) are dropped so nothing prints reordered or hidden.
+ */
 export function literal(text: string): string {
   return text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\p{Cf}+/gu, '')
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, ' ')
     .replace(SPECIAL, (ch) => `\\${ch}`)
     .trim();
 }

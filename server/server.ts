@@ -74,6 +74,15 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  // every answer is what its Content-Type says, errors included: a browser never guesses (no
+  // JSON or SVG taken for a page or a script)
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      ctx.set('X-Content-Type-Options', 'nosniff');
+    }
+  });
   app.use(errorMiddleware(logger));
   // the back office (app/web) is static files; everything it does goes through the API below
   app.use(webApp(opts.webDist));

@@ -3,9 +3,13 @@ import { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
 import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
 import { lazySecret, serviceSecret } from '../domain/service-secret.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
+
+/** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
+const SUBMISSIONS_BURST = 10;
+const SUBMISSIONS_PER_HOUR = 20;
 
 export interface GuestServices {
   /** works off the guest_messages outbox (waitlist notices, contact mail) */
@@ -15,7 +19,10 @@ export interface GuestServices {
   /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
   captchaMaxNumber: number;
   ipLimiter: RateLimiter | null;
-  restaurantLimiter: RateLimiter | null;
+  /** what one address may write at one restaurant (waitlist joins, feedback): a burst of a table's worth, then a few an hour */
+  submitLimiter: RateLimiter | null;
+  /** a restaurant's budget across all guests, with a share kept for those who ask little (see SharedBudget) */
+  restaurantLimiter: SharedBudget | null;
 }
 
 // Optional in the type only because server.ts builds Services before features install;
@@ -40,7 +47,9 @@ export const guestFeature: Feature = {
       captchaKey: lazySecret(() => serviceSecret(services.db, 'captcha_hmac', services.clock.now())),
       captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
-      restaurantLimiter: limits ? new RateLimiter(limits.perMinutePerRestaurant / 60, limits.perMinutePerRestaurant) : null,
+      submitLimiter: limits ? new RateLimiter(SUBMISSIONS_PER_HOUR / 3600, SUBMISSIONS_BURST) : null,
+      // light: a quarter of what one address may ask; a guest browsing a menu and ordering stays well within it
+      restaurantLimiter: limits ? new SharedBudget(limits.perMinutePerRestaurant, Math.max(1, Math.floor(limits.perMinutePerIp / 4))) : null,
     };
     scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s.tx, s.clock.now()) });
     // Retries with backoff; fresh messages go out at once through wake() after their commit.

@@ -25,7 +25,8 @@ const resolvers = new Map<string, GuestTokenResolver>();
  */
 export interface GuestLimits {
   address(services: Services, address: string): void;
-  restaurant(services: Services, restaurantId: string): void;
+  /** the restaurant's budget, shared fairly between the addresses asking */
+  restaurant(services: Services, restaurantId: string, address: string): void;
 }
 let guestLimits: GuestLimits | null = null;
 export function registerGuestLimits(limits: GuestLimits): void {

@@ -179,7 +179,7 @@ export class RealtimeSocketServer {
       // as a guest request: the address's budget before the token is looked up, the restaurant's after
       limits?.address(this.services, client.address);
       grant = await resolve(this.services, token);
-      if (grant) limits?.restaurant(this.services, grant.restaurantId);
+      if (grant) limits?.restaurant(this.services, grant.restaurantId, client.address);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       return client.error(err.code, err.message, err.status === 429 ? 4429 : CLOSE.unauthorized);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../server/http/route.ts';
 import { DIALECTS } from '../helpers/db.ts';
+import { solvedCaptcha } from '../guest/helpers.ts';
 import { openApiDocument } from '../helpers/openapi-conformance.ts';
 import { startHub, type ApiResponse, type TestHub } from '../helpers/server.ts';
 
@@ -445,14 +446,14 @@ async function seed(hub: TestHub, n: number, into?: Fixtures, only?: Set<string>
   byPath.set('/v1/stations/:key', 'kitchen');
   byPath.set('/public/restaurants/:slug', slug);
   if (want('/public/waitlist/:token')) {
-    const join = { guestName: 'Eve', partySize: 2, email: `eve${n}@example.com`, consent: true };
+    const join = { guestName: 'Eve', partySize: 2, email: `eve${n}@example.com`, consent: true, captchaToken: await solvedCaptcha(hub) };
     await made(api.post(`/public/restaurants/${slug}/waitlist/join`, join, { key: null }), '/public/waitlist/:token');
   }
   if (want('/v1/reservations/:id')) {
     const booking = { guest_name: 'Bo', party_size: 2, table: get('/v1/tables/:id'), date: '2026-12-01', time: `${String(10 + (n % 12)).padStart(2, '0')}:00` };
     await made(api.post('/v1/reservations', booking), '/v1/reservations/:id');
   }
-  if (want('/v1/feedback/:id')) await made(api.post(`/public/restaurants/${slug}/feedback`, { rating: 5 }, { key: null }), '/v1/feedback/:id');
+  if (want('/v1/feedback/:id')) await made(api.post(`/public/restaurants/${slug}/feedback`, { rating: 5, captchaToken: await solvedCaptcha(hub) }, { key: null }), '/v1/feedback/:id');
   if (want('/v1/events/:id')) {
     const events = await api.get('/v1/events?limit=1');
     if (events.body.data?.[0]) byPath.set('/v1/events/:id', events.body.data[0].id);

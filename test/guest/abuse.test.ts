@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientKey } from '../../server/http/client-ip.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { counts, join, openWaitlist } from './helpers.ts';
+import { counts, openWaitlist, solvedCaptcha } from './helpers.ts';
 
 const LIMITS = { perMinutePerIp: 3, perMinutePerRestaurant: 5 };
 
@@ -24,7 +24,8 @@ describe.each(DIALECTS)('guest rate limits without a trusted proxy on %s', (dial
     const spoofed = await hub.api.get('/public/pricing', { key: null, headers: { 'x-forwarded-for': '203.0.113.50' } });
     expect(spoofed.status).toBe(429);
     const before = await counts(hub, ['waitlist_entries', 'events']);
-    const j = await join(hub);
+    // limited before its bot check (or anything else) is looked at
+    const j = await hub.api.post(`/public/restaurants/${hub.restaurant.slug}/waitlist/join`, { guestName: 'Ada', partySize: 2, email: 'a@example.com', consent: true, captchaToken: 'x' }, { key: null });
     expect(j.status).toBe(429);
     expect(await counts(hub, ['waitlist_entries', 'events'])).toEqual(before);
     hub.clock.advance(20_000);
@@ -80,8 +81,39 @@ describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (diale
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     const elsewhere = await hub.api.get('/public/restaurants/quiet-place/waitlist', from('192.0.2.101'));
     expect(elsewhere.body.error.code).toBe('WAITLIST_DISABLED'); // answered, not rate limited
-    const fb = await hub.api.post('/public/restaurants/quiet-place/feedback', { rating: 5 }, from('192.0.2.102'));
+    const fb = await hub.api.post('/public/restaurants/quiet-place/feedback', { rating: 5, captchaToken: await solvedCaptcha(hub, from('192.0.2.102').headers) }, from('192.0.2.102'));
     expect(fb.status).toBe(201);
+  });
+});
+
+describe.each(DIALECTS)("a restaurant's guest budget is shared fairly on %s", (dialect) => {
+  let hub: TestHub;
+  beforeAll(async () => {
+    // a light guest: a quarter of the per-address limit (2 a minute); half the restaurant's 20 is kept for such guests
+    hub = await startHub(dialect, { config: { guestRateLimit: { perMinutePerIp: 8, perMinutePerRestaurant: 20 }, trustedProxies: ['127.0.0.1'] } });
+    await openWaitlist(hub);
+  });
+  afterAll(() => hub?.close());
+  const from = (ip: string) => ({ key: null, headers: { 'x-forwarded-for': ip } });
+
+  it('a few addresses asking as fast as they may spend their share and are refused; other guests still get in', async () => {
+    const path = `/public/restaurants/${hub.restaurant.slug}/waitlist`;
+    const answered: Record<string, number[]> = {};
+    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      answered[ip] = [];
+      for (let i = 0; i < 8; i++) answered[ip].push((await hub.api.get(path, from(ip))).status);
+    }
+    const refused = Object.values(answered).flat().filter((s) => s === 429).length;
+    expect(refused).toBeGreaterThan(0);
+    // the burst got no more than the open half and its light requests
+    expect(Object.values(answered).flat().filter((s) => s === 200).length).toBeLessThan(20);
+    for (const ip of ['198.51.100.20', '198.51.100.21', '2001:db8:77::1', '198.51.100.22']) {
+      expect((await hub.api.get(path, from(ip))).status, ip).toBe(200);
+    }
+    // the heavy ones are still refused, with a time to come back
+    const again = await hub.api.get(path, from('203.0.113.1'));
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

@@ -3,7 +3,7 @@ import { GUEST_LANGS } from '../../server/domain/guest/lang.ts';
 import { buildNotice } from '../../server/domain/waitlist/notice.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { counts, nextPhone, openWaitlist } from './helpers.ts';
+import { counts, nextPhone, openWaitlist, solvedCaptcha } from './helpers.ts';
 
 describe('waitlist notice texts', () => {
   it('speak en, de, fr, es and it, each with the party, the venue and the minutes', () => {
@@ -27,8 +27,12 @@ describe.each(DIALECTS)('waitlist notices in the party’s language on %s', (dia
   });
   afterAll(() => hub?.close());
 
-  const join = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    hub.api.post(`/public/restaurants/${hub.restaurant.slug}/waitlist/join`, { guestName: 'Lena', partySize: 2, phone: nextPhone(), consent: true, ...body }, { key: null, headers });
+  const join = async (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    hub.api.post(
+      `/public/restaurants/${hub.restaurant.slug}/waitlist/join`,
+      { guestName: 'Lena', partySize: 2, phone: nextPhone(), consent: true, captchaToken: await solvedCaptcha(hub), ...body },
+      { key: null, headers },
+    );
   const notice = async (id: string) => {
     expect((await hub.api.post(`/v1/waitlist/${id}/notify`, { channel: 'sms' })).status).toBe(200);
     return hub.server.services.db.selectFrom('guest_messages').selectAll().where('waitlist_entry_id', '=', id).orderBy('created', 'desc').executeTakeFirstOrThrow();

@@ -13,7 +13,7 @@ import { tokenEntryId } from '../../server/domain/waitlist/token.ts';
 import type { ComandaServer } from '../../server/server.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, startSecondServer, type ApiClient, type TestHub } from '../helpers/server.ts';
-import { join, nextPhone, openWaitlist } from './helpers.ts';
+import { join, nextPhone, openWaitlist, solvedCaptcha } from './helpers.ts';
 
 const MINUTE = 60_000;
 const start = Date.UTC(2026, 10, 2, 12, 0, 0); // a Monday, 13:00 in Berlin: open (helpers.MONDAY_LUNCH)
@@ -107,7 +107,11 @@ describe.each(DIALECTS)('guest waitlist pages answered from the queue snapshot o
 
     // a join on the other server
     hub.clock.advance(MINUTE);
-    const b = await otherApi.post(`/public/restaurants/${hub.restaurant.slug}/waitlist/join`, { guestName: 'Bea', partySize: 3, phone: nextPhone(), consent: true }, { key: null });
+    const b = await otherApi.post(
+      `/public/restaurants/${hub.restaurant.slug}/waitlist/join`,
+      { guestName: 'Bea', partySize: 3, phone: nextPhone(), consent: true, captchaToken: await solvedCaptcha(hub) },
+      { key: null },
+    );
     expect(b.status).toBe(201);
     tokens.push(b.body.token);
     now = await expectAllCurrent();

@@ -190,6 +190,9 @@ describe.each(DIALECTS)('kitchen tickets and receipts on %s', (dialect) => {
     const preview = await hub.api.get(`/v1/print_jobs/${job.id}/preview`);
     expect(preview.status).toBe(200);
     expect(preview.headers.get('content-type')).toContain('image/svg+xml');
+    // opened on its own, the image runs and loads nothing, and is never taken for anything else
+    expect(preview.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+    expect(preview.headers.get('x-content-type-options')).toBe('nosniff');
     expect(preview.body.startsWith('<svg')).toBe(true);
     expect(svgText(preview.body)).toContain('1 x Ossobuco');
 
@@ -276,5 +279,13 @@ describe.each(DIALECTS)('kitchen tickets and receipts on %s', (dialect) => {
     await drain(hub);
     // not one connection was made to any printer
     expect(Object.values(emu).map((e) => e.connections.length)).toEqual(before);
+  });
+
+  it('prints a note whole whatever line or control characters it holds (an allergy never vanishes)', async () => {
+    const notes = ['ALLERGY:\u2028NUTS', 'no\u2029GLUTEN at all', 'coeliac\u0085strict', 'tab\there\r\nnext', 'shell\u202efish', 'sesame\u000bfree'];
+    await createOrder(hub, { lines: notes.map((n, i) => ({ name: `Dish ${i}`, station: 'kitchen', unit_price: 100, notes: n })) });
+    await drain(hub);
+    const ticket = emu.kitchen.texts().at(-1)!;
+    for (const s of ['Note: ALLERGY: NUTS', 'Note: no GLUTEN at all', 'Note: coeliac strict', 'Note: tab here next', 'Note: shellfish', 'Note: sesame free']) expect(ticket, s).toContain(s);
   });
 });

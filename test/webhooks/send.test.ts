@@ -63,3 +63,39 @@ describe('retry schedule', () => {
     expect(parseRetryAfter(undefined, now)).toBeNull();
   });
 });
+
+describe('the cloud blocklist of webhook addresses', () => {
+  it.each([
+    // IPv4-compatible and IPv4-mapped, however written
+    ['::127.0.0.1', true],
+    ['::7f00:1', true],
+    ['::ffff:7f00:1', true],
+    ['::ffff:10.1.2.3', true],
+    ['0:0:0:0:0:ffff:a9fe:a9fe', true],
+    ['::ffff:0:a00:1', true],
+    ['::ffff:8.8.8.8', false],
+    // 6to4: the IPv4 address inside decides
+    ['2002:7f00:1::1', true],
+    ['2002:c0a8:101::', true],
+    ['2002:a9fe:a9fe::1', true],
+    ['2002:808:808::1', false],
+    // Teredo, NAT64 (well-known and local-use), discard, benchmarking
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true],
+    ['64:ff9b::8.8.8.8', true],
+    ['64:ff9b:1::a00:1', true],
+    ['100::1', true],
+    ['2001:2::1', true],
+    // documentation ranges
+    ['2001:db8::1', true],
+    ['3fff:1::1', true],
+    ['192.0.2.10', true],
+    ['198.51.100.7', true],
+    ['203.0.113.200', true],
+    // public ones stay allowed
+    ['2606:4700::1111', false],
+    ['2a00:1450:4001::200e', false],
+    ['1.1.1.1', false],
+  ])('%s → blocked: %s', (address, blocked) => {
+    expect(isPrivateAddress(address)).toBe(blocked);
+  });
+});

@@ -33,7 +33,7 @@ defineRoute({
   path: '/public/captcha',
   response: CaptchaChallengeSchema,
   preflight: limitIp,
-  summary: 'A proof-of-work challenge (altcha) for the contact form, bound to the caller IP, valid 10 minutes, usable once',
+  summary: 'A proof-of-work challenge (altcha) for the contact form, waitlist joins and feedback, bound to the caller IP, valid 10 minutes, usable once',
   tag,
   auth: 'none',
   sandbox: 'keyless',

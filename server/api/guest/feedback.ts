@@ -3,7 +3,7 @@ import { restaurantBySlug } from '../../domain/waitlist/access.ts';
 import { notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
-import { guestLookup, limitIp } from './guard.ts';
+import { guestLookup, guestSubmission, limitIp } from './guard.ts';
 import { FeedbackSchema, presentFeedback } from '../../presenters/guest.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
@@ -13,7 +13,9 @@ defineRoute({
   path: '/public/restaurants/:slug/feedback',
   response: FeedbackSchema,
   preflight: limitIp,
-  summary: 'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant',
+  errors: ['captcha_invalid'],
+  summary:
+    'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant; with a solved bot check (captchaToken from /public/captcha)',
   tag: 'Guest: feedback',
   auth: 'none',
   sandbox: 'keyless',
@@ -23,7 +25,8 @@ defineRoute({
   handler: async (c) => {
     const { restaurant } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
     const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
-    const row = await c.services.tx.run((trx) => recordFeedback(trx, actor, c.body));
+    const { captchaToken: _, ...feedback } = c.body;
+    const row = await guestSubmission(c, restaurant.id, (trx) => recordFeedback(trx, actor, feedback));
     return presentFeedback(row);
   },
 });

@@ -8,7 +8,7 @@ import { isOpenAt } from '../../domain/waitlist/open-now.ts';
 import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute } from '../../http/route.ts';
-import { guestLookup, limitIp } from './guard.ts';
+import { guestLookup, guestSubmission, limitIp } from './guard.ts';
 import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from '../../presenters/guest.ts';
 import { JoinWaitlist, SlugParam, TokenParam } from './schema.ts';
 
@@ -79,10 +79,11 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/public/restaurants/:slug/waitlist/join',
-  errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE'],
+  errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE', 'captcha_invalid'],
   response: WaitlistStatusSchema,
   preflight: limitIp,
-  summary: 'Join the live waitlist; returns the status and the signed token that is the only handle to the entry',
+  summary:
+    'Join the live waitlist with a solved bot check (captchaToken from /public/captcha); returns the status and the signed token that is the only handle to the entry',
   tag,
   auth: 'none',
   sandbox: 'keyless',
@@ -102,8 +103,9 @@ defineRoute({
     }
     if (!isOpenAt(settings, c.now)) throw new ApiError('WAITLIST_CLOSED', 'The restaurant is closed now; the waitlist opens with it.');
     const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
-    const entry = await c.services.tx.run((trx) =>
-      addEntry(trx, actor, { ...c.body, lang: c.body.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
+    const { captchaToken: _, ...joining } = c.body;
+    const entry = await guestSubmission(c, restaurant.id, (trx) =>
+      addEntry(trx, actor, { ...joining, lang: joining.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
     );
     return {
       token: signEntryToken(entry.id, restaurant.guest_secret),

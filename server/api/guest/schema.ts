@@ -16,6 +16,9 @@ const lang = () => z.string().trim().regex(/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})
 
 const email = () => z.string().trim().max(254, 'must be at most 254 characters').pipe(z.email('is not a valid email address'));
 
+/** A solved proof-of-work challenge from /public/captcha (the altcha payload, base64): the guest forms' bot check. */
+const captchaToken = () => z.string().min(1, 'must not be empty').max(4000);
+
 export const JoinWaitlist = z.object({
   guestName: f.name(),
   // the venue's cap (WAITLIST_PARTY_TOO_LARGE) is checked against the settings; this only refuses nonsense
@@ -25,6 +28,7 @@ export const JoinWaitlist = z.object({
   consent: z.boolean().refine((v) => v, 'must be true: the guest has to agree to be contacted'),
   // the language of the notice; without it, the browser's Accept-Language decides
   lang: lang().optional(),
+  captchaToken: captchaToken(),
 });
 
 export const AddWalkIn = z.object({
@@ -54,6 +58,7 @@ export const SubmitFeedback = z.object({
   rating: f.int(1, 5),
   comment: f.text(2000).nullish(),
   orderId: f.id().nullish(),
+  captchaToken: captchaToken(),
 });
 
 export const ListFeedback = z.object({ ...listParams(), rating: q.int({ min: 1, max: 5 }).optional() });
@@ -63,7 +68,7 @@ export const SubmitContact = z.object({
   email: email(),
   restaurantName: f.name().nullish(),
   message: z.string().trim().min(1, 'must not be empty').max(5000, 'must be at most 5000 characters'),
-  captchaToken: z.string().min(1, 'must not be empty').max(4000),
+  captchaToken: captchaToken(),
   lang: z.string().max(35).nullish(),
 });
 

@@ -6,5 +6,5 @@ import { limitRestaurant } from './guard.ts';
 // the same per-address bucket as limitIp, the same per-restaurant one as limitRestaurant.
 registerGuestLimits({
   address: (services, address) => guestOf(services).ipLimiter?.take(`ip:${address}`, services.clock.now()),
-  restaurant: (services, restaurantId) => limitRestaurant(services, restaurantId),
+  restaurant: (services, restaurantId, address) => limitRestaurant(services, restaurantId, address),
 });

@@ -16,6 +16,10 @@ for (const [addr, prefix] of [
   ['192.0.0.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  // documentation (TEST-NET-1..3): never a real receiver
+  ['192.0.2.0', 24],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
@@ -27,7 +31,18 @@ for (const [addr, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  // IPv4-compatible (::a.b.c.d, deprecated) and IPv4-translated: another way to write an IPv4 address
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  // NAT64, well-known and local-use: a gateway that forwards to any IPv4 address, the private ones too
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  // discard-only, Teredo (a tunnel to an IPv4 address it hides), benchmarking, documentation
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
 ] as const) {
   blocked.addSubnet(addr, prefix, 'ipv6');
 }
@@ -37,12 +52,33 @@ export function isPrivateAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
   if (family === 6) {
-    // IPv4-mapped (::ffff:10.0.0.1) is checked as the IPv4 address it names.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
+    if (blocked.check(address, 'ipv6')) return true;
+    const bytes = ipv6Bytes(address);
+    // IPv4-mapped (::ffff:10.0.0.1, however written) is checked as the IPv4 address it names
+    if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return blocked.check(bytes.slice(12).join('.'), 'ipv4');
+    // 6to4 (2002:AABB:CCDD::/48) reaches the IPv4 address AA.BB.CC.DD
+    if (bytes[0] === 0x20 && bytes[1] === 0x02) return blocked.check(bytes.slice(2, 6).join('.'), 'ipv4');
+    return false;
   }
   return blocked.check(address, 'ipv4');
+}
+
+/** The 16 bytes of an IPv6 address in any notation (:: shortening, a dotted IPv4 tail, a zone). */
+function ipv6Bytes(address: string): number[] {
+  let text = address.split('%')[0].toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return groups.flatMap((g) => {
+    const n = parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
 }
 
 /** The host of a URL without IPv6 brackets. */

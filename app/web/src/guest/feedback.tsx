@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, get, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
+import { prepareBotCheck, withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
 
 /** /r/<slug>/feedback: stars and a comment (`?order=` links it to an order), then thanks. */
@@ -13,6 +14,7 @@ export function Feedback({ slug }: { slug: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
+    prepareBotCheck();
     // the venue's name, when its waitlist page answers (the feedback form works without it)
     get<{ restaurant: { name: string } }>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => setName(p.restaurant.name), () => {});
   }, [slug]);
@@ -23,7 +25,9 @@ export function Feedback({ slug }: { slug: string }) {
     setError(null);
     try {
       const orderId = new URLSearchParams(location.search).get('order');
-      await post(`/public/restaurants/${encodeURIComponent(slug)}/feedback`, { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}) });
+      await withBotCheck((captchaToken) =>
+        post(`/public/restaurants/${encodeURIComponent(slug)}/feedback`, { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}), captchaToken }),
+      );
       setDone(true);
     } catch (err) {
       setError(err instanceof ApiFailure ? err.message : String(err));

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, get, post } from '../lib/api.ts';
 import { language, t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { prepareBotCheck, withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
 
 interface JoinPage {
@@ -32,6 +33,7 @@ export function WaitlistJoin({ slug }: { slug: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
+    prepareBotCheck();
     get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then(setPage, () => setMissing(true));
   }, [slug]);
   if (missing) return <main class="guest"><h1>{t('wl.unavailable')}</h1></main>;
@@ -43,14 +45,17 @@ export function WaitlistJoin({ slug }: { slug: string }) {
     setBusy(true);
     setError(null);
     try {
-      const r = await post<Status>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist/join`, {
-        guestName: form.guestName.trim(),
-        partySize: Number(form.partySize),
-        ...(form.phone.trim() ? { phone: form.phone.trim() } : {}),
-        ...(form.email.trim() ? { email: form.email.trim() } : {}),
-        consent: form.consent,
-        lang: language.value,
-      });
+      const r = await withBotCheck((captchaToken) =>
+        post<Status>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist/join`, {
+          guestName: form.guestName.trim(),
+          partySize: Number(form.partySize),
+          ...(form.phone.trim() ? { phone: form.phone.trim() } : {}),
+          ...(form.email.trim() ? { email: form.email.trim() } : {}),
+          consent: form.consent,
+          lang: language.value,
+          captchaToken,
+        }),
+      );
       location.assign(`/waitlist/${r.token}`);
     } catch (err) {
       setError(err instanceof ApiFailure ? err.message : String(err));
