@@ -67,6 +67,11 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
         cloud_epoch: res.cloud_epoch,
         refused: null,
         clock_offset_ms: offset,
+        pull_op_id: null,
+        repair_state: 'unknown',
+        repair_checked_at: null,
+        repaired_rows: 0,
+        repair_unconverged: null,
         created: now,
       })
       .execute();

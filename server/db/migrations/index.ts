@@ -32,6 +32,7 @@ import * as m1000 from './1000_hub_settings.ts';
 import * as m1100 from './1100_screens.ts';
 
 import * as m1400 from './1400_sync_resolutions.ts';
+import * as m1900 from './1900_sync_repair.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -72,4 +73,6 @@ export const migrations: Record<string, Migration> = {
   '1100_screens': m1100,
 
   '1400_sync_resolutions': m1400,
+
+  '1900_sync_repair': m1900,
 };
