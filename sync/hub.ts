@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { setClockOffset } from '../server/db/hlc.ts';
@@ -39,14 +41,8 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
   const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' };
   if (opts.credential) headers.authorization = `Bearer ${opts.credential}`;
   const signals = [AbortSignal.timeout(opts.timeoutMs ?? 30_000), ...(opts.signal ? [opts.signal] : [])];
-  const res = await fetch(new URL(`/sync/v1${path}`, cloudUrl), {
-    method: 'POST',
-    headers,
-    body: gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }),
-    signal: AbortSignal.any(signals),
-  });
-  // fetch inflates gzip itself when it saw the header; read bytes and inflate if it did not
-  const raw = Buffer.from(await res.arrayBuffer());
+  const res = await post(new URL(`/sync/v1${path}`, cloudUrl), headers, gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }), AbortSignal.any(signals));
+  const raw = res.body;
   const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
   let parsed: any;
   try {
@@ -60,6 +56,29 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
     throw new Error(`the cloud answered ${res.status}: ${e.message ?? ''}`);
   }
   return parsed as T;
+}
+
+/**
+ * One POST with node's own client. (fetch's, given a connection the other end accepts and
+ * closes at once, waits for its timeout instead of failing: a link or a first sync on such a
+ * line hung for 30 s, and a CLI with nothing else to wait on exited silently.)
+ */
+function post(url: URL, headers: Record<string, string>, body: Buffer, signal: AbortSignal): Promise<{ status: number; ok: boolean; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const lib = url.protocol === 'https:' ? https : http;
+    const req = lib.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' })));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;

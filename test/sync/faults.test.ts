@@ -190,6 +190,9 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       }
       const cloudStatus = (await cloudApi().get('/v1/sync/status')).body;
       expect(cloudStatus.repair.state).toBe('in_sync');
+      // on the cloud, the operator lists its linked hubs
+      const hubs = await comanda('sync', 'status', '--database-url', cloudDb.url!);
+      expect(hubs.data).toEqual([expect.objectContaining({ restaurant_id: restaurantId, hub_id: cloudStatus.hub_id, linked: true, connected: true })]);
     });
 
     it('rows that differ with no change to settle them (written behind the log): the repair says so loudly on both sides, and clears once a person edits the row', async () => {
@@ -206,6 +209,27 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       // a person settles it: an edit travels like any change
       expect((await hubApi().patch(`/v1/menu_items/${menuItem}`, { description: 'Guanciale, pecorino' })).status).toBe(200);
       await until('the repair finds the sides the same again', async () => (await comanda('sync', 'status', '--data-dir', dir)).repair.state === 'in_sync', 120_000);
+      await converged();
+    });
+
+    it('`comanda restore` counts the changes the cloud never received and refuses without --force, saying how many orders would be lost', async () => {
+      const backup = path.join(dir, '..', `${path.basename(dir)}-before-outage.db`);
+      await comanda('backup', '--data-dir', dir, '--to', backup);
+      proxy.cut();
+      await order(hubApi(), 'Offline guest 1');
+      await order(hubApi(), 'Offline guest 2');
+      await hub.stop();
+      await hubDb.close();
+      await expect(comanda('restore', '--data-dir', dir, backup)).rejects.toThrow(/restore refused: \d+ change\(s\) made on this hub never reached the cloud, 2 order\(s\) among them; .*--force/);
+      // refused before anything was touched: the orders are still there
+      const still = await openDatabase({ dataDir: dir });
+      expect((await still.db.selectFrom('orders').select('id').where('customer_name', 'like', 'Offline guest %').execute()).length).toBe(2);
+      await still.close();
+      const forced = await comanda('restore', '--data-dir', dir, backup, '--force');
+      expect(forced.epoch).toMatch(/^node_/);
+      hub = await ServeProcess.start(['--data-dir', dir]);
+      hubDb = await openDatabase({ dataDir: dir });
+      proxy.restore();
       await converged();
     });
   });
