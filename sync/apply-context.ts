@@ -4,4 +4,10 @@ export interface ApplyContext {
   role: 'hub' | 'cloud';
   /** ms, for derived writes (event fan-out, hooks) */
   now: number;
+  /**
+   * The changes are a repair (sync/repair.ts): rows of the other side with their clocks, not
+   * entries of its log. What they change is logged as this node's own entries (new op ids, its
+   * positions), stamped with the clocks they carry, and so travels back as a no-op.
+   */
+  repair?: boolean;
 }

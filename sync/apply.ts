@@ -30,7 +30,7 @@ export interface ApplyResult {
 }
 
 /** What a node knows of one row: when each column was last set, and whether it was deleted. */
-interface RowClocks {
+export interface RowClocks {
   /** the last change that set every column (an insert, a whole-row change) */
   all: string;
   fields: Map<string, string>;
@@ -59,7 +59,7 @@ const OVERRULABLE = new Set(['cancelled', 'no_show', 'expired']);
  */
 export async function applyChanges(trx: Executor, ctx: ApplyContext, changes: WireChange[]): Promise<ApplyResult> {
   await validate(trx, ctx, changes);
-  const fresh = await notYetHere(trx, changes);
+  const fresh = ctx.repair ? changes : await notYetHere(trx, changes);
   if (fresh.length === 0) return { applied: 0, skipped: changes.length };
   // Fast and whole first. A change that breaks a unique rule of this database (two nodes
   // took the same number, the same guest's place) must not stop sync for good: the batch
@@ -133,7 +133,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     const rule = MERGE_RULES[c.table] ?? {};
     const local = current.get(key);
     const rc = clocks.get(key) ?? noClocks();
-    const from: Provenance = { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
+    const from: Provenance = ctx.repair ? { hlc: c.hlc ?? LOW, fields: null } : { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
     noteBefore(touched, c, local);
 
     if (rc.deleted !== null) return 0; // a tombstone wins over every edit
@@ -475,7 +475,7 @@ async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<
  * Per touched row, when this node last set each column: from its change-log history of the
  * row, and from what compaction kept of entries it removed (sync_row_clocks).
  */
-async function loadClocks(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, RowClocks>> {
+export async function loadClocks(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, RowClocks>> {
   const out = new Map<string, RowClocks>();
   const get = (key: string) => {
     let rc = out.get(key);

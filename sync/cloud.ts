@@ -11,7 +11,8 @@ import { applyChanges } from './apply.ts';
 import { auditSide } from './audit.ts';
 import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
-import { currentEpoch } from './epoch.ts';
+import { currentEpoch, rotateEpoch } from './epoch.ts';
+import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
 import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
@@ -135,7 +136,11 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         last_seen_at: Math.floor(now / 1000),
         last_error: null,
         revoked_at: null,
-        created: Math.floor(now / 1000),
+        repair_state: 'unknown',
+      repair_checked_at: null,
+      repaired_rows: 0,
+      repair_unconverged: null,
+      created: Math.floor(now / 1000),
       };
       await trx.insertInto('sync_hubs').values(hub).execute();
       return { hub, mode };
@@ -147,6 +152,14 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const hub = await authHub(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, helloRequest));
     let current = hub;
+    if (await restoredSince(services, hub, body)) {
+      // this cloud no longer holds what it handed out or acknowledged: it was restored from a
+      // dump. Its positions will be handed out again for other changes, so it takes a new log
+      // identity; every hub sees it at its next hello, pulls everything again (the op ids keep
+      // anything from applying twice) and re-offers what the restore lost.
+      services.logger.warn({ hub: hub.id }, 'sync: this cloud was restored from an older copy of its database; taking a new log identity');
+      await rotateEpoch(services.db);
+    }
     if (hub.epoch !== body.epoch) {
       // the hub took a new log identity (a restore): it offers everything again from 0
       current = await services.tx.run(async (trx) => {
@@ -211,8 +224,10 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     }
     if (closing.signal.aborted) ctx.set('Connection', 'close');
     const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
+    // the hub's checkpoint: the op id at the position it will have pulled through
+    const at = page.last > 0 ? await services.db.selectFrom('change_log').select('op_id').where('seq', '=', page.last).executeTakeFirst() : undefined;
     // the time of the answer, not of the question: the hub measures its clock by it
-    sendJson(ctx, { ...pos, ...page, pending: waiting, now: services.clock.now() });
+    sendJson(ctx, { ...pos, ...page, pending: waiting, now: services.clock.now(), last_op_id: at?.op_id ?? null });
   });
 
   // the hub unlinks (`comanda sync unlink`): its credential stops working at once
@@ -228,6 +243,19 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const hub = await authHub(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, auditRequest));
     sendJson(ctx, await auditSide(services.db, hub.restaurant_id, body.detail));
+  });
+
+  router.post('/repair', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const out = await refusing(services, hub, async () => {
+      const body = await readSyncBody(ctx, repairRequest);
+      const applied = await mergeRows(services, { restaurantId: hub.restaurant_id, role: 'cloud' }, body.rows);
+      if (body.state) await saveRepairState(services.db, { table: 'sync_hubs', id: hub.id }, body.state, services.clock.now());
+      const want = Object.fromEntries(Object.entries(body.want).map(([t, ids]) => [t, ids.slice(0, MAX_REPAIR_ROWS)]));
+      return { applied, rows: await rowsWithClocks(services.db, hub.restaurant_id, want) };
+    });
+    await seen(hub);
+    sendJson(ctx, out);
   });
 
   return { router, stop: () => closing.abort() };
@@ -246,6 +274,24 @@ function refuseStampsAhead(changes: WireChange[], nowMs: number): void {
     const by = Math.round((parseHlc(ahead.hlc!).ms - nowMs) / 1000);
     throw new ApiError('sync_batch_invalid', `A change is stamped ${by} s ahead of the cloud’s clock (at most ${MAX_AHEAD_MS / 1000} s): check the hub’s clock.`, 'hlc');
   }
+}
+
+/**
+ * Whether this cloud lost what it had told this hub, checked against the hub's checkpoints:
+ * pushes it acknowledged, or the entry at the position the hub pulled through. Only the hub's
+ * checkpoints of this cloud's current identity count: after a new identity they are stale.
+ */
+async function restoredSince(services: Services, hub: Hub, body: { epoch: string; cloud_epoch?: string | null; pulled?: { after: number; op_id: string | null }; pushed_through?: number }): Promise<boolean> {
+  if (!body.cloud_epoch || body.cloud_epoch !== (await currentEpoch(services.db))) return false;
+  if (hub.epoch === body.epoch && (body.pushed_through ?? 0) > Number(hub.cursor)) return true;
+  const pulled = body.pulled;
+  if (!pulled || pulled.after === 0) return false;
+  const head = await services.db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirstOrThrow();
+  if (pulled.after > Number(head.seq)) return true;
+  if (!pulled.op_id) return false;
+  const at = await services.db.selectFrom('change_log').select('op_id').where('seq', '=', pulled.after).executeTakeFirst();
+  // an entry compacted away is no sign of a restore; another op id at that position is
+  return at !== undefined && at.op_id !== pulled.op_id;
 }
 
 function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', head?: number): ApiError {

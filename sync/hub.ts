@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { setClockOffset } from '../server/db/hlc.ts';
@@ -11,6 +13,7 @@ import { countLog, readLog, type Page } from './changes.ts';
 import { isSealed, openCredential, sealCredential } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { PROTOCOL_VERSION, type CloudPosition, type WireChange } from './protocol.ts';
+import { repairWithCloud, saveRepairState } from './repair.ts';
 
 export type Link = SyncLinkTable;
 
@@ -30,20 +33,18 @@ export const PUSH_BATCH = 1000;
 export const PULL_BATCH = 500;
 const PULL_WAIT_MS = 20_000;
 const MAX_BACKOFF_MS = 4_000;
+/** The audit-and-repair runs after every (re)connection once caught up, and at least this often. */
+export const REPAIR_EVERY_MS = 10 * 60_000;
+/** …and this often while the sides are not yet the same. */
+const REPAIR_RETRY_MS = 20_000;
 
 /** One request to the cloud: gzip both ways, the credential in a header, bounded in time. */
 export async function callCloud<T>(cloudUrl: string, path: string, body: unknown, opts: { credential?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' };
   if (opts.credential) headers.authorization = `Bearer ${opts.credential}`;
   const signals = [AbortSignal.timeout(opts.timeoutMs ?? 30_000), ...(opts.signal ? [opts.signal] : [])];
-  const res = await fetch(new URL(`/sync/v1${path}`, cloudUrl), {
-    method: 'POST',
-    headers,
-    body: gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }),
-    signal: AbortSignal.any(signals),
-  });
-  // fetch inflates gzip itself when it saw the header; read bytes and inflate if it did not
-  const raw = Buffer.from(await res.arrayBuffer());
+  const res = await post(new URL(`/sync/v1${path}`, cloudUrl), headers, gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }), AbortSignal.any(signals));
+  const raw = res.body;
   const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
   let parsed: any;
   try {
@@ -68,6 +69,29 @@ async function sealStoredCredential(services: Services, link: Link): Promise<voi
   await services.db.updateTable('sync_link').set({ credential: sealCredential(services, link.credential) }).where('id', '=', 1).where('credential', '=', link.credential).execute();
 }
 
+/**
+ * One POST with node's own client. (fetch's, given a connection the other end accepts and
+ * closes at once, waits for its timeout instead of failing: a link or a first sync on such a
+ * line hung for 30 s, and a CLI with nothing else to wait on exited silently.)
+ */
+function post(url: URL, headers: Record<string, string>, body: Buffer, signal: AbortSignal): Promise<{ status: number; ok: boolean; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const lib = url.protocol === 'https:' ? https : http;
+    const req = lib.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        resolve({ status, ok: status >= 200 && status < 300, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+      res.on('aborted', () => reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' })));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 export const readLink = (db: Kysely<DB>) => db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirst() as Promise<Link | undefined>;
 
 /**
@@ -89,6 +113,9 @@ export class SyncClient {
   private persistedConnected: boolean | null = null;
   private pendingPull = 0;
   private helloDone: Promise<void> | null = null;
+  /** connections made so far (a repair follows each one) */
+  private connections = 0;
+  private pushIdle = false;
   private handedOff: string | null = null;
 
   constructor(private readonly services: Services) {}
@@ -140,7 +167,7 @@ export class SyncClient {
       await sealStoredCredential(this.services, link).catch((err) => this.services.logger.warn({ err: err?.message }, 'sync: could not seal the stored credential'));
       setWebhooksHandedOff(this.db, link.restaurant_id, true);
       setClockOffset(this.db, Number(link.clock_offset_ms));
-      await Promise.all([this.loop('push', () => this.pushOnce()), this.loop('pull', () => this.pullOnce())]);
+      await Promise.all([this.loop('push', () => this.pushOnce()), this.loop('pull', () => this.pullOnce()), this.repairLoop()]);
     }
   }
 
@@ -203,6 +230,7 @@ export class SyncClient {
     const link = await this.current();
     const pushed = await pushPage(this.services, link, this.abort.signal);
     await this.succeeded();
+    this.pushIdle = !pushed.more && pushed.changes.length === 0;
     return pushed.more;
   }
 
@@ -216,12 +244,49 @@ export class SyncClient {
   }
 
   private async succeeded(): Promise<void> {
+    if (!this.connected) this.connections++;
     this.connected = true;
     this.lastError = null;
     if (this.persistedConnected !== true) {
       await this.db.updateTable('sync_link').set({ connected: 1, last_error: null, refused: null }).where('id', '=', 1).execute();
       this.persistedConnected = true;
     }
+  }
+
+  /**
+   * The audit-and-repair (sync/repair.ts), beside push and pull: after each connection once
+   * both logs are exchanged, and every REPAIR_EVERY_MS. Whatever the change log could not
+   * bring together is found and mended here, without a person.
+   */
+  private async repairLoop(): Promise<void> {
+    let done = 0;
+    let lastAt = 0;
+    let every = REPAIR_EVERY_MS;
+    while (!this.stopped) {
+      await this.sleep(1000);
+      if (this.stopped) return;
+      const link = await readLink(this.db).catch(() => undefined);
+      if (!link) return;
+      if (!this.connected || !this.pushIdle || this.pendingPull > 0) continue;
+      if (done === this.connections && Date.now() - lastAt < every) continue;
+      done = this.connections;
+      lastAt = Date.now();
+      try {
+        every = (await this.repairNow(link)).state === 'in_sync' ? REPAIR_EVERY_MS : REPAIR_RETRY_MS;
+      } catch (err) {
+        every = REPAIR_RETRY_MS;
+        if (this.stopped) return;
+        // the line went (the next connection runs it again) or the cloud refused: push and pull report it
+        this.services.logger.warn({ err: (err as Error)?.message }, 'sync: the audit-and-repair did not finish');
+      }
+    }
+  }
+
+  /** One audit-and-repair now; its outcome is kept on the link for the status. */
+  async repairNow(link?: Link) {
+    const l = link ?? (await this.current());
+    const call = <T>(path: string, body: unknown) => callCloud<T>(l.cloud_url, path, body, { credential: credentialOf(this.services, l), signal: this.abort.signal, timeoutMs: 120_000 });
+    return repairWithCloud(this.services, l, call, (s) => saveRepairState(this.db, { table: 'sync_link' }, s, this.services.clock.now()));
   }
 
   /** The cloud's changes known to wait beyond the last page (0 when the hub is caught up). */
@@ -244,11 +309,26 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
   if (!link) throw new Unlinked();
   const epoch = await currentEpoch(db);
   const sent = services.clock.now();
-  const pos = await callCloud<CloudPosition>(link.cloud_url, '/hello', { protocol: PROTOCOL_VERSION, epoch }, { credential: credentialOf(services, link), signal });
+  const pos = await callCloud<CloudPosition>(
+    link.cloud_url,
+    '/hello',
+    {
+      protocol: PROTOCOL_VERSION,
+      epoch,
+      cloud_epoch: link.cloud_epoch,
+      pulled: { after: Number(link.pull_cursor), op_id: link.pull_op_id },
+      pushed_through: Number(link.push_cursor),
+    },
+    { credential: credentialOf(services, link), signal },
+  );
   const back = services.clock.now();
   const offset = await measureOffset(services, { sent, back, cloudNow: pos.now, held: false });
   const patch: Partial<Link> = { clock_offset_ms: offset, cloud_epoch: pos.cloud_epoch, connected: 1, last_error: null, refused: null };
-  if (link.cloud_epoch && link.cloud_epoch !== pos.cloud_epoch) patch.pull_cursor = 0;
+  if (link.cloud_epoch && link.cloud_epoch !== pos.cloud_epoch) {
+    // a new cloud identity (the cloud was restored): pull it all again
+    patch.pull_cursor = 0;
+    patch.pull_op_id = null;
+  }
   if (pos.cursor > 0) {
     const mine = await db.selectFrom('change_log').select('op_id').where('origin', '=', epoch).where('origin_seq', '=', pos.cursor).executeTakeFirst();
     const node = await db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirstOrThrow();
@@ -313,7 +393,7 @@ export async function pullPage(
   const { db } = services;
   const epoch = await currentEpoch(db);
   const after = Number(link.pull_cursor);
-  let res: CloudPosition & { changes: WireChange[]; last: number; more: boolean; pending: number };
+  let res: CloudPosition & { changes: WireChange[]; last: number; more: boolean; pending: number; last_op_id?: string | null };
   const sent = services.clock.now();
   try {
     res = await callCloud(
@@ -325,7 +405,7 @@ export async function pullPage(
   } catch (err) {
     if (err instanceof Refused && err.code === 'sync_cursor_mismatch' && err.param === 'ahead') {
       // the cloud lost positions this hub had pulled (it was restored): pull it all again
-      await db.updateTable('sync_link').set({ pull_cursor: 0 }).where('id', '=', 1).execute();
+      await db.updateTable('sync_link').set({ pull_cursor: 0, pull_op_id: null }).where('id', '=', 1).execute();
       return { applied: 0, pending: 0, more: true };
     }
     throw err;
@@ -339,7 +419,13 @@ export async function pullPage(
     const r = await applyChanges(trx, { restaurantId: link.restaurant_id, role: 'hub', now: services.clock.now() }, res.changes);
     await trx
       .updateTable('sync_link')
-      .set({ pull_cursor: res.last, cloud_head: res.head, pending_pull: res.pending, last_synced_at: Math.floor(services.clock.now() / 1000) })
+      .set({
+        pull_cursor: res.last,
+        ...(res.last !== after && res.last_op_id ? { pull_op_id: res.last_op_id } : {}),
+        cloud_head: res.head,
+        pending_pull: res.pending,
+        last_synced_at: Math.floor(services.clock.now() / 1000),
+      })
       .where('id', '=', 1)
       .execute();
     return r.applied;

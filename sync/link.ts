@@ -29,7 +29,16 @@ const RESTAMP_MS = 5_000;
  */
 export async function linkHub(services: Services, cloudUrl: string, code: string): Promise<LinkResult> {
   const { db } = services;
-  if (await readLink(db)) throw new ApiError('state_conflict', 'This hub is already linked. `comanda sync unlink` first.');
+  const existing = await readLink(db);
+  if (existing) {
+    // a link cut after the cloud answered: the hub is linked, only its first sync is unfinished
+    if (existing.cloud_url === cloudUrl) {
+      const done = await syncUntilIdle(services);
+      const mode = existing.push_cursor > 0 || done.pushed > 0 ? 'push' : 'pull';
+      return { linked: true, hub_id: existing.hub_id, restaurant_id: existing.restaurant_id, mode, cloud_url: cloudUrl, ...done };
+    }
+    throw new ApiError('state_conflict', `This hub is already linked to ${existing.cloud_url}. \`comanda sync unlink\` first to link it to another cloud.`);
+  }
   const restaurants = await db.selectFrom('restaurants').select(['id', 'slug']).execute();
   if (restaurants.length > 1) throw new ApiError('state_conflict', 'This data dir holds several restaurants; a hub links exactly one.');
   const mine = restaurants[0] ?? null;
@@ -69,6 +78,11 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
         cloud_epoch: res.cloud_epoch,
         refused: null,
         clock_offset_ms: offset,
+        pull_op_id: null,
+        repair_state: 'unknown',
+        repair_checked_at: null,
+        repaired_rows: 0,
+        repair_unconverged: null,
         created: now,
       })
       .execute();

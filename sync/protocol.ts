@@ -7,7 +7,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
  */
 // 2: settlements of conflicts (sync_resolutions) travel
 // 3: payments, refunds and cash counts travel (issue 25)
-export const PROTOCOL_VERSION = 3;
+// 4: hello carries the hub's checkpoints (a restored cloud is found out); /repair
+export const PROTOCOL_VERSION = 4;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;
@@ -43,7 +44,19 @@ export const linkRequest = z.object({
   slug: z.string().max(64).optional(),
 });
 
-export const helloRequest = z.object({ ...header, epoch: z.string().min(1).max(64) });
+export const helloRequest = z.object({
+  ...header,
+  epoch: z.string().min(1).max(64),
+  /**
+   * The hub's checkpoints, which the cloud verifies (as CouchDB's replication checkpoints are
+   * kept and compared on both peers): the cloud identity it pulled from, the position it pulled
+   * through with the op id the cloud had there, and how far the cloud acknowledged its pushes.
+   * A cloud that no longer holds what it handed out or acknowledged was restored from a dump.
+   */
+  cloud_epoch: z.string().max(64).nullable().optional(),
+  pulled: z.object({ after: z.number().int().nonnegative(), op_id: z.string().max(64).nullable() }).optional(),
+  pushed_through: z.number().int().nonnegative().optional(),
+});
 
 export const pushRequest = z.object({
   ...header,

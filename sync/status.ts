@@ -7,6 +7,25 @@ import { countLog } from './changes.ts';
 import { readLink } from './hub.ts';
 import { openConflicts, SyncConflictSchema } from './conflicts.ts';
 
+export const SyncRepairSchema = named(
+  'SyncRepair',
+  z.object({
+    state: z.enum(['unknown', 'in_sync', 'repairing', 'diverged']),
+    checked_at: unix().nullable(),
+    /** rows the last repair mended */
+    repaired_rows: z.number().int(),
+    /** rows that stayed different (at most 20) */
+    unconverged: z.array(z.object({ table: z.string(), id: z.string() })),
+  }),
+);
+
+const repairOf = (row: { repair_state: string; repair_checked_at: number | null; repaired_rows: number; repair_unconverged: string | null }) => ({
+  state: row.repair_state as z.output<typeof SyncRepairSchema>['state'],
+  checked_at: row.repair_checked_at === null ? null : Number(row.repair_checked_at),
+  repaired_rows: Number(row.repaired_rows),
+  unconverged: row.repair_unconverged ? (JSON.parse(row.repair_unconverged) as { table: string; id: string }[]) : [],
+});
+
 export const SyncStatusSchema = named(
   'SyncStatus',
   z.object({
@@ -23,6 +42,11 @@ export const SyncStatusSchema = named(
     lag_seconds: z.number().int(),
     /** open conflicts, newest first (at most 50); settled ones leave the list */
     conflicts: z.array(SyncConflictSchema),
+    /**
+     * The last audit-and-repair: `in_sync`, `repairing` (rows that differed are being mended),
+     * `diverged` (rows a repair cannot make the same: a person must look), `unknown` (not run yet).
+     */
+    repair: SyncRepairSchema,
   }),
 );
 export type SyncStatus = z.output<typeof SyncStatusSchema>;
@@ -64,6 +88,7 @@ export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaura
       last_error: live ? live.lastError : link.last_error,
       lag_seconds: lagOf(now, oldest ? Math.floor(Number(oldest.created) / 1000) : null, pending_pull ? link.last_synced_at : null),
       conflicts,
+      repair: repairOf(link),
     };
   }
   const hub = await db.selectFrom('sync_hubs').selectAll().where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).orderBy('created', 'desc').executeTakeFirst();
@@ -83,6 +108,7 @@ export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaura
     last_error: hub.last_error,
     lag_seconds: lagOf(now, null, pending_pull || Number(hub.hub_pending) ? seen : null),
     conflicts,
+    repair: repairOf(hub),
   };
 }
 
@@ -104,4 +130,5 @@ const empty = (role: 'hub' | 'cloud', conflicts: SyncStatus['conflicts']): SyncS
   last_error: null,
   lag_seconds: 0,
   conflicts,
+  repair: { state: 'unknown', checked_at: null, repaired_rows: 0, unconverged: [] },
 });

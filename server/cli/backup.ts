@@ -31,12 +31,12 @@ export async function backupCommand(argv: string[]) {
 
 /** `comanda restore --data-dir D FILE`: refused while a hub runs on D. */
 export async function restoreCommand(argv: string[]) {
-  const { values: flags, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  const { values: flags, positionals } = parseArgs({ args: argv, options: { 'data-dir': { type: 'string' }, json: { type: 'boolean' }, force: { type: 'boolean' } }, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file || extra.length) throw new CliError('usage: comanda restore --data-dir DIR BACKUP_FILE');
+  if (!file || extra.length) throw new CliError('usage: comanda restore --data-dir DIR [--force] BACKUP_FILE');
   const dataDir = path.resolve((flags['data-dir'] as string | undefined) ?? './data');
   try {
-    const r = await restoreDataDir(dataDir, path.resolve(file), Date.now());
+    const r = await restoreDataDir(dataDir, path.resolve(file), Date.now(), { force: flags.force === true });
     out(
       flags,
       { restored: r.restored, kept_aside: r.keptAside, epoch: r.epoch },

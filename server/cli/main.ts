@@ -18,7 +18,8 @@ const USAGE = `comanda — restaurant operations hub
   comanda staff reset-password --email EMAIL [--restaurant SLUG] [--password P] [--data-dir DIR] [--json]
   comanda config check [--data-dir DIR] [--json]       validate comanda.json and the environment; print the effective config, secrets masked
   comanda backup --data-dir DIR [--to FILE] [--json]   an online backup (safe while the hub runs)
-  comanda restore --data-dir DIR FILE [--json]         replace the database with a backup (the hub must be stopped)
+  comanda restore --data-dir DIR [--force] FILE [--json] replace the database with a backup (the hub must be stopped;
+                                                       refused when changes the cloud never got would be lost)
   comanda support-bundle --data-dir DIR [--to FILE]    config (secrets masked), versions, last logs, database check
 `;
 

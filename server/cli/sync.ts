@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { createInvite } from '../../sync/cloud.ts';
-import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
+import { callCloud, credentialOf, readLink, Refused } from '../../sync/hub.ts';
 import { linkHub, unlinkHub } from '../../sync/link.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { syncStatus } from '../../sync/status.ts';
@@ -21,6 +21,7 @@ const USAGE = `usage:
   comanda sync invite --database-url URL [--restaurant rst_…] [--json]     (on the cloud)
   comanda sync link --data-dir D --cloud-url URL --code CODE [--json]      (on the hub)
   comanda sync status --data-dir D [--json]
+  comanda sync status --database-url URL [--restaurant rst_…] [--json]     (on the cloud: every linked hub)
   comanda sync audit --data-dir D [--json]
   comanda sync unlink --data-dir D [--force] [--json]   (revokes the credential on the cloud; --force: forget it here even if the cloud is unreachable)`;
 
@@ -41,6 +42,36 @@ function servicesFor(database: Database, dataDir: string | null): Services {
     // the data dir holds the key that seals the hub's sync credential
     config: { ...defaultConfig, role: database.dialect === 'postgres' ? 'cloud' : 'hub', dataDir },
   };
+}
+
+/**
+ * Why a link failed, in one line that names the cloud's URL and says what to check: an
+ * operator reads it at a terminal, often with the venue's internet in doubt.
+ */
+export function linkFailure(url: string, err: any): string {
+  if (err instanceof Refused) {
+    const check =
+      err.status === 401 ? 'make a new code with `comanda sync invite` on the cloud' : err.status === 404 ? 'check that the URL is the comanda cloud' : 'check the code and this hub’s data dir';
+    return `the cloud at ${url} refused the link (${err.status} ${err.code}): ${err.message} — ${check}`;
+  }
+  if (err?.constructor?.name === 'ApiError') return err.message;
+  const cause = err?.cause ?? err;
+  const code: string = String(cause?.code ?? err?.name ?? '');
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'connection refused — check the address and port, and that the cloud is running'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'the host name does not resolve — check the URL and this computer’s internet'
+        : /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)
+          ? `the TLS handshake failed (${code}) — check the cloud’s certificate and whether the URL should be https or http`
+          : code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE'
+            ? 'it accepted the connection and closed it without answering — check that the URL points at the comanda cloud, not another service or proxy'
+            : code === 'TimeoutError' || code === 'AbortError' || code === 'ABORT_ERR' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
+              ? 'no answer in time — check the line and that the cloud is running'
+              : /without JSON/.test(String(err?.message))
+                ? `${err.message} — check that the URL points at the comanda cloud`
+                : `${String(cause?.message ?? err?.message ?? err).split('\n')[0]} — check the URL and the line`;
+  return `cannot link to the cloud at ${url}: ${why}`;
 }
 
 export async function syncCommand(argv: string[]) {
@@ -66,12 +97,22 @@ export async function syncCommand(argv: string[]) {
       }
       case 'link': {
         if (!flags['cloud-url'] || !flags.code) throw new CliError('sync link needs --cloud-url and --code');
-        const r = await linkHub(services, flags['cloud-url'] as string, flags.code as string);
+        const url = flags['cloud-url'] as string;
+        const r = await linkHub(services, url, flags.code as string).catch((err) => {
+          throw new CliError(linkFailure(url, err));
+        });
         out(flags, r, `Linked as ${r.hub_id} (${r.mode === 'push' ? `pushed ${r.pushed} changes` : `pulled ${r.pulled} changes`}). \`comanda serve\` keeps it in sync.`);
         break;
       }
       case 'status': {
         const link = await readLink(database.db);
+        if (!link && !flags.restaurant && services.config.role === 'cloud') {
+          // on a cloud: every linked hub, each with where its sync stands
+          const hubs = await database.db.selectFrom('sync_hubs').select(['restaurant_id']).where('revoked_at', 'is', null).orderBy('created').execute();
+          const list = await Promise.all(hubs.map((h) => syncStatus(database.db, 'cloud', h.restaurant_id, systemClock.now()).then((s) => ({ restaurant_id: h.restaurant_id, ...s }))));
+          out(flags, { object: 'list', data: list }, list.length ? list.map((s) => `${s.hub_id} ${s.restaurant_id} ${s.connected ? 'connected' : 'not connected'}${s.last_error ? ` (${s.last_error})` : ''}, repair ${s.repair.state}`).join('\n') : 'No hub is linked to this cloud.');
+          break;
+        }
         const restaurant = (flags.restaurant as string | undefined) ?? link?.restaurant_id;
         const s = restaurant ? await syncStatus(database.db, services.config.role, restaurant, systemClock.now()) : null;
         out(flags, s ?? { object: 'sync_status', linked: false }, s?.linked ? JSON.stringify(s, null, 2) : 'Not linked.');

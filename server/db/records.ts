@@ -117,9 +117,10 @@ type Entry = { table: string; op: Op; row: LogRow; data: string; fields?: string
  * node's identity and clock, so it is never sent back and merges the same way everywhere.
  */
 export interface Provenance {
-  op_id: string;
-  origin: string;
-  origin_seq: number;
+  /** left out (a repair taken from the other side's row): this node's own op id and position */
+  op_id?: string;
+  origin?: string;
+  origin_seq?: number;
   hlc: string;
   /** the columns this node actually took from the change; null for all */
   fields: string[] | null;

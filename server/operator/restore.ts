@@ -17,6 +17,29 @@ export interface RestoreResult {
   epoch: string;
 }
 
+/**
+ * What a linked hub's database holds that its cloud never acknowledged: the changes a restore
+ * would throw away for good (the cloud cannot give back what it never received).
+ */
+export function unsentChanges(dbFile: string): { changes: number; orders: number } {
+  if (!fs.existsSync(dbFile)) return { changes: 0, orders: 0 };
+  const db = new SQLite(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const hasLink = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sync_link'").get();
+    const link = hasLink ? (db.prepare('SELECT push_cursor FROM sync_link WHERE id = 1').get() as { push_cursor: number } | undefined) : undefined;
+    if (!link) return { changes: 0, orders: 0 };
+    const { origin } = db.prepare('SELECT origin FROM node_state WHERE id = 1').get() as { origin: string };
+    const r = db
+      .prepare(
+        "SELECT count(*) AS changes, count(DISTINCT CASE WHEN table_name = 'orders' THEN row_id END) AS orders FROM change_log WHERE origin = ? AND origin_seq > ?",
+      )
+      .get(origin, Number(link.push_cursor)) as { changes: number; orders: number };
+    return { changes: Number(r.changes), orders: Number(r.orders) };
+  } finally {
+    db.close();
+  }
+}
+
 /** Refuses anything that is not a sound comanda database, before a byte of the data dir is touched. */
 export function checkBackupFile(file: string): void {
   if (!fs.existsSync(file)) throw new RestoreError(`${file} does not exist`);
@@ -49,10 +72,17 @@ export function checkBackupFile(file: string): void {
  * `replaced/` (never deleted); the restored one is migrated to this version and given a
  * new sync epoch, because its history is no longer the one the cloud holds.
  */
-export async function restoreDataDir(dataDir: string, file: string, nowMs: number): Promise<RestoreResult> {
+export async function restoreDataDir(dataDir: string, file: string, nowMs: number, opts: { force?: boolean } = {}): Promise<RestoreResult> {
   const holder = lockHolder(dataDir);
   if (holder) throw new HubLockedError(holder, dataDir);
   checkBackupFile(file);
+  const unsent = unsentChanges(path.join(dataDir, DB_FILE));
+  if (unsent.changes > 0 && !opts.force) {
+    throw new RestoreError(
+      `${unsent.changes} change(s) made on this hub never reached the cloud, ${unsent.orders} order(s) among them; the restore would lose them. ` +
+        'Start the hub with the line up and let it sync first, or run again with --force to discard them.',
+    );
+  }
   // held while we work, so a hub started meanwhile refuses to start
   const lock = acquireHubLock(dataDir);
   try {

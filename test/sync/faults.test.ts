@@ -11,6 +11,19 @@ import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { copyPostgres } from '../helpers/pg-copy.ts';
+import { compactLog } from '../../sync/compact.ts';
+
+async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err: any) {
+      if (!String(err?.code).startsWith('SQLITE_BUSY') || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+    }
+  }
+}
 
 /**
  * Faults that used to leave a hub and its cloud different for good, between real processes: a
@@ -113,6 +126,111 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       await converged();
       expect(await item(hubDb.db)).toEqual({ name: 'Carbonara della casa', price: 1600 });
       expect({ ...(await item(cloudDb.db)), price: Number((await item(cloudDb.db)).price) }).toEqual({ name: 'Carbonara della casa', price: 1600 });
+    });
+
+    it('compaction then a hub restored from a backup older than it: the hub converges by itself (the repair brings the row whole, with its clocks)', async () => {
+      const made = await hubApi().post('/v1/menu_items', { name: 'Risotto', category, price: 1300 });
+      expect(made.status).toBe(201);
+      const id = made.body.id as string;
+      const row = (db: Kysely<DB>) => db.selectFrom('menu_items').select(['name', 'price']).where('id', '=', id).executeTakeFirstOrThrow();
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', id).executeTakeFirst()));
+      const backup = path.join(dir, '..', `${path.basename(dir)}-old.db`);
+      await comanda('backup', '--data-dir', dir, '--to', backup);
+
+      expect((await hubApi().patch(`/v1/menu_items/${id}`, { name: 'Risotto ai funghi' })).status).toBe(200);
+      expect((await hubApi().patch(`/v1/menu_items/${id}`, { price: 1500 })).status).toBe(200);
+      await until('both edits reached the cloud', async () => Number((await row(cloudDb.db)).price) === 1500);
+      await converged();
+      // the nightly compaction, two days on, on both sides: the cloud keeps one entry of the row (the price's)
+      const later = Date.now() + 2 * 86_400_000;
+      await compactLog(cloudDb.db, { nowMs: later });
+      await busyRetry(() => compactLog(hubDb.db, { nowMs: later }));
+      const kept = await cloudDb.db.selectFrom('change_log').select(['fields']).where('table_name', '=', 'menu_items').where('row_id', '=', id).execute();
+      expect(kept).toHaveLength(1);
+      expect(JSON.parse(kept[0].fields!)).toContain('price');
+      expect(JSON.parse(kept[0].fields!)).not.toContain('name');
+
+      // the hub PC is restored from the backup made before the rename
+      await hub.stop();
+      await hubDb.close();
+      const restored = await comanda('restore', '--data-dir', dir, backup);
+      expect(restored.epoch).toMatch(/^node_/);
+      hub = await ServeProcess.start(['--data-dir', dir]);
+      hubDb = await openDatabase({ dataDir: dir });
+      await converged();
+      expect(await row(hubDb.db)).toEqual({ name: 'Risotto ai funghi', price: 1500 });
+      const status = await comanda('sync', 'status', '--data-dir', dir);
+      expect(status.repair).toMatchObject({ state: 'in_sync', unconverged: [] });
+    });
+
+    it('a cloud restored from a dump is found out: orders taken on it after the restore reach the hub, and what the restore lost comes back from the hub, cloud-origin rows included', async () => {
+      const dump = await freshDatabase('postgres');
+      await copyPostgres(cloudDb.url!, dump.url!);
+      const epochBefore = (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin;
+      // after the dump: an order on each side, exchanged
+      const lostOnCloud = await order(cloudApi(), 'Web guest after the dump');
+      const fromHub = await order(hubApi(), 'Hub guest after the dump');
+      await until('the cloud’s order reached the hub', async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', lostOnCloud.id).executeTakeFirst()));
+      await converged();
+
+      // the cloud's database is lost and restored from the dump
+      await cloud.kill9();
+      const old = cloudDb;
+      cloudDb = dump;
+      await old.close();
+      cloud = await ServeProcess.start(cloudArgs(), { port: cloud.port });
+      const afterRestore = await order(cloudApi(), 'Web guest after the restore');
+
+      await until('the cloud took a new log identity', async () => (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin !== epochBefore);
+      await until('the order taken after the restore reached the hub', async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', afterRestore.id).executeTakeFirst()));
+      await converged();
+      const ids = [lostOnCloud.id, fromHub.id, afterRestore.id].sort();
+      for (const db of [hubDb.db, cloudDb.db]) {
+        expect((await db.selectFrom('orders').select('id').where('id', 'in', ids).orderBy('id').execute()).map((o) => o.id)).toEqual(ids);
+      }
+      const cloudStatus = (await cloudApi().get('/v1/sync/status')).body;
+      expect(cloudStatus.repair.state).toBe('in_sync');
+      // on the cloud, the operator lists its linked hubs
+      const hubs = await comanda('sync', 'status', '--database-url', cloudDb.url!);
+      expect(hubs.data).toEqual([expect.objectContaining({ restaurant_id: restaurantId, hub_id: cloudStatus.hub_id, linked: true, connected: true })]);
+    });
+
+    it('rows that differ with no change to settle them (written behind the log): the repair says so loudly on both sides, and clears once a person edits the row', async () => {
+      await cloudDb.db.updateTable('menu_items').set({ description: 'written behind the log' }).where('id', '=', menuItem).execute();
+      // a new connection runs the audit-and-repair
+      proxy.cut();
+      proxy.restore();
+      await until('the hub reports the rows it cannot make the same', async () => (await comanda('sync', 'status', '--data-dir', dir)).repair.state === 'diverged', 120_000);
+      const status = await comanda('sync', 'status', '--data-dir', dir);
+      expect(status.repair.unconverged).toEqual([{ table: 'menu_items', id: menuItem }]);
+      expect((await hubApi().get('/v1/sync/status')).body.repair).toMatchObject({ state: 'diverged', unconverged: [{ table: 'menu_items', id: menuItem }] });
+      expect((await cloudApi().get('/v1/sync/status')).body.repair).toMatchObject({ state: 'diverged', unconverged: [{ table: 'menu_items', id: menuItem }] });
+
+      // a person settles it: an edit travels like any change
+      expect((await hubApi().patch(`/v1/menu_items/${menuItem}`, { description: 'Guanciale, pecorino' })).status).toBe(200);
+      await until('the repair finds the sides the same again', async () => (await comanda('sync', 'status', '--data-dir', dir)).repair.state === 'in_sync', 120_000);
+      await converged();
+    });
+
+    it('`comanda restore` counts the changes the cloud never received and refuses without --force, saying how many orders would be lost', async () => {
+      const backup = path.join(dir, '..', `${path.basename(dir)}-before-outage.db`);
+      await comanda('backup', '--data-dir', dir, '--to', backup);
+      proxy.cut();
+      await order(hubApi(), 'Offline guest 1');
+      await order(hubApi(), 'Offline guest 2');
+      await hub.stop();
+      await hubDb.close();
+      await expect(comanda('restore', '--data-dir', dir, backup)).rejects.toThrow(/restore refused: \d+ change\(s\) made on this hub never reached the cloud, 2 order\(s\) among them; .*--force/);
+      // refused before anything was touched: the orders are still there
+      const still = await openDatabase({ dataDir: dir });
+      expect((await still.db.selectFrom('orders').select('id').where('customer_name', 'like', 'Offline guest %').execute()).length).toBe(2);
+      await still.close();
+      const forced = await comanda('restore', '--data-dir', dir, backup, '--force');
+      expect(forced.epoch).toMatch(/^node_/);
+      hub = await ServeProcess.start(['--data-dir', dir]);
+      hubDb = await openDatabase({ dataDir: dir });
+      proxy.restore();
+      await converged();
     });
   });
 }

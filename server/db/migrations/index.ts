@@ -38,6 +38,7 @@ import * as m1600 from './1600_order_seat_course.ts';
 import * as m1601 from './1601_service.ts';
 
 import * as m1700 from './1700_payments.ts';
+import * as m1900 from './1900_sync_repair.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   '1601_service': m1601,
 
   '1700_payments': m1700,
+  '1900_sync_repair': m1900,
 };

@@ -32,6 +32,14 @@ export interface SyncLinkTable {
   refused: string | null;
   /** cloud clock minus this node's clock, learned at every exchange */
   clock_offset_ms: number;
+  /** the op id of the cloud's entry at pull_cursor: the checkpoint the cloud verifies at hello */
+  pull_op_id: string | null;
+  /** the last audit-and-repair (sync/repair.ts): unknown, in_sync, repairing, diverged */
+  repair_state: string;
+  repair_checked_at: number | null;
+  repaired_rows: number;
+  /** JSON {table, id}[]: rows a repair could not make the same */
+  repair_unconverged: string | null;
   created: number;
 }
 
@@ -49,6 +57,12 @@ export interface SyncHubsTable {
   last_seen_at: number | null;
   last_error: string | null;
   revoked_at: number | null;
+  /** the last audit-and-repair (sync/repair.ts): unknown, in_sync, repairing, diverged */
+  repair_state: string;
+  repair_checked_at: number | null;
+  repaired_rows: number;
+  /** JSON {table, id}[]: rows a repair could not make the same */
+  repair_unconverged: string | null;
   created: number;
 }
 

@@ -1235,6 +1235,16 @@ export type components = {
             row_ids: string[];
             table: string;
         };
+        SyncRepair: {
+            checked_at: number | null;
+            repaired_rows: number;
+            /** @enum {string} */
+            state: "unknown" | "in_sync" | "repairing" | "diverged";
+            unconverged: {
+                id: string;
+                table: string;
+            }[];
+        };
         SyncStatus: {
             cloud_url: string | null;
             conflicts: components["schemas"]["SyncConflict"][];
@@ -1248,6 +1258,7 @@ export type components = {
             object: "sync_status";
             pending_pull: number;
             pending_push: number;
+            repair: components["schemas"]["SyncRepair"];
             /** @enum {string} */
             role: "hub" | "cloud";
         };

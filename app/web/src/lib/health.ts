@@ -27,6 +27,8 @@ export interface SyncStatus {
   last_error: string | null;
   lag_seconds: number;
   conflicts: SyncConflict[];
+  /** the last audit-and-repair (sync/repair.ts) */
+  repair: { state: 'unknown' | 'in_sync' | 'repairing' | 'diverged'; checked_at: number | null; repaired_rows: number; unconverged: { table: string; id: string }[] };
 }
 
 /** GET /v1/system/health's `backups` (server/presenters/system.ts). */

@@ -32,9 +32,31 @@ export function SyncSummary({ status, detailed = false }: { status: SyncStatus; 
     [t('ops.sync.pending'), status.pending_push || status.pending_pull ? t('ops.sync.pendingCounts', { push: status.pending_push, pull: status.pending_pull }) : t('ops.sync.nothingWaiting')],
   ];
   if (status.last_error) rows.push([t('ops.sync.lastError'), <span class="error-text">{status.last_error}</span>]);
+  const r = status.repair;
+  rows.push([
+    t('ops.sync.same'),
+    r.state === 'repairing' ? (
+      <Badge tone="warn">{t('ops.sync.repairing')}</Badge>
+    ) : r.state === 'diverged' ? (
+      <Badge tone="warn">{t('ops.sync.diverged', { n: r.unconverged.length })}</Badge>
+    ) : r.state === 'in_sync' && r.checked_at ? (
+      t('ops.sync.checked', { when: when(r.checked_at) }) + (r.repaired_rows ? ` ${t('ops.sync.repaired', { n: r.repaired_rows })}` : '')
+    ) : (
+      t('ops.sync.notChecked')
+    ),
+  ]);
   if (detailed && status.cloud_url) rows.unshift([t('ops.sync.cloud'), status.cloud_url]);
   if (detailed && status.hub_id) rows.push([t('ops.sync.hubId'), <code>{status.hub_id}</code>]);
-  return <Facts rows={rows} />;
+  return (
+    <>
+      {r.state === 'diverged' ? (
+        <p class="warn-note" role="alert">
+          {t('ops.sync.divergedNote', { rows: r.unconverged.map((u) => `${u.table} ${u.id}`).join(', ') })}
+        </p>
+      ) : null}
+      <Facts rows={rows} />
+    </>
+  );
 }
 
 /** The last backup, or the warning that there has been none for 48 h. */

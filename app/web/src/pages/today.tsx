@@ -47,12 +47,13 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
 type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
-function healthItems(h: { sync: { last_error: string | null; linked: boolean }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
+function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
   if (!h) return [];
   const out: Attention[] = [];
   const b = h.system.backups;
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
+  if (h.sync.repair.state === 'diverged') out.push({ key: 'sync-diverged', text: t('ops.sync.diverged', { n: h.sync.repair.unconverged.length }), href: '/app/settings?tab=sync', tone: 'warn' });
   for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge'), conflict: c });
   return out;
 }

@@ -37,6 +37,13 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.sync.lastError': 'Letztes Problem',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',
+  'ops.sync.same': 'Auf beiden Seiten gleich',
+  'ops.sync.repairing': 'Unterschiede werden behoben…',
+  'ops.sync.diverged': '{n} Datensatz/Datensätze verschieden — bitte prüfen',
+  'ops.sync.divergedNote': 'Hub und Cloud haben verschiedene Fassungen dieser Datensätze, und keine Änderung sagt, welche stimmt: {rows}. Jeden dort korrigieren, wo er falsch ist: die Änderung wird auf die andere Seite kopiert.',
+  'ops.sync.checked': 'Geprüft {when}',
+  'ops.sync.repaired': '({n} Datensatz/Datensätze behoben)',
+  'ops.sync.notChecked': 'Noch nicht geprüft',
 
   'ops.conflicts.title': 'Synchronisationskonflikte',
   'ops.conflicts.hint': 'Dasselbe wurde im Hub und in der Cloud geändert, während sie getrennt waren. Die Synchronisation hat entschieden; prüfen Sie, ob es so stimmt.',

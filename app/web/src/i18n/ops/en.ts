@@ -36,6 +36,13 @@ export const opsEn = {
   'ops.sync.lastError': 'Last problem',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',
+  'ops.sync.same': 'Same on both sides',
+  'ops.sync.repairing': 'Repairing differences…',
+  'ops.sync.diverged': 'Different in {n} record(s) — a person must look',
+  'ops.sync.divergedNote': 'Hub and cloud hold different versions of these records and no change says which is right: {rows}. Correct each one where it is wrong: the edit is copied to the other side.',
+  'ops.sync.checked': 'Checked {when}',
+  'ops.sync.repaired': '({n} record(s) repaired)',
+  'ops.sync.notChecked': 'Not checked yet',
 
   'ops.conflicts.title': 'Sync conflicts',
   'ops.conflicts.hint': 'The same thing was changed on the hub and in the cloud while they were apart. Sync decided for you; check that it is what you want.',

@@ -37,6 +37,13 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.sync.lastError': 'Último problema',
   'ops.sync.cloud': 'Nube',
   'ops.sync.hubId': 'Hub',
+  'ops.sync.same': 'Igual en ambos lados',
+  'ops.sync.repairing': 'Reparando diferencias…',
+  'ops.sync.diverged': '{n} registro(s) distintos — hace falta revisarlos',
+  'ops.sync.divergedNote': 'El hub y la nube tienen versiones distintas de estos registros y ningún cambio dice cuál es la buena: {rows}. Corrija cada uno donde esté mal: el cambio se copia al otro lado.',
+  'ops.sync.checked': 'Comprobado {when}',
+  'ops.sync.repaired': '({n} registro(s) reparados)',
+  'ops.sync.notChecked': 'Aún sin comprobar',
 
   'ops.conflicts.title': 'Conflictos de sincronización',
   'ops.conflicts.hint': 'Lo mismo se cambió en el hub y en la nube mientras estaban separados. La sincronización decidió; compruebe que es lo que quiere.',

@@ -37,6 +37,13 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.sync.lastError': 'Dernier problème',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',
+  'ops.sync.same': 'Identique des deux côtés',
+  'ops.sync.repairing': 'Réparation des différences…',
+  'ops.sync.diverged': '{n} enregistrement(s) différents — à vérifier',
+  'ops.sync.divergedNote': 'Le hub et le cloud ont des versions différentes de ces enregistrements et aucune modification ne dit laquelle est juste : {rows}. Corrigez chacun là où il est faux : la modification est copiée de l’autre côté.',
+  'ops.sync.checked': 'Vérifié {when}',
+  'ops.sync.repaired': '({n} enregistrement(s) réparés)',
+  'ops.sync.notChecked': 'Pas encore vérifié',
 
   'ops.conflicts.title': 'Conflits de synchronisation',
   'ops.conflicts.hint': 'La même chose a été modifiée sur le hub et dans le cloud pendant qu’ils étaient séparés. La synchronisation a tranché ; vérifiez que cela vous convient.',

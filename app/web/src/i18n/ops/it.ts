@@ -37,6 +37,13 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.sync.lastError': 'Ultimo problema',
   'ops.sync.cloud': 'Cloud',
   'ops.sync.hubId': 'Hub',
+  'ops.sync.same': 'Uguale su entrambi i lati',
+  'ops.sync.repairing': 'Riparazione delle differenze…',
+  'ops.sync.diverged': '{n} record diversi — serve un controllo',
+  'ops.sync.divergedNote': 'Hub e cloud hanno versioni diverse di questi record e nessuna modifica dice quale sia giusta: {rows}. Correggi ciascuno dove è sbagliato: la modifica viene copiata sull’altro lato.',
+  'ops.sync.checked': 'Controllato {when}',
+  'ops.sync.repaired': '({n} record riparati)',
+  'ops.sync.notChecked': 'Non ancora controllato',
 
   'ops.conflicts.title': 'Conflitti di sincronizzazione',
   'ops.conflicts.hint': 'La stessa cosa è stata modificata sull’hub e nel cloud mentre erano separati. La sincronizzazione ha deciso; controlla che vada bene.',
