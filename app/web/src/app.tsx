@@ -1,4 +1,5 @@
 import './i18n/ops/index.ts';
+import './i18n/first-day/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';

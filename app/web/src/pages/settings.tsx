@@ -116,7 +116,7 @@ function GeneralSettings() {
             />
           </div>
         </section>
-        <section class="card">
+        <section class="card" id="hours">
           <h2>{t('settings.hours')}</h2>
           <p class="hint">{t('settings.hoursHint')}</p>
           <div class="hours">
@@ -139,7 +139,7 @@ function GeneralSettings() {
             })}
           </div>
         </section>
-        <section class="card">
+        <section class="card" id="waitlist">
           <h2>{t('nav.waitlist')}</h2>
           <Toggle label={t('settings.waitlistOn')} checked={form.waitlist.enabled} onChange={(v) => set('waitlist', { ...form.waitlist, enabled: v })} />
           <div class="row">
