@@ -99,3 +99,61 @@ describe('first day in the browser', () => {
     await phone.close();
   });
 });
+
+describe('share and connect in the browser', () => {
+  let hub: TestHub;
+  let browser: Browser;
+  let page: Page;
+  const password = 'a very good password';
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite');
+    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ restaurant_name: 'Bistro Neuf', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
+    });
+    expect(setup.status).toBeLessThan(300);
+    const table = await hub.api.post('/v1/tables', { number: 7, capacity: 4 });
+    expect((await hub.api.post('/v1/qr_codes', { table: table.body.id })).status).toBe(201);
+    browser = await launch();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hub.url });
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${hub.url}/app/login`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('lists every address in full, copies one and shows its QR code, and the guest page it names opens', async () => {
+    await page.getByRole('link', { name: 'Share and connect' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Share and connect' }).waitFor();
+    const slug = (await hub.api.get('/v1/settings')).body.slug;
+    const waitlist = page.getByLabel('Guest waitlist page', { exact: true });
+    await expect.poll(() => waitlist.inputValue()).toMatch(new RegExp(`^http://[^/]+/r/${slug}/waitlist$`));
+    expect(await page.getByLabel('Guest feedback page', { exact: true }).inputValue()).toMatch(new RegExp(`/r/${slug}/feedback$`));
+    expect(await page.getByLabel('Floor screen', { exact: true }).inputValue()).toMatch(/\/screens\/floor$/);
+    expect(await page.getByLabel('Expo screen', { exact: true }).inputValue()).toMatch(/\/screens\/expo$/);
+    expect(await page.getByLabel('Pair a tablet', { exact: true }).inputValue()).toMatch(/^http/);
+    const code = (await hub.api.get('/v1/qr_codes')).body.data[0];
+    expect(await page.getByLabel('QR menu of table 7', { exact: true }).inputValue()).toBe(code.url);
+    await page.getByRole('button', { name: 'Copy: Guest waitlist page' }).click();
+    await page.getByRole('button', { name: 'Copied: Guest waitlist page' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(await waitlist.inputValue());
+    await page.getByRole('button', { name: 'QR code: Guest waitlist page' }).click();
+    await page.getByRole('img', { name: 'QR code for Guest waitlist page' }).waitFor();
+    await checkPage(page, 'share-and-connect');
+    // the address shown is one that works
+    const guest = await browser.newPage();
+    await guest.goto((await waitlist.inputValue()).replace(/^http:\/\/[^/]+/, hub.url));
+    await guest.getByRole('heading', { level: 1 }).waitFor();
+    await guest.close();
+  });
+});

@@ -16,6 +16,21 @@ export const firstDayEn = {
   'first.todo': 'To do',
   'first.needHours': 'Set opening hours to take bookings.',
   'first.openHours': 'Opening hours',
+  'nav.share': 'Share and connect',
+  'share.title': 'Share and connect',
+  'share.hint': 'Every address to hand out, in full: copy it or show its QR code for a phone or tablet to scan.',
+  'share.copy': 'Copy',
+  'share.copied': 'Copied',
+  'share.qr': 'QR code',
+  'share.qrAlt': 'QR code for {what}',
+  'share.hub': 'This hub on the local network',
+  'share.waitlist': 'Guest waitlist page',
+  'share.feedback': 'Guest feedback page',
+  'share.floorScreen': 'Floor screen',
+  'share.expoScreen': 'Expo screen',
+  'share.pair': 'Pair a tablet',
+  'share.table': 'QR menu of table {n}',
+  'share.qrSheet': 'Print the QR sheet',
 };
 export type FirstDayKey = keyof typeof firstDayEn;
 
