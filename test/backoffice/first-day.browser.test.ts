@@ -156,4 +156,21 @@ describe('share and connect in the browser', () => {
     await guest.getByRole('heading', { level: 1 }).waitFor();
     await guest.close();
   });
+
+  it('adds a station by name in Settings, renames it, and offers it when pairing a screen', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Stations' }).waitFor();
+    await page.getByLabel('New station').fill('Grill');
+    await page.getByRole('button', { name: 'Add station' }).click();
+    await page.getByLabel('Name of Grill').waitFor();
+    const made = (await hub.api.get('/v1/stations/grill')).body;
+    expect(made).toMatchObject({ key: 'grill', name: 'Grill', is_active: true });
+    await page.getByLabel('Name of Grill').fill('Charcoal grill');
+    await page.getByLabel('Name of Grill').locator('xpath=ancestor::form').getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('Name of Charcoal grill').waitFor();
+    expect((await hub.api.get('/v1/stations/grill')).body.name).toBe('Charcoal grill');
+    // the screens' pairing form offers it
+    await expect.poll(() => page.locator('#screens select option').allTextContents()).toContain('Charcoal grill');
+    await checkPage(page, 'settings-stations');
+  });
 });

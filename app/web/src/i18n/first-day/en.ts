@@ -31,6 +31,10 @@ export const firstDayEn = {
   'share.pair': 'Pair a tablet',
   'share.table': 'QR menu of table {n}',
   'share.qrSheet': 'Print the QR sheet',
+  'stations.newName': 'New station',
+  'stations.add': 'Add station',
+  'stations.rename': 'Rename',
+  'stations.renameLabel': 'Name of {name}',
 };
 export type FirstDayKey = keyof typeof firstDayEn;
 

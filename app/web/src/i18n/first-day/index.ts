@@ -3,6 +3,10 @@ import { firstDayEn, type FirstDayKey } from './en.ts';
 
 // the other languages of the first-day texts
 const de: Record<FirstDayKey, string> = {
+  'stations.newName': 'Neue Station',
+  'stations.add': 'Station hinzufügen',
+  'stations.rename': 'Umbenennen',
+  'stations.renameLabel': 'Name von {name}',
   'nav.share': 'Teilen und verbinden',
   'share.title': 'Teilen und verbinden',
   'share.hint': 'Jede Adresse zum Weitergeben, vollständig: kopieren oder als QR-Code zum Scannen zeigen.',
@@ -36,6 +40,10 @@ const de: Record<FirstDayKey, string> = {
   'first.openHours': 'Öffnungszeiten',
 };
 const fr: Record<FirstDayKey, string> = {
+  'stations.newName': 'Nouveau poste',
+  'stations.add': 'Ajouter le poste',
+  'stations.rename': 'Renommer',
+  'stations.renameLabel': 'Nom de {name}',
   'nav.share': 'Partager et connecter',
   'share.title': 'Partager et connecter',
   'share.hint': 'Chaque adresse à donner, en entier : copiez-la ou montrez son QR code à scanner.',
@@ -69,6 +77,10 @@ const fr: Record<FirstDayKey, string> = {
   'first.openHours': 'Horaires d’ouverture',
 };
 const es: Record<FirstDayKey, string> = {
+  'stations.newName': 'Nueva estación',
+  'stations.add': 'Añadir estación',
+  'stations.rename': 'Renombrar',
+  'stations.renameLabel': 'Nombre de {name}',
   'nav.share': 'Compartir y conectar',
   'share.title': 'Compartir y conectar',
   'share.hint': 'Cada dirección para compartir, completa: cópiela o muestre su código QR para escanear.',
@@ -102,6 +114,10 @@ const es: Record<FirstDayKey, string> = {
   'first.openHours': 'Horario de apertura',
 };
 const it: Record<FirstDayKey, string> = {
+  'stations.newName': 'Nuova postazione',
+  'stations.add': 'Aggiungi postazione',
+  'stations.rename': 'Rinomina',
+  'stations.renameLabel': 'Nome di {name}',
   'nav.share': 'Condividi e collega',
   'share.title': 'Condividi e collega',
   'share.hint': 'Ogni indirizzo da condividere, per intero: copiatelo o mostrate il suo codice QR da scansionare.',
