@@ -1,6 +1,7 @@
 import './i18n/ops/index.ts';
 import './i18n/service/index.ts';
 import './i18n/payments/index.ts';
+import './i18n/first-day/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
@@ -33,6 +34,7 @@ import { homeOf, Shell } from './ui/shell.tsx';
 // charts and QR codes load with their pages, keeping the first load small
 const AnalyticsPage = lazy(() => import('./pages/analytics.tsx').then((m) => ({ default: m.AnalyticsPage })));
 const FloorPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.FloorPage })));
+const SharePage = lazy(() => import('./pages/share.tsx').then((m) => ({ default: m.SharePage })));
 const QrSheetPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.QrSheetPage })));
 
 interface PageRoute {
@@ -55,6 +57,7 @@ const PAGES: PageRoute[] = [
   { pattern: /^\/app\/guests\/?$/, scope: 'customers:read', page: GuestsPage },
   { pattern: /^\/app\/analytics\/?$/, scope: 'analytics:read', page: AnalyticsPage },
   { pattern: /^\/app\/staff\/?$/, scope: 'staff:read', page: StaffPage },
+  { pattern: /^\/app\/share\/?$/, scope: 'settings:write', page: SharePage },
   { pattern: /^\/app\/settings\/?$/, scope: 'settings:write', page: SettingsPage },
   { pattern: /^\/app\/printers\/?$/, scope: 'printers:read', page: PrintersPage },
   { pattern: /^\/app\/webhooks\/?$/, scope: 'webhooks:read', page: WebhooksPage },

@@ -27,15 +27,19 @@ interface Status {
 /** /r/<slug>/waitlist: join the queue from the phone. */
 export function WaitlistJoin({ slug }: { slug: string }) {
   const [page, setPage] = useState<JoinPage | null>(null);
-  const [missing, setMissing] = useState(false);
+  const [missing, setMissing] = useState<'unknown' | 'off' | false>(false);
   const [form, setForm] = useState({ guestName: '', partySize: '2', phone: '', email: '', consent: false });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
     prepareBotCheck();
-    get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then(setPage, () => setMissing(true));
+    get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then(setPage, (err) =>
+      // switched off by the venue is "closed", not "no such page"
+      setMissing(err instanceof ApiFailure && ['WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN'].includes(err.code) ? 'off' : 'unknown'),
+    );
   }, [slug]);
+  if (missing === 'off') return <main class="guest"><h1>{t('wl.title')}</h1><p class="guest-banner">{t('wl.switchedOff')}</p></main>;
   if (missing) return <main class="guest"><h1>{t('wl.unavailable')}</h1></main>;
   if (!page) return <main class="guest"><p>{t('kds.loading')}</p></main>;
   const set = (k: keyof typeof form, v: string | boolean) => setForm({ ...form, [k]: v });

@@ -188,6 +188,10 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   });
   const [opened] = useState(form);
   const [slots, setSlots] = useState<Slot[] | null>(null);
+  // no slot at all on a venue with no opening hours is not "full": say what is missing
+  const [hoursSet] = useLoad(async () =>
+    can('settings:read') ? Object.values((await get<{ opening_hours: Record<string, unknown[]> }>('/v1/settings')).opening_hours ?? {}).some((d) => d.length > 0) : undefined,
+  );
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   useEffect(() => {
@@ -233,7 +237,13 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
         {slots === null ? (
           <Loading />
         ) : open.length === 0 ? (
-          <p class="hint">{t('reservations.noSlots')}</p>
+          hoursSet === false ? (
+            <p class="hint">
+              {t('first.needHours')} {can('settings:write') ? <a href="/app/settings#hours">{t('first.openHours')}</a> : null}
+            </p>
+          ) : (
+            <p class="hint">{t('reservations.noSlots')}</p>
+          )
         ) : (
           <SelectField
             label={t('reservations.time')}

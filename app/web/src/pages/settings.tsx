@@ -1,15 +1,15 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, getAll, patch, patchChanged } from '../lib/api.ts';
+import { get, patchChanged } from '../lib/api.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { loadSession } from '../lib/session.ts';
-import type { Station } from '../lib/types.ts';
 import { ScreensSettings } from '../screens/devices-settings.tsx';
 import { Button, ErrorNote, Field, Loading, PageHeader, SelectField, Tabs, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { SaveBar } from '../ui/save-bar.tsx';
 import { BackupSettings } from './settings-backups.tsx';
 import { MailSettings } from './settings-mail.tsx';
 import { SyncSettings } from './settings-sync.tsx';
+import { StationsSettings } from './stations-settings.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 type Interval = { open: string; close: string };
@@ -52,8 +52,8 @@ export function SettingsPage() {
 
 function GeneralSettings() {
   const [settings, error] = useLoad(() => get<Settings>('/v1/settings'));
-  const [stations, , reloadStations] = useLoad(() => getAll<Station>('/v1/stations'));
   const [form, setForm] = useState<Settings | null>(null);
+  const [stationsSeen, setStationsSeen] = useState(0);
   const [saved, setSaved] = useState(false);
   const [act, busy, actError] = useAction();
   // what the form showed when it opened (or was last saved): a save sends only what changed since
@@ -96,7 +96,6 @@ function GeneralSettings() {
       await loadSession();
     }
   };
-  const toggleStation = (s: Station, on: boolean) => act(async () => (await patch(`/v1/stations/${s.key}`, { is_active: on }), await reloadStations()));
 
   return (
     <>
@@ -116,7 +115,7 @@ function GeneralSettings() {
             />
           </div>
         </section>
-        <section class="card">
+        <section class="card" id="hours">
           <h2>{t('settings.hours')}</h2>
           <p class="hint">{t('settings.hoursHint')}</p>
           <div class="hours">
@@ -139,7 +138,7 @@ function GeneralSettings() {
             })}
           </div>
         </section>
-        <section class="card">
+        <section class="card" id="waitlist">
           <h2>{t('nav.waitlist')}</h2>
           <Toggle label={t('settings.waitlistOn')} checked={form.waitlist.enabled} onChange={(v) => set('waitlist', { ...form.waitlist, enabled: v })} />
           <div class="row">
@@ -165,17 +164,8 @@ function GeneralSettings() {
         <ErrorNote error={actError} />
         <SaveBar disabled={busy} saved={saved} />
       </form>
-      <section class="card">
-        <h2>{t('settings.stations')}</h2>
-        <ul class="plain-list">
-          {(stations ?? []).map((s) => (
-            <li key={s.id}>
-              <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => toggleStation(s, on)} />
-            </li>
-          ))}
-        </ul>
-      </section>
-      <ScreensSettings />
+      <StationsSettings onChanged={() => setStationsSeen((n) => n + 1)} />
+      <ScreensSettings key={stationsSeen} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
 import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView } from '../lib/health.ts';
 import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+import { FirstDayChecklist } from './first-day.tsx';
 import { BackupSummary, ConflictText, SettleConflict, SyncSummary } from './health-parts.tsx';
 
 interface ActiveOrder {
@@ -147,6 +148,7 @@ export function TodayPage() {
         <span class="muted">{when(Date.now() / 1000, 'weekday')}</span>
       </PageHeader>
       <ErrorNote error={dashError} />
+      <FirstDayChecklist />
       <section class="stats" aria-label={t('today.numbers')}>
         {numbers ? <Stat label={t('today.revenue')} value={dash ? money(dash.total_revenue) : '…'} href="/app/analytics" /> : null}
         {numbers ? <Stat label={t('today.orders')} value={dash ? number(dash.total_orders) : '…'} href="/app/orders?view=history" /> : null}

@@ -51,7 +51,7 @@ export function ScreensSettings() {
   };
   const active = (stations ?? []).filter((s) => s.is_active);
   return (
-    <section class="card" aria-labelledby="screens-settings">
+    <section class="card" id="screens" aria-labelledby="screens-settings">
       <h2 id="screens-settings">{t('devices.title')}</h2>
       <p class="hint">{t('devices.intro')}</p>
       <form onSubmit={make} class="inline-form">

@@ -25,6 +25,7 @@ export const NAV: NavEntry[] = [
   { path: '/app/guests', label: 'nav.guests', scope: 'customers:read' },
   { path: '/app/analytics', label: 'nav.analytics', scope: 'analytics:read' },
   { path: '/app/staff', label: 'nav.staff', scope: 'staff:read' },
+  { path: '/app/share', label: 'nav.share', scope: 'settings:write' },
   { path: '/app/settings', label: 'nav.settings', scope: 'settings:write' },
   { path: '/app/printers', label: 'nav.printers', scope: 'printers:read' },
   { path: '/app/webhooks', label: 'nav.webhooks', scope: 'webhooks:read' },

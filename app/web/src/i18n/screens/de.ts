@@ -73,6 +73,7 @@ export const screensDe: Record<ScreensKey, string> = {
   'floor.noOrder': 'Keine offene Bestellung an diesem Tisch.',
   'wl.title': 'Auf die Warteliste',
   'wl.closed': 'Wir haben gerade geschlossen: Die Warteliste öffnet zu unseren Öffnungszeiten.',
+  'wl.switchedOff': 'Die Online-Warteliste ist gerade geschlossen. Bitte fragen Sie am Eingang.',
   'wl.unavailable': 'Diese Warteliste ist nicht verfügbar.',
   'wl.now': '{n, plural, one {# Gruppe wartet} other {# Gruppen warten}} · etwa {min} Min.',
   'wl.name': 'Ihr Name',

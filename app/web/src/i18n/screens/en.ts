@@ -72,6 +72,7 @@ export const screensEn = {
   'floor.noOrder': 'No open order at this table.',
   'wl.title': 'Join the waitlist',
   'wl.closed': 'We are closed right now: the waitlist opens with our opening hours.',
+  'wl.switchedOff': 'The online waitlist is closed right now. Please ask at the door.',
   'wl.unavailable': 'This waitlist is not available.',
   'wl.now': '{n, plural, one {# party waiting} other {# parties waiting}} · about {min} min',
   'wl.name': 'Your name',

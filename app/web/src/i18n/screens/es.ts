@@ -73,6 +73,7 @@ export const screensEs: Record<ScreensKey, string> = {
   'floor.noOrder': 'No hay pedido abierto en esta mesa.',
   'wl.title': 'Apuntarse a la lista de espera',
   'wl.closed': 'Ahora estamos cerrados: la lista abre en nuestro horario.',
+  'wl.switchedOff': 'La lista de espera en línea está cerrada ahora. Pregunte en la entrada.',
   'wl.unavailable': 'Esta lista de espera no está disponible.',
   'wl.now': '{n, plural, one {# grupo esperando} other {# grupos esperando}} · unos {min} min',
   'wl.name': 'Su nombre',

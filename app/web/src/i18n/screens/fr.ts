@@ -73,6 +73,7 @@ export const screensFr: Record<ScreensKey, string> = {
   'floor.noOrder': 'Aucune commande en cours à cette table.',
   'wl.title': 'S’inscrire sur la liste d’attente',
   'wl.closed': 'Nous sommes fermés : la liste d’attente ouvre avec nos horaires.',
+  'wl.switchedOff': 'La liste d’attente en ligne est fermée pour le moment. Demandez à l’entrée.',
   'wl.unavailable': 'Cette liste d’attente n’est pas disponible.',
   'wl.now': '{n, plural, one {# groupe en attente} other {# groupes en attente}} · environ {min} min',
   'wl.name': 'Votre nom',

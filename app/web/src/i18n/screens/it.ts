@@ -73,6 +73,7 @@ export const screensIt: Record<ScreensKey, string> = {
   'floor.noOrder': 'Nessun ordine aperto a questo tavolo.',
   'wl.title': 'Mettiti in lista d’attesa',
   'wl.closed': 'Ora siamo chiusi: la lista apre con i nostri orari.',
+  'wl.switchedOff': 'La lista d’attesa online è chiusa in questo momento. Chiedete all’ingresso.',
   'wl.unavailable': 'Questa lista d’attesa non è disponibile.',
   'wl.now': '{n, plural, one {# gruppo in attesa} other {# gruppi in attesa}} · circa {min} min',
   'wl.name': 'Il tuo nome',

@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { getAll, patch, post } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+import type { Station } from '../lib/types.ts';
+import { Button, ErrorNote, Field, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+
+/** A station's key from the name a person types: "Grill 2" → "grill-2" (what the API accepts). */
+export function stationKeyOf(name: string): string {
+  const k = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^[^a-z]+|-+$/g, '')
+    .slice(0, 32);
+  return k || 'station';
+}
+
+/** Settings → Stations: add one by name ("Grill", "Fryer", "Pass"), rename, switch on and off. */
+export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
+  const [stations, , load] = useLoad(() => getAll<Station>('/v1/stations'));
+  // the screens' pairing form below offers the stations too: it reads them again
+  const reload = async () => (await load(), onChanged?.());
+  const [name, setName] = useState('');
+  const [names, setNames] = useState<Record<string, string>>({});
+  const [act, busy, error] = useAction();
+  const add = (e: Event) => {
+    e.preventDefault();
+    if (!name.trim()) return;
+    void act(async () => {
+      await post('/v1/stations', { key: stationKeyOf(name), name: name.trim() });
+      setName('');
+      await reload();
+    });
+  };
+  return (
+    <section class="card" id="stations" aria-labelledby="stations-title">
+      <h2 id="stations-title">{t('settings.stations')}</h2>
+      <ul class="plain-list">
+        {(stations ?? []).map((s) => (
+          <li key={s.id} class="station-row">
+            <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => act(async () => (await patch(`/v1/stations/${s.key}`, { is_active: on }), await reload()))} />
+            <form
+              class="row"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const next = names[s.key]?.trim();
+                if (next) void act(async () => (await patch(`/v1/stations/${s.key}`, { name: next }), await reload()));
+              }}
+            >
+              <Field label={t('stations.renameLabel', { name: s.name })} value={names[s.key] ?? s.name} onInput={(e) => setNames({ ...names, [s.key]: (e.target as HTMLInputElement).value })} />
+              <Button type="submit" disabled={busy}>
+                {t('stations.rename')}
+              </Button>
+            </form>
+          </li>
+        ))}
+      </ul>
+      <form class="row" onSubmit={add}>
+        <Field label={t('stations.newName')} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <Button type="submit" variant="primary" disabled={busy || !name.trim()}>
+          {t('stations.add')}
+        </Button>
+      </form>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
