@@ -107,6 +107,13 @@ describe('back office operations in the browser', () => {
     await row.waitFor();
     expect(await row.getByRole('cell').nth(1).textContent()).toMatch(/\d+(\.\d)? (KB|MB)/);
 
+    // where backups go is the owner's decision: the manager reads it, with who may change it
+    await page.getByText('Only the owner changes where and whether the hub makes its backups.').waitFor();
+    expect(await page.getByLabel('Folder').count()).toBe(0);
+    await context.clearCookies();
+    await signIn(page, 'ada@example.com');
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await go('/app/settings?tab=backups', 'Settings');
     // a folder the hub cannot write to: refused by the API, the reason next to the field
     await page.getByLabel('Folder').fill('/dev/null/backups');
     await page.getByLabel('Days to keep').fill('7');
@@ -120,6 +127,10 @@ describe('back office operations in the browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     expect((await hub.api.get('/v1/settings/backups')).body).toMatchObject({ enabled: true, dir: path.join(dataDir, 'backups'), keep_days: 7 });
     await checkPage(page, 'settings-backups');
+    // the manager again for the rest of the walk
+    await context.clearCookies();
+    await signIn(page, 'max@example.com');
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
 
     await go('/app/', 'Today');
     await expect.poll(() => health().textContent()).toMatch(/Last backup\d.*\(\d+(\.\d)? (KB|MB)\)/);
@@ -210,11 +221,18 @@ describe('back office operations in the browser', () => {
     expect(await page.getByLabel('SMTP server').inputValue()).toBe('smtp.osteria.test');
     await checkPage(page, 'settings-mail');
 
-    // a change without a password keeps the stored one
-    await page.getByLabel('SMTP server').fill('mail.osteria.test');
+    // another mail server without its password: refused, the stored password never goes there
+    await page.getByLabel('SMTP server').fill('mail.elsewhere.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const pass = page.locator('.field', { has: page.getByLabel('Password') });
+    await pass.locator('.error-text').filter({ hasText: 'give its password again' }).waitFor();
+    expect((await hub.api.get('/v1/settings/notifications')).body.email.smtp).toMatchObject({ host: 'smtp.osteria.test', pass: '••••ry' });
+    // a change of the same server without a password keeps the stored one
+    await page.getByLabel('SMTP server').fill('smtp.osteria.test');
+    await page.getByLabel('User name').fill('reservations');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
-    expect((await hub.api.get('/v1/settings/notifications')).body.email.smtp).toMatchObject({ host: 'mail.osteria.test', pass: '••••ry' });
+    expect((await hub.api.get('/v1/settings/notifications')).body.email.smtp).toMatchObject({ host: 'smtp.osteria.test', user: 'reservations', pass: '••••ry' });
     expect(hub.server.services.guest!.dispatcher.transports).toEqual({ email: true, sms: true });
   });
 
@@ -326,7 +344,7 @@ describe('back office operations in the browser', () => {
     await go('/app/settings?tab=backups', 'Einstellungen');
     await page.getByRole('tab', { name: 'Backups', selected: true }).waitFor();
     await page.getByRole('button', { name: 'Jetzt sichern' }).waitFor();
-    await page.getByLabel('Tage aufbewahren').waitFor();
+    await page.getByText('Nur der Inhaber ändert, ob und wohin der Hub seine Backups schreibt.').waitFor();
     await checkPage(page, 'settings-backups-de');
     await go('/app/', 'Heute');
     await page.getByRole('heading', { name: 'Drucker, Synchronisation und Backups' }).waitFor();

@@ -46,7 +46,8 @@ interface PageRoute {
 const PAGES: PageRoute[] = [
   { pattern: /^\/app\/$/, scope: 'reservations:read', page: TodayPage },
   { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
-  { pattern: /^\/app\/service\/?$/, scope: 'orders:write', page: ServicePage },
+  // ringing in at a table needs the floor: servers, managers, owners; not the kitchen (which moves lines)
+  { pattern: /^\/app\/service\/?$/, scope: 'tables:read', page: ServicePage },
   { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
   { pattern: /^\/app\/close\/?$/, scope: 'payments:manage', page: DayClosePage },
   { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },

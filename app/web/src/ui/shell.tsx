@@ -16,7 +16,7 @@ export const NAV: NavEntry[] = [
   // servers get a Today too (open orders, bookings, the queue, printers), without the figures
   { path: '/app/', label: 'nav.today', scope: 'reservations:read' },
   { path: '/app/orders', label: 'nav.orders', scope: 'orders:read' },
-  { path: '/app/service', label: 'service.title', scope: 'orders:write' },
+  { path: '/app/service', label: 'service.title', scope: 'tables:read' },
   { path: '/app/close', label: 'close.nav', scope: 'payments:manage' },
   { path: '/app/menu', label: 'nav.menu', scope: 'menu:read' },
   { path: '/app/floor', label: 'nav.floor', scope: 'tables:read' },
