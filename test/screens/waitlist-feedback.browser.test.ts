@@ -29,7 +29,7 @@ describe('waitlist and feedback pages in the browser', () => {
     const walkIn = (await hub.api.post('/v1/waitlist', { guest_name: 'Walk-in', party_size: 2 })).body;
     await phone.goto(`${hub.url}/r/${hub.restaurant.slug}/waitlist`);
     await phone.getByRole('heading', { level: 1, name: 'Test Bistro' }).waitFor();
-    await phone.getByText('1 parties waiting').waitFor();
+    await phone.getByText('1 party waiting').waitFor();
     await checkPage(phone, 'waitlist-join');
     await phone.getByLabel('Your name').fill('Grace');
     await phone.getByLabel(/^Party size/).fill('3');
@@ -38,7 +38,7 @@ describe('waitlist and feedback pages in the browser', () => {
     await phone.getByRole('button', { name: 'Join the waitlist' }).click();
     await phone.waitForURL(/\/waitlist\/[\w.-]+$/);
     await phone.getByRole('heading', { name: 'You are number 2' }).waitFor();
-    await phone.getByText('1 parties ahead of you').waitFor();
+    await phone.getByText('1 party ahead of you').waitFor();
     await checkPage(phone, 'waitlist-status');
 
     expect((await hub.api.post(`/v1/waitlist/${walkIn.id}/seat`)).status).toBe(200);
