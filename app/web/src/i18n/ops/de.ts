@@ -39,10 +39,10 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.sync.hubId': 'Hub',
   'ops.sync.same': 'Auf beiden Seiten gleich',
   'ops.sync.repairing': 'Unterschiede werden behoben…',
-  'ops.sync.diverged': '{n} Datensatz/Datensätze verschieden — bitte prüfen',
+  'ops.sync.diverged': '{n, plural, one {# Datensatz} other {# Datensätze}} verschieden — bitte prüfen',
   'ops.sync.divergedNote': 'Hub und Cloud haben verschiedene Fassungen dieser Datensätze, und keine Änderung sagt, welche stimmt: {rows}. Jeden dort korrigieren, wo er falsch ist: die Änderung wird auf die andere Seite kopiert.',
   'ops.sync.checked': 'Geprüft {when}',
-  'ops.sync.repaired': '({n} Datensatz/Datensätze behoben)',
+  'ops.sync.repaired': '({n, plural, one {# Datensatz} other {# Datensätze}} behoben)',
   'ops.sync.notChecked': 'Noch nicht geprüft',
 
   'ops.conflicts.title': 'Synchronisationskonflikte',

@@ -38,10 +38,10 @@ export const opsEn = {
   'ops.sync.hubId': 'Hub',
   'ops.sync.same': 'Same on both sides',
   'ops.sync.repairing': 'Repairing differences…',
-  'ops.sync.diverged': 'Different in {n} record(s) — a person must look',
+  'ops.sync.diverged': 'Different in {n, plural, one {# record} other {# records}} — a person must look',
   'ops.sync.divergedNote': 'Hub and cloud hold different versions of these records and no change says which is right: {rows}. Correct each one where it is wrong: the edit is copied to the other side.',
   'ops.sync.checked': 'Checked {when}',
-  'ops.sync.repaired': '({n} record(s) repaired)',
+  'ops.sync.repaired': '({n, plural, one {# record} other {# records}} repaired)',
   'ops.sync.notChecked': 'Not checked yet',
 
   'ops.conflicts.title': 'Sync conflicts',

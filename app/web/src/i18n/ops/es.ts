@@ -39,10 +39,10 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.sync.hubId': 'Hub',
   'ops.sync.same': 'Igual en ambos lados',
   'ops.sync.repairing': 'Reparando diferencias…',
-  'ops.sync.diverged': '{n} registro(s) distintos — hace falta revisarlos',
+  'ops.sync.diverged': '{n, plural, one {# registro distinto} other {# registros distintos}} — hace falta revisarlos',
   'ops.sync.divergedNote': 'El hub y la nube tienen versiones distintas de estos registros y ningún cambio dice cuál es la buena: {rows}. Corrija cada uno donde esté mal: el cambio se copia al otro lado.',
   'ops.sync.checked': 'Comprobado {when}',
-  'ops.sync.repaired': '({n} registro(s) reparados)',
+  'ops.sync.repaired': '({n, plural, one {# registro reparado} other {# registros reparados}})',
   'ops.sync.notChecked': 'Aún sin comprobar',
 
   'ops.conflicts.title': 'Conflictos de sincronización',

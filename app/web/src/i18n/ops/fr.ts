@@ -39,10 +39,10 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.sync.hubId': 'Hub',
   'ops.sync.same': 'Identique des deux côtés',
   'ops.sync.repairing': 'Réparation des différences…',
-  'ops.sync.diverged': '{n} enregistrement(s) différents — à vérifier',
+  'ops.sync.diverged': '{n, plural, one {# enregistrement différent} other {# enregistrements différents}} — à vérifier',
   'ops.sync.divergedNote': 'Le hub et le cloud ont des versions différentes de ces enregistrements et aucune modification ne dit laquelle est juste : {rows}. Corrigez chacun là où il est faux : la modification est copiée de l’autre côté.',
   'ops.sync.checked': 'Vérifié {when}',
-  'ops.sync.repaired': '({n} enregistrement(s) réparés)',
+  'ops.sync.repaired': '({n, plural, one {# enregistrement réparé} other {# enregistrements réparés}})',
   'ops.sync.notChecked': 'Pas encore vérifié',
 
   'ops.conflicts.title': 'Conflits de synchronisation',
