@@ -102,6 +102,8 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
     .where('o.livemode', '=', mode)
     .where('o.business_date', '=', date)
     .where('o.status', 'not in', ['draft', 'cancelled'])
+    // a voided line was billed nowhere
+    .where('i.voided_at', 'is', null)
     .groupBy('i.tax_rate')
     .orderBy('i.tax_rate')
     .execute();
@@ -125,6 +127,19 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
   const counted = count ? Number(count.counted_amount) : null;
 
   const discounted = orders.filter((o) => Number(o.discount_amount) > 0);
+  // lines taken back (voids) and lines given away whole (comps: a discount of the whole line)
+  const lines = await db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['i.line_subtotal', 'i.discount_amount', 'i.voided_at'])
+    .where('o.restaurant_id', '=', rid)
+    .where('o.livemode', '=', mode)
+    .where('o.business_date', '=', date)
+    .where('o.status', '!=', 'draft')
+    .where((eb) => eb.or([eb('i.voided_at', 'is not', null), eb('i.discount_amount', '>', 0)]))
+    .execute();
+  const voided = lines.filter((l) => l.voided_at !== null);
+  const comped = lines.filter((l) => l.voided_at === null && Number(l.line_subtotal) > 0 && Number(l.discount_amount) >= Number(l.line_subtotal));
   return {
     date,
     currency: restaurant.currency,
@@ -143,9 +158,8 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
       by_tax_rate: rates.map((r) => ({ rate: Number(r.tax_rate), sales: Number(r.sales), tax_amount: Number(r.tax) })),
     },
     discounts: { count: discounted.length, amount: discounted.reduce((s, o) => s + Number(o.discount_amount), 0) },
-    // comps and voids of lines arrive with staff order entry (issue 24); until then there are none to count
-    comps: { count: 0, amount: 0 },
-    voids: { count: 0, amount: 0 },
+    comps: { count: comped.length, amount: comped.reduce((s, l) => s + Number(l.discount_amount), 0) },
+    voids: { count: voided.length, amount: voided.reduce((s, l) => s + Number(l.line_subtotal), 0) },
     open_orders: { count: open.length, amount_due: open.reduce((s, o) => s + o.amount_due, 0), orders: open },
     cash: { expected, counted, over_short: counted === null ? null : counted - expected, counted_at: count ? Number(count.created) : null },
   };
