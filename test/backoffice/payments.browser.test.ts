@@ -124,7 +124,7 @@ describe('payments in the browser at a tablet viewport', () => {
     await page.getByRole('heading', { level: 1, name: 'Close the day' }).waitFor();
     // the hub's clock is the test's own: its business day is picked like any other day
     await page.getByLabel('Business day').fill(cash.business_date);
-    await page.getByRole('alert').filter({ hasText: '1 checks still open' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: '1 check still open' }).waitFor();
     const close = (await hub.api.get(`/v1/reports/day_close?date=${cash.business_date}`)).body;
     await expect.poll(() => page.getByTestId('close-total').textContent()).toContain((close.total_amount / 100).toFixed(2));
     await page.getByLabel('Cash counted').fill(((close.cash.expected - 100) / 100).toFixed(2));

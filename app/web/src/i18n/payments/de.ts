@@ -41,7 +41,7 @@ export const payDe: Record<PayKey, string> = {
   'close.nav': 'Tagesabschluss',
   'close.title': 'Tagesabschluss',
   'close.date': 'Geschäftstag',
-  'close.openChecks': '{n} Rechnungen noch offen, {amount} unbezahlt: vor dem Abschluss begleichen.',
+  'close.openChecks': '{n, plural, one {# Rechnung noch offen} other {# Rechnungen noch offen}}, {amount} unbezahlt: vor dem Abschluss begleichen.',
   'close.noOpenChecks': 'Keine Rechnung ist offen.',
   'close.byMethod': 'Zahlungen',
   'close.count': 'Anzahl',

@@ -40,7 +40,7 @@ export const payEn = {
   'close.nav': 'Close the day',
   'close.title': 'Close the day',
   'close.date': 'Business day',
-  'close.openChecks': '{n} checks still open, {amount} not paid: settle them before closing.',
+  'close.openChecks': '{n, plural, one {# check still open} other {# checks still open}}, {amount} not paid: settle them before closing.',
   'close.noOpenChecks': 'No check is open.',
   'close.byMethod': 'Payments',
   'close.count': 'Count',

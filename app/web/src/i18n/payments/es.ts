@@ -41,7 +41,7 @@ export const payEs: Record<PayKey, string> = {
   'close.nav': 'Cierre del día',
   'close.title': 'Cierre del día',
   'close.date': 'Día de negocio',
-  'close.openChecks': '{n} cuentas abiertas, {amount} sin pagar: ciérrelas antes del cierre.',
+  'close.openChecks': '{n, plural, one {# cuenta abierta} other {# cuentas abiertas}}, {amount} sin pagar: ciérrelas antes del cierre.',
   'close.noOpenChecks': 'No hay cuentas abiertas.',
   'close.byMethod': 'Pagos',
   'close.count': 'Cantidad',

@@ -41,7 +41,7 @@ export const payFr: Record<PayKey, string> = {
   'close.nav': 'Clôture du jour',
   'close.title': 'Clôture du jour',
   'close.date': 'Journée',
-  'close.openChecks': '{n} additions encore ouvertes, {amount} non payé : réglez-les avant de clôturer.',
+  'close.openChecks': '{n, plural, one {# addition encore ouverte} other {# additions encore ouvertes}}, {amount} non payé : réglez-les avant de clôturer.',
   'close.noOpenChecks': 'Aucune addition ouverte.',
   'close.byMethod': 'Paiements',
   'close.count': 'Nombre',

@@ -41,7 +41,7 @@ export const payIt: Record<PayKey, string> = {
   'close.nav': 'Chiusura del giorno',
   'close.title': 'Chiusura del giorno',
   'close.date': 'Giornata',
-  'close.openChecks': '{n} conti ancora aperti, {amount} non pagato: chiudeteli prima.',
+  'close.openChecks': '{n, plural, one {# conto ancora aperto} other {# conti ancora aperti}}, {amount} non pagato: chiudeteli prima.',
   'close.noOpenChecks': 'Nessun conto aperto.',
   'close.byMethod': 'Pagamenti',
   'close.count': 'Numero',
