@@ -1,9 +1,11 @@
 import type { WebSocket } from 'ws';
 import type { ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Credential } from './credentials.ts';
 import type { GuestGrant } from './guest-tokens.ts';
 import type { Topic } from './topics.ts';
+
+/** What a staff socket signed in with, so revoking it can close the socket (realtime/credentials.ts). */
+export type Credential = { kind: 'key'; keyId: string } | { kind: 'session'; sessionId: string };
 
 /** Who is on the other end, once authenticated. */
 export type Principal =

@@ -1,9 +1,8 @@
 import { scopesOfRole } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
-import type { RealtimeClient } from './client.ts';
+import type { Credential, RealtimeClient } from './client.ts';
 
 /** What a staff socket authenticated with, checked again whenever a credential may have ended. */
-export type Credential = { kind: 'key'; keyId: string } | { kind: 'session'; sessionId: string };
 
 /** Tables whose changes (in the change log) can end a socket's credential: keys, and people. */
 export const CREDENTIAL_TABLES = new Set(['api_keys', 'users']);

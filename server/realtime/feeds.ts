@@ -3,7 +3,7 @@ import { presentReservation, type ReservationRow } from '../presenters/reservati
 import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { setRealtimePresenter } from './topics.ts';
-import { GUEST_FIELDS, project } from '../api/orders/projection.ts';
+import { GUEST_FIELDS, project } from '../presenters/public-orders.ts';
 import { findOrder } from '../domain/orders/find-order.ts';
 import { assertGuestOrder } from '../domain/orders/qr-codes.ts';
 import { ApiError } from '../errors.ts';

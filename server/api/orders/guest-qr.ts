@@ -14,7 +14,7 @@ import { guestLookup, limitIp } from '../guest/guard.ts';
 import { defineRoute, type Call } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
-import { GUEST_FIELDS, GuestOrderSchema, project } from './projection.ts';
+import { GUEST_FIELDS, GuestOrderSchema, project } from '../../presenters/public-orders.ts';
 import { QrMenuSchema, QrPageSchema } from '../../presenters/guest-orders.ts';
 import { lines, orderNotes } from './schema.ts';
 

@@ -23,7 +23,7 @@ import {
   TICKET_FIELDS,
   TrackingSchema,
   type FieldName,
-} from './projection.ts';
+} from '../../presenters/public-orders.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
 const tag = 'Operational orders';
