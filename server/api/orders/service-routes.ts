@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { approvesOwnActions, managerByPin, PIN_PATTERN } from '../../domain/staff/pins.ts';
 import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
-import { applyExpand } from '../../http/expand.ts';
+import { expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, signInThrottle } from '../../http/session.ts';
@@ -19,11 +19,7 @@ import { courseNumber, seatAndCourse } from './schema.ts';
  */
 const tag = 'Orders';
 
-async function present(c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) {
-  const out = [presentOrder(r.order, r.items)];
-  await applyExpand({ db: c.db, restaurantId: c.caller!.restaurantId }, 'order', out, c.expand);
-  return out[0];
-}
+const present = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await expanded(c, 'order', [presentOrder(r.order, r.items)]))[0]!;
 
 async function approver(c: Call<any, any, any>, pin: string | undefined): Promise<string | null> {
   const staff = c.caller?.staff;

@@ -3,7 +3,7 @@ import { emitEvent } from '../../domain/events/emit.ts';
 import { refundsOf } from '../../domain/payments/list.ts';
 import type { PaymentAnnouncer, PaymentRow } from '../../domain/payments/take-payment.ts';
 import { presentOrder } from '../../presenters/orders.ts';
-import { presentPayment, presentRefund } from './presenter.ts';
+import { presentPayment, presentRefund } from '../../presenters/payments.ts';
 
 const asPresented = async (trx: Executor, p: PaymentRow) => presentPayment(p, (await refundsOf(trx, [p.id])).get(p.id) ?? []);
 

@@ -10,7 +10,7 @@ import { listOf } from '../../http/schemas.ts';
 import { listParams, q } from '../../http/query.ts';
 import { z } from 'zod';
 import { presentPrintJob, ReceiptJobsSchema } from '../../presenters/printers.ts';
-import { CashCountSchema, DayCloseSchema, presentCashCount, presentDayClose } from './close-presenter.ts';
+import { CashCountSchema, DayCloseSchema, presentCashCount, presentDayClose } from '../../presenters/day-close.ts';
 import { CreateCashCount, DayCloseQuery, PrintDayClose } from './schema.ts';
 
 const tag = 'Day close';

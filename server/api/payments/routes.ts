@@ -8,7 +8,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { listOf } from '../../http/schemas.ts';
 import { paymentContext } from './context.ts';
-import { PaymentSchema, presentPayment } from './presenter.ts';
+import { PaymentSchema, presentPayment } from '../../presenters/payments.ts';
 import { CreatePayment, ListPayments, RefundPayment } from './schema.ts';
 
 const tag = 'Payments';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { f } from '../../http/fields.ts';
 import { isRealDate, listParams, q } from '../../http/query.ts';
 import { requiredEnum } from '../orders/schema.ts';
-import { PAYMENT_METHODS } from './presenter.ts';
+import { PAYMENT_METHODS } from '../../presenters/payments.ts';
 
 export const CreatePayment = z.object({
   method: requiredEnum(PAYMENT_METHODS),

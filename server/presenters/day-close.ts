@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
-import type { CashCountsTable } from '../../db/tables/cash-counts.table.ts';
-import type { DayClose } from '../../domain/payments/day-close.ts';
-import { named, unix } from '../../http/schemas.ts';
-import { PAYMENT_METHODS } from '../../domain/payments/methods.ts';
+import type { CashCountsTable } from '../db/tables/cash-counts.table.ts';
+import type { DayClose } from '../domain/payments/day-close.ts';
+import { named, unix } from '../http/schemas.ts';
+import { PAYMENT_METHODS } from '../domain/payments/methods.ts';
 
 const int = () => z.number().int();
 const tally = () => z.object({ count: int(), amount: int() });

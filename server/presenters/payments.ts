@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { PaymentRow, RefundRow } from '../../domain/payments/take-payment.ts';
-import { named, unix } from '../../http/schemas.ts';
+import type { PaymentRow, RefundRow } from '../domain/payments/take-payment.ts';
+import { named, unix } from '../http/schemas.ts';
 
 export const RefundSchema = named(
   'Refund',
@@ -18,8 +18,8 @@ export const RefundSchema = named(
 );
 export type Refund = z.output<typeof RefundSchema>;
 
-export { PAYMENT_METHODS } from '../../domain/payments/methods.ts';
-import { PAYMENT_METHODS } from '../../domain/payments/methods.ts';
+export { PAYMENT_METHODS } from '../domain/payments/methods.ts';
+import { PAYMENT_METHODS } from '../domain/payments/methods.ts';
 
 export const PaymentSchema = named(
   'Payment',
