@@ -1,10 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { navigate } from '../lib/router.ts';
 import { session, type Session } from '../lib/session.ts';
 import { Button, ErrorNote, Field } from '../ui/kit.tsx';
-import { homeOf } from '../ui/shell.tsx';
 
 /** Where the person was sent from (`?next=`): a path of this hub's own pages only, never another site. */
 export function returnTo(): string | null {
@@ -26,11 +24,9 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
+      // the app then moves on by itself (back to ?next= or the role's home): one navigation, not two
+      // racing (a second one aborted the first load of a screen)
       session.value = await post<Session>('/v1/auth/login', { email, password });
-      const next = returnTo();
-      // the screens are a page of their own: load it; a back-office page is one navigation away
-      if (next?.startsWith('/screens/')) location.assign(next);
-      else navigate(next ?? homeOf(), true);
     } catch (err) {
       setError(err instanceof ApiFailure && err.code === 'sign_in_failed' ? new Error(t('login.failed')) : err);
     } finally {

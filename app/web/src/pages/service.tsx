@@ -88,6 +88,8 @@ export function ServicePage() {
     return o ? `${money(o.total, o.currency)} · ${t('service.age', { n: Math.max(0, Math.round((now - o.created) / 60)) })}` : null;
   };
   const lock = async () => {
+    // the feed first, or its "not signed in" would take the tablet to the password page
+    live.stop();
     await post('/v1/auth/logout');
     await loadSession();
   };

@@ -1,3 +1,4 @@
+import { batch } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { post } from '../lib/api.ts';
 import { t, type Key } from '../lib/i18n.ts';
@@ -48,12 +49,18 @@ export function OfflineBanner() {
 }
 
 async function signOut() {
+  // the feed first: the server ends this session's socket with "not signed in", and the feed
+  // would answer that by sending the person to sign in again and come back here
+  live.stop();
   try {
     await post('/v1/auth/logout');
   } finally {
-    live.stop();
-    session.value = null;
-    navigate('/app/login');
+    // one render with both: signed out *and* on the sign-in page, so the next person starts at
+    // their own home, not at the page the last one had open (?next=)
+    batch(() => {
+      navigate('/app/login');
+      session.value = null;
+    });
   }
 }
 
