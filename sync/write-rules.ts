@@ -31,7 +31,7 @@ export interface WriteRule {
 
 export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   restaurants: { credentials: ['guest_secret', 'plan'] },
-  api_keys: { credentials: ['hash', 'prefix', 'kind', 'livemode', 'scopes'] },
+  api_keys: { credentials: ['hash', 'prefix', 'kind', 'livemode', 'scopes', 'screen'] },
   users: { credentials: ['password_hash'] },
   stations: {},
   menu_categories: { references: { parent_category_id: { table: 'menu_categories' } } },

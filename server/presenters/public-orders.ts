@@ -201,8 +201,15 @@ export const DEFAULT_FIELDS: FieldName[] = ['id', 'orderNumber', 'type', 'status
 /** What a kitchen or dispatch screen needs without asking. */
 export const TICKET_FIELDS: FieldName[] = [...DEFAULT_FIELDS, 'tableNumber', 'placedAt', 'notes', 'customerName', 'items'];
 
-/** `fields=a,b` → the list, refusing any name that is not a field (400, nothing read). */
-export function parseFields(raw: string | undefined, defaults: FieldName[]): FieldName[] {
+/** What a paired screen may read: everything but a guest's contact details (http/screen-keys.ts). */
+export const SCREEN_FIELDS: FieldName[] = ALL_FIELDS.filter((f) => !['customer', 'customerPhone', 'customerEmail', 'deliveryAddress'].includes(f));
+
+/**
+ * `fields=a,b` → the list, refusing any name that is not a field (400, nothing read), and any
+ * outside `allowed` (a screen's key asking for a guest's phone) with 403.
+ */
+export function parseFields(raw: string | undefined, defaults: FieldName[], allowed: FieldName[] = ALL_FIELDS): FieldName[] {
+  if (allowed !== ALL_FIELDS) defaults = defaults.filter((f) => allowed.includes(f));
   if (raw === undefined) return defaults;
   const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
   if (names.length === 0) throw new ApiError('parameter_invalid', 'fields must name at least one field.', 'fields');
@@ -211,6 +218,8 @@ export function parseFields(raw: string | undefined, defaults: FieldName[]): Fie
   if (unknown) {
     throw new ApiError('parameter_invalid', `Unknown field '${unknown}'. Selectable fields: ${ALL_FIELDS.join(', ')}.`, 'fields');
   }
+  const barred = names.find((n) => !allowed.includes(n as FieldName));
+  if (barred) throw new ApiError('insufficient_scope', `This key cannot read '${barred}': a paired screen sees no guest contact details.`, 'fields');
   return names as FieldName[];
 }
 

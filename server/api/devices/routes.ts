@@ -56,7 +56,7 @@ defineRoute({
       .selectFrom('device_pairings as p')
       .innerJoin('api_keys as k', 'k.id', 'p.api_key_id')
       .selectAll('p')
-      .select(['k.prefix', 'k.last_used_at', 'k.revoked_at', 'k.kind', 'k.livemode', 'k.hash', 'k.scopes', 'k.created as key_created', 'k.updated as key_updated'])
+      .select(['k.prefix', 'k.last_used_at', 'k.revoked_at', 'k.kind', 'k.livemode', 'k.hash', 'k.scopes', 'k.screen', 'k.created as key_created', 'k.updated as key_updated'])
       .where('p.restaurant_id', '=', c.actor().restaurantId)
       .orderBy('p.used_at', 'desc')
       .orderBy('p.id', 'desc')
@@ -72,6 +72,7 @@ defineRoute({
         prefix: r.prefix,
         name: r.name,
         scopes: r.scopes,
+        screen: r.screen,
         last_used_at: r.last_used_at,
         revoked_at: r.revoked_at,
         created: r.key_created,
@@ -141,6 +142,7 @@ defineRoute({
   summary: "What a screen shows around the orders: the venue, the device's name and station, each station's age colours",
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'read_only',
   scope: 'orders:read',
   handler: async (c) => {

@@ -12,6 +12,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
+import { stationOf } from '../../http/screen-keys.ts';
 import {
   ALL_FIELDS,
   DEFAULT_FIELDS,
@@ -20,6 +21,7 @@ import {
   PublicOrderPage,
   PublicOrderSchema,
   PublicOrderScreen,
+  SCREEN_FIELDS,
   TICKET_FIELDS,
   TrackingSchema,
   type FieldName,
@@ -27,6 +29,8 @@ import {
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
 const tag = 'Operational orders';
+/** Where an expo screen may move an order (http/screen-keys.ts). */
+const PASS_STATUSES = new Set(['preparing', 'ready', 'served']);
 
 /**
  * `created` as an expression, not a column: the planner then finds the few open orders
@@ -68,7 +72,11 @@ const openOrders = (c: Call<any, any, any>) => {
     .limit(SCREEN_CAP);
 };
 
-const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
+/** What the caller may read: a paired screen sees no guest contact details. */
+const readable = (c: Call<any, any, any>) => (c.caller?.screen ? SCREEN_FIELDS : ALL_FIELDS);
+const fieldsOf = (c: Call<any, any, any>, defaults: FieldName[]) => parseFields(c.query.fields, defaults, readable(c));
+
+const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = readable(c)) =>
   (await project(c.db, [r], fields))[0];
 
 defineRoute({
@@ -122,11 +130,12 @@ defineRoute({
   summary: 'Orders in play (placed, preparing, ready, served), oldest first',
   tag,
   auth: 'widget',
+  screens: 'expo',
   sandbox: 'own_mode',
   scope: 'orders:read',
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const fields = fieldsOf(c, DEFAULT_FIELDS);
     return screen(c, `active|${fields}`, async () => {
       const rows = await openOrders(c).execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
@@ -142,13 +151,15 @@ defineRoute({
   summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'own_mode',
   scope: 'orders:read',
   query: KitchenQuery,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, TICKET_FIELDS);
+    const fields = fieldsOf(c, TICKET_FIELDS);
     const { restaurantId } = c.actor();
-    const station = c.query.station;
+    // a station's screen sees its own station, asked or not
+    const station = stationOf(c.caller?.screen, c.query.station);
     if (station) {
       const s = await findStation(c.db, restaurantId, station);
       if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
@@ -299,11 +310,16 @@ defineRoute({
   summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
   tag,
   auth: 'widget',
+  screens: 'expo',
   sandbox: 'own_mode',
   scope: 'orders:write',
   params: idParam('ord_ id'),
   body: PublicStatus,
   handler: async (c) => {
+    // the pass moves orders along; cancelling and completing are the till's
+    if (c.caller?.screen && !PASS_STATUSES.has(c.body.status)) {
+      throw new ApiError('insufficient_scope', `An expo screen moves orders to ${[...PASS_STATUSES].join(', ')}; '${c.body.status}' is done at the till.`, 'status');
+    }
     if (c.body.status === 'cancelled' && !c.body.cancelReason) {
       throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
     }
@@ -322,13 +338,14 @@ defineRoute({
   summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'own_mode',
   scope: 'orders:write',
   params: LineParams,
   body: LineStatus,
   handler: async (c) => {
     const saved = await c.services.tx.run((trx) =>
-      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, c.body.station),
+      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, stationOf(c.caller?.screen, c.body.station)),
     );
     return one(c, saved);
   },
