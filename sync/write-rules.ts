@@ -74,6 +74,7 @@ export const NOT_REFERENCES: Readonly<Record<string, readonly string[]>> = {
 export const NEVER_SYNCED = [
   'staff_sessions',
   'device_pairings',
+  'auth_failures',
   'idempotency_keys',
   'service_secrets',
   'hub_settings',
