@@ -13,10 +13,10 @@ import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
 import { stationOf } from '../../http/screen-keys.ts';
+import { parseFieldList } from '../../http/fields-param.ts';
 import {
   ALL_FIELDS,
   DEFAULT_FIELDS,
-  parseFields,
   project,
   PublicOrderPage,
   PublicOrderSchema,
@@ -74,7 +74,7 @@ const openOrders = (c: Call<any, any, any>) => {
 
 /** What the caller may read: a paired screen sees no guest contact details. */
 const readable = (c: Call<any, any, any>) => (c.caller?.screen ? SCREEN_FIELDS : ALL_FIELDS);
-const fieldsOf = (c: Call<any, any, any>, defaults: FieldName[]) => parseFields(c.query.fields, defaults, readable(c));
+const fieldsOf = (c: Call<any, any, any>, defaults: FieldName[]) => parseFieldList(c.query.fields, ALL_FIELDS, defaults, readable(c));
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = readable(c)) =>
   (await project(c.db, [r], fields))[0];
@@ -90,7 +90,7 @@ defineRoute({
   scope: 'orders:read',
   query: PublicList,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, DEFAULT_FIELDS);
     const actor = c.actor();
     let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
@@ -195,7 +195,7 @@ defineRoute({
   scope: 'orders:read',
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
     return screen(c, `delivery|${fields}`, async () => {
       const rows = await openOrders(c).where('type', '=', 'delivery').execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
@@ -230,15 +230,7 @@ defineRoute({
   params: idParam('ord_ id'),
   query: FieldsOnly,
   handler: async (c) => {
-    let fields: readonly (keyof Tracking)[] = TRACKING_FIELDS;
-    if (c.query.fields !== undefined) {
-      const names = c.query.fields.split(',').map((s) => s.trim()).filter(Boolean);
-      const bad = names.find((n) => !(TRACKING_FIELDS as readonly string[]).includes(n));
-      if (bad || names.length === 0) {
-        throw new ApiError('parameter_invalid', `Unknown field '${bad ?? ''}'. Selectable fields: ${TRACKING_FIELDS.join(', ')}.`, 'fields');
-      }
-      fields = names as (keyof Tracking)[];
-    }
+    const fields = parseFieldList<keyof Tracking>(c.query.fields, TRACKING_FIELDS, TRACKING_FIELDS);
     const found = await findOrder(c.db, c.actor(), c.params.id);
     const order = found?.order;
     if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
@@ -264,7 +256,7 @@ defineRoute({
   params: idParam('ord_ id'),
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, ALL_FIELDS);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, ALL_FIELDS);
     const found = await findOrder(c.db, c.actor(), c.params.id);
     if (!found) throw notFound('order', c.params.id);
     return one(c, found, fields);
