@@ -134,6 +134,12 @@ export class ApiError extends Error {
 export const notFound = (what: string, id: string, param: string | null = 'id') =>
   new ApiError('resource_missing', `No such ${what}: '${id}'`, param);
 
+/** The row a retrieve found, or the one 404 for it: `mustExist(await findX(db, …, id), 'x', id)`. */
+export function mustExist<T>(row: T | null | undefined, what: string, id: string, param: string | null = 'id'): T {
+  if (row === null || row === undefined) throw notFound(what, id, param);
+  return row;
+}
+
 export const errorStatus = (code: ErrorCode): number => CODES[code];
 
 /** Every code of the closed set (the OpenAPI document lists them). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SCOPES } from '../../auth/scopes.ts';
 import { updateRecord } from '../../db/records.ts';
 import { createApiKey } from '../../domain/keys/create-key.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, mustExist } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
@@ -85,8 +85,7 @@ defineRoute({
   handler: async (c) => {
     const actor = c.actor();
     const row = await c.services.tx.run(async (trx) => {
-      const found = await trx.selectFrom('api_keys').selectAll().where('restaurant_id', '=', actor.restaurantId).where('id', '=', c.params.id).executeTakeFirst();
-      if (!found) throw notFound('API key', c.params.id);
+      const found = mustExist(await trx.selectFrom('api_keys').selectAll().where('restaurant_id', '=', actor.restaurantId).where('id', '=', c.params.id).executeTakeFirst(), 'API key', c.params.id);
       if (found.revoked_at !== null) return found;
       const now = Math.floor(c.now / 1000);
       return (await updateRecord(trx, 'api_keys', { id: found.id, restaurant_id: actor.restaurantId }, { revoked_at: now, updated: now }))!;

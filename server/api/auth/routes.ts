@@ -6,7 +6,7 @@ import { createSession, listSessions, resolveSession, revokeSession, sessionOwne
 import { mayEndSessionOf } from '../../auth/roles.ts';
 import { completeSetup, setupNeeded } from '../../domain/staff/setup.ts';
 import { checkCredentials } from '../../domain/staff/sign-in.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, notFound, mustExist } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
 import { listOf } from '../../http/schemas.ts';
@@ -201,8 +201,7 @@ defineRoute({
   params: idParam('ses_ id'),
   handler: async (c) => {
     const restaurantId = c.actor().restaurantId;
-    const target = await sessionOwner(c.services.db, restaurantId, c.params.id);
-    if (!target) throw notFound('session', c.params.id);
+    const target = mustExist(await sessionOwner(c.services.db, restaurantId, c.params.id), 'session', c.params.id);
     if (!mayEndSessionOf(c.caller!, target)) throw new ApiError('insufficient_scope', 'You may end only your own sessions and those of roles below yours.');
     if (!(await revokeSession(c.services.db, restaurantId, c.params.id, c.now))) throw notFound('session', c.params.id);
     credentialsRevoked(c.services, restaurantId);

@@ -1,5 +1,5 @@
 import { createCustomer, findCustomer, loadCustomers, updateCustomer } from '../../domain/customers/customers.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { CustomerSchema, presentCustomer } from '../../presenters/customers.ts';
@@ -40,8 +40,7 @@ defineRoute({
   scope: 'customers:read',
   params: idParam('cus_ id'),
   handler: async (c) => {
-    const row = await findCustomer(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('customer', c.params.id);
+    const row = mustExist(await findCustomer(c.db, c.actor().restaurantId, c.params.id), 'customer', c.params.id);
     return presentCustomer(row);
   },
 });

@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import type { EventsTable } from '../../db/tables/events.table.ts';
 import { loadDeliveries, resendEvent } from '../../domain/webhooks/deliveries.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
@@ -63,8 +63,7 @@ defineRoute({
   params: idParam('evt_ id'),
   handler: async (c) => {
     const actor = c.actor();
-    const row = await findEvent(c.db, actor.restaurantId, actor.livemode, c.params.id);
-    if (!row) throw notFound('event', c.params.id);
+    const row = mustExist(await findEvent(c.db, actor.restaurantId, actor.livemode, c.params.id), 'event', c.params.id);
     return (await present(c.db, actor.restaurantId, [row]))[0];
   },
 });

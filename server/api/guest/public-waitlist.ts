@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, mustExist } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
 import { GUEST_LANGS } from '../../domain/guest/lang.ts';
 import { assertWaitlistOffered, restaurantBySlug } from '../../domain/waitlist/access.ts';
@@ -28,8 +28,7 @@ async function entryByToken(db: Executor, token: string) {
 
 /** The restaurant a public page names, with its queue snapshot; unknown slug → 404. */
 async function snapshotForPage(db: Executor, slug: string, nowMs: number) {
-  const snap = await snapshotBySlug(db, slug, nowMs);
-  if (!snap) throw notFound('restaurant', slug, 'slug');
+  const snap = mustExist(await snapshotBySlug(db, slug, nowMs), 'restaurant', slug, 'slug');
   return snap;
 }
 

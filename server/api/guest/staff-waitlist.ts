@@ -1,7 +1,7 @@
 import { modeOf } from '../../domain/modes.ts';
 import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
 import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { guestOf } from '../../features/guest.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
@@ -19,8 +19,7 @@ const QUEUE_ORDER: SortKey[] = [
 
 /** The entry of the path, of the key's restaurant and mode: the other mode's is 404 like an unknown one. */
 async function loadEntry(c: Call<{ id: string }, any, any>, db = c.db) {
-  const entry = await findEntry(db, c.actor(), c.params.id);
-  if (!entry) throw notFound('waitlist entry', c.params.id);
+  const entry = mustExist(await findEntry(db, c.actor(), c.params.id), 'waitlist entry', c.params.id);
   return entry;
 }
 

@@ -1,5 +1,5 @@
 import { createInventoryItem, deleteInventoryItem, findInventoryItem, updateInventoryItem } from '../../domain/inventory/items.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { DeletedInventoryItemSchema, InventoryItemSchema, presentInventoryItem } from '../../presenters/inventory-items.ts';
@@ -36,8 +36,7 @@ defineRoute({
   scope: 'inventory:read',
   params: idParam('inv_ id'),
   handler: async (c) => {
-    const row = await findInventoryItem(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('inventory item', c.params.id);
+    const row = mustExist(await findInventoryItem(c.db, c.actor().restaurantId, c.params.id), 'inventory item', c.params.id);
     return presentInventoryItem(row);
   },
 });

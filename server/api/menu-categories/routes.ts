@@ -1,5 +1,5 @@
 import { createCategory, deactivateCategory, findCategory, updateCategory } from '../../domain/menu/categories.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
@@ -67,8 +67,7 @@ defineRoute({
   params: id,
   expand: 'menu_category',
   handler: async (c) => {
-    const row = await findCategory(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('menu category', c.params.id);
+    const row = mustExist(await findCategory(c.db, c.actor().restaurantId, c.params.id), 'menu category', c.params.id);
     return (await present(c, [row]))[0];
   },
 });

@@ -1,5 +1,5 @@
 import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { cachedJson } from '../../http/cached-json.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -60,8 +60,7 @@ defineRoute({
   params: idParam('mi_ id'),
   expand: 'menu_item',
   handler: async (c) => {
-    const row = await findMenuItem(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('menu item', c.params.id);
+    const row = mustExist(await findMenuItem(c.db, c.actor().restaurantId, c.params.id), 'menu item', c.params.id);
     return (await present(c, [row]))[0];
   },
 });

@@ -4,7 +4,7 @@ import {
   findModifierGroup,
   updateModifierGroup,
 } from '../../domain/menu/modifier-groups.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
@@ -50,8 +50,7 @@ defineRoute({
   scope: 'menu:read',
   params: id,
   handler: async (c) => {
-    const row = await findModifierGroup(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('modifier group', c.params.id);
+    const row = mustExist(await findModifierGroup(c.db, c.actor().restaurantId, c.params.id), 'modifier group', c.params.id);
     return presentModifierGroup(row);
   },
 });

@@ -8,7 +8,7 @@ import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
 import { findStation } from '../../domain/menu/stations.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, notFound, mustExist } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
@@ -257,8 +257,7 @@ defineRoute({
   query: FieldsOnly,
   handler: async (c) => {
     const fields = parseFieldList(c.query.fields, ALL_FIELDS, ALL_FIELDS);
-    const found = await findOrder(c.db, c.actor(), c.params.id);
-    if (!found) throw notFound('order', c.params.id);
+    const found = mustExist(await findOrder(c.db, c.actor(), c.params.id), 'order', c.params.id);
     return one(c, found, fields);
   },
 });

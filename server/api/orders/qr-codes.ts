@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
 import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -89,8 +89,7 @@ defineRoute({
   params: idParam('qr_ id'),
   expand: 'qr_code',
   handler: async (c) => {
-    const row = await findQrCode(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('QR code', c.params.id);
+    const row = mustExist(await findQrCode(c.db, c.actor().restaurantId, c.params.id), 'QR code', c.params.id);
     return (await present(c, [row]))[0];
   },
 });

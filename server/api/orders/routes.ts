@@ -5,7 +5,7 @@ import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { applyExpand, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
@@ -71,8 +71,7 @@ defineRoute({
   params: idParam('ord_ id'),
   expand: 'order',
   handler: async (c) => {
-    const found = await findOrder(c.db, c.actor(), c.params.id);
-    if (!found) throw notFound('order', c.params.id);
+    const found = mustExist(await findOrder(c.db, c.actor(), c.params.id), 'order', c.params.id);
     return one(c, found);
   },
 });
@@ -123,8 +122,7 @@ defineRoute({
   handler: async (c) => {
     const actor = c.actor();
     // locked: two rounds sent at once would otherwise both take the same line positions
-    const found = await findOrder(c.db, actor, c.params.id, { forUpdate: true });
-    if (!found) throw notFound('order', c.params.id);
+    const found = mustExist(await findOrder(c.db, actor, c.params.id, { forUpdate: true }), 'order', c.params.id);
     return one(c, await addRound(c.db, actor, orderContext(c.services), found, withHolds(c.body.items, c.body.hold_courses)));
   },
 });

@@ -2,7 +2,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { refundsOf } from '../../domain/payments/list.ts';
 import { findPayment, refundPayment } from '../../domain/payments/refund.ts';
 import { takePayment, type PaymentRow } from '../../domain/payments/take-payment.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
@@ -73,8 +73,7 @@ defineRoute({
   scope: 'payments:read',
   params: idParam('pay_ id'),
   handler: async (c) => {
-    const found = await findPayment(c.db, c.actor(), c.params.id);
-    if (!found) throw notFound('payment', c.params.id);
+    const found = mustExist(await findPayment(c.db, c.actor(), c.params.id), 'payment', c.params.id);
     return (await present(c.db, [found]))[0];
   },
 });

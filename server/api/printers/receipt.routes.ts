@@ -1,7 +1,7 @@
 import { enqueueReceipts } from '../../domain/printers/jobs.ts';
 import { getPrinter } from '../../domain/printers/printers.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, mustExist } from '../../errors.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { presentPrintJob, ReceiptJobsSchema } from '../../presenters/printers.ts';
 import { Receipt } from './schema.ts';
@@ -22,8 +22,7 @@ defineRoute({
   status: 201,
   handler: async (c) => {
     const actor = c.actor();
-    const found = await findOrder(c.db, actor, c.params.id);
-    if (!found) throw notFound('order', c.params.id);
+    const found = mustExist(await findOrder(c.db, actor, c.params.id), 'order', c.params.id);
     const { order, items } = found;
     if (order.status === 'draft' || order.status === 'cancelled') {
       throw new ApiError('state_conflict', `Order '${order.id}' is ${order.status}; it has no receipt.`, 'id');

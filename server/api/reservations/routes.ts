@@ -1,7 +1,7 @@
 import { modeOf } from '../../domain/modes.ts';
 import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
 import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, mustExist } from '../../errors.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
@@ -62,8 +62,7 @@ defineRoute({
   params: idParam('rsv_ id'),
   expand: 'reservation',
   handler: async (c) => {
-    const row = await findReservation(c.db, c.actor(), c.params.id);
-    if (!row) throw notFound('reservation', c.params.id);
+    const row = mustExist(await findReservation(c.db, c.actor(), c.params.id), 'reservation', c.params.id);
     return (await present(c, [row]))[0];
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clockIn, clockOut, findShift } from '../../domain/staff/shifts.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -48,8 +48,7 @@ defineRoute({
   params: idParam('shf_ id'),
   expand: 'shift',
   handler: async (c) => {
-    const row = await findShift(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('shift', c.params.id);
+    const row = mustExist(await findShift(c.db, c.actor().restaurantId, c.params.id), 'shift', c.params.id);
     return (await present(c, [row]))[0];
   },
 });

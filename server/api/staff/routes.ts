@@ -6,7 +6,7 @@ import { credentialsRevoked } from '../../auth/revocations.ts';
 import { updateRecord } from '../../db/records.ts';
 import { revokeUserSessions } from '../../domain/staff/sessions.ts';
 import { createStaff, findStaff, updateStaff } from '../../domain/staff/staff.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, notFound, mustExist } from '../../errors.ts';
 import type { Caller } from '../../http/authenticate.ts';
 import type { Executor } from '../../db/records.ts';
 import type { Services } from '../../services.ts';
@@ -47,8 +47,7 @@ async function signOutEverywhere(c: { services: Services; now: number; actor(): 
 }
 
 async function targetRole(db: Executor, restaurantId: string, id: string): Promise<string> {
-  const row = await findStaff(db, restaurantId, id);
-  if (!row) throw notFound('staff user', id);
+  const row = mustExist(await findStaff(db, restaurantId, id), 'staff user', id);
   return row.role;
 }
 
@@ -81,8 +80,7 @@ defineRoute({
   scope: 'staff:read',
   params: idParam('usr_ id'),
   handler: async (c) => {
-    const row = await findStaff(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('staff user', c.params.id);
+    const row = mustExist(await findStaff(c.db, c.actor().restaurantId, c.params.id), 'staff user', c.params.id);
     return presentStaff(row);
   },
 });
@@ -185,8 +183,7 @@ defineRoute({
   handler: async (c) => {
     const actor = c.actor();
     assertMayManage(c.caller!, await targetRole(c.db, actor.restaurantId, c.params.id));
-    const row = await c.services.tx.run((trx) => setPin(trx, actor, c.params.id, c.body.pin));
-    if (!row) throw notFound('staff user', c.params.id);
+    const row = mustExist(await c.services.tx.run((trx) => setPin(trx, actor, c.params.id, c.body.pin)), 'staff user', c.params.id);
     return presentStaff(row);
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createStation, findStation, updateStation } from '../../domain/menu/stations.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
@@ -50,8 +50,7 @@ defineRoute({
   scope: 'menu:read',
   params: key,
   handler: async (c) => {
-    const row = await findStation(c.db, c.actor().restaurantId, c.params.key);
-    if (!row) throw notFound('station', c.params.key, 'key');
+    const row = mustExist(await findStation(c.db, c.actor().restaurantId, c.params.key), 'station', c.params.key, 'key');
     return presentStation(row);
   },
 });

@@ -1,5 +1,5 @@
 import { createTable, deactivateTable, findTable, updateTable } from '../../domain/tables/tables.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { registerExpandable } from '../../http/expand.ts';
 import { mapPage, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
@@ -56,8 +56,7 @@ defineRoute({
   scope: 'tables:read',
   params: idParam('tbl_ id'),
   handler: async (c) => {
-    const row = await findTable(c.db, c.actor().restaurantId, c.params.id);
-    if (!row) throw notFound('table', c.params.id);
+    const row = mustExist(await findTable(c.db, c.actor().restaurantId, c.params.id), 'table', c.params.id);
     return presentTable(row);
   },
 });

@@ -1,7 +1,7 @@
 import { createEndpoint, deleteEndpoint, findEndpoint, rollSecret, updateEndpoint } from '../../domain/webhooks/endpoints.ts';
 import { webhooksConfig } from '../../domain/webhooks/config.ts';
 import { checkEndpointUrl } from '../../domain/webhooks/url-policy.ts';
-import { notFound } from '../../errors.ts';
+import { mustExist } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from '../../presenters/webhooks.ts';
@@ -63,8 +63,7 @@ defineRoute({
   scope: 'webhooks:read',
   params: idParam('we_ id'),
   handler: async (c) => {
-    const row = await findEndpoint(c.db, c.actor(), c.params.id);
-    if (!row) throw notFound('webhook endpoint', c.params.id);
+    const row = mustExist(await findEndpoint(c.db, c.actor(), c.params.id), 'webhook endpoint', c.params.id);
     return presentEndpoint(row);
   },
 });
