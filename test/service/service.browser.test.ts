@@ -164,4 +164,31 @@ describe('order entry at the table in the browser', () => {
     await page.locator(`[data-total="${order.total}"]`).waitFor();
     await checkPage(page, 'service-discounted');
   });
+
+  it('merges the check of table 12 into table 14: its lines come over, table 12 is free, nothing is cooked twice', async () => {
+    const other = await hub.api.post('/v1/orders', { type: 'dine_in', table: tableIds[12], items: [{ menu_item: menu.water, quantity: 2, seat: 1 }] });
+    expect((await hub.api.patch(`/v1/orders/${other.body.id}`, { status: 'placed' })).status).toBe(200);
+    const keptId = (await hub.api.get(`/v1/orders?table=${tableIds[14]}`)).body.data.find((o: any) => o.status !== 'cancelled').id as string;
+    const before = (await hub.api.get(`/v1/orders/${keptId}`)).body;
+    const jobs = async () => Number((await hub.server.services.db.selectFrom('print_jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const printed = await jobs();
+
+    await page.getByRole('button', { name: 'Merge a check into this one' }).click();
+    const pick = page.getByRole('dialog').getByRole('button', { name: /^Table 12 · / });
+    await pick.waitFor();
+    await checkPage(page, 'service-merge');
+    await pick.click();
+    // seats are numbered on after the check's own (1 and 2): seat 1 of table 12 is seat 3 here
+    await page.getByText(/2× Water · S3 · C–/).waitFor();
+    const kept = (await hub.api.get(`/v1/orders/${keptId}`)).body;
+    expect(kept.total).toBe(before.total + other.body.total);
+    await page.locator(`[data-total="${kept.total}"]`).waitFor();
+    expect((await hub.api.get(`/v1/orders/${other.body.id}`)).body).toMatchObject({ status: 'cancelled', merged_into: keptId });
+    expect(await jobs()).toBe(printed);
+    await shot(page, 'service-merged');
+
+    await page.getByRole('button', { name: 'Floor' }).click();
+    await page.locator('[data-table="12"]').getByText('Free').waitFor();
+    await page.locator('[data-table="14"]').getByText('Ordered').waitFor();
+  });
 });

@@ -553,6 +553,7 @@ export type components = {
             is_virtual_table: boolean;
             items: components["schemas"]["OrderItem"][];
             livemode: boolean;
+            merged_into: string | null;
             notes: string | null;
             /** @constant */
             object: "order";

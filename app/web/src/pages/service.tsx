@@ -114,7 +114,7 @@ export function ServicePage() {
       </div>
       {trusted ? <p role="status">{t('service.trusted')}</p> : null}
       {table ? (
-        <Check table={table} tables={tables} order={openAt(table.id)} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+        <Check table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
       ) : (
         <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
       )}
@@ -122,7 +122,7 @@ export function ServicePage() {
   );
 }
 
-function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; onChanged: (o: Order) => void }) {
+function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; openAt: (table: string) => Order | undefined; onChanged: (o: Order) => void }) {
   const [items, setItems] = useState<Item[]>([]);
   const [cats, setCats] = useState<Category[]>([]);
   const [groups, setGroups] = useState<Map<string, Group>>(new Map());
@@ -135,6 +135,7 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
   const [picking, setPicking] = useState<Draft | null>(null);
   const [voiding, setVoiding] = useState<Line | null>(null);
   const [moving, setMoving] = useState(false);
+  const [merging, setMerging] = useState(false);
   const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -205,7 +206,7 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
           {(order?.items ?? []).map((l) => (
             <li key={l.index} class={l.voided_at ? 'check-line-voided' : ''} data-line={l.index}>
               <span>
-                {l.quantity}× {l.name} {l.modifiers.length ? `(${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
+                {l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
                 {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
                 {l.discount_amount && !l.voided_at ? (
                   <small class="line-discount">
@@ -233,7 +234,7 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
             <ul class="check-lines">
               {drafts.map((d) => (
                 <li key={d.key}>
-                  <span>{d.quantity}× {d.item.name} {d.modifiers.length ? `(${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
+                  <span>{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
                   <Button variant="quiet" onClick={() => setDrafts(drafts.filter((x) => x !== d))}>{t('service.remove')}</Button>
                 </li>
               ))}
@@ -251,6 +252,7 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
         <div class="chips">
           {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
           {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
+          {order ? <Button onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
           {order ? (
             <Button
               onClick={() => {
@@ -287,6 +289,25 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
           setDiscounting(null);
         }}
       />
+      <Dialog title={t('service.mergeFrom')} open={merging} onClose={() => setMerging(false)}>
+        <p class="hint">{t('service.mergeHint')}</p>
+        {tables.some((x) => x.id !== table.id && openAt(x.id)) ? (
+          <TileGrid
+            items={tables.filter((x) => x.id !== table.id && openAt(x.id))}
+            label={t('service.mergeFrom')}
+            keyOf={(x) => x.id}
+            render={(x) => t('service.mergeTable', { n: x.number, total: money(openAt(x.id)!.total, openAt(x.id)!.currency) })}
+            onPick={(x) => {
+              const from = openAt(x.id)!;
+              setMerging(false);
+              // the closed check leaves the plan through the live feed, like any other change
+              return run(() => post<Order>(`/v1/orders/${order!.id}/merge`, { from: from.id }));
+            }}
+          />
+        ) : (
+          <p>{t('service.mergeNone')}</p>
+        )}
+      </Dialog>
       <Dialog title={t('service.transferTo')} open={moving} onClose={() => setMoving(false)}>
         <TileGrid
           items={tables.filter((x) => x.id !== table.id)}
