@@ -72,4 +72,11 @@ export const serviceDe: Record<ServiceKey, string> = {
   "service.mergeHint": "Ihre Positionen, Plätze und Zahlungen kommen auf diese Rechnung; der andere Tisch ist wieder frei. Nichts geht noch einmal in die Küche.",
   "service.mergeNone": "Kein anderer Tisch hat eine offene Rechnung.",
   "service.mergeTable": "Tisch {n} · {total}",
+  "plan.moveHelp": "Ziehe einen Tisch oder bewege ihn mit den Pfeiltasten (Umschalt: größere Schritte).",
+  "plan.table": "Tisch",
+  "plan.arrange": "Plan anordnen",
+  "plan.hint": "Zieh jeden Tisch an seinen Platz. Ein Tisch bewegt sich auch mit den Pfeiltasten (mit Umschalt in größeren Schritten). Dann speichern.",
+  "plan.save": "Plan speichern",
+  "plan.saved": "Der Plan ist gespeichert: Service-Tablets und Saal-Bildschirm zeigen ihn.",
+  "plan.seats": "{n, plural, one {# Platz} other {# Plätze}}",
 };

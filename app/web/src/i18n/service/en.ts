@@ -71,6 +71,13 @@ export const serviceEn = {
   'service.mergeHint': 'Its lines, seats and payments come to this check; that table is free again. Nothing is sent to the kitchen again.',
   'service.mergeNone': 'No other table has an open check.',
   'service.mergeTable': 'Table {n} · {total}',
+  'plan.moveHelp': 'Drag a table, or move it with the arrow keys (Shift: bigger steps).',
+  'plan.table': 'Table',
+  'plan.arrange': 'Arrange the plan',
+  'plan.hint': 'Drag each table to where it stands. A table also moves with the arrow keys (hold Shift for bigger steps). Then save.',
+  'plan.save': 'Save the plan',
+  'plan.saved': 'The plan is saved: the service tablets and the floor screen show it.',
+  'plan.seats': '{n, plural, one {# seat} other {# seats}}',
 } as const;
 
 export type ServiceKey = keyof typeof serviceEn;

@@ -72,4 +72,11 @@ export const serviceEs: Record<ServiceKey, string> = {
   "service.mergeHint": "Sus líneas, asientos y pagos pasan a esta cuenta; la otra mesa queda libre. Nada se vuelve a mandar a cocina.",
   "service.mergeNone": "Ninguna otra mesa tiene una cuenta abierta.",
   "service.mergeTable": "Mesa {n} · {total}",
+  "plan.moveHelp": "Arrastra una mesa o muévela con las flechas (Mayús: pasos más grandes).",
+  "plan.table": "Mesa",
+  "plan.arrange": "Ordenar el plano",
+  "plan.hint": "Arrastra cada mesa a su sitio. Una mesa también se mueve con las flechas (Mayús para pasos más grandes). Después guarda.",
+  "plan.save": "Guardar el plano",
+  "plan.saved": "El plano está guardado: las tabletas de servicio y la pantalla de sala lo muestran.",
+  "plan.seats": "{n, plural, one {# asiento} other {# asientos}}",
 };

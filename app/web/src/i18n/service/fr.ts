@@ -72,4 +72,11 @@ export const serviceFr: Record<ServiceKey, string> = {
   "service.mergeHint": "Ses lignes, places et paiements passent sur cette addition ; l’autre table est libérée. Rien n’est renvoyé en cuisine.",
   "service.mergeNone": "Aucune autre table n’a d’addition ouverte.",
   "service.mergeTable": "Table {n} · {total}",
+  "plan.moveHelp": "Faites glisser une table ou déplacez-la avec les flèches (Maj : plus grands pas).",
+  "plan.table": "Table",
+  "plan.arrange": "Disposer le plan",
+  "plan.hint": "Faites glisser chaque table à sa place. Une table se déplace aussi avec les flèches (Maj pour de plus grands pas). Puis enregistrez.",
+  "plan.save": "Enregistrer le plan",
+  "plan.saved": "Le plan est enregistré : les tablettes de service et l’écran de salle l’affichent.",
+  "plan.seats": "{n, plural, one {# place} other {# places}}",
 };

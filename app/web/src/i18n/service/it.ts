@@ -72,4 +72,11 @@ export const serviceIt: Record<ServiceKey, string> = {
   "service.mergeHint": "Righe, posti e pagamenti passano a questo conto; l’altro tavolo torna libero. Nulla viene rimandato in cucina.",
   "service.mergeNone": "Nessun altro tavolo ha un conto aperto.",
   "service.mergeTable": "Tavolo {n} · {total}",
+  "plan.moveHelp": "Trascina un tavolo o spostalo con le frecce (Maiusc: passi più grandi).",
+  "plan.table": "Tavolo",
+  "plan.arrange": "Disponi la pianta",
+  "plan.hint": "Trascina ogni tavolo al suo posto. Un tavolo si sposta anche con le frecce (Maiusc per passi più grandi). Poi salva.",
+  "plan.save": "Salva la pianta",
+  "plan.saved": "La pianta è salvata: i tablet di servizio e lo schermo della sala la mostrano.",
+  "plan.seats": "{n, plural, one {# posto} other {# posti}}",
 };
