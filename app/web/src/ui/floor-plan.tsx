@@ -55,7 +55,8 @@ export function FloorPlan<T extends PlanTable>({ tables, stateOf, stateLabel = (
       {zones.map((zone) => {
         const mine = tables.filter((tb) => (tb.zone ?? '') === zone).sort((a, b) => a.number - b.number);
         const boxes = mine.map((tb, i) => ({ tb, box: boxOf(tb, i) }));
-        const bottom = Math.max(400, ...boxes.map(({ box }) => box.y + box.h + GAP));
+        // room below the lowest table to drag one further down while arranging
+        const bottom = Math.max(onMove ? 600 : 0, ...boxes.map(({ box }) => box.y + box.h + GAP));
         return (
           <section key={zone} class="plan-zone" aria-label={zone || t('service.noZone')}>
             <h2>{zone || t('service.noZone')}</h2>
