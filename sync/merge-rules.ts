@@ -28,7 +28,7 @@ export const MERGE_RULES: Readonly<Record<string, TableRule>> = {
     lifecycle: {
       column: 'status',
       order: ['draft', 'placed', 'preparing', 'ready', 'served', 'cancelled', 'completed'],
-      follows: ['completed_at', 'cancelled_at', 'cancel_reason', 'placed_at'],
+      follows: ['completed_at', 'cancelled_at', 'cancel_reason', 'merged_into', 'placed_at'],
     },
   },
   order_items: {

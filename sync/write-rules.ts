@@ -40,7 +40,7 @@ export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   tables: {},
   customers: {},
   orders: {
-    references: { table_id: { table: 'tables' }, server_id: { table: 'users' }, customer_id: { table: 'customers' }, qr_code_id: { table: 'qr_codes' } },
+    references: { table_id: { table: 'tables' }, server_id: { table: 'users' }, customer_id: { table: 'customers' }, qr_code_id: { table: 'qr_codes' }, merged_into: { table: 'orders' } },
   },
   order_items: { references: { order_id: { table: 'orders' }, menu_item_id: { table: 'menu_items' } } },
   deliveries: { references: { order_id: { table: 'orders' }, courier_id: { table: 'users' } } },

@@ -89,6 +89,8 @@ export const OrderSchema = named(
     completed_at: unix().nullable(),
     cancelled_at: unix().nullable(),
     cancel_reason: z.string().nullable(),
+    /** set on a check merged into another (POST /v1/orders/{id}/merge): the order that took its lines and payments */
+    merged_into: z.string().nullable(),
     is_self_service: z.boolean(),
     is_virtual_table: z.boolean(),
     virtual_table_label: z.string().nullable(),
@@ -156,6 +158,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     completed_at: order.completed_at,
     cancelled_at: order.cancelled_at,
     cancel_reason: order.cancel_reason,
+    merged_into: order.merged_into ?? null,
     is_self_service: order.is_self_service === 1,
     is_virtual_table: order.is_virtual_table === 1,
     virtual_table_label: order.virtual_table_label,

@@ -40,6 +40,9 @@ describe('order entry at the table in the browser', () => {
     const sam = await hub.api.post('/v1/staff', { name: 'Sam Server', email: 'sam@example.com', role: 'manager' });
     expect(sam.status, JSON.stringify(sam.body)).toBe(201);
     expect((await hub.api.post(`/v1/staff/${sam.body.id}/pin`, { pin: '2468' })).status).toBe(200);
+    const sara = await hub.api.post('/v1/staff', { name: 'Sara Server', email: 'sara@example.com', role: 'server' });
+    expect(sara.status, JSON.stringify(sara.body)).toBe(201);
+    expect((await hub.api.post(`/v1/staff/${sara.body.id}/pin`, { pin: '1357' })).status).toBe(200);
   }, 90_000);
   afterAll(async () => {
     await browser?.close();
@@ -113,5 +116,79 @@ describe('order entry at the table in the browser', () => {
     await checkPage(page, 'service-moved');
     await page.setViewportSize({ width: 1280, height: 800 });
     await shot(page, 'service-landscape');
+  });
+
+  it('a server comps a line and discounts the check, each approved by a manager typing their PIN', async () => {
+    await page.setViewportSize({ width: 800, height: 1280 });
+    await page.getByRole('button', { name: 'Lock' }).click();
+    await page.getByRole('button', { name: 'Sara Server' }).click();
+    await page.getByLabel('PIN', { exact: true }).fill('1357');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('[data-table="14"]').click();
+    await page.getByRole('heading', { name: 'Table 14' }).waitFor();
+    const id = (await hub.api.get(`/v1/orders?table=${tableIds[14]}`)).body.data[0].id as string;
+
+    // a comp of the steak: the sheet opens on "Comp", says what is left, and asks for a manager's PIN
+    await page.locator('[data-line="0"]').getByRole('button', { name: 'Discount Steak' }).click();
+    const sheet = page.getByRole('dialog');
+    expect(await sheet.getByRole('button', { name: 'Comp (all of it)' }).getAttribute('aria-pressed')).toBe('true');
+    await sheet.getByLabel(/^Why\?/).fill('steak was overcooked');
+    // her own PIN is no manager's: refused, the sheet stays open with the reason kept
+    await sheet.getByLabel('Manager PIN', { exact: true }).fill('1357');
+    await sheet.getByRole('button', { name: 'Comp it' }).click();
+    await sheet.getByRole('alert').getByText(/manager/).waitFor();
+    await checkPage(page, 'service-discount-refused');
+    expect(await sheet.getByLabel(/^Why\?/).inputValue()).toBe('steak was overcooked');
+    await sheet.getByLabel('Manager PIN', { exact: true }).fill('2468');
+    await sheet.getByRole('button', { name: 'Comp it' }).click();
+    await page.locator('[data-line="0"]').getByText(/Comped · steak was overcooked/).waitFor();
+    let order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order.items[0]).toMatchObject({ discount_amount: 2990, discount_reason: 'steak was overcooked' });
+    const approver = await hub.server.services.db.selectFrom('order_items').select('discount_approved_by').where('id', '=', order.items[0].id).executeTakeFirstOrThrow();
+    expect(approver.discount_approved_by).toBe((await hub.api.get('/v1/staff')).body.data.find((s: any) => s.name === 'Sam Server').id);
+
+    // 10 % off the check: the sheet shows the amount before it is sent; the total follows
+    const before = order.total;
+    await page.getByRole('button', { name: 'Discount the check' }).click();
+    await sheet.getByRole('button', { name: 'Percent' }).click();
+    await sheet.getByLabel('Percent off (1–100)').fill('10');
+    await sheet.getByLabel(/^Why\?/).fill('regulars');
+    await sheet.getByLabel('Manager PIN', { exact: true }).fill('2468');
+    const off = Math.floor((before * 10 + 50) / 100);
+    await sheet.getByText(`€${(off / 100).toFixed(2)} off`).waitFor();
+    await checkPage(page, 'service-discount');
+    await sheet.getByRole('button', { name: 'Apply discount' }).click();
+    await page.getByText(`Check discount −€${(off / 100).toFixed(2)} · regulars`).waitFor();
+    order = (await hub.api.get(`/v1/orders/${id}`)).body;
+    expect(order.total).toBe(before - off);
+    await page.locator(`[data-total="${order.total}"]`).waitFor();
+    await checkPage(page, 'service-discounted');
+  });
+
+  it('merges the check of table 12 into table 14: its lines come over, table 12 is free, nothing is cooked twice', async () => {
+    const other = await hub.api.post('/v1/orders', { type: 'dine_in', table: tableIds[12], items: [{ menu_item: menu.water, quantity: 2, seat: 1 }] });
+    expect((await hub.api.patch(`/v1/orders/${other.body.id}`, { status: 'placed' })).status).toBe(200);
+    const keptId = (await hub.api.get(`/v1/orders?table=${tableIds[14]}`)).body.data.find((o: any) => o.status !== 'cancelled').id as string;
+    const before = (await hub.api.get(`/v1/orders/${keptId}`)).body;
+    const jobs = async () => Number((await hub.server.services.db.selectFrom('print_jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const printed = await jobs();
+
+    await page.getByRole('button', { name: 'Merge a check into this one' }).click();
+    const pick = page.getByRole('dialog').getByRole('button', { name: /^Table 12 · / });
+    await pick.waitFor();
+    await checkPage(page, 'service-merge');
+    await pick.click();
+    // seats are numbered on after the check's own (1 and 2): seat 1 of table 12 is seat 3 here
+    await page.getByText(/2× Water · S3 · C–/).waitFor();
+    const kept = (await hub.api.get(`/v1/orders/${keptId}`)).body;
+    expect(kept.total).toBe(before.total + other.body.total);
+    await page.locator(`[data-total="${kept.total}"]`).waitFor();
+    expect((await hub.api.get(`/v1/orders/${other.body.id}`)).body).toMatchObject({ status: 'cancelled', merged_into: keptId });
+    expect(await jobs()).toBe(printed);
+    await shot(page, 'service-merged');
+
+    await page.getByRole('button', { name: 'Floor' }).click();
+    await page.locator('[data-table="12"]').getByText('Free').waitFor();
+    await page.locator('[data-table="14"]').getByText('Ordered').waitFor();
   });
 });

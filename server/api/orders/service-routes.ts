@@ -7,6 +7,7 @@ import { f } from '../../http/fields.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { clientIp, signInThrottle } from '../../http/session.ts';
 import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
+import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import { courseNumber, seatAndCourse } from './schema.ts';
@@ -142,4 +143,15 @@ defineRoute({
   params: idParam('ord_ id'),
   body: z.object({ table: f.id() }),
   handler: async (c) => present(c, await c.services.tx.run((trx) => transferOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.table))),
+});
+
+defineRoute({
+  ...common,
+  method: 'post',
+  path: '/v1/orders/:id/merge',
+  errors: ['order_not_open', 'state_conflict'],
+  summary: 'Merge another open check into this one: its lines (seats numbered on), payments and discounts move here; it is closed as merged; nothing is sent to the kitchen again',
+  params: idParam('ord_ id'),
+  body: z.object({ from: f.id() }),
+  handler: async (c) => present(c, await c.services.tx.run((trx) => mergeChecks(trx, c.actor(), orderContext(c.services), c.params.id, c.body.from))),
 });

@@ -11,6 +11,12 @@ const fields = {
   min_capacity: f.int(1, MAX_SEATS).nullable(),
   zone: z.string().trim().min(1).max(100).nullable(),
   is_active: z.boolean(),
+  // the floor plan (back office → Floor → Arrange): plan units, 0–1000 each way
+  plan_x: f.int(0, 1000).nullable(),
+  plan_y: f.int(0, 1000).nullable(),
+  plan_width: f.int(20, 1000).nullable(),
+  plan_height: f.int(20, 1000).nullable(),
+  shape: z.enum(['square', 'round', 'rect']).nullable(),
 };
 
 export const CreateTable = z.object(fields).partial().required({ number: true, capacity: true });

@@ -38,6 +38,8 @@ export interface OrdersTable {
   completed_at: number | null;
   cancelled_at: number | null;
   cancel_reason: string | null;
+  /** set when this check was merged into another (it is then cancelled): that order's id */
+  merged_into: string | null;
   is_self_service: number;
   is_virtual_table: number;
   virtual_table_label: string | null;

@@ -154,6 +154,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     completed_at: null,
     cancelled_at: null,
     cancel_reason: null,
+    merged_into: null,
     is_self_service: input.is_self_service ? 1 : 0,
     is_virtual_table: 0,
     virtual_table_label: null,

@@ -22,7 +22,8 @@ export type OrderEventType =
   | 'order.item_voided'
   | 'order.discounted'
   | 'order.transferred'
-  | 'order.items_moved';
+  | 'order.items_moved'
+  | 'order.merged';
 
 /**
  * Everything that must happen in the transaction of any order change: the courier side

@@ -17,7 +17,7 @@ import { lineTax, totalsOf } from './totals.ts';
 
 type Current = { order: OrderRow; items: OrderItemRow[] };
 
-async function openOrder(trx: Executor, actor: Actor, id: string): Promise<Current> {
+export async function openOrder(trx: Executor, actor: Actor, id: string): Promise<Current> {
   const found = await findOrder(trx, actor, id, { forUpdate: true });
   if (!found) throw notFound('order', id);
   if (!OPEN_STATUSES.includes(found.order.status) && found.order.status !== 'draft') {
@@ -32,14 +32,14 @@ function lineAt(current: Current, index: number): OrderItemRow {
   return line;
 }
 
-async function rebill(trx: Executor, actor: Actor, order: OrderRow, items: OrderItemRow[], patch: Partial<OrderRow> = {}) {
+export async function rebill(trx: Executor, actor: Actor, order: OrderRow, items: OrderItemRow[], patch: Partial<OrderRow> = {}) {
   const next = { ...order, ...patch };
   const wanted = statusFromLines(items);
   const status = wanted && OPEN_STATUSES.includes(order.status) && isBefore(order.status, wanted) ? wanted : order.status;
   return (await updateRecord(trx, 'orders', order, { ...patch, ...totalsOf(items, next), status, updated: seconds(actor) }))!;
 }
 
-const replace = (items: OrderItemRow[], saved: OrderItemRow[]) => items.map((i) => saved.find((s) => s.id === i.id) ?? i);
+export const replace = (items: OrderItemRow[], saved: OrderItemRow[]) => items.map((i) => saved.find((s) => s.id === i.id) ?? i);
 
 /** Sends a held course to its stations: tickets and screens get exactly its lines, now. */
 export async function fireCourse(trx: Executor, actor: Actor, ctx: OrderContext, id: string, course: number) {

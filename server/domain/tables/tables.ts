@@ -11,7 +11,14 @@ export interface TableInput {
   min_capacity?: number | null;
   zone?: string | null;
   is_active?: boolean;
+  plan_x?: number | null;
+  plan_y?: number | null;
+  plan_width?: number | null;
+  plan_height?: number | null;
+  shape?: 'square' | 'round' | 'rect' | null;
 }
+
+const PLAN = ['plan_x', 'plan_y', 'plan_width', 'plan_height', 'shape'] as const;
 
 export async function findTable(db: Executor, restaurantId: string, id: string) {
   return db.selectFrom('tables').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();
@@ -47,6 +54,7 @@ export async function createTable(trx: Executor, actor: Actor, input: TableInput
     zone: input.zone ?? null,
     status: 'available',
     is_active: input.is_active === false ? 0 : 1,
+    ...Object.fromEntries(PLAN.map((k) => [k, input[k] ?? null])),
     created: now,
     updated: now,
   });
@@ -67,6 +75,7 @@ export async function updateTable(trx: Executor, actor: Actor, id: string, input
   if (input.min_capacity !== undefined) patch.min_capacity = input.min_capacity;
   if (input.zone !== undefined) patch.zone = input.zone;
   if (input.is_active !== undefined) patch.is_active = input.is_active ? 1 : 0;
+  for (const k of PLAN) if (input[k] !== undefined) patch[k] = input[k];
   return (await updateRecord(trx, 'tables', current, patch))!;
 }
 

@@ -553,6 +553,7 @@ export type components = {
             is_virtual_table: boolean;
             items: components["schemas"]["OrderItem"][];
             livemode: boolean;
+            merged_into: string | null;
             notes: string | null;
             /** @constant */
             object: "order";
@@ -1301,6 +1302,11 @@ export type components = {
             number: number;
             /** @constant */
             object: "table";
+            plan_height: number | null;
+            plan_width: number | null;
+            plan_x: number | null;
+            plan_y: number | null;
+            shape: ("square" | "round" | "rect") | null;
             /** @description the floor state; `available` on creation */
             status: string;
             updated: number;

@@ -5,6 +5,7 @@ import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import type { Table } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { ArrangePlan } from './floor-arrange.tsx';
 
 interface QrCode {
   id: string;
@@ -24,8 +25,25 @@ export function FloorPage() {
   const [floor, error, reload] = useLoad(loadFloor);
   const [editing, setEditing] = useState<Table | 'new' | null>(null);
   const [act, busy, actError] = useAction();
+  const [arranging, setArranging] = useState(false);
+  const [saved, setSaved] = useState(false);
   const writable = can('tables:write');
   if (!floor) return error ? <ErrorNote error={error} /> : <Loading />;
+  if (arranging) {
+    return (
+      <>
+        <PageHeader title={t('plan.arrange')} />
+        <ArrangePlan
+          tables={floor.tables.filter((x) => x.is_active)}
+          onDone={async (done) => {
+            if (done) await reload();
+            setSaved(done);
+            setArranging(false);
+          }}
+        />
+      </>
+    );
+  }
   const zones = [...new Set(floor.tables.map((x) => x.zone ?? ''))].sort();
   const codeOf = (tbl: Table) => floor.codes.find((c) => c.table === tbl.id);
   const makeCode = (tbl: Table) => act(async () => (await post('/v1/qr_codes', { table: tbl.id }), await reload()));
@@ -38,6 +56,9 @@ export function FloorPage() {
             {t('floor.newTable')}
           </Button>
         ) : null}
+        {writable && floor.tables.length ? (
+          <Button onClick={() => (setSaved(false), setArranging(true))}>{t('plan.arrange')}</Button>
+        ) : null}
         {floor.tables.length ? (
           <a class="btn" href="/app/floor/qr-sheet">
             {t('floor.qrSheet')}
@@ -45,6 +66,7 @@ export function FloorPage() {
         ) : null}
       </PageHeader>
       <ErrorNote error={actError} />
+      {saved ? <p role="status">{t('plan.saved')}</p> : null}
       {floor.tables.length === 0 ? <Empty>{t('floor.none')}</Empty> : null}
       {zones.map((zone) => (
         <section key={zone} class="menu-section">

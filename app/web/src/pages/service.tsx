@@ -8,18 +8,23 @@ import { OPEN_STATUSES } from '../lib/types.ts';
 import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
 import { Button, Dialog, Field } from '../ui/kit.tsx';
 import { TileGrid } from '../ui/tile-grid.tsx';
+import { DiscountSheet, type DiscountBody, type DiscountTarget } from './service-discount.tsx';
 
 interface Modifier { name: string; price_adjustment: number; is_available: boolean }
 interface Group { id: string; name: string; required: boolean; min_selections: number; max_selections: number; modifiers: Modifier[] }
 interface Item { id: string; name: string; price: number; category: string; is_active: boolean; is_available: boolean; modifier_groups: string[] }
 interface Category { id: string; name: string }
-interface Line { index: number; name: string; quantity: number; seat: number | null; course: number | null; held: boolean; voided_at: number | null; line_subtotal?: number; unit_price: number; modifiers: { name: string; price_adjustment: number }[]; status: string }
-interface Order { id: string; table: string | null; status: string; total: number; tax_amount: number; prices_include_tax: boolean; currency: string; created: number; items: Line[] }
+interface Line { index: number; name: string; quantity: number; seat: number | null; course: number | null; held: boolean; voided_at: number | null; unit_price: number; modifiers: { name: string; price_adjustment: number }[]; status: string; discount_amount: number; discount_reason: string | null }
+interface Order { id: string; order_number: string; table: string | null; status: string; subtotal: number; discount_amount: number; discount_reason: string | null; total: number; tax_amount: number; prices_include_tax: boolean; currency: string; created: number; items: Line[] }
 /** a line rung in but not sent yet */
 interface Draft { key: number; item: Item; quantity: number; modifiers: { group: string; name: string }[]; notes: string; seat: number; course: number }
 
 const OPEN: readonly string[] = OPEN_STATUSES;
 const cur = () => session.value?.restaurant.currency ?? 'eur';
+/** a line's price before any discount, as the server sums it ((unit + modifiers) × quantity) */
+const lineBase = (l: Line) => (l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity;
+/** the lines' own discounts; the rest of the order's discount_amount is the check's */
+const lineDiscounts = (o: Order) => o.items.filter((l) => !l.voided_at).reduce((s, l) => s + l.discount_amount, 0);
 
 /** PIN pad for a trusted tablet: tap your name, type your PIN. */
 export function PinSignIn() {
@@ -109,7 +114,7 @@ export function ServicePage() {
       </div>
       {trusted ? <p role="status">{t('service.trusted')}</p> : null}
       {table ? (
-        <Check table={table} tables={tables} order={openAt(table.id)} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+        <Check table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
       ) : (
         <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
       )}
@@ -117,7 +122,7 @@ export function ServicePage() {
   );
 }
 
-function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; onChanged: (o: Order) => void }) {
+function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; openAt: (table: string) => Order | undefined; onChanged: (o: Order) => void }) {
   const [items, setItems] = useState<Item[]>([]);
   const [cats, setCats] = useState<Category[]>([]);
   const [groups, setGroups] = useState<Map<string, Group>>(new Map());
@@ -130,6 +135,8 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
   const [picking, setPicking] = useState<Draft | null>(null);
   const [voiding, setVoiding] = useState<Line | null>(null);
   const [moving, setMoving] = useState(false);
+  const [merging, setMerging] = useState(false);
+  const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     void Promise.all([getAll<Item>('/v1/menu_items'), getAll<Category>('/v1/menu_categories'), getAll<Group>('/v1/modifier_groups')]).then(([i, c, g]) => {
@@ -199,10 +206,25 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
           {(order?.items ?? []).map((l) => (
             <li key={l.index} class={l.voided_at ? 'check-line-voided' : ''} data-line={l.index}>
               <span>
-                {l.quantity}× {l.name} {l.modifiers.length ? `(${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
+                {l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
                 {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
+                {l.discount_amount && !l.voided_at ? (
+                  <small class="line-discount">
+                    {l.discount_amount >= lineBase(l) ? t('service.discount.comped') : `−${money(l.discount_amount, order!.currency)}`} · {l.discount_reason}
+                  </small>
+                ) : null}
               </span>
-              {!l.voided_at ? <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button> : null}
+              {!l.voided_at ? (
+                <span class="line-actions">
+                  <Button
+                    aria-label={t('service.discount.lineLabel', { name: l.name })}
+                    onClick={() => setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order!.currency })}
+                  >
+                    {t('service.discount.button')}
+                  </Button>
+                  <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button>
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -212,7 +234,7 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
             <ul class="check-lines">
               {drafts.map((d) => (
                 <li key={d.key}>
-                  <span>{d.quantity}× {d.item.name} {d.modifiers.length ? `(${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
+                  <span>{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
                   <Button variant="quiet" onClick={() => setDrafts(drafts.filter((x) => x !== d))}>{t('service.remove')}</Button>
                 </li>
               ))}
@@ -230,7 +252,23 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
         <div class="chips">
           {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
           {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
+          {order ? <Button onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
+          {order ? (
+            <Button
+              onClick={() => {
+                const lines = lineDiscounts(order);
+                setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
+              }}
+            >
+              {t('service.discount.checkButton')}
+            </Button>
+          ) : null}
         </div>
+        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
+          <p class="check-discount">
+            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+          </p>
+        ) : null}
         {order ? (
           <p class="check-total" data-total={order.total}>
             {t('service.total')}: {money(order.total, order.currency)}{' '}
@@ -241,6 +279,35 @@ function Check({ table, tables, order, onChanged }: { table: PlanTable; tables: 
       </section>
       <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
       <VoidSheet line={voiding} onClose={() => setVoiding(null)} onVoid={(reason, pin) => (setVoiding(null), run(() => post<Order>(`/v1/orders/${order!.id}/items/${voiding!.index}/void`, { reason, ...(pin ? { manager_pin: pin } : {}) })))} />
+      <DiscountSheet
+        target={discounting}
+        onClose={() => setDiscounting(null)}
+        onApply={async (body: DiscountBody) => {
+          const path = discounting!.line ? `/v1/orders/${order!.id}/items/${discounting!.line.index}/discount` : `/v1/orders/${order!.id}/discount`;
+          // a refusal (a wrong PIN) is thrown to the sheet, which stays open to show it
+          onChanged(await post<Order>(path, body));
+          setDiscounting(null);
+        }}
+      />
+      <Dialog title={t('service.mergeFrom')} open={merging} onClose={() => setMerging(false)}>
+        <p class="hint">{t('service.mergeHint')}</p>
+        {tables.some((x) => x.id !== table.id && openAt(x.id)) ? (
+          <TileGrid
+            items={tables.filter((x) => x.id !== table.id && openAt(x.id))}
+            label={t('service.mergeFrom')}
+            keyOf={(x) => x.id}
+            render={(x) => t('service.mergeTable', { n: x.number, total: money(openAt(x.id)!.total, openAt(x.id)!.currency) })}
+            onPick={(x) => {
+              const from = openAt(x.id)!;
+              setMerging(false);
+              // the closed check leaves the plan through the live feed, like any other change
+              return run(() => post<Order>(`/v1/orders/${order!.id}/merge`, { from: from.id }));
+            }}
+          />
+        ) : (
+          <p>{t('service.mergeNone')}</p>
+        )}
+      </Dialog>
       <Dialog title={t('service.transferTo')} open={moving} onClose={() => setMoving(false)}>
         <TileGrid
           items={tables.filter((x) => x.id !== table.id)}

@@ -5,15 +5,12 @@ import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { session } from '../lib/session.ts';
 import { OPEN_STATUSES } from '../lib/types.ts';
+import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
 import { Dialog } from '../ui/kit.tsx';
 import { nowSeconds } from './board.ts';
 import { ScreenBar } from './frame.tsx';
 
-interface Table {
-  id: string;
-  number: number;
-  capacity: number;
-  zone: string | null;
+interface Table extends PlanTable {
   status: string;
 }
 interface Reservation {
@@ -34,7 +31,7 @@ interface Order {
   items: { index: number; name: string; quantity: number; status: string }[];
 }
 
-export type TableState = 'free' | 'soon' | 'seated' | 'order' | 'bill';
+export type { TableState };
 const OPEN: readonly string[] = OPEN_STATUSES;
 const SOON_SECONDS = 60 * 60;
 
@@ -91,22 +88,27 @@ export function FloorScreen() {
           </li>
         ))}
       </ul>
-      <main class="floor-grid">
-        {tables.map((tb) => {
-          const mine = bookings.filter((r) => r.table === tb.id);
-          const order = openAt(tb.id);
-          const state = tableState(tb, order, mine, now);
-          const next = mine.filter((r) => ['pending', 'confirmed'].includes(r.status) && r.starts_at >= now - 15 * 60).sort((a, b) => a.starts_at - b.starts_at)[0];
-          return (
-            <button type="button" key={tb.id} class={`floor-table floor-${state}`} data-table={tb.number} onClick={() => setPicked(tb)}>
-              <span class="floor-no">{tb.number}</span>
-              <span class="floor-state">{t(`floor.state.${state}`)}</span>
-              <span class="floor-seats">{t('floor.seats', { n: tb.capacity })}</span>
-              {order ? <span class="floor-total">{money(order.total, cur)}</span> : null}
-              {next ? <span class="floor-next">{t('floor.next', { time: when(next.starts_at, 'time'), name: next.guest.name, n: next.party_size })}</span> : null}
-            </button>
-          );
-        })}
+      <main class="floor-main">
+        {/* the plan the back office arranges and the service tablets use */}
+        <FloorPlan
+          tables={tables}
+          stateOf={(tb) => tableState(tb, openAt(tb.id), bookings.filter((r) => r.table === tb.id), now)}
+          stateLabel={(s) => t(`floor.state.${s}`)}
+          detailOf={(tb) => {
+            const order = openAt(tb.id);
+            const next = bookings
+              .filter((r) => r.table === tb.id && ['pending', 'confirmed'].includes(r.status) && r.starts_at >= now - 15 * 60)
+              .sort((a, b) => a.starts_at - b.starts_at)[0];
+            return (
+              <>
+                <span class="floor-seats">{t('floor.seats', { n: tb.capacity })}</span>
+                {order ? <span class="floor-total">{money(order.total, cur)}</span> : null}
+                {next ? <span class="floor-next">{t('floor.next', { time: when(next.starts_at, 'time'), name: next.guest.name, n: next.party_size })}</span> : null}
+              </>
+            );
+          }}
+          onPick={setPicked}
+        />
       </main>
       <Dialog title={picked ? t('qr.table', { n: picked.number }) : ''} open={!!picked} onClose={() => setPicked(null)}>
         {pickedOrder ? (

@@ -1,0 +1,108 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiFailure } from '../lib/api.ts';
+import { money, parseMoney } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { session } from '../lib/session.ts';
+import { Button, Dialog, Field } from '../ui/kit.tsx';
+
+/** What is discounted: one line (by its index) or the whole check; `base` is what it is taken from. */
+export type DiscountTarget = { line: { index: number; name: string } | null; base: number; current: number; currency: string };
+export type DiscountBody = { amount?: number; percent?: number; reason: string; manager_pin?: string };
+
+type Mode = 'comp' | 'percent' | 'amount';
+
+/** A manager or owner approves their own discounts; anyone else needs a manager to type their PIN (the API's rule). */
+export const needsApproval = () => !['owner', 'manager'].includes(session.value?.role ?? '');
+
+/**
+ * The discount or comp sheet for a line or the check: how much (all of it, a percent or an
+ * amount), why, and a manager's PIN when the person signed in may not approve it. It stays open
+ * on a refusal (a wrong PIN is typed again, not the whole form).
+ */
+export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTarget | null; onClose: () => void; onApply: (body: DiscountBody) => Promise<void> }) {
+  const [mode, setMode] = useState<Mode>('comp');
+  const [value, setValue] = useState('');
+  const [reason, setReason] = useState('');
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => (setMode(target?.line ? 'comp' : 'percent'), setValue(''), setReason(''), setPin(''), setError(null)), [target]);
+  if (!target) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
+  const approval = needsApproval();
+  const cur = target.currency.toUpperCase();
+  const amountOff = (): number | null => {
+    if (mode === 'comp') return target.base;
+    if (mode === 'percent') {
+      const p = Number(value.replace(',', '.'));
+      return value.trim() && p > 0 && p <= 100 ? Math.floor((target.base * p + 50) / 100) : null;
+    }
+    const a = parseMoney(value, cur);
+    return a !== null && a > 0 && a <= target.base ? a : null;
+  };
+  const off = amountOff();
+  const apply = async (body: DiscountBody) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onApply({ ...body, ...(approval ? { manager_pin: pin } : {}) });
+    } catch (e) {
+      setError(e instanceof ApiFailure ? e.message : String(e));
+      setPin('');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (off === null) return;
+    const r = reason.trim();
+    void apply(mode === 'comp' ? { percent: 100, reason: r } : mode === 'percent' ? { percent: Number(value.replace(',', '.')), reason: r } : { amount: off, reason: r });
+  };
+  const ready = off !== null && reason.trim() !== '' && (!approval || /^\d{4,6}$/.test(pin)) && !busy;
+  const title = target.line ? t('service.discount.lineTitle', { name: target.line.name }) : t('service.discount.checkTitle');
+  return (
+    <Dialog title={title} open onClose={onClose}>
+      <form class="discount-sheet" onSubmit={submit}>
+        <div class="chips" role="group" aria-label={t('service.discount.how')}>
+          {(['comp', 'percent', 'amount'] as const).map((m) => (
+            <Button key={m} class="chip" aria-pressed={mode === m} onClick={() => (setMode(m), setValue(''))}>
+              {t(`service.discount.mode.${m}`)}
+            </Button>
+          ))}
+        </div>
+        {mode === 'percent' ? (
+          <Field label={t('service.discount.percent')} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+        ) : mode === 'amount' ? (
+          <Field label={t('service.discount.amount', { max: money(target.base, cur) })} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+        ) : null}
+        <p class="discount-preview" aria-live="polite">
+          {off !== null ? t('service.discount.preview', { off: money(off, cur), left: money(target.base - off, cur) }) : t('service.discount.enter')}
+        </p>
+        <Field label={t('service.discount.reason')} value={reason} required onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        {approval ? (
+          <Field
+            label={t('service.discount.managerPin')}
+            hint={t('service.discount.approvalHint')}
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={6}
+            value={pin}
+            onInput={(e) => setPin((e.target as HTMLInputElement).value)}
+          />
+        ) : null}
+        {error ? <p class="error-text" role="alert">{error}</p> : null}
+        <div class="dialog-actions">
+          {target.current > 0 ? (
+            <Button variant="danger" disabled={busy || (approval && !/^\d{4,6}$/.test(pin))} onClick={() => apply({ amount: 0, reason: reason.trim() || t('service.discount.removed') })}>
+              {t('service.discount.remove')}
+            </Button>
+          ) : null}
+          <Button variant="primary" type="submit" disabled={!ready}>
+            {mode === 'comp' ? t('service.discount.applyComp') : t('service.discount.apply')}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,96 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertRecord } from '../../server/db/records.ts';
+import { newId, PREFIXES } from '../../server/ids.ts';
+import { checkPage, launch } from '../backoffice/browser.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+
+/** The floor plan editor: drag a table, move one with the arrow keys, save; service and the floor screen draw the same plan. */
+describe('arranging the floor plan in the browser', () => {
+  let hub: TestHub;
+  let browser: Browser;
+  let page: Page;
+  const ids: Record<number, string> = {};
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite');
+    await hub.server.services.tx.run(async (trx) => {
+      for (const [n, seats] of [[1, 2], [2, 4], [3, 6]] as const) {
+        const row = await insertRecord(trx, 'tables', {
+          id: newId(PREFIXES.table, hub.clock.now()), restaurant_id: hub.restaurant.id, number: n, capacity: seats, min_capacity: 1, zone: 'Terrace', status: 'available', is_active: 1, created: 0, updated: 0,
+        });
+        ids[n] = row.id;
+      }
+    });
+    browser = await launch();
+    const tablet = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
+    page = await tablet.newPage();
+    page.setDefaultTimeout(10_000);
+    const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
+      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
+    });
+    expect(setup.status()).toBeLessThan(300);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  const at = async (p: Page, n: number) => {
+    const el = p.locator(`[data-table="${n}"]`);
+    return [Number(await el.getAttribute('data-x')), Number(await el.getAttribute('data-y'))];
+  };
+
+  it('drags one table and moves another with the keyboard; the service page and the floor screen draw them there', async () => {
+    await page.goto(`${hub.url}/app/floor`);
+    await page.getByRole('button', { name: 'Arrange the plan' }).click();
+    const one = page.locator('[data-table="1"]');
+    await one.waitFor();
+    const [x1, y1] = await at(page, 1);
+
+    // drag table 1 by a quarter of the map's width to the right and down
+    const map = (await page.locator('.plan-map').first().boundingBox())!;
+    const box = (await one.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + map.width / 8, box.y + box.height / 2 + map.width / 8, { steps: 5 });
+    await page.mouse.move(box.x + box.width / 2 + map.width / 4, box.y + box.height / 2 + map.width / 4, { steps: 5 });
+    await page.mouse.up();
+    const [dx, dy] = await at(page, 1);
+    expect(Math.abs(dx! - (x1! + 250))).toBeLessThanOrEqual(3);
+    expect(Math.abs(dy! - (y1! + 250))).toBeLessThanOrEqual(3);
+
+    // table 2 by keyboard: three steps right, one big step down
+    const [x2, y2] = await at(page, 2);
+    await page.getByRole('button', { name: /^Table 2\b/ }).focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
+    await checkPage(page, 'floor-arrange');
+    await page.getByRole('button', { name: 'Save the plan' }).click();
+    await page.getByRole('status').getByText('The plan is saved').waitFor();
+
+    const stored = (await hub.api.get('/v1/tables')).body.data;
+    const byNo = (n: number) => stored.find((x: any) => x.number === n);
+    expect(byNo(1)).toMatchObject({ plan_x: dx, plan_y: dy });
+    expect(byNo(2)).toMatchObject({ plan_x: x2! + 30, plan_y: y2! + 50 });
+    // table 3 never moved: not placed, drawn in its row
+    expect(byNo(3)).toMatchObject({ plan_x: null, plan_y: null });
+
+    // order entry: the same plan, tables where they were put
+    await page.goto(`${hub.url}/app/service`);
+    await page.locator('[data-table="1"]').waitFor();
+    expect(await at(page, 1)).toEqual([dx, dy]);
+    expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
+    const third = await at(page, 3);
+    await checkPage(page, 'service-floor-plan');
+
+    // the floor screen: the same plan again
+    await page.goto(`${hub.url}/screens/floor`);
+    await page.locator('[data-table="1"]').waitFor();
+    expect(await at(page, 1)).toEqual([dx, dy]);
+    expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
+    expect(await at(page, 3)).toEqual(third);
+    await checkPage(page, 'floor-screen-plan');
+  });
+});
