@@ -40,6 +40,8 @@ import * as m1601 from './1601_service.ts';
 import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
 
+import * as m2050 from './2050_former_slugs.ts';
+
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
  * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
@@ -86,4 +88,6 @@ export const migrations: Record<string, Migration> = {
 
   '1700_payments': m1700,
   '1900_sync_repair': m1900,
+
+  '2050_former_slugs': m2050,
 };
