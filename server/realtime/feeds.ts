@@ -4,6 +4,7 @@ import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { registerRealtimeFeed, setRealtimePresenter } from './topics.ts';
 import { presentStation } from '../presenters/stations.ts';
+import type { Selectable } from 'kysely';
 import type { StationsTable } from '../db/tables/stations.table.ts';
 import { GUEST_FIELDS, project } from '../presenters/public-orders.ts';
 import { findOrder } from '../domain/orders/find-order.ts';
@@ -23,7 +24,7 @@ registerRealtimeFeed({
   collection: 'stations',
   entry: null,
   scope: 'orders:read',
-  present: (row) => presentStation(row as unknown as StationsTable),
+  present: (row) => presentStation(row as unknown as Selectable<StationsTable>),
 });
 
 // Paired screens: Settings → Screens hears a tablet pair (its key is made) or be unpaired (its

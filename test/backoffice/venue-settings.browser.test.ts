@@ -59,4 +59,34 @@ describe('venue settings in the browser', () => {
     await checkPage(phone, 'venue-slug-old-link-phone');
     await phone.close();
   });
+
+  it('orders the stations and sends one dish to its own station', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const stations = page.locator('section#stations');
+    await stations.getByLabel('New station').fill('Fryer');
+    await stations.getByRole('button', { name: 'Add station' }).click();
+    await stations.getByRole('button', { name: 'Move Fryer up' }).waitFor();
+    // the fryer to the top, one step at a time
+    for (let i = 0; i < 4; i++) {
+      await expect.poll(() => stations.getByRole('button', { name: 'Move Fryer up' }).isEnabled()).toBe(true);
+      await stations.getByRole('button', { name: 'Move Fryer up' }).click();
+    }
+    await expect.poll(async () => (await hub.api.get('/v1/stations')).body.data.map((s: any) => s.key)).toEqual(['fryer', 'kitchen', 'bar', 'dessert', 'other']);
+    await expect.poll(() => stations.getByRole('button', { name: 'Move Fryer up' }).isDisabled()).toBe(true);
+    await checkPage(page, 'venue-stations-ordered');
+
+    // a burger category at the kitchen; its fries go to the fryer
+    const category = (await hub.api.post('/v1/menu_categories', { name: 'Burgers' })).body.id;
+    const fries = (await hub.api.post('/v1/menu_items', { name: 'Fries', category, price: 450 })).body.id;
+    await page.getByRole('link', { name: 'Menu', exact: true }).click();
+    await page.getByRole('button', { name: 'Edit Fries' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit item' });
+    const station = dialog.getByLabel('Station', { exact: true });
+    expect(await station.locator('option:checked').textContent()).toBe('As its category (Kitchen)');
+    await station.selectOption({ label: 'Fryer' });
+    await checkPage(page, 'venue-item-station');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await hub.api.get(`/v1/menu_items/${fries}`)).body.station).toBe('fryer');
+    await page.getByText('Station: Fryer').waitFor();
+  });
 });

@@ -41,6 +41,7 @@ import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
 
 import * as m2050 from './2050_former_slugs.ts';
+import * as m2051 from './2051_item_station_and_station_order.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '1900_sync_repair': m1900,
 
   '2050_former_slugs': m2050,
+  '2051_item_station_and_station_order': m2051,
 };

@@ -65,22 +65,12 @@ export async function startDevice(d: Device): Promise<ScreenConfig> {
 let following: (() => void) | null = null;
 
 /**
- * A station renamed or given new ticket colours in Settings reaches the open screens at once
- * (the `stations` topic of /realtime); after a gap in the feed the whole config is read again.
+ * A station renamed, reordered or given new ticket colours in Settings reaches the open screens
+ * at once (the `stations` topic of /realtime): the screen reads its config again, which lists
+ * the active stations in the kitchen's order.
  */
 function followStations(): void {
   following?.();
-  following = live.listen(
-    ['stations'],
-    (m) => {
-      const c = config.value;
-      if (m.type !== 'station' || !c) return;
-      const s = m.data as { key: string; name: string; is_active: boolean; warn_after_minutes: number | null; late_after_minutes: number | null };
-      const next: ScreenStation = { key: s.key, name: s.name, warnAfterMinutes: s.warn_after_minutes ?? 8, lateAfterMinutes: s.late_after_minutes ?? 15 };
-      const known = c.stations.some((x) => x.key === s.key);
-      const stations = !s.is_active ? c.stations.filter((x) => x.key !== s.key) : known ? c.stations.map((x) => (x.key === s.key ? { ...x, ...next } : x)) : [...c.stations, next];
-      config.value = { ...c, stations };
-    },
-    () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {}),
-  );
+  const reload = () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {});
+  following = live.listen(['stations'], (m) => m.type === 'station' && reload(), reload);
 }
