@@ -55,7 +55,13 @@ describe.each(DIALECTS)('settings on the live feed on %s', (dialect) => {
   });
 
   it('stations: new ticket colours and a new name reach a kitchen screen key', async () => {
-    const { s } = await open(hub.keys.widget, ['stations']);
+    // a tablet paired for one station follows the stations' settings too (never another station's orders)
+    const made = await hub.api.post('/v1/devices/pairing_codes', { name: 'Bar tablet', station: 'bar' });
+    const key = (await hub.api.post('/public/devices/pair', { code: made.body.code }, { key: null })).body.key;
+    const { s, ack } = await open(key, ['stations']);
+    expect(ack.type).toBe('subscribed');
+    const [refused] = await s.subscribe(['station:kitchen']);
+    expect(refused.type).toBe('error');
     const r = await hub.api.patch('/v1/stations/kitchen', { warn_after_minutes: 3, late_after_minutes: 6, name: 'Hot line' });
     expect(r.status).toBe(200);
     const m = await s.next();

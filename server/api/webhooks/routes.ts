@@ -46,7 +46,7 @@ defineRoute({
   idempotent: true,
   status: 201,
   handler: async (c) => {
-    const url = await checkEndpointUrl(c.body.url, webhooksConfig(c.services.config));
+    const url = await checkEndpointUrl(c.body.url, webhooksConfig(c.services.config), c.actor().livemode);
     const row = await createEndpoint(c.db, c.actor(), { ...c.body, url });
     return presentEndpoint(row, { withSecret: true });
   },
@@ -83,7 +83,7 @@ defineRoute({
   body: UpdateEndpoint,
   handler: async (c) => {
     const patch = { ...c.body };
-    if (patch.url !== undefined) patch.url = await checkEndpointUrl(patch.url, webhooksConfig(c.services.config));
+    if (patch.url !== undefined) patch.url = await checkEndpointUrl(patch.url, webhooksConfig(c.services.config), c.actor().livemode);
     const row = await c.services.tx.run((trx) => updateEndpoint(trx, c.actor(), c.params.id, patch));
     return presentEndpoint(row);
   },

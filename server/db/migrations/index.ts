@@ -42,6 +42,8 @@ import * as m1900 from './1900_sync_repair.ts';
 
 import * as m2050 from './2050_former_slugs.ts';
 import * as m2051 from './2051_item_station_and_station_order.ts';
+import * as m2200 from './2200_device_keys.ts';
+import * as m2201 from './2201_auth_failures.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -92,4 +94,6 @@ export const migrations: Record<string, Migration> = {
 
   '2050_former_slugs': m2050,
   '2051_item_station_and_station_order': m2051,
+  '2200_device_keys': m2200,
+  '2201_auth_failures': m2201,
 };
