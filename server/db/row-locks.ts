@@ -10,7 +10,7 @@ import type { Executor } from './executor.ts';
 export const locksRows = (db: Executor): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Namespaces of advisory locks (the first of the two int4 keys), one per kind of check. */
-export const LOCKS = { reservationsFloor: 4, customers: 5, menu: 6, serverProcess: 7 } as const;
+export const LOCKS = { reservationsFloor: 4, customers: 5, menu: 6, serverProcess: 7, slugs: 8 } as const;
 
 /**
  * Serialises a check-then-write per key until the transaction ends, where no row exists yet

@@ -27,6 +27,8 @@ export const MenuItemSchema = named(
     tags: z.array(z.string()),
     modifier_groups: z.array(ref(ModifierGroupSchema)),
     sort_order: z.number().int(),
+    /** the station its lines go to; null: its category's */
+    station: z.string().nullable(),
     tax_rate: z.number().nullable(),
     translations: Translations,
   }),
@@ -54,6 +56,7 @@ export function presentMenuItem(row: Selectable<MenuItemsTable>): MenuItem {
     tags: JSON.parse(row.tags) as string[],
     modifier_groups: JSON.parse(row.modifier_group_ids) as string[],
     sort_order: row.sort_order,
+    station: row.station ?? null,
     tax_rate: row.tax_rate,
     translations: JSON.parse(row.translations) as MenuItem['translations'],
   };

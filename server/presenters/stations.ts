@@ -16,6 +16,8 @@ export const StationSchema = named(
     /** the kitchen screen's age colours; null means the default (8 and 15 minutes) */
     warn_after_minutes: z.number().int().nullable(),
     late_after_minutes: z.number().int().nullable(),
+    /** the kitchen's order of its stations (lowest first; equal: oldest first) */
+    position: z.number().int(),
   }),
 );
 export type Station = z.output<typeof StationSchema>;
@@ -31,5 +33,6 @@ export function presentStation(row: Selectable<StationsTable>): Station {
     is_active: row.is_active === 1,
     warn_after_minutes: row.warn_after_minutes === null ? null : Number(row.warn_after_minutes),
     late_after_minutes: row.late_after_minutes === null ? null : Number(row.late_after_minutes),
+    position: Number(row.position ?? 0),
   };
 }

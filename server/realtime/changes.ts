@@ -165,7 +165,9 @@ export function render(change: Change, topic: Topic, view: View = 'staff'): Buff
     }
   } else {
     const type = change.op === 'delete' ? `${change.feed.type}.deleted` : change.feed.type;
-    msg = { type, topic: topic.name, seq: change.seq, data: change.feed.present(change.row) };
+    // a feed may pass over rows that are not its kind (an integration's key on the devices feed)
+    const data = change.feed.present(change.row);
+    msg = data === undefined ? null : { type, topic: topic.name, seq: change.seq, data };
   }
   const encoded = msg && Buffer.from(JSON.stringify(msg));
   change.cache.set(cacheKey, encoded);

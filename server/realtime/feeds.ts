@@ -2,7 +2,10 @@ import { presentWaitlistEntry, type EntryRow } from '../presenters/guest.ts';
 import { presentReservation, type ReservationRow } from '../presenters/reservations.ts';
 import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
-import { setRealtimePresenter } from './topics.ts';
+import { registerRealtimeFeed, setRealtimePresenter } from './topics.ts';
+import { presentStation } from '../presenters/stations.ts';
+import type { Selectable } from 'kysely';
+import type { StationsTable } from '../db/tables/stations.table.ts';
 import { GUEST_FIELDS, project } from '../presenters/public-orders.ts';
 import { findOrder } from '../domain/orders/find-order.ts';
 import { assertGuestOrder } from '../domain/orders/qr-codes.ts';
@@ -12,6 +15,29 @@ import { setGuestOrderPresenter } from './changes.ts';
 // Live messages carry the same objects as the API and the events.
 setRealtimePresenter('reservations', (row) => presentReservation(row as unknown as ReservationRow));
 setRealtimePresenter('waitlist_entries', (row) => presentWaitlistEntry(row as unknown as EntryRow));
+
+// Stations: a kitchen screen (a paired tablet's key reads orders only) takes a station's new
+// name and ticket colours when Settings changes them, without a reload.
+registerRealtimeFeed({
+  table: 'stations',
+  type: 'station',
+  collection: 'stations',
+  entry: null,
+  scope: 'orders:read',
+  present: (row) => presentStation(row as unknown as Selectable<StationsTable>),
+});
+
+// Paired screens: Settings → Screens hears a tablet pair (its key is made) or be unpaired (its
+// key revoked) and loads /v1/devices again. Only the key's id and state: never its hash, and
+// nothing of the integrations' keys.
+registerRealtimeFeed({
+  table: 'api_keys',
+  type: 'device',
+  collection: 'devices',
+  entry: null,
+  scope: 'settings:read',
+  present: (row) => (row.kind === 'widget' ? { id: row.id, object: 'device', revoked_at: row.revoked_at ?? null } : undefined),
+});
 
 // A waitlist token follows its own entry only; it is checked exactly as the guest routes check it.
 registerGuestTokenResolver('waitlist', async (services, token) => {

@@ -240,8 +240,10 @@ export class RealtimeSocketServer {
   }
 }
 
-/** A paired screen follows its station (an expo screen: every order, any station), nothing else. */
+/** A paired screen follows its station (an expo screen: every order, any station) and the stations' settings, nothing else. */
 function screenTopicRefusal(screen: ScreenBinding, topic: Topic): string | null {
+  // every screen shows the stations' names and ticket colours (its config): it follows their changes
+  if (topic.kind === 'collection' && topic.feed.table === 'stations') return null;
   if (screen.station === null) return topic.kind === 'orders' || topic.kind === 'station' ? null : `An expo screen follows 'orders' and stations, not '${topic.name}'.`;
   return topic.kind === 'station' && topic.station === screen.station ? null : `This screen was paired for the '${screen.station}' station: it follows 'station:${screen.station}' only.`;
 }

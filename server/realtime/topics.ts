@@ -26,6 +26,7 @@ export interface RowFeed {
   /** prefix of the topic that follows one row (`<entry>:<id>`), when guests or staff may follow one */
   entry: string | null;
   scope: Scope;
+  /** undefined: this row is not shown on the feed */
   present(row: Record<string, unknown>): unknown;
 }
 

@@ -65,10 +65,19 @@ describe('QR ordering on a phone, seen by the kitchen', () => {
     await sheet.getByRole('button', { name: /^Add to order/ }).click();
     await sheet.getByRole('alert').filter({ hasText: 'Choose at least 1 for “Doneness”.' }).waitFor();
     await sheet.getByLabel('Rare').check();
-    for (const extra of ['Parmesan', 'Chili', 'Truffle']) await sheet.getByLabel(extra).check();
-    await sheet.getByRole('button', { name: /^Add to order/ }).click();
-    await sheet.getByRole('alert').filter({ hasText: 'Choose at most 2 for “Extras”.' }).waitFor();
+    for (const extra of ['Parmesan', 'Chili']) await sheet.getByLabel(extra).check();
+    // "up to 2": a third tick is refused as it is tapped, and said beside the group
+    await sheet.getByLabel('Truffle').click();
+    const extras = sheet.getByRole('group', { name: /Extras/ });
+    await extras.getByRole('status').filter({ hasText: 'Up to 2 for “Extras”: untick one to choose another.' }).waitFor();
+    expect(await sheet.getByLabel('Truffle').isChecked()).toBe(false);
+    await checkPage(guest, 'qr-item-sheet-max');
+    // untick one, and another may be ticked; the note goes
+    await sheet.getByLabel('Chili').uncheck();
+    await expect.poll(() => extras.locator('.mod-note').textContent()).toBe('');
+    await sheet.getByLabel('Truffle').check();
     await sheet.getByLabel('Truffle').uncheck();
+    await sheet.getByLabel('Chili').check();
     await sheet.getByRole('button', { name: 'One more' }).click();
     await sheet.getByLabel('Note for the kitchen (optional)').fill('no salt');
     // (29.90 + 1.50 + 0.50) × 2

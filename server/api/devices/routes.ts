@@ -1,3 +1,4 @@
+import { stationsInOrder } from '../../domain/menu/stations.ts';
 import { z } from 'zod';
 import { failureLogFor } from '../../auth/failure-log.ts';
 import { FailureWindow } from '../../auth/failure-window.ts';
@@ -149,14 +150,8 @@ defineRoute({
   handler: async (c) => {
     const actor = c.actor();
     const restaurant = await c.db.selectFrom('restaurants').selectAll().where('id', '=', actor.restaurantId).executeTakeFirstOrThrow();
-    const stations = await c.db
-      .selectFrom('stations')
-      .selectAll()
-      .where('restaurant_id', '=', actor.restaurantId)
-      .where('is_active', '=', 1)
-      .orderBy('created')
-      .orderBy('id')
-      .execute();
+    // in the kitchen's order: the chooser and the expo list stations as the kitchen runs them
+    const stations = await stationsInOrder(c.db, actor.restaurantId).where('is_active', '=', 1).execute();
     const device = await c.db
       .selectFrom('device_pairings')
       .select(['name', 'station'])

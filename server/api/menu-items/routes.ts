@@ -68,7 +68,7 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/menu_items',
-  errors: ['resource_missing'],
+  errors: ['resource_missing', 'unknown_station'],
   response: MenuItemSchema,
   summary: 'Create a menu item',
   tag,
@@ -85,6 +85,7 @@ defineRoute({
 defineRoute({
   method: 'patch',
   path: '/v1/menu_items/:id',
+  errors: ['unknown_station'],
   response: MenuItemSchema,
   summary: 'Update a menu item; only the fields sent change. is_available=false hides it on every channel at once.',
   tag,

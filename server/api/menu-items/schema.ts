@@ -30,6 +30,8 @@ const fields = {
   tags: f.tags(),
   modifier_groups: z.array(f.id()).max(20),
   sort_order: f.int(-1_000_000, 1_000_000),
+  /** the station its lines go to (a key); null: its category's station */
+  station: z.string().min(1).max(64).nullable(),
   tax_rate: f.taxRate().nullable(),
   translations: f.translations(),
 };

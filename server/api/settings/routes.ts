@@ -3,6 +3,7 @@ import { updateRecord } from '../../db/records.ts';
 import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
 import { settingsShape } from '../../domain/restaurants/settings.ts';
+import { changeSlug } from '../../domain/restaurants/slugs.ts';
 import { defineRoute } from '../../http/route.ts';
 import { named } from '../../http/schemas.ts';
 import type { Settings } from '../../domain/restaurants/settings.ts';
@@ -29,6 +30,8 @@ const UpdateSettings = z
   .object({
     ...settingsShape,
     name: z.string().trim().min(1).max(200),
+    /** the venue's address in guest links; the old one keeps working (refused if another venue has or had it) */
+    slug: z.string().trim().toLowerCase().min(1).max(50),
     waitlist: settingsShape.waitlist.partial(),
   })
   .partial();
@@ -52,7 +55,8 @@ defineRoute({
   method: 'patch',
   path: '/v1/settings',
   response: SettingsSchema,
-  summary: 'Update settings; only the fields sent change',
+  summary: 'Update settings; only the fields sent change. A new slug keeps the old one working for guest links; one another restaurant has or had is refused (409).',
+  errors: ['resource_conflict'],
   tag,
   auth: 'secret',
   sandbox: 'live_only',
@@ -60,8 +64,9 @@ defineRoute({
   body: UpdateSettings,
   handler: async (c) => {
     const actor = c.actor();
-    const { name, ...patch } = c.body;
+    const { name, slug, ...patch } = c.body;
     const saved = await c.services.tx.run(async (trx) => {
+      if (slug !== undefined) await changeSlug(trx, actor.restaurantId, slug, actor.now);
       if (name !== undefined) {
         await updateRecord(trx, 'restaurants', { id: actor.restaurantId }, { name, updated: Math.floor(actor.now / 1000) });
       }

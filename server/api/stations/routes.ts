@@ -18,7 +18,7 @@ defineRoute({
   method: 'get',
   path: '/v1/stations',
   response: listOf(StationSchema),
-  summary: 'List kitchen stations, oldest first (kitchen, bar, dessert, other, then your own)',
+  summary: "List kitchen stations in the kitchen's order: by position, then oldest first (kitchen, bar, dessert, other, then your own)",
   tag,
   auth: 'secret',
   sandbox: 'read_only',
@@ -31,6 +31,7 @@ defineRoute({
       defaultLimit: 100,
       url: '/v1/stations',
       keys: [
+        { column: 'position', field: 'position', direction: 'asc' },
         { column: 'created', field: 'created', direction: 'asc' },
         { column: 'id', field: 'id', direction: 'asc' },
       ],
@@ -75,7 +76,7 @@ defineRoute({
   path: '/v1/stations/:key',
   errors: ['resource_conflict'],
   response: StationSchema,
-  summary: 'Rename, deactivate or reactivate a station; set the ticket ages (minutes) at which its kitchen screen turns amber and red',
+  summary: 'Rename, deactivate or reactivate a station; set the ticket ages (minutes) at which its kitchen screen turns amber and red, and its position in the kitchen\'s order',
   tag,
   auth: 'secret',
   sandbox: 'live_only',
@@ -86,6 +87,8 @@ defineRoute({
     is_active: z.boolean().optional(),
     warn_after_minutes: z.number().int().min(1).max(240).nullable().optional(),
     late_after_minutes: z.number().int().min(1).max(240).nullable().optional(),
+    /** the kitchen's order: screens and tickets list stations by position, lowest first */
+    position: z.number().int().min(0).max(1000).optional(),
   }),
   handler: async (c) => presentStation(await c.services.tx.run((trx) => updateStation(trx, c.actor(), c.params.key, c.body))),
 });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface MenuItemsTable {
   id: string;
   restaurant_id: string;
@@ -20,6 +22,8 @@ export interface MenuItemsTable {
   /** JSON string[] of mg_ ids, in display order */
   modifier_group_ids: string;
   sort_order: number;
+  /** the station its lines go to; null: its category's */
+  station: Generated<string | null>;
   tax_rate: number | null;
   /** JSON object */
   translations: string;

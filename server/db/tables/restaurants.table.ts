@@ -1,6 +1,10 @@
+import type { Generated } from 'kysely';
+
 export interface RestaurantsTable {
   id: string;
   slug: string;
+  /** JSON list of the slugs this restaurant had before, newest last: old guest links resolve through it */
+  former_slugs: Generated<string>;
   name: string;
   plan: string;
   currency: string;

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface StationsTable {
   id: string;
   restaurant_id: string;
@@ -8,6 +10,8 @@ export interface StationsTable {
   warn_after_minutes: number | null;
   /** … and red (null: 15) */
   late_after_minutes: number | null;
+  /** the kitchen's order of its stations (screens, tickets); ties: oldest first */
+  position: Generated<number>;
   created: number;
   updated: number;
 }

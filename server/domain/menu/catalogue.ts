@@ -38,8 +38,8 @@ async function load(db: Executor, restaurantId: string): Promise<Catalogue> {
     restaurant,
     pricesIncludeTax: readSettings(restaurant).prices_include_tax,
     categories: catById,
-    // A line goes to its category's station.
-    items: new Map(items.map((i) => [i.id, { ...i, station: catById.get(i.category_id)?.station ?? null }])),
+    // A line goes to its item's own station, else to its category's.
+    items: new Map(items.map((i) => [i.id, { ...i, station: i.station ?? catById.get(i.category_id)?.station ?? null }])),
     groups: new Map(groups.map((g) => [g.id, { ...g, list: JSON.parse(g.modifiers) as Modifier[] }])),
   };
 }

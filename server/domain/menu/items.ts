@@ -6,6 +6,7 @@ import { newId, normalizeCategoryId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import { findCategory } from './categories.ts';
+import { assertActiveStation } from './stations.ts';
 
 export interface MenuItemInput {
   name: string;
@@ -23,6 +24,7 @@ export interface MenuItemInput {
   tags?: string[];
   modifier_groups?: string[];
   sort_order?: number;
+  station?: string | null;
   tax_rate?: number | null;
   translations?: Record<string, unknown>;
 }
@@ -58,6 +60,7 @@ export async function createMenuItem(trx: Executor, actor: Actor, input: MenuIte
   await lockMenu(trx, actor.restaurantId);
   const cat = await checkCategory(trx, actor.restaurantId, input.category);
   await checkModifierGroups(trx, actor.restaurantId, input.modifier_groups ?? []);
+  if (input.station) await assertActiveStation(trx, actor.restaurantId, input.station);
   const now = seconds(actor);
   return insertRecord(trx, 'menu_items', {
     id: newId(PREFIXES.menuItem, actor.now),
@@ -77,6 +80,7 @@ export async function createMenuItem(trx: Executor, actor: Actor, input: MenuIte
     tags: JSON.stringify(input.tags ?? []),
     modifier_group_ids: JSON.stringify(input.modifier_groups ?? []),
     sort_order: input.sort_order ?? 0,
+    station: input.station ?? null,
     tax_rate: input.tax_rate ?? null,
     translations: JSON.stringify(input.translations ?? {}),
     created: now,
@@ -98,6 +102,11 @@ export async function updateMenuItem(trx: Executor, actor: Actor, id: string, in
   if (input.modifier_groups !== undefined) {
     await checkModifierGroups(trx, actor.restaurantId, input.modifier_groups);
     patch.modifier_group_ids = JSON.stringify(input.modifier_groups);
+  }
+  if (input.station !== undefined && input.station !== current.station) {
+    // its own station must take tickets; null hands the item back to its category's station
+    if (input.station !== null) await assertActiveStation(trx, actor.restaurantId, input.station);
+    patch.station = input.station;
   }
   const plain = ['name', 'price', 'cost', 'preparation_time_minutes', 'sort_order', 'tax_rate'] as const;
   for (const k of plain) if (input[k] !== undefined) patch[k] = input[k];

@@ -55,7 +55,17 @@ export async function createStation(trx: Executor, actor: Actor, input: { key: s
 export const DEFAULT_WARN_MINUTES = 8;
 export const DEFAULT_LATE_MINUTES = 15;
 
-export async function updateStation(trx: Executor, actor: Actor, keyOrId: string, patch: { name?: string; is_active?: boolean; warn_after_minutes?: number | null; late_after_minutes?: number | null }) {
+/** A restaurant's stations in the kitchen's order: by position, then oldest first. */
+export function stationsInOrder(db: Executor, restaurantId: string) {
+  return db.selectFrom('stations').selectAll().where('restaurant_id', '=', restaurantId).orderBy('position').orderBy('created').orderBy('id');
+}
+
+export async function updateStation(
+  trx: Executor,
+  actor: Actor,
+  keyOrId: string,
+  patch: { name?: string; is_active?: boolean; warn_after_minutes?: number | null; late_after_minutes?: number | null; position?: number },
+) {
   await lockMenu(trx, actor.restaurantId);
   const station = await findStation(trx, actor.restaurantId, keyOrId);
   if (!station) throw notFound('station', keyOrId);
@@ -68,6 +78,24 @@ export async function updateStation(trx: Executor, actor: Actor, keyOrId: string
       .where('station', '=', station.key)
       .where('is_active', '=', 1)
       .execute();
+    // …and so would items that name it themselves
+    const items = await trx
+      .selectFrom('menu_items')
+      .select('id')
+      .where('restaurant_id', '=', actor.restaurantId)
+      .where('station', '=', station.key)
+      .where('is_active', '=', 1)
+      .execute();
+    if (items.length > 0) {
+      throw new ApiError(
+        'resource_conflict',
+        `Station '${station.key}' still receives ${items.length} active menu item${items.length === 1 ? '' : 's'} (${items
+          .slice(0, 5)
+          .map((u) => u.id)
+          .join(', ')}); move them to another station first.`,
+        'is_active',
+      );
+    }
     if (users.length > 0) {
       throw new ApiError(
         'resource_conflict',
@@ -88,6 +116,7 @@ export async function updateStation(trx: Executor, actor: Actor, keyOrId: string
     ...(patch.is_active !== undefined && { is_active: patch.is_active ? 1 : 0 }),
     ...(patch.warn_after_minutes !== undefined && { warn_after_minutes: patch.warn_after_minutes }),
     ...(patch.late_after_minutes !== undefined && { late_after_minutes: patch.late_after_minutes }),
+    ...(patch.position !== undefined && { position: patch.position }),
     updated: seconds(actor),
   }))!;
 }

@@ -5,7 +5,7 @@ import type { PrintJobsTable } from '../../db/tables/print-jobs.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
-import { findStation } from '../menu/stations.ts';
+import { findStation, stationsInOrder } from '../menu/stations.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
@@ -66,10 +66,21 @@ export async function enqueueJob(trx: Executor, actor: Actor, job: NewJob): Prom
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * The lines grouped by station, the stations in the kitchen's order (their position): the
+ * tickets of one order come off the printers, and reach the screens, in that order.
+ */
+async function linesByStation(trx: Executor, restaurantId: string, lines: OrderItemRow[]): Promise<Map<string, OrderItemRow[]>> {
+  const order = (await stationsInOrder(trx, restaurantId).select('key').execute()).map((s) => s.key);
+  const rank = (key: string) => (order.indexOf(key) + 1 || order.length + 1);
+  const byStation = new Map<string, OrderItemRow[]>();
+  for (const l of [...lines].sort((a, b) => rank(a.station) - rank(b.station))) byStation.set(l.station, [...(byStation.get(l.station) ?? []), l]);
+  return byStation;
+}
+
 /** One ticket per printer of each station, each with only that station's lines. */
 export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
-  const byStation = new Map<string, OrderItemRow[]>();
-  for (const l of lines) byStation.set(l.station, [...(byStation.get(l.station) ?? []), l]);
+  const byStation = await linesByStation(trx, order.restaurant_id, lines);
   const jobs: PrintJobRow[] = [];
   let ctx: OrderContext | undefined;
   for (const [key, stationLines] of byStation) {
@@ -90,8 +101,7 @@ export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: 
 
 /** A void ticket per station for lines it had and must not cook (or must take back). */
 export async function enqueueVoidTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
-  const byStation = new Map<string, OrderItemRow[]>();
-  for (const l of lines) byStation.set(l.station, [...(byStation.get(l.station) ?? []), l]);
+  const byStation = await linesByStation(trx, order.restaurant_id, lines);
   const jobs: PrintJobRow[] = [];
   let ctx: OrderContext | undefined;
   for (const [key, stationLines] of byStation) {

@@ -5,6 +5,7 @@ import { newId, PREFIXES } from '../../ids.ts';
 import { randomToken } from '../../auth/keys.ts';
 import type { Actor } from '../../services.ts';
 import { createDefaultStations } from '../menu/stations.ts';
+import { restaurantBySlugOrFormer } from './slugs.ts';
 import { seconds } from '../time.ts';
 import { defaultSettings, readSettings, settingsShape, type Settings } from './settings.ts';
 
@@ -19,7 +20,8 @@ export interface NewRestaurant {
 }
 
 export async function createRestaurant(trx: Executor, nowMs: number, input: NewRestaurant) {
-  const taken = await trx.selectFrom('restaurants').select('id').where('slug', '=', input.slug).executeTakeFirst();
+  // a slug another venue had before still leads guests there (see slugs.ts)
+  const taken = await restaurantBySlugOrFormer(trx, input.slug);
   if (taken) throw new ApiError('resource_conflict', `The slug '${input.slug}' is already used.`, 'slug');
   const now = Math.floor(nowMs / 1000);
   const settings = defaultSettings(input);

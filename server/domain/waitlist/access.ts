@@ -4,12 +4,16 @@ import type { RestaurantsTable } from '../../db/tables/restaurants.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { planById } from '../restaurants/plans.ts';
 import { readSettings, type Settings } from '../restaurants/settings.ts';
+import { restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
 
 export type RestaurantRow = Selectable<RestaurantsTable>;
 
-/** The restaurant of a public page, by slug only (ids are not public handles). Unknown → 404. */
+/**
+ * The restaurant of a public page, by slug only (ids are not public handles): its slug now or
+ * one it had before, so old posters and QR sheets keep working. Unknown → 404.
+ */
 export async function restaurantBySlug(db: Executor, slug: string): Promise<{ restaurant: RestaurantRow; settings: Settings }> {
-  const restaurant = await db.selectFrom('restaurants').selectAll().where('slug', '=', slug).executeTakeFirst();
+  const restaurant = await restaurantBySlugOrFormer(db, slug);
   if (!restaurant) throw notFound('restaurant', slug, 'slug');
   return { restaurant, settings: readSettings(restaurant) };
 }

@@ -5,6 +5,7 @@ import type { RecordTable } from '../../db/schema.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { readSettings, type Settings } from '../restaurants/settings.ts';
+import { formerSlugsOf, restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
 import type { RestaurantRow } from './access.ts';
 import { ACTIVE } from './entries.ts';
 import { estimateWaitMinutes, PACE_SAMPLE, PACE_WINDOW_SECONDS, paceOf } from './estimate.ts';
@@ -211,23 +212,28 @@ export async function queueSnapshot(db: Executor, restaurantId: string, nowMs: n
   return made;
 }
 
-/** The snapshot of the restaurant a public page names by slug; undefined for an unknown slug. */
+/**
+ * The snapshot of the restaurant a public page names by slug (its slug now or one it had
+ * before); undefined for an unknown slug.
+ */
 export async function snapshotBySlug(db: Executor, slug: string, nowMs: number): Promise<QueueSnapshot | undefined> {
   const { slugs } = hints(db);
   const known = slugs.get(slug);
   if (known) {
     const snap = await queueSnapshot(db, known, nowMs);
     // a slug may have moved to another restaurant since: then look it up again
-    if (snap?.restaurant.slug === slug) return snap;
+    if (snap && answersTo(snap.restaurant, slug)) return snap;
     slugs.delete(slug);
   }
-  const row = await db.selectFrom('restaurants').select('id').where('slug', '=', slug).executeTakeFirst();
+  const row = await restaurantBySlugOrFormer(db, slug);
   if (!row) return undefined;
   const snap = await queueSnapshot(db, row.id, nowMs);
-  if (snap?.restaurant.slug !== slug) return undefined;
+  if (!snap || !answersTo(snap.restaurant, slug)) return undefined;
   slugs.set(slug, row.id);
   return snap;
 }
+
+const answersTo = (r: { slug: string; former_slugs: string }, slug: string) => r.slug === slug || formerSlugsOf(r).includes(slug);
 
 /**
  * An entry by id with its restaurant's snapshot; undefined when there is no such entry.

@@ -3,6 +3,7 @@ import { ApiFailure, get, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { prepareBotCheck, withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
+import { showCurrentSlug } from './slug.ts';
 
 /** /r/<slug>/feedback: stars and a comment (`?order=` links it to an order), then thanks. */
 export function Feedback({ slug }: { slug: string }) {
@@ -16,7 +17,10 @@ export function Feedback({ slug }: { slug: string }) {
     guestLanguage(undefined);
     prepareBotCheck();
     // the venue's name, when its waitlist page answers (the feedback form works without it)
-    get<{ restaurant: { name: string } }>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => setName(p.restaurant.name), () => {});
+    get<{ restaurant: { name: string; slug: string } }>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
+      setName(p.restaurant.name);
+      showCurrentSlug(slug, p.restaurant.slug);
+    }, () => {});
   }, [slug]);
   const send = async (e: Event) => {
     e.preventDefault();

@@ -325,7 +325,9 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
   const [quantity, setQuantity] = useState(1);
   const [notes, setNotes] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [full, setFull] = useState<{ group: string; text: string } | null>(null);
   useEffect(() => {
+    setFull(null);
     setPicks(Object.fromEntries((item?.modifierGroups ?? []).map((g) => [g.id, g.modifiers.filter((m) => m.isDefault).map((m) => m.name).slice(0, g.maxSelections)])));
     setQuantity(1);
     setNotes('');
@@ -335,11 +337,19 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
 
   const chosen = item.modifierGroups.flatMap((g) => (picks[g.id] ?? []).map((n) => ({ groupId: g.id, group: g.name, name: n, priceAdjustment: g.modifiers.find((m) => m.name === n)?.priceAdjustment ?? 0 })));
   const price = (item.price + chosen.reduce((s, p) => s + p.priceAdjustment, 0)) * quantity;
-  const toggle = (g: Group, name: string) => {
+  /** false when the tap is refused */
+  const toggle = (g: Group, name: string): boolean => {
     const now = picks[g.id] ?? [];
+    // a tick past the group's maximum is refused as it is tapped, and said beside the group
+    if (g.maxSelections > 1 && !now.includes(name) && now.length >= g.maxSelections) {
+      setFull({ group: g.id, text: t('qr.maxReached', { n: g.maxSelections, group: g.name }) });
+      return false;
+    }
     const next = g.maxSelections === 1 ? [name] : now.includes(name) ? now.filter((n) => n !== name) : [...now, name];
     setPicks({ ...picks, [g.id]: next });
+    setFull(null);
     setProblem(null);
+    return true;
   };
   const add = () => {
     // the bounds the server enforces, checked here first so the guest hears it before sending
@@ -373,12 +383,18 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
                 type={g.maxSelections === 1 ? 'radio' : 'checkbox'}
                 name={`g-${g.id}`}
                 checked={(picks[g.id] ?? []).includes(m.name)}
-                onChange={() => toggle(g, m.name)}
+                onChange={(e) => {
+                  // a refused tick stays unticked (the browser has already ticked the box)
+                  if (!toggle(g, m.name)) (e.target as HTMLInputElement).checked = false;
+                }}
               />
               <span>{m.name}</span>
               {m.priceAdjustment ? <span class="muted">+{money(m.priceAdjustment, currency)}</span> : null}
             </label>
           ))}
+          <p class="mod-note error-text" role="status" aria-live="polite">
+            {full?.group === g.id ? full.text : ''}
+          </p>
         </fieldset>
       ))}
       <div class="qty" role="group" aria-label={t('qr.quantity')}>

@@ -4,6 +4,7 @@ import { language, t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { prepareBotCheck, withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
+import { showCurrentSlug } from './slug.ts';
 
 interface JoinPage {
   restaurant: { name: string; slug: string };
@@ -34,7 +35,10 @@ export function WaitlistJoin({ slug }: { slug: string }) {
   useEffect(() => {
     guestLanguage(undefined);
     prepareBotCheck();
-    get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then(setPage, (err) =>
+    get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
+      setPage(p);
+      showCurrentSlug(slug, p.restaurant.slug);
+    }, (err) =>
       // switched off by the venue is "closed", not "no such page"
       setMissing(err instanceof ApiFailure && ['WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN'].includes(err.code) ? 'off' : 'unknown'),
     );

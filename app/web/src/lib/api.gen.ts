@@ -449,6 +449,7 @@ export type components = {
             price: number;
             sku: string | null;
             sort_order: number;
+            station: string | null;
             tags: string[];
             tax_rate: number | null;
             translations: components["schemas"]["Translations"];
@@ -1218,6 +1219,7 @@ export type components = {
             name: string;
             /** @constant */
             object: "station";
+            position: number;
             updated: number;
             warn_after_minutes: number | null;
         };

@@ -65,5 +65,17 @@ export function minutesSince(unixSeconds: number | null | undefined, nowMs = Dat
   return Math.max(0, Math.floor((nowMs / 1000 - unixSeconds) / 60));
 }
 
+/** A calendar date (YYYY-MM-DD, already the restaurant's) in the venue's language: "26 Nov 2026", "26.11.2026". */
+export function calendarDate(iso: string, style: 'date' | 'weekday' | 'short' = 'date'): string {
+  const ms = Date.parse(`${iso.slice(0, 10)}T12:00:00Z`);
+  if (Number.isNaN(ms)) return iso;
+  const options: Intl.DateTimeFormatOptions = style === 'short' ? { day: 'numeric', month: 'short' } : OPTIONS[style];
+  return fmt(`cal:${locale.value}:${style}`, () => new Intl.DateTimeFormat(locale.value, { ...options, timeZone: 'UTC' })).format(new Date(ms));
+}
+
+/** A percentage (12.5 → "12.5 %", "12,5 %"), with a sign when asked. */
+export const percent = (n: number, signed = false) =>
+  fmt(`pct:${locale.value}:${signed}`, () => new Intl.NumberFormat(locale.value, { style: 'percent', maximumFractionDigits: 1, ...(signed ? { signDisplay: 'exceptZero' as const } : {}) })).format(n / 100);
+
 export const number = (n: number, digits = 0) =>
   fmt(`num:${locale.value}:${digits}`, () => new Intl.NumberFormat(locale.value, { maximumFractionDigits: digits, minimumFractionDigits: digits })).format(n);

@@ -2,7 +2,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../lib/api.ts';
-import { minorDigits, money, number, todayAtRestaurant } from '../lib/format.ts';
+import { calendarDate, locale, minorDigits, money, number, percent, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { Button, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useLoad } from '../ui/kit.tsx';
 
@@ -24,8 +24,35 @@ function periodStart(p: string): number {
   return Date.parse(/^\d{4}-\d{2}$/.test(p) ? `${p}-01T12:00:00Z` : `${p}T12:00:00Z`) / 1000;
 }
 
+/** A period's name in the venue's language: a day, "week of 3 Nov 2026", or "November 2026" (never a time of day). */
+function periodLabel(p: string): string {
+  if (/^\d{4}-W\d{2}$/.test(p)) return t('analytics.weekOf', { date: calendarDate(new Date(periodStart(p) * 1000).toISOString()) });
+  if (/^\d{4}-\d{2}$/.test(p)) return new Intl.DateTimeFormat(locale.value, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(periodStart(p) * 1000));
+  return calendarDate(p);
+}
+
+/**
+ * Against the previous period, said so a person can use it: from nothing it is "new" (not
+ * "+100 %"), from a tiny base a multiple ("38 × as much", not "+3,700 %"), else a signed
+ * percentage in the venue's language.
+ */
+export function changeText(current: number, previous: number, change: string): { text: string; tone: 'up' | 'down' | 'flat' } {
+  if (previous === 0) return current === 0 ? { text: t('analytics.noChange'), tone: 'flat' } : { text: t('analytics.new'), tone: 'up' };
+  const pct = Number(change);
+  if (pct >= 500) return { text: t('analytics.times', { n: number(current / previous, current / previous < 10 ? 1 : 0) }), tone: 'up' };
+  return { text: t('analytics.change', { n: percent(pct, true) }), tone: pct < 0 ? 'down' : pct > 0 ? 'up' : 'flat' };
+}
+
+/** The heat map's steps: each background with the text colour that reads on it at 4.5:1 or better. */
+const HEAT = [
+  { bg: '#e6f2ec', fg: '#1b1b1b' },
+  { bg: '#bddfcd', fg: '#1b1b1b' },
+  { bg: '#86c4a5', fg: '#1b1b1b' },
+  { bg: '#1f6f50', fg: '#ffffff' },
+] as const;
+
 /** A line chart of one or two series over dates, drawn with uPlot (no network, canvas only). */
-function LineChart({ label, dates, series }: { label: string; dates: string[]; series: { name: string; values: number[]; color: string }[] }) {
+function LineChart({ label, dates, series, format }: { label: string; dates: string[]; series: { name: string; values: number[]; color: string }[]; format: (v: number) => string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -36,8 +63,15 @@ function LineChart({ label, dates, series }: { label: string; dates: string[]; s
       {
         width: Math.max(280, el.clientWidth),
         height: 240,
-        series: [{}, ...series.map((s) => ({ label: s.name, stroke: s.color, width: 2, fill: `${s.color}22` }))],
-        axes: [{}, { size: 70 }],
+        // the legend under the chart is its tooltip: the period by name, amounts as money or counts
+        series: [
+          { label: t('analytics.period'), value: (_u: uPlot, v: number | null) => (v === null ? '—' : periodLabel(dates[xs.indexOf(v)] ?? '')) },
+          ...series.map((s) => ({ label: s.name, stroke: s.color, width: 2, fill: `${s.color}22`, value: (_u: uPlot, v: number | null) => (v === null ? '—' : format(v)) })),
+        ],
+        axes: [
+          { values: (_u: uPlot, splits: number[]) => splits.map((x) => calendarDate(new Date(x * 1000).toISOString(), 'short')) },
+          { size: 70, values: (_u: uPlot, splits: number[]) => splits.map((v) => format(v)) },
+        ],
         scales: { x: { time: true } },
         legend: { show: true },
       },
@@ -98,13 +132,16 @@ export function AnalyticsPage() {
       ) : (
         <>
           <section class="stats" aria-label={t('analytics.comparison')}>
-            {(['revenue', 'orders', 'avgOrderValue', 'customers', 'reservations'] as const).map((k) => (
-              <div class="stat" key={k}>
-                <span class="stat-value">{k === 'revenue' || k === 'avgOrderValue' ? money(data.comparison.current[k]) : number(data.comparison.current[k])}</span>
-                <span class="stat-label">{t(`analytics.cmp.${k}` as Key)}</span>
-                <span class={`stat-change ${String(data.comparison.changes[k]).startsWith('-') ? 'down' : 'up'}`}>{t('analytics.vsPrevious', { n: data.comparison.changes[k] })}</span>
-              </div>
-            ))}
+            {(['revenue', 'orders', 'avgOrderValue', 'customers', 'reservations'] as const).map((k) => {
+              const change = changeText(data.comparison.current[k], data.comparison.previous[k], data.comparison.changes[k]);
+              return (
+                <div class="stat" key={k}>
+                  <span class="stat-value">{k === 'revenue' || k === 'avgOrderValue' ? money(data.comparison.current[k]) : number(data.comparison.current[k])}</span>
+                  <span class="stat-label">{t(`analytics.cmp.${k}` as Key)}</span>
+                  <span class={`stat-change ${change.tone}`}>{change.text}</span>
+                </div>
+              );
+            })}
           </section>
           <div class="columns">
             <section class="card">
@@ -113,6 +150,7 @@ export function AnalyticsPage() {
                 label={t('analytics.revenue')}
                 dates={data.revenue.data.map((d: any) => d.period)}
                 series={[{ name: t('analytics.revenue'), values: data.revenue.data.map((d: any) => d.revenue / unit), color: '#1f6f50' }]}
+                format={(v) => money(Math.round(v * unit))}
               />
             </section>
             <section class="card">
@@ -125,6 +163,7 @@ export function AnalyticsPage() {
                   { name: t('orderType.takeout'), values: data.orders.data.map((d: any) => d.by_type.takeout), color: '#b5531c' },
                   { name: t('orderType.delivery'), values: data.orders.data.map((d: any) => d.by_type.delivery), color: '#6b3fa0' },
                 ]}
+                format={(v) => number(v)}
               />
             </section>
           </div>
@@ -135,8 +174,11 @@ export function AnalyticsPage() {
           <div class="columns">
             <section class="card">
               <h2>{t('analytics.forecast')}</h2>
-              <p class="muted">{t('analytics.trend', { trend: data.forecast.trend })}</p>
-              <table class="data">
+              <p class="muted">{t('analytics.trend', { trend: t(`analytics.trend.${data.forecast.trend}` as Key) })}</p>
+              <p class="hint" id="confidence-hint">
+                {t('analytics.confidenceHint')}
+              </p>
+              <table class="data" aria-describedby="confidence-hint">
                 <thead>
                   <tr>
                     <th scope="col">{t('orders.date')}</th>
@@ -151,9 +193,9 @@ export function AnalyticsPage() {
                 <tbody>
                   {data.forecast.forecast.map((f: any) => (
                     <tr key={f.date}>
-                      <td>{f.date}</td>
+                      <td>{calendarDate(f.date, 'weekday')}</td>
                       <td class="num">{money(f.predictedRevenue)}</td>
-                      <td class="num">{number(f.confidence * 100)} %</td>
+                      <td class="num">{percent(f.confidence * 100)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -201,7 +243,7 @@ export function AnalyticsPage() {
                       <td>{i.classification}</td>
                       <td class="num">{i.quantity_sold}</td>
                       <td class="num">
-                        {money(i.total_revenue)} ({i.revenue_percent} %)
+                        {money(i.total_revenue)} ({percent(Number(i.revenue_percent))})
                       </td>
                     </tr>
                   ))}
@@ -271,9 +313,10 @@ function PeakHours({ peak }: { peak: { days: string[]; hours: string[]; data: { 
               <th scope="row">{t(`day.${d.toLowerCase()}` as Key)}</th>
               {hours.map(({ h, i }) => {
                 const n = peak.data[di][i].orders;
-                const level = n / max;
+                // four steps, each with a text colour chosen for it (a smooth shade left the middle unreadable)
+                const step = n === 0 ? null : HEAT[Math.min(HEAT.length - 1, Math.floor((n / max) * HEAT.length - 1e-9))]!;
                 return (
-                  <td key={h} style={{ background: `rgba(31, 111, 80, ${0.08 + level * 0.85})`, color: level > 0.5 ? '#fff' : '#1b1b1b' }} title={`${d} ${h}: ${n}`}>
+                  <td key={h} style={step ? { background: step.bg, color: step.fg } : undefined} title={`${t(`day.${d.toLowerCase()}` as Key)} ${h}: ${n}`}>
                     {n || ''}
                   </td>
                 );

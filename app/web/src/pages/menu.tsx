@@ -108,6 +108,7 @@ function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
                     <span class="muted">
                       {money(i.price)}
                       {i.modifier_groups.length ? ` · ${i.modifier_groups.map((g) => menu.groups.find((x) => x.id === g)?.name ?? g).join(', ')}` : ''}
+                      {i.station ? ` · ${t('menu.itemStation')}: ${stationNameOf(menu, i.station)}` : ''}
                     </span>
                     {i.allergens.length ? <span class="muted">{t('menu.allergens')}: {i.allergens.join(', ')}</span> : null}
                   </div>
@@ -143,6 +144,8 @@ function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
   );
 }
 
+const stationNameOf = (menu: Menu, key: string | undefined) => (key ? (menu.stations.find((s) => s.key === key)?.name ?? key) : '—');
+
 function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuItem | null; onClose: () => void; onSaved: () => Promise<void> }) {
   const activeCats = categoryTree(menu.categories).filter((c) => c.cat.is_active);
   const [form, setForm] = useState({
@@ -155,6 +158,8 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     allergens: (item?.allergens ?? []).join(', '),
     image_url: item?.image_url ?? '',
     groups: new Set(item?.modifier_groups ?? []),
+    // '' = the category's station
+    station: item?.station ?? '',
     translations: Object.fromEntries(OTHER_LANGUAGES.map((l) => [l, item?.translations?.[l]?.name ?? ''])) as Record<string, string>,
   });
   // an edit sends only what changed since the dialog opened (see changedFields)
@@ -182,6 +187,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
       allergens: f.allergens.split(',').map((s) => s.trim()).filter(Boolean),
       image_url: f.image_url.trim() || null,
       modifier_groups: [...f.groups],
+      station: f.station || null,
       translations,
     };
   };
@@ -207,6 +213,15 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
       <form onSubmit={save} class="form-grid">
         <Field label={t('menu.name')} required {...text('name')} />
         <SelectField label={t('menu.category')} value={form.category} onChange={(v) => setForm({ ...form, category: v })} options={activeCats.map(({ cat, depth }) => ({ value: cat.id, label: `${'— '.repeat(depth)}${cat.name}` }))} />
+        <SelectField
+          label={t('menu.itemStation')}
+          value={form.station}
+          onChange={(v) => setForm({ ...form, station: v })}
+          options={[
+            { value: '', label: t('menu.categoryStation', { name: stationNameOf(menu, menu.categories.find((c) => c.id === form.category)?.station) }) },
+            ...menu.stations.filter((s) => s.is_active || s.key === form.station).map((s) => ({ value: s.key, label: s.name })),
+          ]}
+        />
         <div class="row">
           <Field label={t('menu.price')} required inputMode="decimal" error={invalid === 'price' ? t('menu.badAmount') : null} {...text('price')} />
           <Field label={t('menu.cost')} inputMode="decimal" error={invalid === 'cost' ? t('menu.badAmount') : null} {...text('cost')} />

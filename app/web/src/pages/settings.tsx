@@ -16,6 +16,7 @@ type Interval = { open: string; close: string };
 
 interface Settings {
   name: string;
+  slug: string;
   language: string;
   timezone: string;
   currency: string;
@@ -80,6 +81,7 @@ function GeneralSettings() {
       for (const d of DAYS) hours[d] = (f.opening_hours[d] ?? []).filter((x) => x.open && x.close);
       return {
         name: f.name,
+        slug: f.slug.trim().toLowerCase(),
         language: f.language,
         timezone: f.timezone,
         currency: f.currency.toLowerCase(),
@@ -103,6 +105,17 @@ function GeneralSettings() {
         <section class="card">
           <h2>{t('settings.restaurant')}</h2>
           <Field label={t('setup.restaurantName')} required value={form.name} onInput={(e) => set('name', (e.target as HTMLInputElement).value)} />
+          <Field
+            label={t('settings.slug')}
+            name="slug"
+            required
+            pattern="[a-z0-9][a-z0-9\-]*"
+            autoCapitalize="off"
+            spellcheck={false}
+            value={form.slug}
+            hint={t('settings.slugHint', { example: `${location.origin}/r/${form.slug || '…'}/waitlist` })}
+            onInput={(e) => set('slug', (e.target as HTMLInputElement).value)}
+          />
           <div class="row">
             <SelectField label={t('settings.language')} value={form.language} onChange={(v) => set('language', v)} options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))} />
             <Field label={t('settings.timezone')} value={form.timezone} onInput={(e) => set('timezone', (e.target as HTMLInputElement).value)} />

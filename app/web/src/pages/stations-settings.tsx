@@ -16,7 +16,10 @@ export function stationKeyOf(name: string): string {
   return k || 'station';
 }
 
-/** Settings → Stations: add one by name ("Grill", "Fryer", "Pass"), rename, switch on and off. */
+/**
+ * Settings → Stations: add one by name ("Grill", "Fryer", "Pass"), rename, switch on and off,
+ * and put them in the kitchen's order (screens and printed tickets follow it).
+ */
 export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
   const [stations, , load] = useLoad(() => getAll<Station>('/v1/stations'));
   // the screens' pairing form below offers the stations too: it reads them again
@@ -24,6 +27,15 @@ export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
   const [name, setName] = useState('');
   const [names, setNames] = useState<Record<string, string>>({});
   const [act, busy, error] = useAction();
+  // moves one station up or down; every station whose place changed is saved with its new position
+  const move = (from: number, to: number) =>
+    act(async () => {
+      const list = [...(stations ?? [])];
+      const [s] = list.splice(from, 1);
+      list.splice(to, 0, s!);
+      for (const [i, x] of list.entries()) if (x.position !== i) await patch(`/v1/stations/${x.key}`, { position: i });
+      await reload();
+    });
   const add = (e: Event) => {
     e.preventDefault();
     if (!name.trim()) return;
@@ -36,9 +48,18 @@ export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
   return (
     <section class="card" id="stations" aria-labelledby="stations-title">
       <h2 id="stations-title">{t('settings.stations')}</h2>
+      <p class="hint">{t('stations.order')}</p>
       <ul class="plain-list">
-        {(stations ?? []).map((s) => (
+        {(stations ?? []).map((s, i, all) => (
           <li key={s.id} class="station-row">
+            <div class="row station-order">
+              <Button variant="quiet" disabled={busy || i === 0} onClick={() => move(i, i - 1)} aria-label={t('stations.moveUp', { name: s.name })}>
+                ↑
+              </Button>
+              <Button variant="quiet" disabled={busy || i === all.length - 1} onClick={() => move(i, i + 1)} aria-label={t('stations.moveDown', { name: s.name })}>
+                ↓
+              </Button>
+            </div>
             <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => act(async () => (await patch(`/v1/stations/${s.key}`, { is_active: on }), await reload()))} />
             <form
               class="row"

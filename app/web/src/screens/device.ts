@@ -58,5 +58,19 @@ export async function startDevice(d: Device): Promise<ScreenConfig> {
   const c = await get<ScreenConfig>('/public/screens/config');
   if ((LANGUAGES as readonly string[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
   config.value = c;
+  followStations();
   return c;
+}
+
+let following: (() => void) | null = null;
+
+/**
+ * A station renamed, reordered or given new ticket colours in Settings reaches the open screens
+ * at once (the `stations` topic of /realtime): the screen reads its config again, which lists
+ * the active stations in the kitchen's order.
+ */
+function followStations(): void {
+  following?.();
+  const reload = () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {});
+  following = live.listen(['stations'], (m) => m.type === 'station' && reload(), reload);
 }

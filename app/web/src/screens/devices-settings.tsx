@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
 import type { Station } from '../lib/types.ts';
 import { Button, ErrorNote, Field, SelectField, useAction, useLoad } from '../ui/kit.tsx';
 
@@ -20,6 +21,8 @@ interface PairingCode {
   expires_at: number;
   url: string;
 }
+/** How long a pairing code is good for (the server's PAIRING_TTL_SECONDS). */
+const PAIRING_TTL_SECONDS = 10 * 60;
 type StationAges = Station & { warn_after_minutes: number | null; late_after_minutes: number | null };
 
 /**
@@ -39,6 +42,12 @@ export function ScreensSettings() {
   useEffect(() => {
     setAges(Object.fromEntries((stations ?? []).map((s) => [s.key, { warn: String(s.warn_after_minutes ?? 8), late: String(s.late_after_minutes ?? 15) }])));
   }, [stations]);
+  // a tablet pairing or a screen unpaired elsewhere shows here at once (the devices topic of /realtime)
+  useEffect(() => live.listen(['devices'], () => void reload(), () => void reload()), []);
+  useEffect(() => {
+    // the code shown was just used: the tablet is in the list now, the code is spent
+    if (made && devices?.some((d) => d.name === made.name && d.paired_at !== null && d.paired_at >= made.expires_at - PAIRING_TTL_SECONDS)) setMade(null);
+  }, [devices]);
   useEffect(() => {
     if (!made) return setQr(null);
     // the QR encoder loads only when a code is shown

@@ -24,6 +24,12 @@ export function ExpoScreen() {
   const [confirming, setConfirming] = useState<string | null>(null);
   const tables = computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number])));
   const stationName = (key: string) => config.value?.stations.find((s) => s.key === key)?.name ?? key;
+  // a ticket's lines in the kitchen's order of stations (Settings → Stations), as the tickets print
+  const rank = (key: string) => {
+    const i = config.value?.stations.findIndex((s) => s.key === key) ?? -1;
+    return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+  };
+  const inStationOrder = (tk: Ticket) => [...tk.lines].sort((a, b) => rank(a.station) - rank(b.station) || a.index - b.index);
   useBoard(
     {
       topic: 'orders',
@@ -78,7 +84,7 @@ export function ExpoScreen() {
                 {serverName(tk) ? <div class="ticket-server">{serverName(tk)}</div> : null}
               </header>
               <ul class="ticket-lines">
-                {tk.lines.map((l) => (
+                {inStationOrder(tk).map((l) => (
                   <li key={l.index} class={`line line-${l.status}`}>
                     <span class="line-main">
                       <span class="line-qty">{l.quantity}×</span> {l.name}

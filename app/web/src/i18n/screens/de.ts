@@ -110,6 +110,7 @@ export const screensDe: Record<ScreensKey, string> = {
   'qr.chooseUpTo': 'Bis zu {n}',
   'qr.pickMin': 'Bitte mindestens {n} bei „{group}“ wählen.',
   'qr.pickMax': 'Bitte höchstens {n} bei „{group}“ wählen.',
+  'qr.maxReached': 'Höchstens {n} bei „{group}“: erst eine Auswahl abwählen, dann eine andere wählen.',
   'qr.quantity': 'Menge',
   'qr.less': 'Eins weniger',
   'qr.more': 'Eins mehr',

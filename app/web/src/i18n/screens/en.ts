@@ -109,6 +109,7 @@ export const screensEn = {
   'qr.chooseUpTo': 'Up to {n}',
   'qr.pickMin': 'Choose at least {n} for “{group}”.',
   'qr.pickMax': 'Choose at most {n} for “{group}”.',
+  'qr.maxReached': 'Up to {n} for “{group}”: untick one to choose another.',
   'qr.quantity': 'Quantity',
   'qr.less': 'One less',
   'qr.more': 'One more',

@@ -110,6 +110,7 @@ export const screensEs: Record<ScreensKey, string> = {
   'qr.chooseUpTo': 'Hasta {n}',
   'qr.pickMin': 'Elija al menos {n} en «{group}».',
   'qr.pickMax': 'Elija como máximo {n} en «{group}».',
+  'qr.maxReached': 'Como máximo {n} en «{group}»: desmarque una para elegir otra.',
   'qr.quantity': 'Cantidad',
   'qr.less': 'Uno menos',
   'qr.more': 'Uno más',

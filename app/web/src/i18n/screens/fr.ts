@@ -110,6 +110,7 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.chooseUpTo': 'Jusqu’à {n}',
   'qr.pickMin': 'Choisissez au moins {n} pour « {group} ».',
   'qr.pickMax': 'Choisissez au plus {n} pour « {group} ».',
+  'qr.maxReached': 'Au plus {n} pour « {group} » : décochez-en un pour en choisir un autre.',
   'qr.quantity': 'Quantité',
   'qr.less': 'Un de moins',
   'qr.more': 'Un de plus',

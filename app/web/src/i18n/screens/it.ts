@@ -110,6 +110,7 @@ export const screensIt: Record<ScreensKey, string> = {
   'qr.chooseUpTo': 'Fino a {n}',
   'qr.pickMin': 'Scegli almeno {n} per «{group}».',
   'qr.pickMax': 'Scegli al massimo {n} per «{group}».',
+  'qr.maxReached': 'Al massimo {n} per «{group}»: togline uno per sceglierne un altro.',
   'qr.quantity': 'Quantità',
   'qr.less': 'Uno in meno',
   'qr.more': 'Uno in più',

@@ -1,0 +1,83 @@
+import { addDictionaries } from '../../lib/i18n.ts';
+import { venueEn, type VenueKey } from './en.ts';
+
+// the other languages of the venue texts
+const de: Record<VenueKey, string> = {
+  'analytics.change': '{n} ggü. Vorzeitraum',
+  'analytics.new': 'neu: nichts im Vorzeitraum',
+  'analytics.noChange': 'in beiden Zeiträumen nichts',
+  'analytics.times': '{n}-mal so viel wie im Vorzeitraum',
+  'analytics.period': 'Zeitraum',
+  'analytics.weekOf': 'Woche ab {date}',
+  'analytics.trend.increasing': 'steigend',
+  'analytics.trend.decreasing': 'fallend',
+  'analytics.trend.stable': 'gleichbleibend',
+  'analytics.confidenceHint': 'Die Sicherheit sagt, wie genau der Umsatz der letzten Wochen der Trendlinie folgt: nahe 100 % ist er regelmäßig und die Prognose ein guter Anhalt; niedrig, wenn der Umsatz stark schwankt oder es noch wenig Verlauf gibt.',
+  'settings.slug': 'Adresse in Gäste-Links',
+  'stations.moveUp': '{name} nach oben',
+  'stations.moveDown': '{name} nach unten',
+  'stations.order': 'Stationen in der Reihenfolge der Küche: Bildschirme und gedruckte Bons folgen ihr.',
+  'menu.itemStation': 'Station',
+  'menu.categoryStation': 'Wie die Kategorie ({name})',
+  'settings.slugHint': 'Die Gästeseiten liegen unter {example}. Unter einer alten Adresse gedruckte Links funktionieren weiter.',
+};
+const fr: Record<VenueKey, string> = {
+  'analytics.change': '{n} par rapport à la période précédente',
+  'analytics.new': 'nouveau : rien sur la période précédente',
+  'analytics.noChange': 'rien sur les deux périodes',
+  'analytics.times': '{n} × la période précédente',
+  'analytics.period': 'Période',
+  'analytics.weekOf': 'Semaine du {date}',
+  'analytics.trend.increasing': 'en hausse',
+  'analytics.trend.decreasing': 'en baisse',
+  'analytics.trend.stable': 'stable',
+  'analytics.confidenceHint': 'La fiabilité dit à quel point les ventes des dernières semaines suivent la tendance : proche de 100 %, elles sont régulières et la prévision est un bon repère ; basse quand les ventes varient beaucoup ou que l’historique est encore court.',
+  'settings.slug': 'Adresse dans les liens clients',
+  'stations.moveUp': 'Monter {name}',
+  'stations.moveDown': 'Descendre {name}',
+  'stations.order': 'Les postes dans l’ordre de la cuisine : écrans et tickets imprimés le suivent.',
+  'menu.itemStation': 'Poste',
+  'menu.categoryStation': 'Comme sa catégorie ({name})',
+  'settings.slugHint': 'Les pages clients sont à {example}. Les liens imprimés sous une ancienne adresse fonctionnent toujours.',
+};
+const es: Record<VenueKey, string> = {
+  'analytics.change': '{n} respecto al periodo anterior',
+  'analytics.new': 'nuevo: nada en el periodo anterior',
+  'analytics.noChange': 'nada en ninguno de los dos periodos',
+  'analytics.times': '{n} × el periodo anterior',
+  'analytics.period': 'Periodo',
+  'analytics.weekOf': 'Semana del {date}',
+  'analytics.trend.increasing': 'al alza',
+  'analytics.trend.decreasing': 'a la baja',
+  'analytics.trend.stable': 'estable',
+  'analytics.confidenceHint': 'La fiabilidad indica cuánto siguen las ventas de las últimas semanas la línea de tendencia: cerca del 100 % son regulares y la previsión es una buena guía; baja cuando las ventas varían mucho o aún hay poco historial.',
+  'settings.slug': 'Dirección en los enlaces para clientes',
+  'stations.moveUp': 'Subir {name}',
+  'stations.moveDown': 'Bajar {name}',
+  'stations.order': 'Las estaciones en el orden de la cocina: pantallas y comandas impresas lo siguen.',
+  'menu.itemStation': 'Estación',
+  'menu.categoryStation': 'Como su categoría ({name})',
+  'settings.slugHint': 'Las páginas para clientes están en {example}. Los enlaces impresos con una dirección antigua siguen funcionando.',
+};
+const it: Record<VenueKey, string> = {
+  'analytics.change': '{n} rispetto al periodo precedente',
+  'analytics.new': 'nuovo: niente nel periodo precedente',
+  'analytics.noChange': 'niente in entrambi i periodi',
+  'analytics.times': '{n} × il periodo precedente',
+  'analytics.period': 'Periodo',
+  'analytics.weekOf': 'Settimana del {date}',
+  'analytics.trend.increasing': 'in crescita',
+  'analytics.trend.decreasing': 'in calo',
+  'analytics.trend.stable': 'stabile',
+  'analytics.confidenceHint': 'L’affidabilità dice quanto le vendite delle ultime settimane seguono la linea di tendenza: vicino al 100 % sono regolari e la previsione è una buona guida; bassa quando le vendite variano molto o lo storico è ancora breve.',
+  'settings.slug': 'Indirizzo nei link per gli ospiti',
+  'stations.moveUp': 'Sposta {name} in su',
+  'stations.moveDown': 'Sposta {name} in giù',
+  'stations.order': 'Le postazioni nell’ordine della cucina: schermi e comande stampate lo seguono.',
+  'menu.itemStation': 'Postazione',
+  'menu.categoryStation': 'Come la sua categoria ({name})',
+  'settings.slugHint': 'Le pagine per gli ospiti sono su {example}. I link stampati con un vecchio indirizzo continuano a funzionare.',
+};
+
+// back office only, like the ops texts
+addDictionaries({ en: venueEn, de, fr, es, it });

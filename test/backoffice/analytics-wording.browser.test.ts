@@ -1,0 +1,92 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import { startHub, type TestHub } from '../helpers/server.ts';
+import { checkPage, launch } from './browser.ts';
+
+const DAY = 86_400_000;
+
+/**
+ * Analytics as a German-speaking owner reads it, in Chromium against a real hub: a change from
+ * nothing says "neu", from a tiny base a multiple; the trend and the forecast's confidence are
+ * in words and explained; dates and percentages in German; the weekly chart's legend names the
+ * week (no time of day) and shows money as money; the heat map passes axe's contrast check.
+ */
+describe('analytics wording in the browser', () => {
+  let hub: TestHub;
+  let browser: Browser;
+  let page: Page;
+  const password = 'a very good password';
+
+  beforeAll(async () => {
+    const now = Date.now();
+    hub = await startHub('sqlite', { clock: new ManualClock(now) });
+    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ restaurant_name: 'Zur Linde', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
+    });
+    expect(setup.status).toBeLessThan(300);
+    expect((await hub.api.patch('/v1/settings', { language: 'de' })).status).toBe(200);
+    const category = (await hub.api.post('/v1/menu_categories', { name: 'Hauptgerichte' })).body.id;
+    const dish = (await hub.api.post('/v1/menu_items', { name: 'Schnitzel', category, price: 1850 })).body.id;
+    const sell = async (at: number, quantity = 1) => {
+      hub.clock.set(at);
+      const o = await hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: dish, quantity }] });
+      expect(o.status).toBe(201);
+      expect((await hub.api.patch(`/v1/orders/${o.body.id}`, { status: 'completed' })).status).toBe(200);
+    };
+    const noon = Math.floor(now / DAY) * DAY + 12 * 3_600_000;
+    // the previous 30 days: one order; these 30 days: twelve, at lunch and dinner
+    await sell(noon - 40 * DAY);
+    for (let i = 0; i < 12; i++) await sell(noon - (i % 6) * DAY + (i % 3) * 7 * 3_600_000, 1 + (i % 4));
+    hub.clock.set(now);
+    browser = await launch();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' })).newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${hub.url}/app/login`);
+    await page.getByLabel('E-Mail').fill('ada@example.com');
+    await page.getByLabel('Passwort').fill(password);
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Heute' }).waitFor();
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('says "new" and "n times" instead of huge percentages, in German, with the confidence explained', async () => {
+    await page.goto(`${hub.url}/app/analytics`);
+    await page.getByRole('heading', { level: 1, name: 'Auswertungen' }).waitFor();
+    const stats = page.getByRole('region', { name: 'Gegenüber dem Vorzeitraum' });
+    await stats.waitFor();
+    const stat = (label: string) => stats.locator('.stat', { hasText: label }).locator('.stat-change');
+    expect(await stat('Bestellungen').textContent()).toBe('12-mal so viel wie im Vorzeitraum');
+    expect(await stat('Reservierungen').textContent()).toBe('in beiden Zeiträumen nichts');
+    const text = (await page.locator('main').textContent())!;
+    expect(text).not.toMatch(/\d+\.\d %|[+-]\d{3,}[.,]?\d* ?%/);
+    expect(text).not.toMatch(/Trend: (stable|increasing|decreasing)/);
+    expect(text).toMatch(/Trend: (gleichbleibend|steigend|fallend)/);
+    await page.getByText('Die Sicherheit sagt, wie genau der Umsatz').waitFor();
+    // forecast days in German ("Do., 27. Nov."), never ISO dates
+    const forecast = page.locator('table[aria-describedby="confidence-hint"]');
+    expect(await forecast.textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(await forecast.locator('tbody td').first().textContent()).toMatch(/^(Mo|Di|Mi|Do|Fr|Sa|So)\., \d{1,2}\. /);
+    await checkPage(page, 'analytics-de');
+  });
+
+  it('names the week and shows money in the weekly chart’s legend', async () => {
+    await page.getByLabel('Gruppieren nach').selectOption('week');
+    const chart = page.locator('.chart').first();
+    await chart.locator('.u-legend').waitFor();
+    const over = chart.locator('.u-over');
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
+    const values = chart.locator('.u-legend .u-value');
+    await expect.poll(() => values.first().textContent()).toMatch(/^Woche ab \d{1,2}\.\d{1,2}\.\d{4}$|^Woche ab \d{1,2}\. \w+\.? \d{4}$/);
+    expect(await values.first().textContent()).not.toMatch(/\d:\d\d/);
+    expect(await values.nth(1).textContent()).toMatch(/€$/);
+    expect(await chart.locator('.u-legend').textContent()).not.toContain('Time');
+    await checkPage(page, 'analytics-de-weeks');
+  });
+});
