@@ -92,6 +92,15 @@ export const MAX_URL_LENGTH = 2000;
 const refuse = (message: string) => new ApiError('url_not_allowed', message, 'url');
 
 /**
+ * The policy for an endpoint's URL by the side that sends it: one the venue's hub sends
+ * (`sent_by: hub`) is checked as the hub would, wherever it is made (a LAN address, plain
+ * http), since the cloud never connects to it.
+ */
+export function policyFor(cfg: WebhooksConfig, sentBy: string | undefined): WebhooksConfig {
+  return sentBy === 'hub' ? { ...cfg, allowPrivateTargets: true, httpsOnly: false } : cfg;
+}
+
+/**
  * Checks an endpoint URL when it is set: scheme, and on servers that must not reach
  * private networks, every address the name resolves to now. The sender checks again at
  * connect time (a name can be re-pointed later).
