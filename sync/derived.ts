@@ -15,6 +15,10 @@ export interface Touched {
   /** events new here */
   events: Record<string, unknown>[];
   reservations: Set<string>;
+  /** customers new or changed here (the same guest made on both sides is merged) */
+  customers: Set<string>;
+  /** rows of a customer (key) moved to another (value) by the other side */
+  repointed: Map<string, string>;
   /** orders whose payments or refunds came in this batch */
   paid: Set<string>;
   /** a status one side set that the merge rules overruled (a cancel against a completion) */

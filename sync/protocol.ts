@@ -8,7 +8,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
 // 2: settlements of conflicts (sync_resolutions) travel
 // 3: payments, refunds and cash counts travel (issue 25)
 // 4: hello carries the hub's checkpoints (a restored cloud is found out); /repair
-// 5: the long poll's heartbeat (a hub drops a pull silent for a few seconds); /ping
+// 5: the long poll's and the push's heartbeat (a hub drops a request silent for a few seconds);
+//    /ping; webhook endpoints' sent_by; a compacted entry's per-column clocks
 export const PROTOCOL_VERSION = 5;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
@@ -30,6 +31,13 @@ export const wireChange = z.object({
   /** columns the change set; null: all */
   fields: z.array(z.string().max(64)).max(200).nullable(),
   hlc: z.string().regex(HLC_PATTERN).nullable(),
+  /**
+   * On an entry that outlived a compaction (its row's earlier entries were removed): when each
+   * column was last set by those entries (`*`: every column, by the insert), as sync_row_clocks
+   * keeps it. The receiver merges each column of the row by its own clock, so a compacted entry
+   * neither loses the columns it no longer claims nor beats a newer write of them.
+   */
+  clocks: z.record(z.string().max(64), z.string().regex(HLC_PATTERN)).optional(),
 });
 export type WireChange = z.infer<typeof wireChange>;
 
