@@ -39,6 +39,11 @@ export interface Config {
   webhooks: {
     /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
     allowPrivateTargets?: boolean;
+    /**
+     * May a sandbox key's endpoints target them too? Default no: only a developer's own hub,
+     * where the receiver under test runs on the same machine, turns it on.
+     */
+    sandboxPrivateTargets?: boolean;
     timeoutMs?: number;
     leaseMs?: number;
     maxParallel?: number;

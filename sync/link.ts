@@ -49,7 +49,7 @@ async function endpointsChangingSides(db: Kysely<DB>, restaurantId: string): Pro
   const cloudPolicy = webhooksConfig({ role: 'cloud' } as Config);
   const out: EndpointMoved[] = [];
   for (const r of rows) {
-    const cloud_reaches = await checkEndpointUrl(r.url, cloudPolicy).then(
+    const cloud_reaches = await checkEndpointUrl(r.url, cloudPolicy, r.livemode === 1).then(
       () => true,
       () => false,
     );

@@ -31,7 +31,7 @@ export interface WriteRule {
 
 export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   restaurants: { credentials: ['guest_secret', 'plan'] },
-  api_keys: { credentials: ['hash', 'prefix', 'kind', 'livemode', 'scopes'] },
+  api_keys: { credentials: ['hash', 'prefix', 'kind', 'livemode', 'scopes', 'screen'] },
   users: { credentials: ['password_hash'] },
   stations: {},
   menu_categories: { references: { parent_category_id: { table: 'menu_categories' } } },
@@ -74,6 +74,7 @@ export const NOT_REFERENCES: Readonly<Record<string, readonly string[]>> = {
 export const NEVER_SYNCED = [
   'staff_sessions',
   'device_pairings',
+  'auth_failures',
   'idempotency_keys',
   'service_secrets',
   'hub_settings',

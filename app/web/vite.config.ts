@@ -1,9 +1,27 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * The head the three pages share (index.html, screens.html, guest.html): each of those files
+ * holds only what is its own (title, colour scheme, entry script).
+ */
+const sharedHead = (): Plugin => ({
+  name: 'comanda-shared-head',
+  transformIndexHtml: {
+    order: 'pre',
+    handler: () => [
+      { tag: 'meta', attrs: { charset: 'utf-8' }, injectTo: 'head-prepend' },
+      { tag: 'meta', attrs: { name: 'viewport', content: 'width=device-width, initial-scale=1' }, injectTo: 'head' },
+      // no favicon request to a hub that has none
+      { tag: 'link', attrs: { rel: 'icon', href: 'data:,' }, injectTo: 'head' },
+    ],
+  },
+});
 
 // Preact through esbuild's automatic JSX runtime: no Babel preset, nothing fetched at runtime.
 export default defineConfig({
   root: import.meta.dirname,
   base: '/app/',
+  plugins: [sharedHead()],
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
   resolve: { alias: { react: 'preact/compat', 'react-dom': 'preact/compat' } },
   build: {

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.ts';
+import type { FailureLog } from './failure-log.ts';
 
 /** The first wait once an (account, address) pair has used its free tries; each failure after doubles it. */
 const FIRST_DELAY_MS = 5_000;
@@ -9,20 +10,20 @@ const FIRST_DELAY_MS = 5_000;
  * past its free tries waits before its next try, the wait doubling with each further failure
  * (5 s, 10 s, 20 s… up to the window): a guesser at one account gets a handful of tries an
  * hour. No account is ever locked: someone guessing from elsewhere does not keep its owner
- * out. An address is stopped outright after a few dozen failures across accounts.
+ * out. An address is stopped outright after a few dozen failures across accounts. The counts
+ * are the node's, shared by all its processes (auth/failure-log.ts).
  */
 export class SignInThrottle {
-  private failures = new Map<string, number[]>();
-
   constructor(
+    readonly log: FailureLog,
     readonly perAccount: number,
     readonly perIp: number,
     readonly windowMs: number,
   ) {}
 
   /** Throws 429 while the pair waits out its delay or the address is over its limit. */
-  check(account: string, ip: string, nowMs: number): void {
-    const wait = Math.max(this.pairWait(pairKey(account, ip), nowMs), this.limitWait(`i:${ip}`, this.perIp, nowMs));
+  async check(account: string, ip: string, nowMs: number): Promise<void> {
+    const wait = Math.max(await this.pairWait(pairKey(account, ip), nowMs), await this.limitWait(`i:${ip}`, this.perIp, nowMs));
     if (wait > 0) {
       throw new ApiError('rate_limited', 'Too many failed sign-ins. Wait a little and try again.', null, {
         'Retry-After': String(Math.ceil(wait / 1000)),
@@ -30,40 +31,27 @@ export class SignInThrottle {
     }
   }
 
-  fail(account: string, ip: string, nowMs: number): void {
-    for (const key of [pairKey(account, ip), `i:${ip}`]) {
-      const list = this.recent(key, nowMs);
-      list.push(nowMs);
-      this.failures.set(key, list);
-    }
-    if (this.failures.size > 50_000) this.sweep(nowMs);
+  fail(account: string, ip: string, nowMs: number): Promise<void> {
+    return this.log.add([pairKey(account, ip), `i:${ip}`], nowMs);
   }
 
   /** A right password clears the pair's count (not the address's). */
-  succeed(account: string, ip: string): void {
-    this.failures.delete(pairKey(account, ip));
+  succeed(account: string, ip: string): Promise<void> {
+    return this.log.clear(pairKey(account, ip));
   }
 
-  private recent(key: string, nowMs: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => nowMs - t < this.windowMs);
-  }
-
-  private pairWait(key: string, nowMs: number): number {
-    const list = this.recent(key, nowMs);
+  private async pairWait(key: string, nowMs: number): Promise<number> {
+    const list = await this.log.since(key, nowMs - this.windowMs);
     const over = list.length - this.perAccount;
     if (over < 0) return 0;
     const delay = Math.min(this.windowMs, FIRST_DELAY_MS * 2 ** over);
     return Math.max(0, list[list.length - 1] + delay - nowMs);
   }
 
-  private limitWait(key: string, limit: number, nowMs: number): number {
-    const list = this.recent(key, nowMs);
+  private async limitWait(key: string, limit: number, nowMs: number): Promise<number> {
+    const list = await this.log.since(key, nowMs - this.windowMs);
     if (list.length < limit) return 0;
     return list[list.length - limit] + this.windowMs - nowMs;
-  }
-
-  private sweep(nowMs: number): void {
-    for (const [k, list] of this.failures) if (list.every((t) => nowMs - t >= this.windowMs)) this.failures.delete(k);
   }
 }
 

@@ -23,6 +23,7 @@ import type { OrderItemsTable } from './tables/order-items.table.ts';
 import type { OrdersTable } from './tables/orders.table.ts';
 import type { RestaurantsTable } from './tables/restaurants.table.ts';
 import type { ServerProcessesTable } from './tables/server-processes.table.ts';
+import type { AuthFailuresTable } from './tables/auth-failures.table.ts';
 import type { StationsTable } from './tables/stations.table.ts';
 import type { TablesTable } from './tables/tables.table.ts';
 import type { UsersTable } from './tables/users.table.ts';
@@ -45,6 +46,7 @@ interface FoundationTables {
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   server_processes: ServerProcessesTable;
+  auth_failures: AuthFailuresTable;
 }
 
 /** The whole schema as kysely sees it; each feature lists its tables in db/schema/<feature>.ts. */
@@ -70,7 +72,8 @@ export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'ser
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
   | 'staff_sessions'
   | 'hub_settings'
-  | 'device_pairings';
+  | 'device_pairings'
+  | 'auth_failures';
 
 /** Tables whose rows are replicated records: every write goes through db/records.ts. */
 export type RecordTable = Exclude<keyof DB, LocalTable>;

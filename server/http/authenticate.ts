@@ -6,6 +6,7 @@ import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { sessionOf } from './session.ts';
 import type { StaffSession } from '../domain/staff/sessions.ts';
+import { screenOf, type ScreenBinding } from './screen-keys.ts';
 
 export interface Caller {
   /** the API key's id, or a staff session's (ses_…) */
@@ -14,6 +15,8 @@ export interface Caller {
   kind: 'secret' | 'widget';
   livemode: boolean;
   scopes: ReadonlySet<string>;
+  /** set for a paired screen's key: what it was paired for, and so all it may do (http/screen-keys.ts) */
+  screen?: ScreenBinding;
   /** set when a signed-in staff member calls through the back office */
   staff?: { id: string; role: string; sessionId: string };
 }
@@ -63,7 +66,7 @@ async function resolveKey(services: Services, key: string): Promise<KnownKey | n
   if (hit && Date.now() - hit.fetchedAt < KEY_CACHE_MS) return hit;
   const row = await services.db
     .selectFrom('api_keys')
-    .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'last_used_at', 'revoked_at'])
+    .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'screen', 'last_used_at', 'revoked_at'])
     .where('hash', '=', hash)
     .executeTakeFirst();
   if (!row || row.revoked_at !== null) {
@@ -71,7 +74,14 @@ async function resolveKey(services: Services, key: string): Promise<KnownKey | n
     return null;
   }
   const known: KnownKey = {
-    caller: { keyId: row.id, restaurantId: row.restaurant_id, kind: row.kind, livemode: row.livemode === 1, scopes: new Set<string>(JSON.parse(row.scopes)) },
+    caller: {
+      keyId: row.id,
+      restaurantId: row.restaurant_id,
+      kind: row.kind,
+      livemode: row.livemode === 1,
+      scopes: new Set<string>(JSON.parse(row.scopes)),
+      ...(row.screen !== null && { screen: screenOf(row.screen) }),
+    },
     lastUsedMs: row.last_used_at === null ? null : row.last_used_at * 1000,
     fetchedAt: Date.now(),
   };
@@ -118,7 +128,8 @@ export async function authenticate(
 /** The restaurant of a paired screen's live widget key sent in X-API-Key; null for any other key or none. */
 export async function restaurantOfDeviceKey(services: Services, key: string): Promise<string | null> {
   const known = await resolveKey(services, key);
-  return known && known.caller.kind === 'widget' && known.caller.livemode ? known.caller.restaurantId : null;
+  // a screen's key only: a widget key on a website is no venue tablet
+  return known && known.caller.screen && known.caller.livemode ? known.caller.restaurantId : null;
 }
 
 function sessionCaller(session: StaffSession, scope: Scope | undefined, services: Services): Caller {

@@ -8,6 +8,7 @@ import type { DB } from '../db/schema.ts';
 import { ApiError, type ErrorCode } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
+import { assertScreenRoute, type ScreenAccess } from './screen-keys.ts';
 import { readJsonBody } from './body.ts';
 import { sessionOf } from './session.ts';
 import { expandsPersonal, readExpandParam, validateExpand } from './expand.ts';
@@ -87,6 +88,8 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
    * refusal made here from the first answer.
    */
   refuseReplay?: (answer: z.output<NonNullable<R>>) => ApiError;
+  /** Which paired screens' keys may call this (http/screen-keys.ts); none when unset. */
+  screens?: ScreenAccess;
   /** What a sandbox key (sk_test_…) may do here; every route says (see SandboxPolicy). */
   sandbox: SandboxPolicy;
   /**
@@ -158,6 +161,7 @@ export function mountRoutes(router: Router, services: Services, specs: RouteSpec
       if (spec.auth !== 'none') await sessionOf(ctx, services);
       await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
+      if (caller?.screen) assertScreenRoute(caller.screen, spec.screens);
       const sandboxCaller = caller !== null && !caller.livemode;
       if (sandboxCaller && sandbox === 'live_only') {
         throw refuseSandbox(

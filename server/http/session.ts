@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
+import { failureLogFor } from '../auth/failure-log.ts';
 import { SignInThrottle } from '../auth/sign-in-throttle.ts';
 import { resolveSession, type SessionLifetime, type StaffSession } from '../domain/staff/sessions.ts';
 import { callerIp, clientKey } from './client-ip.ts';
@@ -24,7 +25,7 @@ export function signInThrottle(services: Services): SignInThrottle {
   let t = throttles.get(services);
   if (!t) {
     const c = services.config.backOffice;
-    throttles.set(services, (t = new SignInThrottle(c.signInFailuresPerAccount, c.signInFailuresPerIp, c.signInWindowSeconds * 1000)));
+    throttles.set(services, (t = new SignInThrottle(failureLogFor(services), c.signInFailuresPerAccount, c.signInFailuresPerIp, c.signInWindowSeconds * 1000)));
   }
   return t;
 }

@@ -40,6 +40,7 @@ export const ENV_VARS: Record<string, { path: string; kind: Kind }> = {
   SMS_URL: { path: 'sms.url', kind: 'string' },
   SMS_TOKEN: { path: 'sms.token', kind: 'string' },
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: { path: 'webhooks.allowPrivateTargets', kind: 'bool' },
+  WEBHOOKS_SANDBOX_PRIVATE_TARGETS: { path: 'webhooks.sandboxPrivateTargets', kind: 'bool' },
   WEBHOOKS_TIMEOUT_MS: { path: 'webhooks.timeoutMs', kind: 'int' },
   BACKUP_ENABLED: { path: 'backups.enabled', kind: 'bool' },
   BACKUP_DIR: { path: 'backups.dir', kind: 'string' },

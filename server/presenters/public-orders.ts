@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Executor } from '../db/records.ts';
 import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
-import { ApiError } from '../errors.ts';
 import { named, unix } from '../http/schemas.ts';
 import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
 
@@ -201,18 +200,8 @@ export const DEFAULT_FIELDS: FieldName[] = ['id', 'orderNumber', 'type', 'status
 /** What a kitchen or dispatch screen needs without asking. */
 export const TICKET_FIELDS: FieldName[] = [...DEFAULT_FIELDS, 'tableNumber', 'placedAt', 'notes', 'customerName', 'items'];
 
-/** `fields=a,b` → the list, refusing any name that is not a field (400, nothing read). */
-export function parseFields(raw: string | undefined, defaults: FieldName[]): FieldName[] {
-  if (raw === undefined) return defaults;
-  const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
-  if (names.length === 0) throw new ApiError('parameter_invalid', 'fields must name at least one field.', 'fields');
-  // own keys only: `in` would also take Object.prototype's names (constructor, __proto__)
-  const unknown = names.find((n) => !Object.hasOwn(FIELDS, n));
-  if (unknown) {
-    throw new ApiError('parameter_invalid', `Unknown field '${unknown}'. Selectable fields: ${ALL_FIELDS.join(', ')}.`, 'fields');
-  }
-  return names as FieldName[];
-}
+/** What a paired screen may read: everything but a guest's contact details (http/screen-keys.ts). */
+export const SCREEN_FIELDS: FieldName[] = ALL_FIELDS.filter((f) => !['customer', 'customerPhone', 'customerEmail', 'deliveryAddress'].includes(f));
 
 /** Projects orders to `fields`; table numbers are read in one query, and only when asked. */
 export async function project(db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[], fields: FieldName[]): Promise<z.output<typeof PublicOrderSchema>[]> {

@@ -136,12 +136,16 @@ export function livemodeOf(change: Change): boolean | null {
   return v === undefined || v === null ? null : v === 1 || v === true;
 }
 
+/** Who a message is rendered for: staff (a key or session), a guest's token, or a paired screen. */
+export type View = 'staff' | 'guest' | 'screen';
+
 /**
  * The wire form of a change for one topic: `{type, topic, seq, data}` as UTF-8, encoded once
  * and shared by every screen on that topic.
  */
-export function render(change: Change, topic: Topic, guest = false): Buffer | null {
-  const cacheKey = guest ? `guest:${topic.name}` : topic.name;
+export function render(change: Change, topic: Topic, view: View = 'staff'): Buffer | null {
+  const guest = view === 'guest';
+  const cacheKey = view === 'staff' ? topic.name : `${view}:${topic.name}`;
   const cached = change.cache.get(cacheKey);
   if (cached !== undefined) return cached;
   let msg: { type: string; topic: string; seq: number; data: unknown } | null;
@@ -154,7 +158,10 @@ export function render(change: Change, topic: Topic, guest = false): Buffer | nu
       msg = { type: 'order.deleted', topic: topic.name, seq: change.seq, data: { id: change.orderId, object: 'order', deleted: true } };
     } else {
       const items = topic.kind === 'station' ? change.items.filter((i) => i.station === topic.station) : change.items;
-      msg = { type: 'order', topic: topic.name, seq: change.seq, data: presentOrder(change.order, items) };
+      const order = presentOrder(change.order, items);
+      // a paired screen reads no guest contact details, live as over HTTP (http/screen-keys.ts)
+      const data = view === 'screen' ? { ...order, customer: { ...order.customer, phone: null, email: null }, delivery_address: null } : order;
+      msg = { type: 'order', topic: topic.name, seq: change.seq, data };
     }
   } else {
     const type = change.op === 'delete' ? `${change.feed.type}.deleted` : change.feed.type;

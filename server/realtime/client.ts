@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { ScreenBinding } from '../http/screen-keys.ts';
 import type { ErrorCode } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { GuestGrant } from './guest-tokens.ts';
@@ -9,7 +10,16 @@ export type Credential = { kind: 'key'; keyId: string } | { kind: 'session'; ses
 
 /** Who is on the other end, once authenticated. */
 export type Principal =
-  | { kind: 'staff'; restaurantId: string; livemode: boolean; scopes: ReadonlySet<string>; keyKind: 'secret' | 'widget'; credential: Credential }
+  | {
+      kind: 'staff';
+      restaurantId: string;
+      livemode: boolean;
+      scopes: ReadonlySet<string>;
+      keyKind: 'secret' | 'widget';
+      credential: Credential;
+      /** a paired screen's key: what it may follow and see (http/screen-keys.ts) */
+      screen?: ScreenBinding;
+    }
   | { kind: 'guest'; restaurantId: string; grant: GuestGrant };
 
 /** Close codes (4000–4999 are the application's: 4000 + the HTTP status of the same refusal). */

@@ -312,7 +312,7 @@ function* messagesFor(change: Change, client: RealtimeClient, topics: Iterable<T
   }
   for (const topic of topics) {
     if (!matches(change, topic)) continue;
-    const text = render(change, topic, p.kind === 'guest');
+    const text = render(change, topic, p.kind === 'guest' ? 'guest' : p.screen ? 'screen' : 'staff');
     if (text) yield text;
   }
 }

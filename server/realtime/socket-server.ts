@@ -14,6 +14,7 @@ import { clientIp, lifetimeOf, SESSION_COOKIE } from '../http/session.ts';
 import { hostAllowed } from '../http/hosts.ts';
 import { clientMessage, keyFromProtocols, type ClientMessage } from './protocol.ts';
 import { parseTopic, scopeOf, type Topic } from './topics.ts';
+import type { ScreenBinding } from '../http/screen-keys.ts';
 
 export const REALTIME_PATH = '/realtime';
 
@@ -138,7 +139,15 @@ export class RealtimeSocketServer {
     const ctx = { get: (h: string) => (h.toLowerCase() === 'x-api-key' ? key : '') } as unknown as Context;
     try {
       const caller = await authenticate(ctx, this.services, kind, undefined);
-      client.principal = { kind: 'staff', restaurantId: caller.restaurantId, livemode: caller.livemode, scopes: caller.scopes, keyKind: caller.kind, credential: { kind: 'key', keyId: caller.keyId } };
+      client.principal = {
+        kind: 'staff',
+        restaurantId: caller.restaurantId,
+        livemode: caller.livemode,
+        scopes: caller.scopes,
+        keyKind: caller.kind,
+        credential: { kind: 'key', keyId: caller.keyId },
+        ...(caller.screen && { screen: caller.screen }),
+      };
       this.hub.register(client);
       client.sendMessage('authenticated', null, { restaurant: caller.restaurantId, livemode: caller.livemode, key_type: caller.kind });
     } catch (err) {
@@ -202,6 +211,8 @@ export class RealtimeSocketServer {
         if (!(await p.grant.mayFollow(topic, this.services))) return client.error('resource_missing', `No such topic for this token: '${name}'.`);
       } else {
         if (!p.scopes.has(scopeOf(topic))) return client.error('insufficient_scope', `This API key lacks the required scope '${scopeOf(topic)}'.`);
+        const screenRefusal = p.screen && screenTopicRefusal(p.screen, topic);
+        if (screenRefusal) return client.error('insufficient_scope', screenRefusal);
         const refusal = await this.checkStaffTopic(p.restaurantId, p.livemode, topic);
         if (refusal) return client.error(refusal[0], refusal[1]);
       }
@@ -227,6 +238,12 @@ export class RealtimeSocketServer {
     }
     return null;
   }
+}
+
+/** A paired screen follows its station (an expo screen: every order, any station), nothing else. */
+function screenTopicRefusal(screen: ScreenBinding, topic: Topic): string | null {
+  if (screen.station === null) return topic.kind === 'orders' || topic.kind === 'station' ? null : `An expo screen follows 'orders' and stations, not '${topic.name}'.`;
+  return topic.kind === 'station' && topic.station === screen.station ? null : `This screen was paired for the '${screen.station}' station: it follows 'station:${screen.station}' only.`;
 }
 
 function cookieValue(header: string | undefined, name: string): string | null {

@@ -118,7 +118,8 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    hub = await startHub(dialect);
+    // a developer's hub: the sandbox's webhook receiver runs on this machine
+    hub = await startHub(dialect, { config: { webhooks: { sandboxPrivateTargets: true } } });
     const { services } = hub.server;
     await seedDemo(services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 1, ordersPerDay: 4 });
     const widget = await services.tx.run((trx) =>

@@ -113,13 +113,14 @@ export async function startHub(
  * A second server on the hub's database (a second cloud process, or the hub after a restart),
  * on the hub's clock; a SQLite hub must have been started with `dataDir`.
  */
-export async function startSecondServer(hub: TestHub, dataDir?: string): Promise<{ server: ComandaServer; api: ApiClient }> {
+export async function startSecondServer(hub: TestHub, dataDir?: string, config: Partial<Config> = {}): Promise<{ server: ComandaServer; api: ApiClient; url: string }> {
   const services = hub.server.services;
   const database = await reopen({ dialect: services.dialect, url: services.databaseUrl } as Database, dataDir);
-  const server = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+  const server = createServer({ database, clock: hub.clock, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false, ...config } });
   // the same machine: the key that seals stored credentials (secret.key beside the database) too
   if (server.services.operator && services.operator) server.services.operator.sealingKey = services.operator.sealingKey;
-  return { server, api: new ApiClient((await server.listen(0, '127.0.0.1')).url, hub.keys.secret) };
+  const { url } = await server.listen(0, '127.0.0.1');
+  return { server, url, api: new ApiClient(url, hub.keys.secret) };
 }
 
 /** Rows in a table, to prove a refused request wrote nothing. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.ts';
 import { DIALECTS } from '../helpers/db.ts';
-import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import { ApiClient, startHub, startSecondServer, type TestHub } from '../helpers/server.ts';
 
 /** The cloud behind its load balancer: the address is the one the proxy names. */
 const from = (hub: TestHub) => new ApiClient(hub.url, null);
@@ -50,5 +50,43 @@ describe.each(DIALECTS)('cloud sign-in (%s)', (dialect) => {
     const second = await login(hub, '203.0.113.9', account);
     expectError(second, 429, 'rate_limited');
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(wait1);
+  }, SLOW);
+});
+
+describe('a cloud of several processes counts failed tries once for all of them', () => {
+  let hub: TestHub;
+  let other: Awaited<ReturnType<typeof startSecondServer>>;
+  beforeAll(async () => {
+    hub = await startHub('postgres', { config: { role: 'cloud', trustedProxies: ['127.0.0.1'] } });
+    other = await startSecondServer(hub, undefined, { role: 'cloud', trustedProxies: ['127.0.0.1'] });
+    const made = await hub.api.post('/v1/staff', { name: 'Sam', email: 'sam@example.com', role: 'manager' });
+    expect((await hub.api.post(`/v1/staff/${made.body.id}/password`, { password: 'the right password' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await other?.server.close();
+    await hub?.close();
+  });
+
+  it('wrong passwords spread over two processes slow the guesser on both', async () => {
+    const account = { email: 'sam@example.com', password: 'guessing away!' };
+    const processes = [hub.url, other.url];
+    const tryAt = (url: string) => new ApiClient(url, null).post('/v1/auth/login', account, { headers: { 'x-forwarded-for': '203.0.113.77' } });
+    // five tries in all (the free ones), alternating behind the load balancer
+    for (let i = 0; i < 5; i++) expectError(await tryAt(processes[i % 2]), 401, 'sign_in_failed');
+    for (const url of processes) expectError(await tryAt(url), 429, 'rate_limited');
+  }, SLOW);
+
+  it('so do wrong pairing codes', async () => {
+    const guest = (url: string) => new ApiClient(url, null);
+    // the cloud's codes are twelve digits; 30 wrong ones in ten minutes pause pairing node-wide
+    let paused = false;
+    for (let i = 0; i < 40 && !paused; i++) {
+      const r = await guest(processes(i)).post('/public/devices/pair', { code: String(100000000000 + i) }, { headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+      paused = r.status === 429;
+    }
+    expect(paused).toBe(true);
+    function processes(i: number) {
+      return i % 2 === 0 ? hub.url : other.url;
+    }
   }, SLOW);
 });

@@ -279,10 +279,18 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     const A = p.hub.restaurant.id;
     const other = (v: unknown) => (typeof v === 'number' ? 1 - v : v === '["orders:read","orders:write"]' ? '["orders:read"]' : v === 'secret' ? 'widget' : `${String(v)}-forged`);
     let checked = 0;
+    // one of A's keys as a paired screen's (api_keys.screen), so every credential column has a value to forge
+    await db.updateTable('api_keys').set({ screen: 'kitchen' }).where('restaurant_id', '=', A).where('kind', '=', 'widget').execute();
     for (const [table, rule] of Object.entries(WRITE_RULES)) {
       if (!rule.credentials) continue;
-      const row: Row = await db.selectFrom(table).selectAll().where(table === 'restaurants' ? 'id' : 'restaurant_id', '=', A).orderBy('id').executeTakeFirstOrThrow();
       for (const column of rule.credentials) {
+        const row: Row = await db
+          .selectFrom(table)
+          .selectAll()
+          .where(table === 'restaurants' ? 'id' : 'restaurant_id', '=', A)
+          .where(column, 'is not', null)
+          .orderBy('id')
+          .executeTakeFirstOrThrow();
         expect(row[column], `${table}.${column} of A's first row`).not.toBeNull();
         const res = await pushOwn([{ table, row: { ...row, [column]: other(row[column]), name: `${row.name} (${column})` }, op: 'update', fields: [column, 'name'] }]);
         expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -299,7 +307,7 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     const db = p.cloud.server.services.db as any;
     const template: Row = await db.selectFrom('api_keys').selectAll().where('restaurant_id', '=', p.hub.restaurant.id).where('kind', '=', 'widget').executeTakeFirstOrThrow();
     const key = makeApiKey('widget', true);
-    const row = { ...template, id: `key_new${randomBytes(8).toString('hex')}`, hash: hashApiKey(key), prefix: keyPrefix(key), name: 'Made on the hub' };
+    const row = { ...template, id: `key_new${randomBytes(8).toString('hex')}`, hash: hashApiKey(key), prefix: keyPrefix(key), name: 'Made on the hub', screen: null };
     expect((await pushOwn([{ table: 'api_keys', row, op: 'insert', fields: null }])).status).toBe(200);
     expect((await p.cloud.api.withKey(key).get('/public/orders/active')).status).toBe(200);
   });

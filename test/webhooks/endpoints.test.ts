@@ -5,7 +5,8 @@ import { countRows, startHub, type TestHub } from '../helpers/server.ts';
 describe.each(DIALECTS)('webhook endpoints on %s', (dialect) => {
   let hub: TestHub;
   beforeAll(async () => {
-    hub = await startHub(dialect);
+    // a developer's hub: sandbox endpoints on this machine too (test/security/sandbox-reach.test.ts: the default)
+    hub = await startHub(dialect, { config: { webhooks: { sandboxPrivateTargets: true } } });
   });
   afterAll(() => hub?.close());
 

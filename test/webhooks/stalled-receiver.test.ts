@@ -71,7 +71,7 @@ describe.each(DIALECTS)('dispatching to a receiver that never finishes its answe
   let rcv: StallingReceiver;
 
   beforeAll(async () => {
-    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 300 } } });
+    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 300, sandboxPrivateTargets: true } } });
   });
   afterAll(() => hub?.close());
   beforeEach(async () => {

@@ -95,13 +95,13 @@ defineRoute({
     const account = `pin:${c.body.staff}`;
     const throttle = signInThrottle(c.services);
     const now = c.services.clock.now();
-    throttle.check(account, ip, now);
+    await throttle.check(account, ip, now);
     const user = await checkPin(c.db, restaurantId, c.body.staff, c.body.pin);
     if (!user) {
-      throttle.fail(account, ip, now);
+      await throttle.fail(account, ip, now);
       throw new ApiError('sign_in_failed', 'That PIN is not right.', 'pin');
     }
-    throttle.succeed(account, ip);
+    await throttle.succeed(account, ip);
     return signInAs(c, { userId: user.id, restaurantId });
   },
 });

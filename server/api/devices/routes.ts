@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { failureLogFor } from '../../auth/failure-log.ts';
 import { FailureWindow } from '../../auth/failure-window.ts';
 import { codeShapeFor, invalidPairingCode, makePairingCode, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
 import type { Services } from '../../services.ts';
@@ -19,7 +20,7 @@ const PAIRING_WINDOW_MS = 10 * 60 * 1000;
 const pairingFailures = new WeakMap<Services, FailureWindow>();
 function pairingGuard(services: Services): FailureWindow {
   let w = pairingFailures.get(services);
-  if (!w) pairingFailures.set(services, (w = new FailureWindow(PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)));
+  if (!w) pairingFailures.set(services, (w = new FailureWindow(failureLogFor(services), 'pairing', PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)));
   return w;
 }
 
@@ -56,7 +57,7 @@ defineRoute({
       .selectFrom('device_pairings as p')
       .innerJoin('api_keys as k', 'k.id', 'p.api_key_id')
       .selectAll('p')
-      .select(['k.prefix', 'k.last_used_at', 'k.revoked_at', 'k.kind', 'k.livemode', 'k.hash', 'k.scopes', 'k.created as key_created', 'k.updated as key_updated'])
+      .select(['k.prefix', 'k.last_used_at', 'k.revoked_at', 'k.kind', 'k.livemode', 'k.hash', 'k.scopes', 'k.screen', 'k.created as key_created', 'k.updated as key_updated'])
       .where('p.restaurant_id', '=', c.actor().restaurantId)
       .orderBy('p.used_at', 'desc')
       .orderBy('p.id', 'desc')
@@ -72,6 +73,7 @@ defineRoute({
         prefix: r.prefix,
         name: r.name,
         scopes: r.scopes,
+        screen: r.screen,
         last_used_at: r.last_used_at,
         revoked_at: r.revoked_at,
         created: r.key_created,
@@ -114,7 +116,7 @@ defineRoute({
   handler: async (c) => {
     const guard = pairingGuard(c.services);
     const ip = guestIp(c);
-    guard.check('all', c.now, 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
+    await guard.check('all', c.now, 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
     const shape = codeShapeFor(c.services.config.role);
     // the try is counted (and committed) before the code is checked: a code takes only so many
     const tried = await takePairingTry(c.services.db, c.now, c.body.code, shape);
@@ -123,7 +125,7 @@ defineRoute({
       if (!tried) throw invalidPairingCode();
       redeemed = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, tried.id, c.body.code));
     } catch (err) {
-      guard.fail('all', c.now);
+      await guard.fail('all', c.now);
       c.services.logger.warn({ ip, locator: tried?.locator ?? null, code_known: tried !== null }, 'device pairing refused');
       throw err;
     }
@@ -141,6 +143,7 @@ defineRoute({
   summary: "What a screen shows around the orders: the venue, the device's name and station, each station's age colours",
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'read_only',
   scope: 'orders:read',
   handler: async (c) => {

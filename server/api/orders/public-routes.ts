@@ -12,14 +12,16 @@ import { ApiError, notFound } from '../../errors.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
+import { stationOf } from '../../http/screen-keys.ts';
+import { parseFieldList } from '../../http/fields-param.ts';
 import {
   ALL_FIELDS,
   DEFAULT_FIELDS,
-  parseFields,
   project,
   PublicOrderPage,
   PublicOrderSchema,
   PublicOrderScreen,
+  SCREEN_FIELDS,
   TICKET_FIELDS,
   TrackingSchema,
   type FieldName,
@@ -27,6 +29,8 @@ import {
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
 
 const tag = 'Operational orders';
+/** Where an expo screen may move an order (http/screen-keys.ts). */
+const PASS_STATUSES = new Set(['preparing', 'ready', 'served']);
 
 /**
  * `created` as an expression, not a column: the planner then finds the few open orders
@@ -68,7 +72,11 @@ const openOrders = (c: Call<any, any, any>) => {
     .limit(SCREEN_CAP);
 };
 
-const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = ALL_FIELDS) =>
+/** What the caller may read: a paired screen sees no guest contact details. */
+const readable = (c: Call<any, any, any>) => (c.caller?.screen ? SCREEN_FIELDS : ALL_FIELDS);
+const fieldsOf = (c: Call<any, any, any>, defaults: FieldName[]) => parseFieldList(c.query.fields, ALL_FIELDS, defaults, readable(c));
+
+const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = readable(c)) =>
   (await project(c.db, [r], fields))[0];
 
 defineRoute({
@@ -82,7 +90,7 @@ defineRoute({
   scope: 'orders:read',
   query: PublicList,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, DEFAULT_FIELDS);
     const actor = c.actor();
     let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
     if (c.query.status) qb = qb.where('status', '=', c.query.status);
@@ -122,11 +130,12 @@ defineRoute({
   summary: 'Orders in play (placed, preparing, ready, served), oldest first',
   tag,
   auth: 'widget',
+  screens: 'expo',
   sandbox: 'own_mode',
   scope: 'orders:read',
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, DEFAULT_FIELDS);
+    const fields = fieldsOf(c, DEFAULT_FIELDS);
     return screen(c, `active|${fields}`, async () => {
       const rows = await openOrders(c).execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
@@ -142,13 +151,15 @@ defineRoute({
   summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'own_mode',
   scope: 'orders:read',
   query: KitchenQuery,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, TICKET_FIELDS);
+    const fields = fieldsOf(c, TICKET_FIELDS);
     const { restaurantId } = c.actor();
-    const station = c.query.station;
+    // a station's screen sees its own station, asked or not
+    const station = stationOf(c.caller?.screen, c.query.station);
     if (station) {
       const s = await findStation(c.db, restaurantId, station);
       if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
@@ -184,7 +195,7 @@ defineRoute({
   scope: 'orders:read',
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
     return screen(c, `delivery|${fields}`, async () => {
       const rows = await openOrders(c).where('type', '=', 'delivery').execute();
       return { data: await project(c.db, await withItems(c, rows, fields), fields) };
@@ -219,15 +230,7 @@ defineRoute({
   params: idParam('ord_ id'),
   query: FieldsOnly,
   handler: async (c) => {
-    let fields: readonly (keyof Tracking)[] = TRACKING_FIELDS;
-    if (c.query.fields !== undefined) {
-      const names = c.query.fields.split(',').map((s) => s.trim()).filter(Boolean);
-      const bad = names.find((n) => !(TRACKING_FIELDS as readonly string[]).includes(n));
-      if (bad || names.length === 0) {
-        throw new ApiError('parameter_invalid', `Unknown field '${bad ?? ''}'. Selectable fields: ${TRACKING_FIELDS.join(', ')}.`, 'fields');
-      }
-      fields = names as (keyof Tracking)[];
-    }
+    const fields = parseFieldList<keyof Tracking>(c.query.fields, TRACKING_FIELDS, TRACKING_FIELDS);
     const found = await findOrder(c.db, c.actor(), c.params.id);
     const order = found?.order;
     if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
@@ -253,7 +256,7 @@ defineRoute({
   params: idParam('ord_ id'),
   query: FieldsOnly,
   handler: async (c) => {
-    const fields = parseFields(c.query.fields, ALL_FIELDS);
+    const fields = parseFieldList(c.query.fields, ALL_FIELDS, ALL_FIELDS);
     const found = await findOrder(c.db, c.actor(), c.params.id);
     if (!found) throw notFound('order', c.params.id);
     return one(c, found, fields);
@@ -299,11 +302,16 @@ defineRoute({
   summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
   tag,
   auth: 'widget',
+  screens: 'expo',
   sandbox: 'own_mode',
   scope: 'orders:write',
   params: idParam('ord_ id'),
   body: PublicStatus,
   handler: async (c) => {
+    // the pass moves orders along; cancelling and completing are the till's
+    if (c.caller?.screen && !PASS_STATUSES.has(c.body.status)) {
+      throw new ApiError('insufficient_scope', `An expo screen moves orders to ${[...PASS_STATUSES].join(', ')}; '${c.body.status}' is done at the till.`, 'status');
+    }
     if (c.body.status === 'cancelled' && !c.body.cancelReason) {
       throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
     }
@@ -322,13 +330,14 @@ defineRoute({
   summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
   tag,
   auth: 'widget',
+  screens: 'station',
   sandbox: 'own_mode',
   scope: 'orders:write',
   params: LineParams,
   body: LineStatus,
   handler: async (c) => {
     const saved = await c.services.tx.run((trx) =>
-      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, c.body.station),
+      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, stationOf(c.caller?.screen, c.body.station)),
     );
     return one(c, saved);
   },

@@ -62,7 +62,8 @@ defineRoute({
   summary: 'List QR codes, newest first',
   tag,
   auth: 'secret',
-  sandbox: 'read_only',
+  // a QR token places live orders: a sandbox key never sees one
+  sandbox: 'live_only',
   scope: 'tables:read',
   query: z.object({ ...listParams(), table: f.id().optional(), is_active: q.bool().optional() }),
   expand: 'qr_code',
@@ -82,7 +83,8 @@ defineRoute({
   summary: 'Retrieve a QR code',
   tag,
   auth: 'secret',
-  sandbox: 'read_only',
+  // a QR token places live orders: a sandbox key never sees one
+  sandbox: 'live_only',
   scope: 'tables:read',
   params: idParam('qr_ id'),
   expand: 'qr_code',

@@ -29,10 +29,10 @@ async function approver(c: Call<any, any, any>, pin: string | undefined): Promis
   const ip = clientIp(c.ctx, c.services);
   const account = `approve:${c.caller!.restaurantId}`;
   const throttle = signInThrottle(c.services);
-  throttle.check(account, ip, c.services.clock.now());
+  await throttle.check(account, ip, c.services.clock.now());
   const manager = await managerByPin(c.db, c.caller!.restaurantId, pin);
   if (!manager) {
-    throttle.fail(account, ip, c.services.clock.now());
+    await throttle.fail(account, ip, c.services.clock.now());
     throw new ApiError('approval_required', 'That is not a manager’s PIN.', 'manager_pin');
   }
   return manager.id;

@@ -46,7 +46,7 @@ defineRoute({
   idempotent: true,
   status: 201,
   handler: async (c) => {
-    const url = await checkEndpointUrl(c.body.url, policyFor(webhooksConfig(c.services.config), c.body.sent_by));
+    const url = await checkEndpointUrl(c.body.url, policyFor(webhooksConfig(c.services.config), c.body.sent_by), c.actor().livemode);
     const row = await createEndpoint(c.db, c.actor(), { ...c.body, url });
     return presentEndpoint(row, { withSecret: true });
   },
@@ -87,7 +87,7 @@ defineRoute({
       const current = await findEndpoint(c.db, c.actor(), c.params.id);
       if (!current) throw notFound('webhook endpoint', c.params.id);
       // moved to the cloud, its URL must be one the cloud may reach
-      const url = await checkEndpointUrl(patch.url ?? current.url, policyFor(webhooksConfig(c.services.config), patch.sent_by ?? current.sent_by));
+      const url = await checkEndpointUrl(patch.url ?? current.url, policyFor(webhooksConfig(c.services.config), patch.sent_by ?? current.sent_by), c.actor().livemode);
       if (patch.url !== undefined) patch.url = url;
     }
     const row = await c.services.tx.run((trx) => updateEndpoint(trx, c.actor(), c.params.id, patch));

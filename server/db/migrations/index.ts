@@ -40,6 +40,8 @@ import * as m1601 from './1601_service.ts';
 import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
 import * as m2100 from './2100_webhook_sent_by.ts';
+import * as m2200 from './2200_device_keys.ts';
+import * as m2201 from './2201_auth_failures.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -88,4 +90,6 @@ export const migrations: Record<string, Migration> = {
   '1700_payments': m1700,
   '1900_sync_repair': m1900,
   '2100_webhook_sent_by': m2100,
+  '2200_device_keys': m2200,
+  '2201_auth_failures': m2201,
 };

@@ -10,6 +10,11 @@ export interface ApiKeysTable {
   name: string | null;
   /** JSON string[] */
   scopes: string;
+  /**
+   * A paired screen's key: the station it shows (its lines, bump and recall), or '*' for an
+   * expo screen (every station); null for any other key. See server/http/screen-keys.ts.
+   */
+  screen: string | null;
   last_used_at: number | null;
   revoked_at: number | null;
   created: number;

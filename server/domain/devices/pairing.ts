@@ -127,7 +127,15 @@ export async function redeemPairingCode(trx: Executor, nowMs: number, pairingId:
     .executeTakeFirst();
   if (!pairing || pairing.code_hash !== hashCode(code)) throw invalid();
   // the pairing code's maker held these scopes (makePairingCode)
-  const key = await createApiKey(trx, nowMs, { restaurantId: pairing.restaurant_id, kind: 'widget', livemode: true, name: pairing.name, grantedBy: 'operator' });
+  const key = await createApiKey(trx, nowMs, {
+    restaurantId: pairing.restaurant_id,
+    kind: 'widget',
+    livemode: true,
+    name: pairing.name,
+    grantedBy: 'operator',
+    // bound to what it was paired for: its station's lines, or every station for an expo screen
+    screen: pairing.station ?? '*',
+  });
   const spent = await trx
     .updateTable('device_pairings')
     .set({ used_at: now, api_key_id: key.id })

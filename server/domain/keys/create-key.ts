@@ -19,6 +19,8 @@ export interface NewKey {
    * scopes its grantor holds, whatever its kind.
    */
   grantedBy: ReadonlySet<string> | 'operator';
+  /** a paired screen's key: its station, or '*' for every station (api_keys.screen) */
+  screen?: string;
 }
 
 /** Creates a key and returns it in full: the only time it is ever visible. */
@@ -46,6 +48,7 @@ export async function createApiKey(trx: Executor, nowMs: number, input: NewKey) 
     prefix: keyPrefix(key),
     name: input.name ?? null,
     scopes: JSON.stringify(scopes),
+    screen: input.screen ?? null,
     last_used_at: null,
     revoked_at: null,
     created: now,

@@ -2,6 +2,8 @@ import type { Config } from '../../config.ts';
 
 export interface WebhooksConfig {
   allowPrivateTargets: boolean;
+  /** sandbox endpoints may target private addresses too (a developer's own hub); off by default */
+  sandboxPrivateTargets: boolean;
   /** cloud: only https endpoints */
   httpsOnly: boolean;
   timeoutMs: number;
@@ -19,6 +21,7 @@ export function webhooksConfig(config: Config): WebhooksConfig {
   const timeoutMs = w.timeoutMs ?? 15_000;
   return {
     allowPrivateTargets: w.allowPrivateTargets ?? !cloud,
+    sandboxPrivateTargets: w.sandboxPrivateTargets ?? false,
     httpsOnly: cloud,
     timeoutMs,
     leaseMs: w.leaseMs ?? timeoutMs + 60_000,

@@ -9,6 +9,7 @@ import { parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { webhooksConfig, type WebhooksConfig } from './config.ts';
 import { claimDue, dueByEndpoint, fanOutCount, nextDueAt, recordAttempts, releaseClaims, settleEvent, type AttemptOutcome } from './deliveries.ts';
 import { webhookBody } from './payload.ts';
+import { mayReachPrivate } from './url-policy.ts';
 import { postWebhook } from './send.ts';
 import { signatureHeaders } from './signing.ts';
 
@@ -17,7 +18,7 @@ type Delivery = Selectable<WebhookDeliveriesTable>;
 const WAKE_COALESCE_MS = 5;
 /** Attempts finishing within this long are stored in one transaction. */
 const FLUSH_AFTER_MS = 5;
-type Target = Pick<Selectable<WebhookEndpointsTable>, 'id' | 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires'>;
+type Target = Pick<Selectable<WebhookEndpointsTable>, 'id' | 'url' | 'secret' | 'previous_secret' | 'previous_secret_expires' | 'livemode'>;
 
 /**
  * Sends what the database says is due. Nothing lives only in memory: a delivery is claimed
@@ -201,6 +202,7 @@ export class WebhookDispatcher {
           'w.secret as w_secret',
           'w.previous_secret as w_previous_secret',
           'w.previous_secret_expires as w_previous_secret_expires',
+          'w.livemode as w_livemode',
         ])
         .where('events.id', 'in', rows.map((r) => r.event_id))
         .execute();
@@ -215,6 +217,7 @@ export class WebhookDispatcher {
         secret: f.w_secret,
         previous_secret: f.w_previous_secret,
         previous_secret_expires: f.w_previous_secret_expires,
+        livemode: f.w_livemode,
       };
       const byId = new Map(found.map((e) => [e.id, e]));
       for (const row of rows) {
@@ -264,7 +267,7 @@ export class WebhookDispatcher {
       body,
       headers,
       timeoutMs: this.cfg.timeoutMs,
-      allowPrivateTargets: this.cfg.allowPrivateTargets,
+      allowPrivateTargets: mayReachPrivate(this.cfg, endpoint.livemode),
       signal: this.abort.signal,
     });
     if (this.abort.signal.aborted) {

@@ -101,11 +101,20 @@ export function policyFor(cfg: WebhooksConfig, sentBy: string | undefined): Webh
 }
 
 /**
+ * Whether an endpoint may reach private addresses: only a live one, on a server that allows
+ * it (a hub, by default). A sandbox key is an integrator's test bench: it gets public
+ * addresses only, so it can never make the venue's PC knock on its printers or router; a
+ * developer's own hub may allow it (`webhooks.sandboxPrivateTargets`).
+ */
+export const mayReachPrivate = (cfg: Pick<WebhooksConfig, 'allowPrivateTargets' | 'sandboxPrivateTargets'>, livemode: boolean | number): boolean =>
+  cfg.allowPrivateTargets && (livemode === true || livemode === 1 || cfg.sandboxPrivateTargets);
+
+/**
  * Checks an endpoint URL when it is set: scheme, and on servers that must not reach
  * private networks, every address the name resolves to now. The sender checks again at
  * connect time (a name can be re-pointed later).
  */
-export async function checkEndpointUrl(raw: string, cfg: WebhooksConfig): Promise<string> {
+export async function checkEndpointUrl(raw: string, cfg: WebhooksConfig, livemode: boolean): Promise<string> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -119,7 +128,7 @@ export async function checkEndpointUrl(raw: string, cfg: WebhooksConfig): Promis
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('Webhook URLs must use http or https.');
   if (cfg.httpsOnly && url.protocol !== 'https:') throw refuse('Webhook URLs must use https.');
   if (url.username || url.password) throw refuse('Webhook URLs must not carry credentials; use the signing secret.');
-  if (!cfg.allowPrivateTargets) {
+  if (!mayReachPrivate(cfg, livemode)) {
     const host = hostOf(url);
     let addresses: string[];
     if (net.isIP(host)) addresses = [host];

@@ -1,0 +1,6 @@
+/** One failed try (sign-in, PIN, pairing code) under a limit's key; local, never synced (auth/failure-log.ts). */
+export interface AuthFailuresTable {
+  key: string;
+  /** ms */
+  at: number;
+}
