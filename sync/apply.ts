@@ -15,6 +15,7 @@ import type { DB, RecordTable } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rules.ts';
 import type { WireChange } from './protocol.ts';
+import { mergeCustomers } from './customers-merge.ts';
 import { afterApply, type Touched } from './derived.ts';
 import type { OrderRow } from '../server/domain/orders/hooks.ts';
 import { columnsOf } from './columns.ts';
@@ -88,7 +89,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const clocks = await loadClocks(trx, byTable);
   const taken = await loadTaken(trx, ctx.restaurantId, fresh);
   const counters = new Map<string, { business_date: string; node_tag: string; last: number }>();
-  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), paid: new Set(), overruled: [], unapplied: [] };
+  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), customers: new Set(), repointed: new Map(), paid: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
   // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
@@ -125,6 +126,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   await flushRun();
   await raiseCounters(trx, ctx.restaurantId, counters);
   await afterApply(trx, ctx, touched);
+  await mergeCustomers(trx, ctx, touched, { orders: [...touched.orders.keys()], reservations: [...touched.reservations] });
   return applied;
 
   async function applyOne(c: WireChange): Promise<number> {
@@ -192,7 +194,14 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
 function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c: WireChange, touched: Touched, kept: Set<string>): Record<string, unknown> {
   const hlc = c.hlc ?? LOW;
   const localOnly = new Set(rule.local ?? []);
-  const asked = (c.fields ?? Object.keys(c.data)).filter((f) => f !== 'id' && f in c.data && !localOnly.has(f) && !kept.has(f));
+  // an entry that outlived a compaction claims every column, each by its own clock
+  const asked = (c.clocks ? Object.keys(c.data) : (c.fields ?? Object.keys(c.data))).filter((f) => f !== 'id' && f in c.data && !localOnly.has(f) && !kept.has(f));
+  const claimed = c.fields ? new Set(c.fields) : null;
+  const clockIn = (f: string) => {
+    if (!c.clocks) return hlc;
+    const own = !claimed || claimed.has(f) ? hlc : LOW;
+    return [own, c.clocks[f] ?? LOW, c.clocks['*'] ?? LOW].reduce((a, b) => (b > a ? b : a));
+  };
   const patch: Record<string, unknown> = {};
   const decided = new Set<string>();
 
@@ -220,7 +229,7 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   }
   for (const f of asked) {
     if (decided.has(f) || f in patch) continue;
-    if (hlc > clockOf(rc, f)) patch[f] = c.data[f];
+    if (clockIn(f) > clockOf(rc, f)) patch[f] = c.data[f];
   }
   for (const f of Object.keys(patch)) if (same(patch[f], local[f])) delete patch[f];
   return patch;
@@ -248,6 +257,10 @@ function setAll(rc: RowClocks, fields: string[], hlc: string): void {
 }
 
 function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | undefined): void {
+  // a row moved from one customer to another: the other side's merge of the two, maybe
+  if ((c.table === 'orders' || c.table === 'reservations' || c.table === 'waitlist_entries') && local?.customer_id && c.data.customer_id && c.data.customer_id !== local.customer_id) {
+    t.repointed.set(String(local.customer_id), String(c.data.customer_id));
+  }
   const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
   if (!orderId) return;
   if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
@@ -263,6 +276,7 @@ function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inse
   }
   if (c.table === 'events' && inserted) t.events.push(row);
   if (c.table === 'reservations') t.reservations.add(c.row_id);
+  if (c.table === 'customers') t.customers.add(c.row_id);
   if (c.table === 'payments' || c.table === 'payment_refunds') t.paid.add(String(row.order_id));
 }
 

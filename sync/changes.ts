@@ -58,6 +58,7 @@ export async function readLog(
   if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin).where('seq', '<=', top!);
   const rows = await q.execute();
   const changes: WireChange[] = [];
+  const seqs: number[] = [];
   let last = opts.after;
   let bytes = 0;
   let more = rows.length > limit;
@@ -70,10 +71,35 @@ export async function readLog(
     }
     last = Number(r.seq);
     changes.push(toWire(r));
+    seqs.push(last);
   }
+  await withCompactedClocks(db, changes, seqs);
   // every entry up to the top was read or left out: the next page starts after it
   if (top !== null && !more && top > last) last = top;
   return { changes, last, more };
+}
+
+/** Entries at or below the compacted position carry what compaction kept of their row's clocks. */
+async function withCompactedClocks(db: Executor, changes: WireChange[], seqs: number[]): Promise<void> {
+  if (changes.length === 0) return;
+  const node = await db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirst();
+  const through = Number(node?.compacted_through ?? 0);
+  const byTable = new Map<string, WireChange[]>();
+  changes.forEach((c, i) => {
+    if (seqs[i] > through) return;
+    byTable.set(c.table, [...(byTable.get(c.table) ?? []), c]);
+  });
+  for (const [table, list] of byTable) {
+    for (let i = 0; i < list.length; i += 500) {
+      const chunk = list.slice(i, i + 500);
+      const kept = await db.selectFrom('sync_row_clocks').select(['row_id', 'clocks']).where('table_name', '=', table).where('row_id', 'in', chunk.map((c) => c.row_id)).execute();
+      const of = new Map(kept.map((k) => [k.row_id, JSON.parse(k.clocks) as Record<string, string>]));
+      for (const c of chunk) {
+        const clocks = of.get(c.row_id);
+        if (clocks && Object.keys(clocks).length) c.clocks = clocks;
+      }
+    }
+  }
 }
 
 /** How many entries of a restaurant's log follow a position (of one node, or of all but one). */

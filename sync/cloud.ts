@@ -13,8 +13,8 @@ import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
-import { auditRequest, helloRequest, linkRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
-import { readSyncBody, sendJson } from './wire.ts';
+import { auditRequest, helloRequest, linkRequest, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 
 type Hub = SyncHubsTable;
@@ -173,9 +173,10 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
 
   router.post('/push', async (ctx) => {
     const hub = await authHub(ctx, services);
-    const at = await refusing(services, hub, async () => {
-      const body = await readSyncBody(ctx, pushRequest);
-      return services.tx.run(async (trx) => {
+    const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
+    const apply = () =>
+      refusing(services, hub, () =>
+        services.tx.run(async (trx) => {
         const h = await lockHub(trx, hub.id, services.dialect);
         if (h.epoch !== body.epoch) throw cursorMismatch(h, 'epoch');
         // a batch must follow what the cloud holds: one sent after a lost one waits for it
@@ -200,9 +201,11 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         };
         await trx.updateTable('sync_hubs').set(patch).where('id', '=', h.id).execute();
         return { ...h, ...patch } as Hub;
-      });
-    });
-    sendJson(ctx, await position(services, at));
+        }),
+      ).then((at) => position(services, at));
+    // a batch can take the cloud a while to apply: heartbeats keep the line audible meanwhile
+    if (body.heartbeat_ms) streamJson(ctx, body.heartbeat_ms, apply, (err) => services.logger.error({ err }, 'sync: a push failed'));
+    else sendJson(ctx, await apply());
   });
 
   router.post('/pull', async (ctx) => {
@@ -218,16 +221,29 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const until = Date.now() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
-    while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
-      await nextCommit(services, Math.min(250, until - Date.now()));
-      page = await read();
-    }
+    const answer = async () => {
+      while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
+        await nextCommit(services, Math.min(250, until - Date.now()));
+        page = await read();
+      }
+      const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
+      // the hub's checkpoint: the op id at the position it will have pulled through
+      const at = page.last > 0 ? await services.db.selectFrom('change_log').select('op_id').where('seq', '=', page.last).executeTakeFirst() : undefined;
+      // the time of the answer, not of the question: the hub measures its clock by it
+      return { ...pos, ...page, pending: waiting, now: services.clock.now(), last_op_id: at?.op_id ?? null };
+    };
     if (closing.signal.aborted) ctx.set('Connection', 'close');
-    const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
-    // the hub's checkpoint: the op id at the position it will have pulled through
-    const at = page.last > 0 ? await services.db.selectFrom('change_log').select('op_id').where('seq', '=', page.last).executeTakeFirst() : undefined;
-    // the time of the answer, not of the question: the hub measures its clock by it
-    sendJson(ctx, { ...pos, ...page, pending: waiting, now: services.clock.now(), last_op_id: at?.op_id ?? null });
+    // a wait with heartbeats answers at once and keeps the line audible while it waits
+    if (body.heartbeat_ms && page.last === body.after && until > Date.now() && !closing.signal.aborted) {
+      streamJson(ctx, body.heartbeat_ms, answer, (err) => services.logger.error({ err }, 'sync: a pull failed'));
+    }
+    else sendJson(ctx, await answer());
+  });
+
+  // a hub whose line was dead asks whether it carries packets again: no credential, nothing read
+  router.post('/ping', async (ctx) => {
+    await readSyncBody(ctx, pingRequest);
+    sendJson(ctx, { object: 'sync_ping', protocol: PROTOCOL_VERSION });
   });
 
   // the hub unlinks (`comanda sync unlink`): its credential stops working at once

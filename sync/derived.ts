@@ -15,6 +15,10 @@ export interface Touched {
   /** events new here */
   events: Record<string, unknown>[];
   reservations: Set<string>;
+  /** customers new or changed here (the same guest made on both sides is merged) */
+  customers: Set<string>;
+  /** rows of a customer (key) moved to another (value) by the other side */
+  repointed: Map<string, string>;
   /** orders whose payments or refunds came in this batch */
   paid: Set<string>;
   /** a status one side set that the merge rules overruled (a cancel against a completion) */
@@ -29,13 +33,13 @@ export const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 
 /**
  * After a batch is applied, in its transaction: what a local command would have done beside
  * its rows. Kitchen tickets and analytics follow orders (the order hooks); events that came
- * from a hub are fanned out to webhooks here, on the cloud, which alone sends them; and what
+ * from the other side are fanned out here to the endpoints this side sends (`sent_by`); and what
  * the rules could not settle alone is listed for a person.
  */
 export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): Promise<void> {
   await runHooksForOrders(trx, ctx, t);
   await countPaymentsAgain(trx, ctx, new Set([...t.orders.keys(), ...t.paid]));
-  if (ctx.role === 'cloud') await fanOutEvents(trx, ctx, t.events);
+  await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
   for (const c of t.unapplied) {
     await recordConflict(trx, ctx, 'not_applied', c.table, [c.row_id], { reason: 'a unique rule of this node refused it', change: c });
@@ -110,7 +114,7 @@ async function fanOutEvents(trx: Executor, ctx: ApplyContext, events: Record<str
   for (const e of events) {
     // a hub that sent its own webhooks before it was linked brings them settled
     if (e.status !== 'pending') continue;
-    const plan = await fanOut(trx, { id: String(e.id), type: String(e.type), livemode: e.livemode === 1, restaurantId: ctx.restaurantId });
+    const plan = await fanOut(trx, { id: String(e.id), type: String(e.type), livemode: e.livemode === 1, restaurantId: ctx.restaurantId }, ctx.role);
     if (plan.status === NO_ENDPOINTS) {
       await updateRecord(trx, 'events', { id: String(e.id), restaurant_id: ctx.restaurantId }, { status: NO_ENDPOINTS, updated: Math.floor(ctx.now / 1000) });
     }

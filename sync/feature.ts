@@ -2,6 +2,7 @@ import type { Feature } from '../server/features/feature.ts';
 import { cloudRouter } from './cloud.ts';
 import { compactLog } from './compact.ts';
 import { SyncClient } from './hub.ts';
+import { markCloudDatabase } from '../server/domain/webhooks/hand-off.ts';
 
 declare module '../server/services.ts' {
   interface Services {
@@ -23,6 +24,7 @@ export const syncFeature: Feature = {
   install(host) {
     const { services } = host;
     if (services.config.role === 'cloud') {
+      markCloudDatabase(services.db);
       const cloud = cloudRouter(services);
       stops.set(services, cloud.stop);
       host.router.use(cloud.router.routes());

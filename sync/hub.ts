@@ -14,6 +14,7 @@ import { isSealed, openCredential, sealCredential } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { PROTOCOL_VERSION, type CloudPosition, type WireChange } from './protocol.ts';
 import { repairWithCloud, saveRepairState } from './repair.ts';
+import { STREAMED_HEADER } from './wire.ts';
 
 export type Link = SyncLinkTable;
 
@@ -32,19 +33,65 @@ export class Refused extends Error {
 export const PUSH_BATCH = 1000;
 export const PULL_BATCH = 500;
 const PULL_WAIT_MS = 20_000;
+/**
+ * A silent line (packets lost, not refused: a NAT that dropped its state, a cable pulled
+ * upstream) never fails a request by itself; only silence tells. So every request to the
+ * cloud is bounded by how long the socket may stay silent, and the long poll (and a push,
+ * while the cloud applies it) asks the cloud for a heartbeat byte every HEARTBEAT_MS: the hub
+ * knows within IDLE_MS that the line is dead, instead of at the end of the wait and a timeout.
+ */
+export const HEARTBEAT_MS = 2_000;
+/** silence after which a request with heartbeats (pull, push) or a hello is dead */
+const IDLE_MS = 6_000;
+/** the audit-and-repair: the cloud hashes the restaurant's rows before it answers, without heartbeats */
+const REPAIR_IDLE_MS = 60_000;
+/** While the line is down, a probe starts this often (each on a new connection)… */
+const PROBE_EVERY_MS = 1_000;
+/** …and waits this long for its answer; several overlap, so a line that returns is seen within PROBE_EVERY_MS. */
+const PROBE_IDLE_MS = 4_000;
 const MAX_BACKOFF_MS = 4_000;
 /** The audit-and-repair runs after every (re)connection once caught up, and at least this often. */
 export const REPAIR_EVERY_MS = 10 * 60_000;
 /** …and this often while the sides are not yet the same. */
 const REPAIR_RETRY_MS = 20_000;
 
-/** One request to the cloud: gzip both ways, the credential in a header, bounded in time. */
-export async function callCloud<T>(cloudUrl: string, path: string, body: unknown, opts: { credential?: string; signal?: AbortSignal; timeoutMs?: number } = {}): Promise<T> {
+/** The line to the cloud failed: refused, reset, cut, or silent for too long. Nothing came back. */
+export class LineDown extends Error {
+  constructor(
+    message: string,
+    /** the socket's error code (ECONNREFUSED, ECONNRESET, ETIMEDOUT, …), for the CLI's one-line advice */
+    readonly code: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** How a request goes out: the hub's own connection pool (dropped with a dead line) and its abort. */
+export interface LineOpts {
+  signal?: AbortSignal;
+  /** false: a connection of its own (a probe must not ride a pooled socket of a dead line) */
+  agent?: http.Agent | false;
+}
+
+/** One request to the cloud: gzip both ways, the credential in a header, bounded in time and in silence. */
+export async function callCloud<T>(
+  cloudUrl: string,
+  path: string,
+  body: unknown,
+  opts: LineOpts & { credential?: string; timeoutMs?: number; idleMs?: number } = {},
+): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'content-encoding': 'gzip', 'accept-encoding': 'gzip' };
   if (opts.credential) headers.authorization = `Bearer ${opts.credential}`;
-  const signals = [AbortSignal.timeout(opts.timeoutMs ?? 30_000), ...(opts.signal ? [opts.signal] : [])];
-  const res = await post(new URL(`/sync/v1${path}`, cloudUrl), headers, gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }), AbortSignal.any(signals));
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const signals = [AbortSignal.timeout(timeoutMs), ...(opts.signal ? [opts.signal] : [])];
+  const res = await post(new URL(`/sync/v1${path}`, cloudUrl), headers, gzipSync(Buffer.from(JSON.stringify(body)), { level: 1 }), {
+    signal: AbortSignal.any(signals),
+    idleMs: Math.min(opts.idleMs ?? timeoutMs, timeoutMs),
+    agent: opts.agent,
+  });
   const raw = res.body;
+  let status = res.status;
   const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
   let parsed: any;
   try {
@@ -52,10 +99,12 @@ export async function callCloud<T>(cloudUrl: string, path: string, body: unknown
   } catch {
     throw new Error(`the cloud answered ${res.status} without JSON`);
   }
-  if (!res.ok) {
+  // a streamed answer (heartbeats) went out as 200 before its outcome was known: the body says
+  if (res.streamed && parsed?.error && typeof parsed.status === 'number') status = parsed.status;
+  if (status < 200 || status >= 300) {
     const e = parsed?.error ?? {};
-    if (res.status >= 400 && res.status < 500) throw new Refused(res.status, e.code ?? 'unknown', e.message ?? `HTTP ${res.status}`, e.param ?? null);
-    throw new Error(`the cloud answered ${res.status}: ${e.message ?? ''}`);
+    if (status >= 400 && status < 500) throw new Refused(status, e.code ?? 'unknown', e.message ?? `HTTP ${status}`, e.param ?? null);
+    throw new Error(`the cloud answered ${status}: ${e.message ?? ''}`);
   }
   return parsed as T;
 }
@@ -72,22 +121,42 @@ async function sealStoredCredential(services: Services, link: Link): Promise<voi
 /**
  * One POST with node's own client. (fetch's, given a connection the other end accepts and
  * closes at once, waits for its timeout instead of failing: a link or a first sync on such a
- * line hung for 30 s, and a CLI with nothing else to wait on exited silently.)
+ * line hung for 30 s, and a CLI with nothing else to wait on exited silently.) Any failure to
+ * get an answer is a LineDown; a socket silent for `idleMs` (connecting included) is one.
  */
-function post(url: URL, headers: Record<string, string>, body: Buffer, signal: AbortSignal): Promise<{ status: number; ok: boolean; body: Buffer }> {
+function post(url: URL, headers: Record<string, string>, body: Buffer, opts: { signal: AbortSignal; idleMs: number; agent?: http.Agent | false }): Promise<{ status: number; streamed: boolean; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        resolve({ status, ok: status >= 200 && status < 300, body: Buffer.concat(chunks) });
-      });
-      res.on('error', reject);
-      res.on('aborted', () => reject(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' })));
+    let silent: LineDown | null = null;
+    const fail = (err: any) => {
+      if (silent) return reject(silent);
+      if (opts.signal.aborted) {
+        const why = opts.signal.reason;
+        const code = why?.name === 'TimeoutError' ? 'ETIMEDOUT' : 'ABORT_ERR';
+        return reject(new LineDown(code === 'ETIMEDOUT' ? 'no answer from the cloud in time' : 'the request was stopped', code, { cause: why }));
+      }
+      const code = String(err?.code ?? err?.name ?? 'ECONNRESET');
+      reject(err instanceof LineDown ? err : new LineDown(String(err?.message ?? err).split('\n')[0], code, { cause: err }));
+    };
+    const req = lib.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, signal: opts.signal, timeout: opts.idleMs, ...(opts.agent !== undefined ? { agent: opts.agent } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          resolve({ status, streamed: res.headers[STREAMED_HEADER.toLowerCase()] === '1', body: Buffer.concat(chunks) });
+        });
+        res.on('error', fail);
+        res.on('aborted', () => fail(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' })));
+      },
+    );
+    req.on('timeout', () => {
+      silent = new LineDown(`no answer from the cloud for ${Math.round(opts.idleMs / 1000)} s (a silent line?)`, 'ETIMEDOUT');
+      req.destroy(silent);
     });
-    req.on('error', reject);
+    req.on('error', fail);
     req.end(body);
   });
 }
@@ -117,6 +186,16 @@ export class SyncClient {
   private connections = 0;
   private pushIdle = false;
   private handedOff: string | null = null;
+  /**
+   * The line: this hub's own pool of connections to the cloud and an abort for what is in
+   * flight on it. When one request finds the line dead, the others on it are dead too (a
+   * push on a NAT mapping that was dropped): all are ended, the pool is dropped, and the
+   * next requests start on new connections once a probe gets through (`lineBack`).
+   */
+  private agent = new http.Agent({ keepAlive: true });
+  private line = new AbortController();
+  private gen = 0;
+  private probing: Promise<void> | null = null;
 
   constructor(private readonly services: Services) {}
 
@@ -136,6 +215,64 @@ export class SyncClient {
     this.offCommit?.();
     this.wake?.();
     await Promise.allSettled(this.loops);
+    this.agent.destroy();
+  }
+
+  private lineOpts(): LineOpts {
+    return { signal: AbortSignal.any([this.abort.signal, this.line.signal]), agent: this.agent };
+  }
+
+  /** The line is dead: end everything in flight on it and forget its connections. */
+  private dropLine(): void {
+    this.gen++;
+    this.line.abort();
+    this.line = new AbortController();
+    this.agent.destroy();
+    this.agent = new http.Agent({ keepAlive: true });
+  }
+
+  /** Resolves once the cloud answers on a new connection (or sync stops), shared by the loops. */
+  private lineBack(): Promise<void> {
+    this.probing ??= this.probe().finally(() => (this.probing = null));
+    return this.probing;
+  }
+
+  /**
+   * Probes start every PROBE_EVERY_MS and overlap (each waits up to PROBE_IDLE_MS), so a line
+   * that comes back is used within about a second, however long the one before it hangs on a
+   * silent line. Any answer counts, a refusal included: it came back over the line.
+   */
+  private probe(): Promise<void> {
+    return new Promise((resolve) => {
+      let done = false;
+      const inFlight = new Set<AbortController>();
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearInterval(timer);
+        for (const a of inFlight) a.abort();
+        this.abort.signal.removeEventListener('abort', finish);
+        resolve();
+      };
+      const one = async () => {
+        const link = await readLink(this.db).catch(() => undefined);
+        if (done) return;
+        if (!link) return finish(); // unlinked: the loops find out themselves
+        const a = new AbortController();
+        inFlight.add(a);
+        try {
+          await callCloud(link.cloud_url, '/ping', { protocol: PROTOCOL_VERSION }, { signal: a.signal, agent: false, timeoutMs: PROBE_IDLE_MS });
+          finish();
+        } catch (err) {
+          if (err instanceof Refused) finish();
+        } finally {
+          inFlight.delete(a);
+        }
+      };
+      const timer = setInterval(() => void one(), PROBE_EVERY_MS);
+      this.abort.signal.addEventListener('abort', finish);
+      void one();
+    });
   }
 
   private sleep(ms: number, wakeable = false): Promise<void> {
@@ -174,18 +311,31 @@ export class SyncClient {
   /** Runs one side until stopped or unlinked; `once` says whether there is more to do at once. */
   private async loop(name: string, once: () => Promise<boolean>): Promise<void> {
     let backoff = 500;
+    let failures = 0;
     while (!this.stopped) {
+      const gen = this.gen;
       try {
         const more = await once();
         backoff = 500;
+        failures = 0;
         if (!more && name === 'push') await this.sleep(5000, true);
       } catch (err) {
         if (this.stopped) return;
         if (err instanceof Unlinked) return;
-        await this.fail(err);
-        await this.sleep(err instanceof Refused ? 30_000 : backoff);
-        // an unreachable cloud is tried again at least every few seconds: a failed connect
-        // costs nothing, and the line coming back is used at once rather than half a minute later
+        failures++;
+        // ended because another request found the line dead: that one reported it
+        if (!(err instanceof LineDown && gen !== this.gen)) await this.fail(err);
+        if (err instanceof Refused) {
+          await this.sleep(30_000);
+          continue;
+        }
+        if (err instanceof LineDown) {
+          if (gen === this.gen) this.dropLine();
+          await this.lineBack();
+          // the line answers a probe but this request keeps failing: do not spin on it
+          if (failures === 1) continue;
+        }
+        await this.sleep(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
@@ -215,7 +365,7 @@ export class SyncClient {
 
   /** Says hello once per connection: protocol, identities, where the cloud stands. */
   private ensureHello(): Promise<void> {
-    this.helloDone ??= hello(this.services, this.abort.signal).then(
+    this.helloDone ??= hello(this.services, this.lineOpts()).then(
       () => {},
       (err) => {
         this.helloDone = null;
@@ -228,7 +378,7 @@ export class SyncClient {
   private async pushOnce(): Promise<boolean> {
     await this.ensureHello();
     const link = await this.current();
-    const pushed = await pushPage(this.services, link, this.abort.signal);
+    const pushed = await pushPage(this.services, link, this.lineOpts());
     await this.succeeded();
     this.pushIdle = !pushed.more && pushed.changes.length === 0;
     return pushed.more;
@@ -237,7 +387,7 @@ export class SyncClient {
   private async pullOnce(): Promise<boolean> {
     await this.ensureHello();
     const link = await this.current();
-    const page = await pullPage(this.services, link, { signal: this.abort.signal, waitMs: PULL_WAIT_MS });
+    const page = await pullPage(this.services, link, { ...this.lineOpts(), waitMs: PULL_WAIT_MS, heartbeatMs: HEARTBEAT_MS });
     this.pendingPull = page.pending;
     await this.succeeded();
     return true;
@@ -285,7 +435,7 @@ export class SyncClient {
   /** One audit-and-repair now; its outcome is kept on the link for the status. */
   async repairNow(link?: Link) {
     const l = link ?? (await this.current());
-    const call = <T>(path: string, body: unknown) => callCloud<T>(l.cloud_url, path, body, { credential: credentialOf(this.services, l), signal: this.abort.signal, timeoutMs: 120_000 });
+    const call = <T>(path: string, body: unknown) => callCloud<T>(l.cloud_url, path, body, { credential: credentialOf(this.services, l), ...this.lineOpts(), timeoutMs: 120_000, idleMs: REPAIR_IDLE_MS });
     return repairWithCloud(this.services, l, call, (s) => saveRepairState(this.db, { table: 'sync_link' }, s, this.services.clock.now()));
   }
 
@@ -303,7 +453,7 @@ class Unlinked extends Error {}
  * restored from a backup) takes a new identity and offers everything again; the clock
  * offset to the cloud is measured and kept, so this hub's stamps follow the cloud's time.
  */
-export async function hello(services: Services, signal?: AbortSignal): Promise<CloudPosition> {
+export async function hello(services: Services, line: LineOpts = {}): Promise<CloudPosition> {
   const { db } = services;
   const link = await readLink(db);
   if (!link) throw new Unlinked();
@@ -319,7 +469,7 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
       pulled: { after: Number(link.pull_cursor), op_id: link.pull_op_id },
       pushed_through: Number(link.push_cursor),
     },
-    { credential: credentialOf(services, link), signal },
+    { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
   );
   const back = services.clock.now();
   const offset = await measureOffset(services, { sent, back, cloudNow: pos.now, held: false });
@@ -336,7 +486,7 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
     if (!mine || mine.op_id !== pos.cursor_op_id || lostCompacted) {
       services.logger.warn({ cursor: pos.cursor }, 'sync: this hub’s log differs from what the cloud holds; re-syncing under a new identity');
       await rotateEpoch(db);
-      return hello(services, signal);
+      return hello(services, line);
     }
   }
   patch.push_cursor = pos.cursor;
@@ -347,16 +497,16 @@ export async function hello(services: Services, signal?: AbortSignal): Promise<C
 }
 
 /** Sends one page of this hub's own changes; the cursor moves only on the cloud's answer. */
-export async function pushPage(services: Services, link: Link, signal?: AbortSignal): Promise<Page> {
-  const out = await withPushLock(services.db, () => pushLocked(services, link, signal));
+export async function pushPage(services: Services, link: Link, line: LineOpts = {}): Promise<Page> {
+  const out = await withPushLock(services.db, () => pushLocked(services, link, line));
   if (!('again' in out)) return out;
   // out of step (a lost answer, a restore), or stamps beyond the cloud's bound (this hub's
   // clock jumped): hello measures the clock, re-dates and finds where both stand, then push resumes
-  await hello(services, signal);
+  await hello(services, line);
   return { ...out.again, more: true };
 }
 
-async function pushLocked(services: Services, link: Link, signal?: AbortSignal): Promise<Page | { again: Page }> {
+async function pushLocked(services: Services, link: Link, line: LineOpts): Promise<Page | { again: Page }> {
   const { db } = services;
   const epoch = await currentEpoch(db);
   const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
@@ -368,8 +518,8 @@ async function pushLocked(services: Services, link: Link, signal?: AbortSignal):
     pos = await callCloud<CloudPosition>(
       link.cloud_url,
       '/push',
-      { protocol: PROTOCOL_VERSION, epoch, after: Number(link.push_cursor), changes: page.changes, pending },
-      { credential: credentialOf(services, link), signal },
+      { protocol: PROTOCOL_VERSION, epoch, after: Number(link.push_cursor), changes: page.changes, pending, heartbeat_ms: HEARTBEAT_MS },
+      { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
     );
   } catch (err) {
     if (err instanceof Refused && (err.code === 'sync_cursor_mismatch' || (err.code === 'sync_batch_invalid' && err.param === 'hlc'))) return { again: page };
@@ -388,7 +538,7 @@ async function pushLocked(services: Services, link: Link, signal?: AbortSignal):
 export async function pullPage(
   services: Services,
   link: Link,
-  opts: { signal?: AbortSignal; waitMs?: number } = {},
+  opts: LineOpts & { waitMs?: number; heartbeatMs?: number } = {},
 ): Promise<{ applied: number; pending: number; more: boolean }> {
   const { db } = services;
   const epoch = await currentEpoch(db);
@@ -399,8 +549,15 @@ export async function pullPage(
     res = await callCloud(
       link.cloud_url,
       '/pull',
-      { protocol: PROTOCOL_VERSION, epoch, after, limit: PULL_BATCH, wait_ms: opts.waitMs ?? 0 },
-      { credential: credentialOf(services, link), signal: opts.signal, timeoutMs: (opts.waitMs ?? 0) + 30_000 },
+      { protocol: PROTOCOL_VERSION, epoch, after, limit: PULL_BATCH, wait_ms: opts.waitMs ?? 0, ...(opts.heartbeatMs ? { heartbeat_ms: opts.heartbeatMs } : {}) },
+      {
+        credential: credentialOf(services, link),
+        signal: opts.signal,
+        agent: opts.agent,
+        timeoutMs: (opts.waitMs ?? 0) + 30_000,
+        // with heartbeats, silence longer than a few of them is a dead line
+        idleMs: opts.heartbeatMs ? Math.max(IDLE_MS, 3 * opts.heartbeatMs) : undefined,
+      },
     );
   } catch (err) {
     if (err instanceof Refused && err.code === 'sync_cursor_mismatch' && err.param === 'ahead') {
@@ -435,12 +592,12 @@ export async function pullPage(
 
 /** Pushes and pulls until both sides hold everything (the link command, tests). */
 export async function syncUntilIdle(services: Services, opts: { signal?: AbortSignal } = {}): Promise<{ pushed: number; pulled: number }> {
-  await hello(services, opts.signal);
+  await hello(services, opts);
   let pushed = 0;
   let pulled = 0;
   for (;;) {
     const link = (await readLink(services.db))!;
-    const page = await pushPage(services, link, opts.signal);
+    const page = await pushPage(services, link, opts);
     pushed += page.changes.length;
     if (page.more) continue;
     const p = await pullPage(services, (await readLink(services.db))!, { signal: opts.signal });

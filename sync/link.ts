@@ -8,6 +8,9 @@ import { sealCredential } from './credentials.ts';
 import { callCloud, credentialOf, readLink, Refused, syncUntilIdle } from './hub.ts';
 import { PROTOCOL_VERSION, type CloudPosition } from './protocol.ts';
 import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
+import { webhooksConfig } from '../server/domain/webhooks/config.ts';
+import { checkEndpointUrl } from '../server/domain/webhooks/url-policy.ts';
+import type { Config } from '../server/config.ts';
 
 export interface LinkResult {
   linked: true;
@@ -17,6 +20,49 @@ export interface LinkResult {
   cloud_url: string;
   pushed: number;
   pulled: number;
+  /** endpoints this hub sent until now that the cloud sends from now on, and whether it can reach them */
+  endpoints_moved: EndpointMoved[];
+}
+
+export interface EndpointMoved {
+  id: string;
+  url: string;
+  /** false: an address only the venue's network reaches (or plain http): the cloud cannot deliver to it */
+  cloud_reaches: boolean;
+  warning: string;
+}
+
+/**
+ * A hub on its own sends every endpoint; linked, it sends only those marked `sent_by: hub`, and
+ * the cloud the rest. Those change sides at link: each is named, and one the cloud cannot reach
+ * (a LAN or loopback address, plain http) is named as such, with what to do.
+ */
+async function endpointsChangingSides(db: Kysely<DB>, restaurantId: string): Promise<EndpointMoved[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'livemode'])
+    .where('restaurant_id', '=', restaurantId)
+    .where('status', '=', 'enabled')
+    .where('sent_by', '=', 'cloud')
+    .orderBy('id')
+    .execute();
+  const cloudPolicy = webhooksConfig({ role: 'cloud' } as Config);
+  const out: EndpointMoved[] = [];
+  for (const r of rows) {
+    const cloud_reaches = await checkEndpointUrl(r.url, cloudPolicy, r.livemode === 1).then(
+      () => true,
+      () => false,
+    );
+    out.push({
+      id: r.id,
+      url: r.url,
+      cloud_reaches,
+      warning: cloud_reaches
+        ? `webhook endpoint ${r.id} (${r.url}) is sent by the cloud from now on`
+        : `webhook endpoint ${r.id} (${r.url}) is on the venue's network or plain http: the cloud cannot reach it — to keep it sent from this hub, set sent_by to hub (PATCH /v1/webhook_endpoints/${r.id})`,
+    });
+  }
+  return out;
 }
 
 /** A hub clock further off than this from the cloud's has its unsent history re-dated at link. */
@@ -35,7 +81,7 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
     if (existing.cloud_url === cloudUrl) {
       const done = await syncUntilIdle(services);
       const mode = existing.push_cursor > 0 || done.pushed > 0 ? 'push' : 'pull';
-      return { linked: true, hub_id: existing.hub_id, restaurant_id: existing.restaurant_id, mode, cloud_url: cloudUrl, ...done };
+      return { linked: true, hub_id: existing.hub_id, restaurant_id: existing.restaurant_id, mode, cloud_url: cloudUrl, ...done, endpoints_moved: [] };
     }
     throw new ApiError('state_conflict', `This hub is already linked to ${existing.cloud_url}. \`comanda sync unlink\` first to link it to another cloud.`);
   }
@@ -55,6 +101,8 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
     throw new ApiError('state_conflict', `This data dir holds another restaurant (${mine.id}) than the one the code takes over.`);
   }
   const offset = Math.round(res.now - (sent + services.clock.now()) / 2);
+  // a replacement hub takes the cloud's endpoints as they are: none changes sides
+  const moved = res.mode === 'push' ? await endpointsChangingSides(db, res.restaurant_id) : [];
   if (res.mode === 'push' && -offset > RESTAMP_MS) await redate(db, offset);
   const now = Math.floor(services.clock.now() / 1000);
   await services.tx.run(async (trx) => {
@@ -86,12 +134,17 @@ export async function linkHub(services: Services, cloudUrl: string, code: string
         created: now,
       })
       .execute();
-    // from now on the cloud sends this restaurant's webhooks, this hub's queue included
-    await trx.deleteFrom('webhook_deliveries').where('restaurant_id', '=', res.restaurant_id).where('status', '=', 'pending').execute();
+    // from now on the cloud sends this restaurant's webhooks but those marked `hub`, this hub's queue included
+    await trx
+      .deleteFrom('webhook_deliveries')
+      .where('restaurant_id', '=', res.restaurant_id)
+      .where('status', '=', 'pending')
+      .where('endpoint_id', 'not in', trx.selectFrom('webhook_endpoints').select('id').where('restaurant_id', '=', res.restaurant_id).where('sent_by', '=', 'hub'))
+      .execute();
   });
   setWebhooksHandedOff(db, res.restaurant_id, true);
   const done = await syncUntilIdle(services);
-  return { linked: true, hub_id: res.hub_id, restaurant_id: res.restaurant_id, mode: res.mode, cloud_url: cloudUrl, ...done };
+  return { linked: true, hub_id: res.hub_id, restaurant_id: res.restaurant_id, mode: res.mode, cloud_url: cloudUrl, ...done, endpoints_moved: moved };
 }
 
 /**

@@ -8,7 +8,9 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
 // 2: settlements of conflicts (sync_resolutions) travel
 // 3: payments, refunds and cash counts travel (issue 25)
 // 4: hello carries the hub's checkpoints (a restored cloud is found out); /repair
-export const PROTOCOL_VERSION = 4;
+// 5: the long poll's and the push's heartbeat (a hub drops a request silent for a few seconds);
+//    /ping; webhook endpoints' sent_by; a compacted entry's per-column clocks
+export const PROTOCOL_VERSION = 5;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;
@@ -29,6 +31,13 @@ export const wireChange = z.object({
   /** columns the change set; null: all */
   fields: z.array(z.string().max(64)).max(200).nullable(),
   hlc: z.string().regex(HLC_PATTERN).nullable(),
+  /**
+   * On an entry that outlived a compaction (its row's earlier entries were removed): when each
+   * column was last set by those entries (`*`: every column, by the insert), as sync_row_clocks
+   * keeps it. The receiver merges each column of the row by its own clock, so a compacted entry
+   * neither loses the columns it no longer claims nor beats a newer write of them.
+   */
+  clocks: z.record(z.string().max(64), z.string().regex(HLC_PATTERN)).optional(),
 });
 export type WireChange = z.infer<typeof wireChange>;
 
@@ -66,6 +75,8 @@ export const pushRequest = z.object({
   changes: z.array(wireChange).max(MAX_BATCH_ENTRIES),
   /** how many of its changes the hub still holds after this batch, for the cloud's status */
   pending: z.number().int().nonnegative().optional(),
+  /** a whitespace byte this often while the cloud applies the batch (see pullRequest) */
+  heartbeat_ms: z.number().int().min(250).max(30_000).optional(),
 });
 
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
@@ -78,7 +89,15 @@ export const pullRequest = z.object({
   limit: z.number().int().min(1).max(MAX_BATCH_ENTRIES).optional(),
   /** ms to hold the request open when nothing is new yet (long poll) */
   wait_ms: z.number().int().min(0).max(30_000).optional(),
+  /**
+   * While it holds the poll open, the cloud sends a whitespace byte this often (the JSON
+   * answer follows it): the hub takes a longer silence for a dead line.
+   */
+  heartbeat_ms: z.number().int().min(250).max(30_000).optional(),
 });
+
+/** Anyone may ask: a hub probing whether the line to its cloud carries packets again. */
+export const pingRequest = z.object({ ...header });
 
 export const auditRequest = z.object({
   ...header,

@@ -1,4 +1,5 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { PassThrough, type Transform } from 'node:stream';
+import { constants, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
@@ -61,4 +62,48 @@ export function sendJson(ctx: Context, value: unknown): void {
     ctx.set('Content-Encoding', 'gzip');
     ctx.body = gzipSync(text, { level: 1 });
   } else ctx.body = text;
+}
+
+/** Marks an answer whose HTTP status went out before the work ended: the body carries the real one. */
+export const STREAMED_HEADER = 'X-Sync-Streamed';
+
+/**
+ * Answers JSON that takes a while (a long poll, a push the cloud applies): the headers go out
+ * at once, then a whitespace byte every `heartbeatMs` until `answer` settles, then the JSON
+ * (whitespace before it is still JSON). A client that hears nothing for a few heartbeats knows
+ * the line is dead. The status is 200 before the outcome is known, so a refusal is written as
+ * its usual error body with `"status"` beside it (the hub reads it as that status).
+ * Compressed as sendJson does, each heartbeat flushed through the gzip stream.
+ */
+export function streamJson(ctx: Context, heartbeatMs: number, answer: () => Promise<unknown>, onError: (err: unknown) => void = () => {}): void {
+  const gz = /gzip/i.test(ctx.get('accept-encoding'));
+  const out: Transform = gz ? createGzip({ level: 1 }) : new PassThrough();
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  if (gz) ctx.set('Content-Encoding', 'gzip');
+  // a reverse proxy in front of the cloud must pass the heartbeats on, not hold them
+  ctx.set('X-Accel-Buffering', 'no');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set(STREAMED_HEADER, '1');
+  ctx.body = out;
+  const beat = () => {
+    if (out.writableEnded || out.destroyed) return;
+    out.write(' ');
+    if (gz) (out as ReturnType<typeof createGzip>).flush(constants.Z_SYNC_FLUSH);
+  };
+  beat();
+  const timer = setInterval(beat, heartbeatMs);
+  answer().then(
+    (value) => {
+      clearInterval(timer);
+      if (!out.destroyed) out.end(JSON.stringify(value));
+    },
+    (err) => {
+      clearInterval(timer);
+      if (out.destroyed) return;
+      if (err instanceof ApiError) return void out.end(JSON.stringify({ ...err.toBody(), status: err.status }));
+      onError(err);
+      out.end(JSON.stringify({ error: { type: 'api_error', code: 'internal_error', message: 'The cloud could not finish this request.', param: null }, status: 500 }));
+    },
+  );
 }

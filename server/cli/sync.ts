@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 import type { Services } from '../services.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { createInvite } from '../../sync/cloud.ts';
-import { callCloud, credentialOf, readLink, Refused } from '../../sync/hub.ts';
+import { callCloud, credentialOf, LineDown, readLink, Refused } from '../../sync/hub.ts';
 import { linkHub, unlinkHub } from '../../sync/link.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { syncStatus } from '../../sync/status.ts';
@@ -56,7 +56,7 @@ export function linkFailure(url: string, err: any): string {
   }
   if (err?.constructor?.name === 'ApiError') return err.message;
   const cause = err?.cause ?? err;
-  const code: string = String(cause?.code ?? err?.name ?? '');
+  const code: string = String(err instanceof LineDown ? err.code : (cause?.code ?? err?.name ?? ''));
   const why =
     code === 'ECONNREFUSED'
       ? 'connection refused — check the address and port, and that the cloud is running'
@@ -66,7 +66,7 @@ export function linkFailure(url: string, err: any): string {
           ? `the TLS handshake failed (${code}) — check the cloud’s certificate and whether the URL should be https or http`
           : code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE'
             ? 'it accepted the connection and closed it without answering — check that the URL points at the comanda cloud, not another service or proxy'
-            : code === 'TimeoutError' || code === 'AbortError' || code === 'ABORT_ERR' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
+            : code === 'ETIMEDOUT' || code === 'TimeoutError' || code === 'AbortError' || code === 'ABORT_ERR' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT'
               ? 'no answer in time — check the line and that the cloud is running'
               : /without JSON/.test(String(err?.message))
                 ? `${err.message} — check that the URL points at the comanda cloud`
@@ -101,7 +101,11 @@ export async function syncCommand(argv: string[]) {
         const r = await linkHub(services, url, flags.code as string).catch((err) => {
           throw new CliError(linkFailure(url, err));
         });
-        out(flags, r, `Linked as ${r.hub_id} (${r.mode === 'push' ? `pushed ${r.pushed} changes` : `pulled ${r.pulled} changes`}). \`comanda serve\` keeps it in sync.`);
+        out(
+          flags,
+          r,
+          [`Linked as ${r.hub_id} (${r.mode === 'push' ? `pushed ${r.pushed} changes` : `pulled ${r.pulled} changes`}). \`comanda serve\` keeps it in sync.`, ...r.endpoints_moved.map((m) => `${m.cloud_reaches ? 'Note' : 'Warning'}: ${m.warning}`)].join('\n'),
+        );
         break;
       }
       case 'status': {

@@ -16,6 +16,9 @@ export const WebhookEndpointSchema = named(
     status: z.enum(['enabled', 'disabled']),
     disabled_reason: z.string().nullable(),
     livemode: z.boolean(),
+    sent_by: z
+      .enum(['cloud', 'hub'])
+      .describe('which side of a restaurant linked to a cloud sends its events: the cloud, or the hub on the venue’s network (online or not)'),
     secret: z.string().optional().describe('only in the answers of create and roll_secret'),
   }),
 );
@@ -35,6 +38,7 @@ export function presentEndpoint(row: Selectable<WebhookEndpointsTable>, opts: { 
     status: row.status as 'enabled' | 'disabled',
     disabled_reason: row.disabled_reason,
     livemode: row.livemode === 1,
+    sent_by: row.sent_by === 'hub' ? 'hub' : 'cloud',
     ...(opts.withSecret ? { secret: row.secret } : {}),
   };
 }

@@ -3,6 +3,8 @@ import net from 'node:net';
 interface Pipe {
   client: net.Socket;
   upstream: net.Socket;
+  /** silenced by blackhole(): open, but nothing passes either way, ever again */
+  dead?: boolean;
   /** the path of the last HTTP request the client sent on this connection */
   lastPath: string | null;
 }
@@ -19,12 +21,17 @@ interface Drop {
  * A loopback TCP proxy between two processes (a hub and its cloud) that a test controls:
  * `cut()` is the internet going down (every connection destroyed, new ones refused),
  * `restore()` brings it back, `dropMidResponse()` breaks one connection part way through
- * an answer. It sees bytes, not HTTP, except for reading request paths to aim a drop.
+ * an answer, `blackhole()` is a silent line (a NAT that dropped its state, a cable pulled
+ * upstream): sockets stay open and new ones are accepted, but no byte passes. It sees bytes,
+ * not HTTP, except for reading request paths to aim a drop.
  */
 export class TcpProxy {
   private server: net.Server;
   private pipes = new Set<Pipe>();
   private down = false;
+  private silent = false;
+  /** connections accepted while silent: held open, never answered */
+  private holes = new Set<net.Socket>();
   private drops: Drop[] = [];
   /** connections refused while cut */
   refused = 0;
@@ -62,6 +69,12 @@ export class TcpProxy {
       client.resetAndDestroy();
       return;
     }
+    if (this.silent) {
+      this.holes.add(client);
+      client.on('error', () => {}).on('close', () => this.holes.delete(client));
+      client.resume();
+      return;
+    }
     const i = this.next++ % this.upstreamPorts.length;
     this.perUpstream[i]++;
     const upstream = net.connect(this.upstreamPorts[i], '127.0.0.1');
@@ -75,6 +88,7 @@ export class TcpProxy {
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
     client.on('data', (chunk: Buffer) => {
+      if (pipe.dead) return;
       const m = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r\n/.exec(chunk.subarray(0, 512).toString('latin1'));
       if (m) pipe.lastPath = m[1];
       upstream.write(chunk);
@@ -83,6 +97,7 @@ export class TcpProxy {
   }
 
   private fromUpstream(pipe: Pipe, chunk: Buffer): void {
+    if (pipe.dead) return;
     const d =
       this.drops.find((x) => x.pipe === pipe) ??
       this.drops.find((x) => x.pipe === null && (x.path === undefined || pipe.lastPath?.startsWith(x.path)));
@@ -117,8 +132,19 @@ export class TcpProxy {
     this.pipes.clear();
   }
 
+  /**
+   * The line goes silent: every open connection stops carrying bytes both ways (and stays so
+   * after restore(), as a connection whose NAT mapping was dropped), new connections are
+   * accepted and never answered. Nothing is closed or refused.
+   */
+  blackhole(): void {
+    this.silent = true;
+    for (const p of this.pipes) p.dead = true;
+  }
+
   restore(): void {
     this.down = false;
+    this.silent = false;
   }
 
   /**
@@ -138,6 +164,7 @@ export class TcpProxy {
 
   async close(): Promise<void> {
     this.cut();
+    for (const s of this.holes) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

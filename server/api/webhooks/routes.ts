@@ -1,7 +1,7 @@
 import { createEndpoint, deleteEndpoint, findEndpoint, rollSecret, updateEndpoint } from '../../domain/webhooks/endpoints.ts';
 import { webhooksConfig } from '../../domain/webhooks/config.ts';
-import { checkEndpointUrl } from '../../domain/webhooks/url-policy.ts';
-import { mustExist } from '../../errors.ts';
+import { checkEndpointUrl, policyFor } from '../../domain/webhooks/url-policy.ts';
+import { mustExist, notFound } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam } from '../../http/route.ts';
 import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from '../../presenters/webhooks.ts';
@@ -46,7 +46,7 @@ defineRoute({
   idempotent: true,
   status: 201,
   handler: async (c) => {
-    const url = await checkEndpointUrl(c.body.url, webhooksConfig(c.services.config), c.actor().livemode);
+    const url = await checkEndpointUrl(c.body.url, policyFor(webhooksConfig(c.services.config), c.body.sent_by), c.actor().livemode);
     const row = await createEndpoint(c.db, c.actor(), { ...c.body, url });
     return presentEndpoint(row, { withSecret: true });
   },
@@ -82,7 +82,13 @@ defineRoute({
   body: UpdateEndpoint,
   handler: async (c) => {
     const patch = { ...c.body };
-    if (patch.url !== undefined) patch.url = await checkEndpointUrl(patch.url, webhooksConfig(c.services.config), c.actor().livemode);
+    if (patch.url !== undefined || patch.sent_by !== undefined) {
+      const current = await findEndpoint(c.db, c.actor(), c.params.id);
+      if (!current) throw notFound('webhook endpoint', c.params.id);
+      // moved to the cloud, its URL must be one the cloud may reach
+      const url = await checkEndpointUrl(patch.url ?? current.url, policyFor(webhooksConfig(c.services.config), patch.sent_by ?? current.sent_by), c.actor().livemode);
+      if (patch.url !== undefined) patch.url = url;
+    }
     const row = await c.services.tx.run((trx) => updateEndpoint(trx, c.actor(), c.params.id, patch));
     return presentEndpoint(row);
   },

@@ -13,6 +13,8 @@ const fields = {
   enabled_events: z.array(eventType).min(1, 'must name at least one event type, or *').max(50),
   description: f.text(500).nullable(),
   status: z.enum(['enabled', 'disabled']),
+  /** which side of a linked restaurant sends it: `cloud` (default) or `hub` (a receiver on the venue's network) */
+  sent_by: z.enum(['cloud', 'hub']),
 };
 
 export const CreateEndpoint = z.object(fields).partial().required({ url: true, enabled_events: true });

@@ -41,6 +41,7 @@ import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
 import * as m2050 from './2050_former_slugs.ts';
 import * as m2051 from './2051_item_station_and_station_order.ts';
+import * as m2100 from './2100_webhook_sent_by.ts';
 import * as m2150 from './2150_order_merge.ts';
 import * as m2200 from './2200_device_keys.ts';
 import * as m2201 from './2201_auth_failures.ts';
@@ -93,6 +94,7 @@ export const migrations: Record<string, Migration> = {
   '1900_sync_repair': m1900,
   '2050_former_slugs': m2050,
   '2051_item_station_and_station_order': m2051,
+  '2100_webhook_sent_by': m2100,
   '2150_order_merge': m2150,
   '2200_device_keys': m2200,
   '2201_auth_failures': m2201,

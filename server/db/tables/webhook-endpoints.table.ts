@@ -16,6 +16,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires: number | null;
   /** why it was disabled by the service itself (e.g. the receiver answered 410), else null */
   disabled_reason: string | null;
+  /** which side of a linked restaurant sends its webhooks: cloud (default) | hub (on the venue's network) */
+  sent_by: string;
   created: number;
   updated: number;
 }

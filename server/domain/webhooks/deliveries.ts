@@ -10,7 +10,7 @@ import { seconds } from '../time.ts';
 import type { EventPlan } from '../events/emit.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
-import { webhooksHandedOff } from './hand-off.ts';
+import { sendingSide } from './hand-off.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -43,7 +43,7 @@ function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: 
   } as const;
 }
 
-type Endpoint = { id: string; url: string; types: string[] };
+type Endpoint = { id: string; url: string; types: string[]; sentBy: string };
 const endpointCaches = perDatabase<Endpoint[]>(256);
 
 /** A restaurant's enabled endpoints of one mode, read again only when an endpoint changed. */
@@ -56,22 +56,40 @@ function enabledEndpoints(trx: Executor, restaurantId: string, livemode: boolean
       (
         await trx
           .selectFrom('webhook_endpoints')
-          .select(['id', 'url', 'enabled_events'])
+          .select(['id', 'url', 'enabled_events', 'sent_by'])
           .where('restaurant_id', '=', restaurantId)
           .where('livemode', '=', livemode ? 1 : 0)
           .where('status', '=', 'enabled')
           .execute()
-      ).map((e) => ({ id: e.id, url: e.url, types: JSON.parse(e.enabled_events) as string[] })),
+      ).map((e) => ({ id: e.id, url: e.url, types: JSON.parse(e.enabled_events) as string[], sentBy: e.sent_by })),
     ['webhook_endpoints'],
   );
 }
 
-export async function fanOut(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<EventPlan> {
-  // a linked hub leaves its events pending: the cloud fans them out when they arrive
-  if (webhooksHandedOff(trx, event.restaurantId)) return { status: 'pending' };
+/**
+ * Each event goes to each endpoint once, from the side that sends that endpoint (`sendingSide`).
+ * A linked hub fans out to its `hub` endpoints, both its own events and those it pulls from the
+ * cloud; the cloud to its `cloud` endpoints, both its own events and those a hub pushes. What
+ * only the other side sends stays `pending` here: that side settles the event's status.
+ */
+export async function fanOut(
+  trx: Executor,
+  event: { id: string; type: string; livemode: boolean; restaurantId: string },
+  /** the side applying another's change says which it is (a hub applying the cloud's change is linked) */
+  as?: 'hub' | 'cloud',
+): Promise<EventPlan> {
+  let side = as ?? sendingSide(trx, event.restaurantId);
   const endpoints = await enabledEndpoints(trx, event.restaurantId, event.livemode);
-  const targets = endpoints.filter((e) => e.types.includes('*') || e.types.includes(event.type));
-  if (targets.length === 0) return { status: NO_ENDPOINTS };
+  const wanted = endpoints.filter((e) => e.types.includes('*') || e.types.includes(event.type));
+  // a restaurant with no hub on this cloud: its `hub` endpoints have no one else to send them
+  if (side === 'cloud' && wanted.some((e) => e.sentBy === 'hub') && !(await hasLinkedHub(trx, event.restaurantId))) side = 'all';
+  const targets = side === 'all' ? wanted : wanted.filter((e) => e.sentBy === side);
+  if (targets.length === 0) {
+    // a linked hub leaves the rest to the cloud (which settles the event, no_endpoints
+    // included); the cloud leaves an event only `hub` endpoints want to the hub
+    if (side === 'hub' || (side === 'cloud' && wanted.length > 0)) return { status: 'pending' };
+    return { status: NO_ENDPOINTS };
+  }
   return {
     async write() {
       // The event id is a ULID of the actor's clock: the delivery is stamped with the same moment.
@@ -84,6 +102,9 @@ export async function fanOut(trx: Executor, event: { id: string; type: string; l
     },
   };
 }
+
+const hasLinkedHub = async (trx: Executor, restaurantId: string) =>
+  !!(await trx.selectFrom('sync_hubs').select('id').where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).executeTakeFirst());
 
 /**
  * Sets each event's status from its deliveries. Touching the event rows first takes their

@@ -14,6 +14,7 @@ export interface EndpointInput {
   enabled_events: string[];
   description?: string | null;
   status?: 'enabled' | 'disabled';
+  sent_by?: 'cloud' | 'hub';
 }
 
 /** ['*'] stays as is; otherwise the types, each once, in the order given. */
@@ -61,6 +62,7 @@ export async function createEndpoint(trx: Executor, actor: Actor, input: Endpoin
     previous_secret: null,
     previous_secret_expires: null,
     disabled_reason: null,
+    sent_by: input.sent_by ?? 'cloud',
     created: now,
     updated: now,
   });
@@ -71,6 +73,7 @@ export async function updateEndpoint(trx: Executor, actor: Actor, id: string, pa
   const set: Record<string, unknown> = { updated: seconds(actor) };
   if (patch.url !== undefined) set.url = patch.url;
   if (patch.description !== undefined) set.description = patch.description || null;
+  if (patch.sent_by !== undefined) set.sent_by = patch.sent_by;
   if (patch.enabled_events !== undefined) set.enabled_events = JSON.stringify(normalizeEvents(patch.enabled_events));
   if (patch.status !== undefined) {
     set.status = patch.status;

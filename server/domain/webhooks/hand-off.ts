@@ -20,3 +20,20 @@ export function setWebhooksHandedOff(db: Executor, restaurantId: string, off: bo
 export function webhooksHandedOff(db: Executor, restaurantId: string): boolean {
   return handedOff.get(keyOf(db))?.has(restaurantId) ?? false;
 }
+
+/** Databases that are a cloud's: they send the endpoints marked `cloud` of linked restaurants. */
+const clouds = new WeakSet<object>();
+
+export function markCloudDatabase(db: Executor): void {
+  clouds.add(keyOf(db));
+}
+
+/**
+ * Which endpoints this node sends for a restaurant. An endpoint is sent by one side only
+ * (`sent_by`): a linked hub sends its `hub` endpoints (receivers on the venue's network,
+ * reached online or not), the cloud the `cloud` ones; a hub on its own sends them all.
+ */
+export function sendingSide(db: Executor, restaurantId: string): 'all' | 'hub' | 'cloud' {
+  if (clouds.has(keyOf(db))) return 'cloud';
+  return webhooksHandedOff(db, restaurantId) ? 'hub' : 'all';
+}

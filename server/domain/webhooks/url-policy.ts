@@ -92,6 +92,15 @@ export const MAX_URL_LENGTH = 2000;
 const refuse = (message: string) => new ApiError('url_not_allowed', message, 'url');
 
 /**
+ * The policy for an endpoint's URL by the side that sends it: one the venue's hub sends
+ * (`sent_by: hub`) is checked as the hub would, wherever it is made (a LAN address, plain
+ * http), since the cloud never connects to it.
+ */
+export function policyFor(cfg: WebhooksConfig, sentBy: string | undefined): WebhooksConfig {
+  return sentBy === 'hub' ? { ...cfg, allowPrivateTargets: true, httpsOnly: false } : cfg;
+}
+
+/**
  * Whether an endpoint may reach private addresses: only a live one, on a server that allows
  * it (a hub, by default). A sandbox key is an integrator's test bench: it gets public
  * addresses only, so it can never make the venue's PC knock on its printers or router; a

@@ -1409,6 +1409,11 @@ export type components = {
             object: "webhook_endpoint";
             /** @description only in the answers of create and roll_secret */
             secret?: string;
+            /**
+             * @description which side of a restaurant linked to a cloud sends its events: the cloud, or the hub on the venue’s network (online or not)
+             * @enum {string}
+             */
+            sent_by: "cloud" | "hub";
             /** @enum {string} */
             status: "enabled" | "disabled";
             updated: number;

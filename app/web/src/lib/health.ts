@@ -181,6 +181,10 @@ export async function describeConflicts(list: SyncConflict[]): Promise<ConflictV
           href,
         };
       }
+      if (c.kind === 'customer_merge') {
+        const guest = await fetchOnce<{ name: string | null; email: string | null; phone: string | null }>(`/v1/customers/${c.detail?.survivor ?? first}`, 'customers:read');
+        return { ...base, text: t('ops.conflict.customerMerged', { name: guest?.name ?? guest?.email ?? guest?.phone ?? '?' }), href: null };
+      }
       if (c.kind === 'not_applied') return { ...base, text: t('ops.conflict.notApplied', { what: name }), href };
       return { ...base, text: t('ops.conflict.other', { what: name, kind: c.kind.replace(/_/g, ' ') }), href };
     }),

@@ -52,6 +52,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.conflict.doubleBooking': '{table} ist am {when} doppelt reserviert: {a} und {b}. Verlegen Sie eine der beiden.',
   'ops.conflict.overruled': '{what} wurde auf der einen Seite auf „{overruled}“ und auf der anderen auf „{kept}“ gesetzt; „{kept}“ bleibt.',
   'ops.conflict.notApplied': 'Eine Änderung an {what} von der anderen Seite konnte hier nicht übernommen werden (sie kollidierte mit einem Eintrag hier).',
+  'ops.conflict.customerMerged': 'Ein Gast wurde während der Trennung auf beiden Seiten als Kunde angelegt; die beiden sind jetzt einer: {name}.',
   'ops.conflict.other': '{what}: {kind}',
   'ops.settle.button': 'Als erledigt markieren',
   'ops.settle.title': 'Diesen Konflikt als erledigt markieren',

@@ -51,6 +51,7 @@ export const opsEn = {
   'ops.conflict.doubleBooking': '{table} is booked twice on {when}: {a} and {b}. Move one of them.',
   'ops.conflict.overruled': '{what} was set to “{overruled}” on one side and “{kept}” on the other; “{kept}” was kept.',
   'ops.conflict.notApplied': 'A change to {what} from the other side could not be applied here (it clashed with a record here).',
+  'ops.conflict.customerMerged': 'One guest was made a customer on both sides while apart; the two are now one: {name}.',
   'ops.conflict.other': '{what}: {kind}',
   'ops.settle.button': 'Mark as settled',
   'ops.settle.title': 'Mark this conflict as settled',

@@ -52,6 +52,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.conflict.doubleBooking': '{table} está reservada dos veces el {when}: {a} y {b}. Mueva una de las dos.',
   'ops.conflict.overruled': '{what}: «{overruled}» en un lado y «{kept}» en el otro; se mantuvo «{kept}».',
   'ops.conflict.notApplied': 'Un cambio en {what} del otro lado no se pudo aplicar aquí (chocaba con un registro de aquí).',
+  'ops.conflict.customerMerged': 'Un mismo cliente se creó en ambos lados durante el corte; ahora las dos fichas son una: {name}.',
   'ops.conflict.other': '{what}: {kind}',
   'ops.settle.button': 'Marcar como resuelto',
   'ops.settle.title': 'Marcar este conflicto como resuelto',

@@ -52,6 +52,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.conflict.doubleBooking': '{table} est réservée deux fois le {when} : {a} et {b}. Déplacez l’une des deux.',
   'ops.conflict.overruled': '{what} : « {overruled} » d’un côté, « {kept} » de l’autre ; « {kept} » a été conservé.',
   'ops.conflict.notApplied': 'Une modification de {what} venue de l’autre côté n’a pas pu être appliquée ici (elle entrait en conflit avec un enregistrement local).',
+  'ops.conflict.customerMerged': 'Un même client a été créé des deux côtés pendant la coupure ; les deux fiches n’en font plus qu’une : {name}.',
   'ops.conflict.other': '{what} : {kind}',
   'ops.settle.button': 'Marquer comme réglé',
   'ops.settle.title': 'Marquer ce conflit comme réglé',

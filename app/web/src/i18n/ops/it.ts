@@ -52,6 +52,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.conflict.doubleBooking': '{table} è prenotato due volte il {when}: {a} e {b}. Sposta una delle due.',
   'ops.conflict.overruled': '{what}: «{overruled}» da una parte e «{kept}» dall’altra; è rimasto «{kept}».',
   'ops.conflict.notApplied': 'Una modifica a {what} dall’altra parte non è stata applicata qui (era in conflitto con un dato locale).',
+  'ops.conflict.customerMerged': 'Lo stesso ospite è stato creato come cliente da entrambe le parti durante l’interruzione; ora le due schede sono una: {name}.',
   'ops.conflict.other': '{what}: {kind}',
   'ops.settle.button': 'Segna come risolto',
   'ops.settle.title': 'Segna questo conflitto come risolto',

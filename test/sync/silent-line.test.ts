@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import type { DB } from '../../server/db/schema.ts';
+import '../../server/features/index.ts';
+import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
+import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+import { ApiClient } from '../helpers/server.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
+
+/**
+ * A silent line between real processes: the proxy keeps every socket open and accepts new
+ * ones, but forwards nothing (a NAT that dropped its state, a cable pulled upstream), and the
+ * connections it silenced stay dead after the line returns. The hub must see the outage by
+ * itself (the long poll's heartbeat stops), and once the line returns, reconnect on new
+ * connections and bring together what both sides did meanwhile.
+ *
+ * The deadlines are deadlines for polling, not measurements: before the heartbeat, a silent
+ * long poll was found out only by its 50 s timeout, and requests on the dead sockets hung for
+ * 30 s after the line came back.
+ */
+for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
+  describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+    let cloudDb: Database;
+    let cloud: ServeProcess;
+    let hub: ServeProcess;
+    let proxy: TcpProxy;
+    let hubDb: Database;
+    let dir: string;
+    let key: string;
+    let menuItem: string;
+    const hubApi = () => new ApiClient(hub.url, key);
+    const cloudApi = () => new ApiClient(cloud.url, key);
+
+    beforeAll(async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-silent-'));
+      cloudDb = await freshDatabase('postgres');
+      const [started, init] = await Promise.all([
+        ServeProcess.start(['--role', 'cloud', '--database-url', cloudDb.url!]),
+        comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', `trattoria-${randomBytes(3).toString('hex')}`),
+      ]);
+      cloud = started;
+      key = init.keys.secret;
+      hub = await ServeProcess.start(['--data-dir', dir]);
+      proxy = await TcpProxy.start(cloud.port);
+      hubDb = await openDatabase({ dataDir: dir });
+      const cat = await hubApi().post('/v1/menu_categories', { name: 'Pizze' });
+      expect(cat.status).toBe(201);
+      const item = await hubApi().post('/v1/menu_items', { name: 'Margherita', category: cat.body.id, price: 900 });
+      expect(item.status).toBe(201);
+      menuItem = item.body.id;
+      const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
+      const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
+      expect(linked).toMatchObject({ linked: true, mode: 'push' });
+    }, 240_000);
+
+    afterAll(async () => {
+      await hub?.kill9();
+      await cloud?.kill9();
+      await proxy?.close();
+      await hubDb?.close();
+      await cloudDb?.close();
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    const status = async () => {
+      const r = await hubApi().get('/v1/sync/status');
+      expect(r.status).toBe(200);
+      return r.body as { connected: boolean; last_error: string | null };
+    };
+    const order = async (api: ApiClient, name: string) => {
+      const r = await api.post('/v1/orders', { type: 'takeout', customer_name: name, items: [{ menu_item: menuItem, quantity: 1 }] });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body.id as string;
+    };
+    const has = (db: Kysely<DB>, id: string) => db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst().then((r) => !!r);
+    const item = (db: Kysely<DB>) => db.selectFrom('menu_items').select(['name', 'price']).where('id', '=', menuItem).executeTakeFirstOrThrow();
+
+    it('the hub sees a silent line within seconds, and after it returns both sides’ changes meet and the audit is clean', async () => {
+      await until('the hub is connected', async () => (await status()).connected);
+      // the long poll is held open on the cloud when the line falls silent
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()));
+
+      proxy.blackhole();
+      await until('the hub shows the outage', async () => !(await status()).connected, 20_000);
+      expect((await status()).last_error).toMatch(/cloud unreachable/);
+      // what another process (the CLI) reads: the outage is kept on the link too
+      expect(await comanda('sync', 'status', '--data-dir', dir)).toMatchObject({ connected: false });
+
+      // both sides keep working apart
+      const onHub = await order(hubApi(), 'Guest at the counter');
+      expect((await hubApi().patch(`/v1/menu_items/${menuItem}`, { name: 'Margherita DOP' })).status).toBe(200);
+      const onCloud = await order(cloudApi(), 'Guest on the web');
+      expect((await cloudApi().patch(`/v1/menu_items/${menuItem}`, { price: 1050 })).status).toBe(200);
+      // still silent: the hub keeps trying on new connections, and none gets through
+      expect((await status()).connected).toBe(false);
+
+      proxy.restore();
+      await until('the hub reconnected', async () => (await status()).connected, 15_000);
+      await until('the cloud’s order reached the hub', () => has(hubDb.db, onCloud), 15_000);
+      await until('the hub’s order reached the cloud', () => has(cloudDb.db, onHub), 15_000);
+
+      let report: any = null;
+      await until(
+        'hub and cloud converged',
+        async () => {
+          report = await comanda('sync', 'audit', '--data-dir', dir);
+          return report.in_sync;
+        },
+        60_000,
+      );
+      expect(report.differences).toEqual([]);
+      expect(await item(hubDb.db)).toEqual({ name: 'Margherita DOP', price: 1050 });
+      const there = await item(cloudDb.db);
+      expect({ ...there, price: Number(there.price) }).toEqual({ name: 'Margherita DOP', price: 1050 });
+      expect((await status()).last_error).toBeNull();
+    });
+  });
+}
