@@ -21,6 +21,7 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     is_active: 1,
     warn_after_minutes: null,
     late_after_minutes: null,
+    position: 0,
     created: 1,
     updated: 2,
   });

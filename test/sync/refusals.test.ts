@@ -45,7 +45,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     table: 'stations',
     row_id: 'stn_forged',
     op: 'insert',
-    data: { id: 'stn_forged', restaurant_id: p.hub.restaurant.id, key: 'forged', name: 'Forged', is_active: 1, warn_after_minutes: null, late_after_minutes: null, created: 1, updated: 1, ...data },
+    data: { id: 'stn_forged', restaurant_id: p.hub.restaurant.id, key: 'forged', name: 'Forged', is_active: 1, warn_after_minutes: null, late_after_minutes: null, position: 0, created: 1, updated: 1, ...data },
     fields: null,
     hlc: null,
     ...over,
@@ -93,7 +93,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     const mine = change({ origin_seq: at + 1 });
     const theirs = change({ origin_seq: at + 2, row_id: 'stn_theirs' }, { id: 'stn_theirs', restaurant_id: 'rst_someone_else' });
     const res = await push([mine, theirs], { after: at });
-    expect(res.status).toBe(403);
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
     expect(res.body.error.code).toBe('sync_restaurant_mismatch');
     expect(await cloudLog()).toBe(before);
     expect(await p.cloud.server.services.db.selectFrom('stations').select('id').where('id', '=', 'stn_forged').executeTakeFirst()).toBeUndefined();
