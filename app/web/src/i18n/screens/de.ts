@@ -142,4 +142,13 @@ export const screensDe: Record<ScreensKey, string> = {
   'qr.offline': 'Verbindung verloren — neuer Versuch…',
   'qr.failed': 'Die Bestellung konnte nicht gesendet werden: {reason}',
   'qr.nothing': 'Im Moment kann nichts bestellt werden.',
+  // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
+  "service.noZone": "Gastraum",
+  "service.state.free": "Frei",
+  "service.state.soon": "Bald reserviert",
+  "service.state.seated": "Besetzt",
+  "service.state.order": "Bestellt",
+  "service.state.bill": "Wartet auf Rechnung",
+  "plan.moveHelp": "Ziehe einen Tisch oder bewege ihn mit den Pfeiltasten (Umschalt: größere Schritte).",
+  "plan.table": "Tisch",
 };

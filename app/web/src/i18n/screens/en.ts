@@ -141,6 +141,15 @@ export const screensEn = {
   'qr.offline': 'Connection lost — trying again…',
   'qr.failed': 'The order could not be sent: {reason}',
   'qr.nothing': 'Nothing can be ordered right now.',
+  // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
+  'service.noZone': 'Dining room',
+  'service.state.free': 'Free',
+  'service.state.soon': 'Reserved soon',
+  'service.state.seated': 'Seated',
+  'service.state.order': 'Ordered',
+  'service.state.bill': 'Waiting for the bill',
+  'plan.moveHelp': 'Drag a table, or move it with the arrow keys (Shift: bigger steps).',
+  'plan.table': 'Table',
 } as const;
 
 export type ScreensKey = keyof typeof screensEn;

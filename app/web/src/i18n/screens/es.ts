@@ -142,4 +142,13 @@ export const screensEs: Record<ScreensKey, string> = {
   'qr.offline': 'Conexión perdida — reintentando…',
   'qr.failed': 'No se pudo enviar el pedido: {reason}',
   'qr.nothing': 'Ahora mismo no se puede pedir nada.',
+  // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
+  "service.noZone": "Comedor",
+  "service.state.free": "Libre",
+  "service.state.soon": "Reservada pronto",
+  "service.state.seated": "Ocupada",
+  "service.state.order": "Pedido",
+  "service.state.bill": "Espera la cuenta",
+  "plan.moveHelp": "Arrastra una mesa o muévela con las flechas (Mayús: pasos más grandes).",
+  "plan.table": "Mesa",
 };

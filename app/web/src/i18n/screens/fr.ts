@@ -142,4 +142,13 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.offline': 'Connexion perdue — nouvelle tentative…',
   'qr.failed': 'La commande n’a pas pu être envoyée : {reason}',
   'qr.nothing': 'Rien ne peut être commandé pour le moment.',
+  // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
+  "service.noZone": "Salle",
+  "service.state.free": "Libre",
+  "service.state.soon": "Réservée bientôt",
+  "service.state.seated": "Installée",
+  "service.state.order": "Commandé",
+  "service.state.bill": "Attend l’addition",
+  "plan.moveHelp": "Faites glisser une table ou déplacez-la avec les flèches (Maj : plus grands pas).",
+  "plan.table": "Table",
 };

@@ -142,4 +142,13 @@ export const screensIt: Record<ScreensKey, string> = {
   'qr.offline': 'Connessione persa — nuovo tentativo…',
   'qr.failed': 'Impossibile inviare l’ordine: {reason}',
   'qr.nothing': 'Al momento non si può ordinare nulla.',
+  // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
+  "service.noZone": "Sala",
+  "service.state.free": "Libero",
+  "service.state.soon": "Prenotato a breve",
+  "service.state.seated": "Occupato",
+  "service.state.order": "Ordinato",
+  "service.state.bill": "Attende il conto",
+  "plan.moveHelp": "Trascina un tavolo o spostalo con le frecce (Maiusc: passi più grandi).",
+  "plan.table": "Tavolo",
 };
