@@ -1331,11 +1331,15 @@ export type components = {
             object: "waitlist_entry";
             party_size: number;
             phone: string | null;
+            /** @description the sitting (rsv_ id, source "waitlist") that holds that table on the floor and in the day book */
+            reservation: string | null;
             seated_at: number | null;
             /** @enum {string} */
             source: "online" | "walk_in";
             /** @enum {string} */
             status: "waiting" | "notified" | "seated" | "cancelled" | "expired";
+            /** @description the table the party was seated at (tbl_ id); null when seated without one */
+            table: string | null;
             updated: number;
         };
         WaitlistPage: {
