@@ -278,6 +278,10 @@ export const de: Record<Key, string> = {
   'waitlist.notified': 'Benachrichtigt',
   'waitlist.notify': 'Benachrichtigen',
   'waitlist.seat': 'Platzieren',
+  'waitlist.seatTitle': '{name} platzieren · {n, plural, one {# Person} other {# Personen}}',
+  'waitlist.pickTable': 'Freie Tische, die jetzt passen',
+  'waitlist.noFreeTable': 'Gerade passt kein freier Tisch für diese Gruppe.',
+  'waitlist.seatNoTable': 'Ohne Tisch platzieren',
 
   'guests.title': 'Gäste',
   'guests.customers': 'Stammgäste',

@@ -277,6 +277,10 @@ export const en = {
   'waitlist.notified': 'Notified',
   'waitlist.notify': 'Notify',
   'waitlist.seat': 'Seat',
+  'waitlist.seatTitle': 'Seat {name} · {n, plural, one {# guest} other {# guests}}',
+  'waitlist.pickTable': 'Free tables that fit now',
+  'waitlist.noFreeTable': 'No free table fits this party now.',
+  'waitlist.seatNoTable': 'Seat without a table',
 
   'guests.title': 'Guests',
   'guests.customers': 'Customers',

@@ -278,6 +278,10 @@ export const es: Record<Key, string> = {
   'waitlist.notified': 'Avisado',
   'waitlist.notify': 'Avisar',
   'waitlist.seat': 'Sentar',
+  'waitlist.seatTitle': 'Sentar a {name} · {n, plural, one {# persona} other {# personas}}',
+  'waitlist.pickTable': 'Mesas libres que sirven ahora',
+  'waitlist.noFreeTable': 'Ahora no hay ninguna mesa libre para este grupo.',
+  'waitlist.seatNoTable': 'Sentar sin mesa',
 
   'guests.title': 'Clientes',
   'guests.customers': 'Clientes',

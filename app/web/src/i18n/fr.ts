@@ -278,6 +278,10 @@ export const fr: Record<Key, string> = {
   'waitlist.notified': 'Prévenu',
   'waitlist.notify': 'Prévenir',
   'waitlist.seat': 'Installer',
+  'waitlist.seatTitle': 'Installer {name} · {n, plural, one {# personne} other {# personnes}}',
+  'waitlist.pickTable': 'Tables libres qui conviennent maintenant',
+  'waitlist.noFreeTable': 'Aucune table libre ne convient à ce groupe pour l’instant.',
+  'waitlist.seatNoTable': 'Installer sans table',
 
   'guests.title': 'Clients',
   'guests.customers': 'Clients',

@@ -278,6 +278,10 @@ export const it: Record<Key, string> = {
   'waitlist.notified': 'Avvisato',
   'waitlist.notify': 'Avvisa',
   'waitlist.seat': 'Fai accomodare',
+  'waitlist.seatTitle': 'Fai accomodare {name} · {n, plural, one {# persona} other {# persone}}',
+  'waitlist.pickTable': 'Tavoli liberi adatti ora',
+  'waitlist.noFreeTable': 'Nessun tavolo libero adatto a questo gruppo ora.',
+  'waitlist.seatNoTable': 'Fai accomodare senza tavolo',
 
   'guests.title': 'Clienti',
   'guests.customers': 'Clienti',
