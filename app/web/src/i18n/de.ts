@@ -360,6 +360,7 @@ export const de: Record<Key, string> = {
   'settings.opens': 'Öffnet',
   'settings.closes': 'Schließt',
   'settings.addInterval': 'Zeiten hinzufügen',
+  'settings.copyToAll': 'Auf alle Tage übertragen',
   'settings.waitlistOn': 'Gäste können sich online in die Warteliste eintragen',
   'settings.maxParty': 'Größte Gruppe',
   'settings.waitPerParty': 'Minuten je Gruppe davor',

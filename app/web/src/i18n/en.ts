@@ -359,6 +359,7 @@ export const en = {
   'settings.opens': 'Opens',
   'settings.closes': 'Closes',
   'settings.addInterval': 'Add hours',
+  'settings.copyToAll': 'Copy to every day',
   'settings.waitlistOn': 'Guests can join the waitlist online',
   'settings.maxParty': 'Largest party',
   'settings.waitPerParty': 'Minutes per party ahead',

@@ -360,6 +360,7 @@ export const es: Record<Key, string> = {
   'settings.opens': 'Abre',
   'settings.closes': 'Cierra',
   'settings.addInterval': 'Añadir horario',
+  'settings.copyToAll': 'Copiar a todos los días',
   'settings.waitlistOn': 'Los clientes pueden apuntarse en línea a la lista de espera',
   'settings.maxParty': 'Grupo más grande',
   'settings.waitPerParty': 'Minutos por grupo delante',

@@ -360,6 +360,7 @@ export const fr: Record<Key, string> = {
   'settings.opens': 'Ouvre',
   'settings.closes': 'Ferme',
   'settings.addInterval': 'Ajouter des horaires',
+  'settings.copyToAll': 'Copier sur tous les jours',
   'settings.waitlistOn': 'Les clients peuvent s’inscrire en ligne sur la liste d’attente',
   'settings.maxParty': 'Plus grand groupe',
   'settings.waitPerParty': 'Minutes par groupe devant',

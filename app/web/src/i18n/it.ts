@@ -360,6 +360,7 @@ export const it: Record<Key, string> = {
   'settings.opens': 'Apre',
   'settings.closes': 'Chiude',
   'settings.addInterval': 'Aggiungi orari',
+  'settings.copyToAll': 'Copia su tutti i giorni',
   'settings.waitlistOn': 'I clienti possono mettersi in lista d’attesa online',
   'settings.maxParty': 'Gruppo più grande',
   'settings.waitPerParty': 'Minuti per gruppo davanti',
