@@ -47,8 +47,8 @@ describe('opening hours in the browser', () => {
     await monday.getByRole('button', { name: 'Copy to every day' }).click();
     for (const day of DAYS) {
       const group = page.getByRole('group', { name: day });
-      expect(await group.getByLabel('Opens').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value)), day).toEqual(['12:00', '18:00']);
-      expect(await group.getByLabel('Closes').evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value)), day).toEqual(['14:30', '23:00']);
+      expect(await group.getByLabel('Opens').evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value)), day).toEqual(['12:00', '18:00']);
+      expect(await group.getByLabel('Closes').evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value)), day).toEqual(['14:30', '23:00']);
     }
     // Sunday's evening differs: edited after the copy, the copy did not link the days
     await page.getByRole('group', { name: 'Sunday' }).getByLabel('Closes').nth(1).fill('21:00');
