@@ -40,6 +40,7 @@ import * as m1601 from './1601_service.ts';
 import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
 import * as m2000 from './2000_waitlist_table.ts';
+import * as m2001 from './2001_staff_email_optional.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '1900_sync_repair': m1900,
 
   '2000_waitlist_table': m2000,
+  '2001_staff_email_optional': m2001,
 };

@@ -601,7 +601,7 @@ export type components = {
             voided_at: number | null;
         };
         OrderServer: {
-            email: string;
+            email: string | null;
             id: string;
             name: string;
             /** @constant */
@@ -1116,7 +1116,8 @@ export type components = {
             role: "owner" | "manager" | "server" | "kitchen";
             scopes: string[];
             staff: {
-                email: string;
+                /** @description null for a person who signs in by PIN only */
+                email: string | null;
                 id: string;
                 language: string | null;
                 name: string;
@@ -1181,7 +1182,7 @@ export type components = {
         };
         StaffSession: {
             created: number;
-            email: string;
+            email: string | null;
             expires_at: number;
             id: string;
             ip: string | null;
@@ -1195,7 +1196,8 @@ export type components = {
         };
         StaffUser: {
             created: number;
-            email: string;
+            /** @description null: signs in by PIN only (no password sign-in) */
+            email: string | null;
             has_password: boolean;
             has_pin: boolean;
             hourly_rate: number | null;
