@@ -86,7 +86,8 @@ export function ReservationsPage() {
       ) : rows.length === 0 ? (
         <Empty>{t('reservations.none')}</Empty>
       ) : (
-        <div class="daybook" ref={book} style={{ '--hours': String(hours.length) } as Record<string, string>}>
+        // it scrolls sideways, so it takes focus for the arrow keys (no booking to tab to on an empty day)
+        <div class="daybook" ref={book} tabIndex={0} role="region" aria-label={t('reservations.dayBook')} style={{ '--hours': String(hours.length) } as Record<string, string>}>
           {list.length === 0 ? <p class="muted">{t('reservations.none')}</p> : null}
           <div class="daybook-hours" aria-hidden="true">
             <span class="daybook-table" />
