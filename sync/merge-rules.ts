@@ -49,7 +49,7 @@ export const MERGE_RULES: Readonly<Record<string, TableRule>> = {
     lifecycle: {
       column: 'status',
       order: ['waiting', 'notified', 'expired', 'cancelled', 'seated'],
-      follows: ['notified_at', 'notified_channel', 'seated_at', 'cancelled_at', 'cancelled_by', 'expired_at'],
+      follows: ['notified_at', 'notified_channel', 'seated_at', 'table_id', 'reservation_id', 'cancelled_at', 'cancelled_by', 'expired_at'],
     },
   },
   deliveries: {

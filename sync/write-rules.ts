@@ -46,7 +46,7 @@ export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   deliveries: { references: { order_id: { table: 'orders' }, courier_id: { table: 'users' } } },
   events: {},
   reservations: { references: { customer_id: { table: 'customers' }, table_id: { table: 'tables' } } },
-  waitlist_entries: { references: { customer_id: { table: 'customers' } } },
+  waitlist_entries: { references: { customer_id: { table: 'customers' }, table_id: { table: 'tables' }, reservation_id: { table: 'reservations' } } },
   feedback: { references: { order_id: { table: 'orders' } } },
   webhook_endpoints: {},
   printers: { references: { backup_printer_id: { table: 'printers' } } },

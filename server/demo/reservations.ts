@@ -26,9 +26,12 @@ export const reservationsDemo: DemoStep = async (tx, actor, _opts, result) => {
       const date = addDays(today, day);
       if (!isOpenAt(settings, date, toMinutes(time))) continue;
       try {
-        await tx.run((trx) =>
-          createReservation(trx, actor, { guest_name: name, guest_email: email, guest_phone: phone, party_size: party, date, time, ...extra }),
-        );
+        await tx.run(async (trx) => {
+          // a guest of the order history who books again is the same guest (their visits show), not a namesake
+          const regular = await trx.selectFrom('customers').select(['email', 'phone']).where('restaurant_id', '=', actor.restaurantId).where('name', '=', name).executeTakeFirst();
+          const contact = regular ? { guest_email: regular.email, guest_phone: regular.phone ?? phone } : { guest_email: email, guest_phone: phone };
+          return createReservation(trx, actor, { guest_name: name, ...contact, party_size: party, date, time, ...extra });
+        });
         made++;
         break;
       } catch (err) {

@@ -15,7 +15,7 @@ export const SessionSchema = named(
     csrf_token: z.string(),
     role: z.enum(ACCESS_ROLES),
     scopes: z.array(z.string()),
-    staff: z.object({ id: z.string(), name: z.string(), email: z.string(), role: z.string(), language: z.string().nullable() }),
+    staff: z.object({ id: z.string(), name: z.string(), email: z.string().nullable().describe('null for a person who signs in by PIN only'), role: z.string(), language: z.string().nullable() }),
     restaurant: z.object({
       id: z.string(),
       name: z.string(),
@@ -69,7 +69,7 @@ export const StaffSessionSchema = named(
     object: z.literal('staff_session'),
     staff_user: z.string(),
     name: z.string(),
-    email: z.string(),
+    email: z.string().nullable(),
     role: z.string(),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
@@ -89,7 +89,7 @@ export function presentSessionRow(r: {
   id: string;
   user_id: string;
   name: string;
-  email: string;
+  email: string | null;
   role: string;
   ip: string | null;
   user_agent: string | null;

@@ -31,6 +31,8 @@ export const WaitlistEntrySchema = named(
     cancelled_at: unix().nullable(),
     cancelled_by: z.string().nullable(),
     expired_at: unix().nullable(),
+    table: z.string().nullable().describe('the table the party was seated at (tbl_ id); null when seated without one'),
+    reservation: z.string().nullable().describe('the sitting (rsv_ id, source "waitlist") that holds that table on the floor and in the day book'),
   }),
 );
 export type WaitlistEntry = z.output<typeof WaitlistEntrySchema>;
@@ -129,6 +131,8 @@ export function presentWaitlistEntry(row: EntryRow): WaitlistEntry {
     seated_at: row.seated_at,
     cancelled_at: row.cancelled_at,
     cancelled_by: row.cancelled_by,
+    table: row.table_id ?? null,
+    reservation: row.reservation_id ?? null,
     expired_at: row.expired_at,
   };
 }

@@ -46,7 +46,7 @@ export type OrderItem = z.output<typeof OrderItemSchema>;
 /** An expanded `server`: the staff user without pay (orders:read must not reveal wages). */
 export const OrderServerSchema = named(
   'OrderServer',
-  z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), email: z.string(), role: z.string() }),
+  z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), email: z.string().nullable(), role: z.string() }),
 );
 export type OrderServer = z.output<typeof OrderServerSchema>;
 

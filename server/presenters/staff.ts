@@ -11,7 +11,7 @@ export const StaffUserSchema = named(
     created: unix(),
     updated: unix(),
     name: z.string(),
-    email: z.string(),
+    email: z.string().nullable().describe('null: signs in by PIN only (no password sign-in)'),
     role: z.string(),
     hourly_rate: z.number().int().nullable(),
     is_active: z.boolean(),

@@ -124,7 +124,9 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
     });
 
     it('refuses bad staff and shift input and writes nothing', async () => {
-      await refused('users', () => hub.api.post('/v1/staff', { name: 'No email' }), 400, 'parameter_missing');
+      // an email is optional (PIN-only staff), a name is not, and the owner keeps an email
+      await refused('users', () => hub.api.post('/v1/staff', { email: 'no.name@example.com' }), 400, 'parameter_missing');
+      await refused('users', () => hub.api.post('/v1/staff', { name: 'No email', role: 'owner' }), 400, 'parameter_missing');
       await refused('users', () => hub.api.post('/v1/staff', { name: long, email: 'a@b.co' }), 400, 'parameter_invalid');
       await refused('users', () => hub.api.post('/v1/staff', { name: 'R', email: 'r@b.co', role: 'pilot' }), 400, 'parameter_invalid');
       await refused('users', () => hub.api.post('/v1/staff', { name: 'R', email: 'r@b.co', hourly_rate: -1 }), 400, 'parameter_invalid');

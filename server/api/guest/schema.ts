@@ -43,6 +43,10 @@ export const AddWalkIn = z.object({
 
 export const NotifyEntry = z.object({ channel: z.enum(['email', 'sms']).optional() });
 
+export const SeatEntry = z.object({
+  table: f.id().nullish().describe('the table to seat the party at (tbl_ id): active, fitting the party, free now and for a sitting'),
+});
+
 export const ListWaitlist = z.object({
   ...listParams(),
   status: z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']).optional(),

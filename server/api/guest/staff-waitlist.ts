@@ -1,12 +1,13 @@
 import { modeOf } from '../../domain/modes.ts';
 import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants.ts';
 import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
-import { mustExist } from '../../errors.ts';
+import { seatEntry } from '../../domain/waitlist/seat.ts';
+import { mustExist, notFound } from '../../errors.ts';
 import { guestOf } from '../../features/guest.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call } from '../../http/route.ts';
 import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from '../../presenters/guest.ts';
-import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry } from './schema.ts';
+import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry, SeatEntry } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
 
 const tag = 'Waitlist';
@@ -154,16 +155,18 @@ defineRoute({
 defineRoute({
   method: 'post',
   path: '/v1/waitlist/:id/seat',
-  errors: ['WAITLIST_NOT_ACTIVE'],
+  errors: ['WAITLIST_NOT_ACTIVE', 'table_unavailable'],
   response: WaitlistEntrySchema,
-  summary: 'Seat a waiting or notified party',
+  summary:
+    'Seat a waiting or notified party; with a table, the party holds it from now for a sitting (a seated reservation, source "waitlist") so the floor and the day book show it taken',
   tag,
   auth: 'secret',
   sandbox: 'own_mode',
   scope: 'waitlist:write',
   params: idParam('wl_ id'),
+  body: SeatEntry,
   handler: async (c) => {
-    const saved = await c.services.tx.run(async (trx) => moveEntry(trx, c.actor(), await loadEntry(c, trx), 'seated'));
+    const saved = await c.services.tx.run(async (trx) => seatEntry(trx, c.actor(), await loadEntry(c, trx), c.body?.table ?? undefined));
     return presentWaitlistEntry(saved);
   },
 });

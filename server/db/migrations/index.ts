@@ -39,6 +39,8 @@ import * as m1601 from './1601_service.ts';
 
 import * as m1700 from './1700_payments.ts';
 import * as m1900 from './1900_sync_repair.ts';
+import * as m2000 from './2000_waitlist_table.ts';
+import * as m2001 from './2001_staff_email_optional.ts';
 import * as m2050 from './2050_former_slugs.ts';
 import * as m2051 from './2051_item_station_and_station_order.ts';
 import * as m2100 from './2100_webhook_sent_by.ts';
@@ -92,6 +94,8 @@ export const migrations: Record<string, Migration> = {
 
   '1700_payments': m1700,
   '1900_sync_repair': m1900,
+  '2000_waitlist_table': m2000,
+  '2001_staff_email_optional': m2001,
   '2050_former_slugs': m2050,
   '2051_item_station_and_station_order': m2051,
   '2100_webhook_sent_by': m2100,

@@ -1,7 +1,8 @@
 export interface UsersTable {
   id: string;
   restaurant_id: string;
-  email: string;
+  /** null: a person who signs in only by PIN (no email, so no password sign-in) */
+  email: string | null;
   name: string;
   role: string;
   password_hash: string | null;

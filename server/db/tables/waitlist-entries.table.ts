@@ -23,6 +23,10 @@ export interface WaitlistEntriesTable {
   /** 'guest' (left through the token) or 'staff' (removed from the dashboard) */
   cancelled_by: string | null;
   expired_at: number | null;
+  /** the table the party was seated at (null: seated without one) */
+  table_id: string | null;
+  /** the sitting (a seated reservation) that holds that table */
+  reservation_id: string | null;
   created: number;
   updated: number;
 }

@@ -132,6 +132,13 @@ const METHOD = { cash: 'Cash', card: 'Card', other: 'Other' } as const;
  * The guest's receipt: every line, taxes by rate when they add up, totals in the restaurant's
  * currency; then the payments taken (tip, cash tendered and change) and what is still due.
  */
+/** A receipt without the moment it was made: two receipts with the same body say the same to the guest. */
+export const receiptBody = (document: string): string =>
+  document
+    .split('\n')
+    .filter((line) => !line.startsWith('|Order #'))
+    .join('\n');
+
 export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number, payments: ReceiptPayment[] = []): string {
   const cur = order.currency || ctx.currency;
   const m = (n: number) => money(n, cur);

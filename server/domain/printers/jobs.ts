@@ -9,7 +9,7 @@ import { findStation, stationsInOrder } from '../menu/stations.ts';
 import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
-import { kitchenTicket, loadOrderContext, receipt, testPage, voidTicket, type OrderContext, type ReceiptPayment } from './documents.ts';
+import { kitchenTicket, loadOrderContext, receipt, receiptBody, testPage, voidTicket, type OrderContext, type ReceiptPayment } from './documents.ts';
 import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
 import { describeTransport } from '../../../printers/transport.ts';
 
@@ -127,7 +127,7 @@ export async function enqueueReceipts(
   actor: Actor,
   order: OrderRow,
   items: OrderItemRow[],
-  opts: { printer?: PrinterRow; live: boolean; required: boolean },
+  opts: { printer?: PrinterRow; live: boolean; required: boolean; unlessPrinted?: boolean },
 ): Promise<PrintJobRow[]> {
   const printers = opts.printer ? [opts.printer] : await receiptPrinters(trx, order.restaurant_id);
   if (printers.length === 0) {
@@ -136,8 +136,30 @@ export async function enqueueReceipts(
   }
   const document = receipt(await loadOrderContext(trx, order), order, items, actor.now, await receiptPayments(trx, order.id));
   const jobs: PrintJobRow[] = [];
-  for (const printer of printers) jobs.push(await enqueueJob(trx, actor, { kind: 'receipt', printer, document, live: opts.live, orderId: order.id }));
+  for (const printer of printers) {
+    if (opts.unlessPrinted && (await receiptAlreadyOut(trx, order.id, printer.id, document))) continue;
+    jobs.push(await enqueueJob(trx, actor, { kind: 'receipt', printer, document, live: opts.live, orderId: order.id }));
+  }
   return jobs;
+}
+
+/**
+ * Whether this printer already has this receipt for the order (printed, printing, queued or
+ * skipped in sandbox; a failed one does not count): the same lines, totals and payments, only
+ * the time it was made may differ. The guest has it, so completing the order prints no copy.
+ * A receipt from before a change (a payment taken since, a line added) differs and prints anew.
+ */
+async function receiptAlreadyOut(trx: Executor, orderId: string, printerId: string, document: string): Promise<boolean> {
+  const earlier = await trx
+    .selectFrom('print_jobs')
+    .select('document')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'receipt')
+    .where('original_printer_id', '=', printerId)
+    .where('state', '!=', 'failed')
+    .execute();
+  const body = receiptBody(document);
+  return earlier.some((j) => receiptBody(j.document) === body);
 }
 
 /** The payments of an order as its receipt prints them, oldest first, with what went back on each. */

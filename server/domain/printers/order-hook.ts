@@ -9,7 +9,8 @@ const sentToKitchen = (s: OrderRow['status'] | null): boolean => s !== null && s
  * - the order reaches `placed` (or any later status) from nothing or draft: every line so
  *   far goes out, one ticket per printer of each station with that station's lines;
  * - lines appended to an order the kitchen already has (a later round): only those lines;
- * - the order completes: a receipt on every receipt printer.
+ * - the order completes: a receipt on every receipt printer that does not have the same
+ *   receipt already (printed on request just before: "Print receipt", then "Mark completed").
  * Sandbox orders produce the same jobs, recorded as skipped.
  */
 let registered = false;
@@ -35,7 +36,7 @@ export function registerPrintHooks(): void {
       }
     }
     if (order.status === 'completed' && previousStatus !== 'completed') {
-      await enqueueReceipts(trx, actor, order, items, { live: order.livemode === 1, required: false });
+      await enqueueReceipts(trx, actor, order, items, { live: order.livemode === 1, required: false, unlessPrinted: true });
     }
   });
 }

@@ -11,7 +11,7 @@ import { getSettings } from '../restaurants/restaurants.ts';
 import type { Settings } from '../restaurants/settings.ts';
 import { seconds } from '../time.ts';
 import { DEFAULT_DURATION_MINUTES } from './availability.ts';
-import { toMinutes, unixToWall, wallToUnix } from './clock-time.ts';
+import { toHhmm, toMinutes, unixToWall, wallToUnix } from './clock-time.ts';
 import { modeOf } from '../modes.ts';
 import { activeTables, sittingsBetween, type FloorScope } from './floor.ts';
 import { guestHistory } from './guest-history.ts';
@@ -20,6 +20,8 @@ import { noShowRisk } from './no-show-risk.ts';
 import { isOpenAt, isClosedDay } from './opening-hours.ts';
 import { isTerminal } from './state-machine.ts';
 import { fits, freeTables } from './table-fit.ts';
+import { OPEN_STATUSES } from '../orders/state-machine.ts';
+import { findTable } from '../tables/tables.ts';
 
 export interface ReservationInput {
   guest_name: string;
@@ -248,5 +250,86 @@ export async function updateReservation(trx: Executor, actor: Actor, id: string,
   patch.no_show_risk = await riskOf(trx, actor, settings.timezone, { ...current, ...patch, created: current.created }, current.id);
   const row = (await updateRecord(trx, 'reservations', current, patch))!;
   await emitEvent(trx, actor, 'reservation.updated', presentReservation(row));
+  return row;
+}
+
+export interface WalkInSitting {
+  table: string;
+  guest_name: string;
+  party_size: number;
+  customer_id: string | null;
+  guest_email: string | null;
+  guest_phone: string | null;
+  notes: string | null;
+  /** where the party came from, e.g. 'waitlist' */
+  source: string;
+}
+
+/**
+ * A party seated now at a named table without a booking (a waitlist party): a reservation that
+ * starts seated, from this minute for the usual sitting, so the floor screen, the day book and
+ * availability all see the table taken. The table must be this restaurant's, active, fit the
+ * party, be free for the sitting (plus buffer), hold no seated party and no open check (else
+ * 409 table_unavailable). Opening hours are not checked: staff seat whom they let in.
+ */
+export async function seatWalkIn(trx: Executor, actor: Actor, input: WalkInSitting) {
+  const now = seconds(actor);
+  const settings = await getSettings(trx, actor.restaurantId);
+  const wall = unixToWall(now, settings.timezone);
+  const start = now - (now % 60);
+  const duration = DEFAULT_DURATION_MINUTES;
+  await lockFloor(trx, actor.restaurantId);
+  // a party still sitting past its booked end, or a check opened without a booking, keeps the table
+  const seated = await trx
+    .selectFrom('reservations')
+    .select('id')
+    .where('restaurant_id', '=', actor.restaurantId)
+    .where('livemode', '=', modeOf(actor))
+    .where('table_id', '=', input.table)
+    .where('status', '=', 'seated')
+    .executeTakeFirst();
+  const check = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('restaurant_id', '=', actor.restaurantId)
+    .where('livemode', '=', modeOf(actor))
+    .where('table_id', '=', input.table)
+    .where('status', 'in', ['draft', ...OPEN_STATUSES])
+    .executeTakeFirst();
+  const table = await findTable(trx, actor.restaurantId, input.table);
+  if (table && (seated || check)) throw new ApiError('table_unavailable', `Table ${table.number} is occupied.`, 'table');
+  const tableId = (await placeTable(trx, {
+    scope: actor,
+    partySize: input.party_size,
+    start,
+    end: start + duration * 60,
+    bufferSec: settings.reservation_buffer_minutes * 60,
+    table: input.table,
+  }))!;
+  const base = { customer_id: input.customer_id, guest_email: input.guest_email, guest_phone: input.guest_phone, party_size: input.party_size, starts_at: start, created: now };
+  const row = await insertRecord(trx, 'reservations', {
+    id: newId(PREFIXES.reservation, actor.now),
+    restaurant_id: actor.restaurantId,
+    guest_name: input.guest_name,
+    ...base,
+    date: wall.date,
+    time: toHhmm(wall.minutes),
+    ends_at: start + duration * 60,
+    duration_minutes: duration,
+    table_id: tableId,
+    status: 'seated',
+    arrived_at: now,
+    seated_at: now,
+    completed_at: null,
+    cancelled_at: null,
+    source: input.source,
+    notes: input.notes,
+    special_requests: null,
+    tags: '[]',
+    no_show_risk: 0,
+    livemode: modeOf(actor),
+    updated: now,
+  });
+  await emitEvent(trx, actor, 'reservation.created', presentReservation(row));
   return row;
 }

@@ -22,7 +22,7 @@ export interface StaffSession {
   restaurantId: string;
   csrfToken: string;
   expiresAt: number;
-  staff: { id: string; name: string; email: string; role: string; language: string | null };
+  staff: { id: string; name: string; email: string | null; role: string; language: string | null };
   access: AccessRole;
   scopes: ReadonlySet<string>;
 }

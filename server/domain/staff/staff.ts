@@ -11,7 +11,7 @@ export const STAFF_ROLES = ['owner', 'manager', 'server', 'kitchen', 'cook', 'ho
 
 export interface StaffInput {
   name?: string;
-  email?: string;
+  email?: string | null;
   role?: (typeof STAFF_ROLES)[number];
   hourly_rate?: number | null;
   is_active?: boolean;
@@ -28,9 +28,15 @@ async function assertEmailFree(db: Executor, restaurantId: string, email: string
   if (await q.executeTakeFirst()) throw new ApiError('resource_conflict', 'Another staff user already has this email.', 'email');
 }
 
-export async function createStaff(trx: Executor, actor: Actor, input: StaffInput & { name: string; email: string }) {
-  const email = normalizeEmail(input.email)!;
-  await assertEmailFree(trx, actor.restaurantId, email);
+/** The owner signs in to the back office with a password, so keeps an email; anyone else may be PIN-only. */
+function assertEmailKept(role: string, email: string | null) {
+  if (role === 'owner' && !email) throw new ApiError('parameter_missing', 'The owner needs an email to sign in.', 'email');
+}
+
+export async function createStaff(trx: Executor, actor: Actor, input: StaffInput & { name: string }) {
+  const email = normalizeEmail(input.email ?? null);
+  assertEmailKept(input.role ?? 'staff', email);
+  if (email) await assertEmailFree(trx, actor.restaurantId, email);
   const now = seconds(actor);
   return insertRecord(trx, 'users', {
     id: newId(PREFIXES.user, actor.now),
@@ -53,8 +59,9 @@ export async function updateStaff(trx: Executor, actor: Actor, id: string, input
   const patch: Record<string, unknown> = { updated: seconds(actor) };
   if (input.email !== undefined) {
     patch.email = normalizeEmail(input.email);
-    await assertEmailFree(trx, actor.restaurantId, patch.email as string, id);
+    if (patch.email) await assertEmailFree(trx, actor.restaurantId, patch.email as string, id);
   }
+  assertEmailKept(input.role ?? existing.role, input.email !== undefined ? (patch.email as string | null) : existing.email);
   if (input.name !== undefined) patch.name = input.name;
   if (input.role !== undefined) patch.role = input.role;
   if (input.hourly_rate !== undefined) patch.hourly_rate = input.hourly_rate;

@@ -97,6 +97,8 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
     cancelled_at: null,
     cancelled_by: null,
     expired_at: null,
+    table_id: null,
+    reservation_id: null,
     created: now,
     updated: now,
   }).catch((err: unknown) => {
@@ -127,7 +129,7 @@ export async function moveEntry(
   actor: Actor,
   entry: EntryRow,
   to: Exclude<Status, 'waiting'>,
-  patch: Partial<Pick<EntryRow, 'notified_channel' | 'cancelled_by'>> = {},
+  patch: Partial<Pick<EntryRow, 'notified_channel' | 'cancelled_by' | 'table_id' | 'reservation_id'>> = {},
 ) {
   if (!ACTIVE.includes(entry.status)) {
     throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);

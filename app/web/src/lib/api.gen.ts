@@ -603,7 +603,7 @@ export type components = {
             voided_at: number | null;
         };
         OrderServer: {
-            email: string;
+            email: string | null;
             id: string;
             name: string;
             /** @constant */
@@ -1118,7 +1118,8 @@ export type components = {
             role: "owner" | "manager" | "server" | "kitchen";
             scopes: string[];
             staff: {
-                email: string;
+                /** @description null for a person who signs in by PIN only */
+                email: string | null;
                 id: string;
                 language: string | null;
                 name: string;
@@ -1183,7 +1184,7 @@ export type components = {
         };
         StaffSession: {
             created: number;
-            email: string;
+            email: string | null;
             expires_at: number;
             id: string;
             ip: string | null;
@@ -1197,7 +1198,8 @@ export type components = {
         };
         StaffUser: {
             created: number;
-            email: string;
+            /** @description null: signs in by PIN only (no password sign-in) */
+            email: string | null;
             has_password: boolean;
             has_pin: boolean;
             hourly_rate: number | null;
@@ -1339,11 +1341,15 @@ export type components = {
             object: "waitlist_entry";
             party_size: number;
             phone: string | null;
+            /** @description the sitting (rsv_ id, source "waitlist") that holds that table on the floor and in the day book */
+            reservation: string | null;
             seated_at: number | null;
             /** @enum {string} */
             source: "online" | "walk_in";
             /** @enum {string} */
             status: "waiting" | "notified" | "seated" | "cancelled" | "expired";
+            /** @description the table the party was seated at (tbl_ id); null when seated without one */
+            table: string | null;
             updated: number;
         };
         WaitlistPage: {

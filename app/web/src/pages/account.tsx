@@ -16,7 +16,7 @@ export function AccountPage() {
           <dt>{t('staff.name')}</dt>
           <dd>{s.staff.name}</dd>
           <dt>{t('login.email')}</dt>
-          <dd>{s.staff.email}</dd>
+          <dd>{s.staff.email ?? t('staff.noEmail')}</dd>
           <dt>{t('staff.role')}</dt>
           <dd>{t(`role.${s.role}` as Key)}</dd>
         </dl>

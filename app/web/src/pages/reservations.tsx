@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { get, getAll, patch, patchChanged, post } from '../lib/api.ts';
 import { todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
+import { freeTables, SITTING_MINUTES } from '../lib/free-tables.ts';
 import { refId, type Reservation, type Table } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
 
@@ -39,6 +40,8 @@ export function ReservationsPage() {
   const [openId, setOpenId] = useState<string | null>(queryParam('open'));
   const opened = list?.find((r) => r.id === openId) ?? null;
   const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
+  // after a booking is saved the day book shows its date (the same date is simply re-read)
+  const showDate = async (booked: string) => (booked === date ? reload() : setDate(booked));
   const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));
 
   // the day's time axis: the restaurant's midnight of the date, and the hours the bookings span
@@ -48,10 +51,21 @@ export function ReservationsPage() {
   const span = { from: firstHour * 3600, to: lastHour * 3600 };
   const hours = Array.from({ length: lastHour - firstHour }, (_, i) => firstHour + i);
 
+  // a wide day scrolls sideways: bring the first booking (else the current hour) into view
+  const book = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = book.current;
+    if (!el || !list) return;
+    const first = el.querySelector<HTMLElement>('.booking');
+    const track = el.querySelector<HTMLElement>('.daybook-row .daybook-track');
+    if (first && track) el.scrollLeft = Math.max(0, track.offsetLeft + first.offsetLeft - 140);
+  }, [list]);
+
+  // every table gets its row, booked or not, so the free ones show at a glance
   const rows: { label: string; items: Reservation[] }[] = [
-    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => r.table === tbl.id) })),
-    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !r.table || !(tables ?? []).some((x) => x.id === r.table)) },
-  ].filter((row) => row.items.length);
+    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => refId(r.table) === tbl.id) })),
+    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !refId(r.table) || !(tables ?? []).some((x) => x.id === refId(r.table))) },
+  ].filter((row, i, all) => i < all.length - 1 || row.items.length);
 
   return (
     <>
@@ -72,7 +86,9 @@ export function ReservationsPage() {
       ) : rows.length === 0 ? (
         <Empty>{t('reservations.none')}</Empty>
       ) : (
-        <div class="daybook">
+        // it scrolls sideways, so it takes focus for the arrow keys (no booking to tab to on an empty day)
+        <div class="daybook" ref={book} tabIndex={0} role="region" aria-label={t('reservations.dayBook')} style={{ '--hours': String(hours.length) } as Record<string, string>}>
+          {list.length === 0 ? <p class="muted">{t('reservations.none')}</p> : null}
           <div class="daybook-hours" aria-hidden="true">
             <span class="daybook-table" />
             <div class="daybook-track">
@@ -101,11 +117,12 @@ export function ReservationsPage() {
                       onClick={() => setOpen(r)}
                       title={`${r.time} ${r.guest.name} · ${t('reservations.party', { n: r.party_size })}`}
                     >
-                      <strong>
-                        {r.time} {r.guest.name}
-                      </strong>
                       <span>
-                        {t('reservations.party', { n: r.party_size })} · {t(`resStatus.${r.status}` as Key)}
+                        {r.time} · {t('reservations.party', { n: r.party_size })}
+                      </span>
+                      <strong class="booking-name">{r.guest.name}</strong>
+                      <span>
+                        {t(`resStatus.${r.status}` as Key)}
                         {r.no_show_risk !== null && r.no_show_risk >= 50 ? ` · ${t('reservations.risk')}` : ''}
                       </span>
                     </button>
@@ -168,14 +185,14 @@ export function ReservationsPage() {
           ) : null}
         </Dialog>
       ) : null}
-      {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={reload} /> : null}
-      {editing ? <BookingDialog date={editing.date} booking={editing} tables={tables ?? []} onClose={() => setEditing(null)} onSaved={reload} /> : null}
+      {creating ? <BookingDialog date={date} tables={tables ?? []} onClose={() => setCreating(false)} onSaved={showDate} /> : null}
+      {editing ? <BookingDialog date={editing.date} booking={editing} tables={tables ?? []} onClose={() => setEditing(null)} onSaved={showDate} /> : null}
     </>
   );
 }
 
 /** A new booking, or (with `booking`) a move to another time, table or party size. */
-function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }: { date: string; booking?: Reservation; tables: Table[]; onClose: () => void; onSaved: () => Promise<void> }) {
+function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }: { date: string; booking?: Reservation; tables: Table[]; onClose: () => void; onSaved: (date: string) => Promise<void> | void }) {
   const [form, setForm] = useState({
     guest_name: booking?.guest.name ?? '',
     guest_phone: booking?.guest.phone ?? '',
@@ -189,9 +206,9 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   const [opened] = useState(form);
   const [slots, setSlots] = useState<Slot[] | null>(null);
   // no slot at all on a venue with no opening hours is not "full": say what is missing
-  const [hoursSet] = useLoad(async () =>
-    can('settings:read') ? Object.values((await get<{ opening_hours: Record<string, unknown[]> }>('/v1/settings')).opening_hours ?? {}).some((d) => d.length > 0) : undefined,
-  );
+  const [venue] = useLoad(async () => (can('settings:read') ? get<{ opening_hours: Record<string, unknown[]>; reservation_buffer_minutes: number }>('/v1/settings') : undefined));
+  const hoursSet = venue ? Object.values(venue.opening_hours ?? {}).some((d) => d.length > 0) : undefined;
+  const buffer = venue?.reservation_buffer_minutes;
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   useEffect(() => {
@@ -203,6 +220,20 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   }, [form.date, form.party_size]);
   // a booking being moved keeps its own time on offer (its own seats count as taken)
   const open = (slots ?? []).filter((s) => s.available || (booking && s.time === booking.time && form.date === booking.date));
+  // the table picker offers the tables that fit and are free at the chosen time, as the server decides
+  const [dayBookings] = useLoad(() => getAll<Reservation>('/v1/reservations', { date: form.date }), [form.date]);
+  const chosen = form.time || open[0]?.time;
+  const offered = (() => {
+    if (!chosen || !dayBookings) return tables.filter((x) => x.is_active);
+    // a sitting's wall-clock start on this date; its end by its length (the buffer on top, both sides)
+    const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+    const start = minutesOf(chosen) * 60;
+    const duration = (booking?.duration_minutes ?? SITTING_MINUTES) * 60;
+    const sameDay = dayBookings.map((r) => ({ ...r, starts_at: minutesOf(r.time) * 60, ends_at: minutesOf(r.time) * 60 + r.duration_minutes * 60 }));
+    const free = freeTables(tables, sameDay, { party: Number(form.party_size) || 1, start, end: start + duration, bufferSec: (buffer ?? 0) * 60, exceptId: booking?.id });
+    const current = tables.find((x) => x.id === form.table);
+    return current && !free.includes(current) ? [current, ...free] : free;
+  })();
   const bodyOf = (f: typeof form) => ({
     guest_name: f.guest_name,
     guest_phone: f.guest_phone || null,
@@ -218,7 +249,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
     e.preventDefault();
     const body = bodyOf(form);
     if (await act(() => (booking ? patchChanged(`/v1/reservations/${booking.id}`, body, bodyOf(opened)) : post('/v1/reservations', { ...body, source: 'staff' })))) {
-      await onSaved();
+      await onSaved(body.date);
       onClose();
     }
   };
@@ -256,7 +287,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
           label={t('orders.table')}
           value={form.table}
           onChange={(v) => setForm({ ...form, table: v })}
-          options={[{ value: '', label: t('reservations.anyTable') }, ...tables.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
+          options={[{ value: '', label: t('reservations.anyTable') }, ...offered.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
         />
         <TextArea label={t('order.notes')} value={form.notes} onInput={(v) => setForm({ ...form, notes: v })} />
         <ErrorNote error={error} />

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
-import { money } from '../lib/format.ts';
+import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { loadSession, session } from '../lib/session.ts';
@@ -71,14 +71,22 @@ export function ServicePage() {
   const [orders, setOrders] = useState<Map<string, Order>>(new Map());
   const [table, setTable] = useState<PlanTable | null>(null);
   const [trusted, setTrusted] = useState(false);
+  // tables a party sits at without a check yet (seated from a booking or the waitlist)
+  const [seated, setSeated] = useState<Set<string>>(new Set());
+  const loadSeated = async () => {
+    const sittings = await getAll<{ id: string; table: string | null; status: string }>('/v1/reservations', { date: todayAtRestaurant(), status: 'seated' });
+    setSeated(new Set(sittings.map((r) => r.table).filter((x): x is string => !!x)));
+  };
   const load = async () => {
     const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
     setOrders(new Map(lists.flat().map((o) => [o.id, o])));
+    await loadSeated();
   };
   useEffect(() => {
     void getAll<PlanTable>('/v1/tables').then(setTables);
-    return live.listen(['orders'], (m) => {
+    return live.listen(['orders', 'reservations'], (m) => {
       if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
+      else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
   useEffect(() => void load(), []);
@@ -86,7 +94,7 @@ export function ServicePage() {
   const now = Date.now() / 1000;
   const stateOf = (tb: PlanTable): TableState => {
     const o = openAt(tb.id);
-    return o ? (o.status === 'served' ? 'bill' : 'order') : 'free';
+    return o ? (o.status === 'served' ? 'bill' : 'order') : seated.has(tb.id) ? 'seated' : 'free';
   };
   const detailOf = (tb: PlanTable) => {
     const o = openAt(tb.id);

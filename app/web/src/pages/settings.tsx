@@ -74,6 +74,11 @@ function GeneralSettings() {
     list[i] = { ...(list[i] ?? { open: '', close: '' }), [part]: v };
     set('opening_hours', { ...form.opening_hours, [day]: list });
   };
+  // most venues keep the same hours all week: one day filled in, copied to the other six (then edit the exceptions)
+  const copyToEveryDay = (day: (typeof DAYS)[number]) => {
+    const filled = (form.opening_hours[day] ?? []).filter((x) => x.open && x.close);
+    set('opening_hours', Object.fromEntries(DAYS.map((d) => [d, filled.map((x) => ({ ...x }))])) as Settings['opening_hours']);
+  };
   const save = async (e: Event) => {
     e.preventDefault();
     const bodyOf = (f: Settings) => {
@@ -143,9 +148,16 @@ function GeneralSettings() {
                       <Field label={t('settings.closes')} type="time" value={iv.close} onInput={(e) => setDay(d, i, 'close', (e.target as HTMLInputElement).value)} />
                     </div>
                   ))}
-                  <Button variant="quiet" onClick={() => set('opening_hours', { ...form.opening_hours, [d]: [...list, { open: '', close: '' }] })}>
-                    {t('settings.addInterval')}
-                  </Button>
+                  <div class="chips">
+                    <Button variant="quiet" onClick={() => set('opening_hours', { ...form.opening_hours, [d]: [...list, { open: '', close: '' }] })}>
+                      {t('settings.addInterval')}
+                    </Button>
+                    {list.some((iv) => iv.open && iv.close) ? (
+                      <Button variant="quiet" onClick={() => copyToEveryDay(d)}>
+                        {t('settings.copyToAll')}
+                      </Button>
+                    ) : null}
+                  </div>
                 </fieldset>
               );
             })}

@@ -8,11 +8,13 @@ import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, Se
 interface Staff {
   id: string;
   name: string;
-  email: string;
+  /** null: signs in by PIN only */
+  email: string | null;
   role: string;
   hourly_rate: number | null;
   is_active: boolean;
   has_password: boolean;
+  has_pin: boolean;
   language: string | null;
 }
 
@@ -79,10 +81,10 @@ export function StaffPage() {
               {staff.map((s) => (
                 <tr key={s.id} class={s.is_active ? '' : 'is-removed'}>
                   <td>{s.name}</td>
-                  <td>{s.email}</td>
+                  <td>{s.email ?? <span class="muted">{t('staff.noEmail')}</span>}</td>
                   <td>{ROLES.includes(s.role as 'owner') ? t(`role.${s.role}` as Key) : s.role}</td>
                   <td class="num">{s.hourly_rate === null ? '—' : money(s.hourly_rate)}</td>
-                  <td>{!s.is_active ? <Badge tone="bad">{t('staff.inactive')}</Badge> : s.has_password ? <Badge tone="good">{t('staff.canSignIn')}</Badge> : <Badge>{t('staff.noPassword')}</Badge>}</td>
+                  <td>{!s.is_active ? <Badge tone="bad">{t('staff.inactive')}</Badge> : s.has_password ? <Badge tone="good">{t('staff.canSignIn')}</Badge> : s.has_pin ? <Badge tone="good">{t('staff.pinOnly')}</Badge> : <Badge>{t('staff.noPassword')}</Badge>}</td>
                   <td class="num">
                     {writable ? (
                       <Button onClick={() => setEditing(s)} aria-label={t('menu.editNamed', { name: s.name })}>
@@ -139,18 +141,21 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
     role: person?.role ?? 'server',
     rate: moneyInput(person?.hourly_rate ?? null),
     password: '',
+    pin: '',
     language: person?.language ?? '',
   });
   const [opened] = useState(form);
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
-  const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email, role: f.role, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: f.language || null });
+  // an empty email: a person who signs in only by PIN on the service tablet
+  const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email.trim() || null, role: f.role, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: f.language || null });
   const save = async (e: Event) => {
     e.preventDefault();
     const body = bodyOf(form);
     const ok = await act(async () => {
       const id = person ? (await patchChanged<Staff>(`/v1/staff/${person.id}`, body, bodyOf(opened)), person.id) : (await post<Staff>('/v1/staff', body)).id;
-      if (form.password) await post(`/v1/staff/${id}/password`, { password: form.password });
+      if (form.password && form.email.trim()) await post(`/v1/staff/${id}/password`, { password: form.password });
+      if (form.pin) await post(`/v1/staff/${id}/pin`, { pin: form.pin });
     });
     if (ok) {
       await onSaved();
@@ -167,7 +172,7 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
     <Dialog title={person ? t('staff.edit') : t('staff.new')} open onClose={onClose}>
       <form class="form-grid" onSubmit={save}>
         <Field label={t('staff.name')} required value={form.name} onInput={set('name')} />
-        <Field label={t('login.email')} type="email" required value={form.email} onInput={set('email')} />
+        <Field label={t('login.email')} type="email" value={form.email} onInput={set('email')} hint={t('staff.emailHint')} />
         <div class="row">
           <SelectField label={t('staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={ROLES.map((r) => ({ value: r, label: t(`role.${r}` as Key) }))} />
           <Field label={t('staff.rate')} inputMode="decimal" value={form.rate} onInput={set('rate')} />
@@ -178,14 +183,28 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
           onChange={(v) => setForm({ ...form, language: v })}
           options={[{ value: '', label: t('account.restaurantLanguage') }, ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))]}
         />
+        {form.email.trim() ? (
+          <Field
+            label={person?.has_password ? t('staff.newPassword') : t('login.password')}
+            type="password"
+            autoComplete="new-password"
+            minLength={10}
+            value={form.password}
+            onInput={set('password')}
+            hint={person?.has_password ? t('staff.passwordHint') : t('staff.passwordHintNew')}
+          />
+        ) : null}
         <Field
-          label={person?.has_password ? t('staff.newPassword') : t('login.password')}
+          label={t('staff.pin')}
           type="password"
-          autoComplete="new-password"
-          minLength={10}
-          value={form.password}
-          onInput={set('password')}
-          hint={t('staff.passwordHint')}
+          inputMode="numeric"
+          autoComplete="off"
+          pattern="[0-9]{4,6}"
+          minLength={4}
+          maxLength={6}
+          value={form.pin}
+          onInput={set('pin')}
+          hint={person?.has_pin ? t('staff.pinHintKeep') : t('staff.pinHint')}
         />
         <ErrorNote error={error} />
         <div class="dialog-actions">

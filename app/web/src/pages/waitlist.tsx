@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { del, get, getAll, post } from '../lib/api.ts';
-import { minutesSince } from '../lib/format.ts';
+import { minutesSince, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import type { WaitlistEntry } from '../lib/types.ts';
+import { freeTables, SITTING_MINUTES } from '../lib/free-tables.ts';
+import { OPEN_STATUSES, refId, type Reservation, type Table, type WaitlistEntry } from '../lib/types.ts';
+import { TileGrid } from '../ui/tile-grid.tsx';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 
 /** The queue at the door, live: online parties tagged, a quoted wait per party, notify / seat / remove in one tap. */
@@ -15,6 +17,7 @@ export function WaitlistPage() {
   });
   const [perParty] = useLoad(async () => (await get<{ waitlist: { default_wait_minutes_per_party: number } }>('/v1/settings')).waitlist.default_wait_minutes_per_party);
   const [adding, setAdding] = useState(false);
+  const [seating, setSeating] = useState<WaitlistEntry | null>(null);
   const [act, busy, actError] = useAction();
   useEffect(() => live.listen(['waitlist'], () => void reload(), () => void reload()), []);
   const writable = can('waitlist:write');
@@ -62,7 +65,7 @@ export function WaitlistPage() {
                         {t('waitlist.notify')}
                       </Button>
                     ) : null}
-                    <Button variant="primary" disabled={busy} onClick={() => run(() => post(`/v1/waitlist/${e.id}/seat`, {}))} aria-label={`${t('waitlist.seat')}: ${e.guest_name}`}>
+                    <Button variant="primary" disabled={busy} onClick={() => setSeating(e)} aria-label={`${t('waitlist.seat')}: ${e.guest_name}`}>
                       {t('waitlist.seat')}
                     </Button>
                     <Button variant="quiet" disabled={busy} onClick={() => run(() => del(`/v1/waitlist/${e.id}`))} aria-label={`${t('common.remove')}: ${e.guest_name}`}>
@@ -76,6 +79,7 @@ export function WaitlistPage() {
         </ol>
       )}
       {adding ? <WalkInDialog onClose={() => setAdding(false)} onSaved={reload} /> : null}
+      {seating ? <SeatDialog entry={seating} onClose={() => setSeating(null)} onSaved={reload} /> : null}
     </>
   );
 }
@@ -108,6 +112,63 @@ function WalkInDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () =
           </Button>
         </div>
       </form>
+    </Dialog>
+  );
+}
+
+/**
+ * Seat a party: the free tables that fit it now (not booked for the next sitting, no party
+ * seated, no open check), smallest first; or no table (at the bar). The server checks again.
+ */
+function SeatDialog({ entry, onClose, onSaved }: { entry: WaitlistEntry; onClose: () => void; onSaved: () => Promise<void> }) {
+  const [free] = useLoad(async () => {
+    const [tables, bookings, orders, settings] = await Promise.all([
+      getAll<Table>('/v1/tables'),
+      getAll<Reservation>('/v1/reservations', { date: todayAtRestaurant() }),
+      Promise.all(['draft', ...OPEN_STATUSES].map((status) => getAll<{ id: string; table: string | null }>('/v1/orders', { status }))),
+      get<{ reservation_buffer_minutes: number }>('/v1/settings'),
+    ]);
+    const busy = new Set([...orders.flat().map((o) => o.table), ...bookings.filter((r) => r.status === 'seated').map((r) => refId(r.table))].filter((x): x is string => !!x));
+    const now = Math.floor(Date.now() / 1000);
+    return freeTables(tables, bookings, { party: entry.party_size, start: now, end: now + SITTING_MINUTES * 60, bufferSec: settings.reservation_buffer_minutes * 60, busy });
+  });
+  const [act, busy, error] = useAction();
+  const seat = async (table: string | null) => {
+    if (await act(() => post(`/v1/waitlist/${entry.id}/seat`, table ? { table } : {}))) {
+      await onSaved();
+      onClose();
+    }
+  };
+  return (
+    <Dialog title={t('waitlist.seatTitle', { name: entry.guest_name, n: entry.party_size })} open onClose={onClose}>
+      {!free ? (
+        <Loading />
+      ) : free.length === 0 ? (
+        <p>{t('waitlist.noFreeTable')}</p>
+      ) : (
+        <>
+          <p>{t('waitlist.pickTable')}</p>
+          <TileGrid
+            items={free}
+            label={t('waitlist.pickTable')}
+            keyOf={(tb) => tb.id}
+            min={120}
+            render={(tb) => (
+              <>
+                <strong>{t('floor.tableN', { n: tb.number })}</strong> <span class="muted">{t('floor.seats', { n: tb.capacity })}</span>
+              </>
+            )}
+            onPick={(tb) => void (busy || seat(tb.id))}
+          />
+        </>
+      )}
+      <ErrorNote error={error} />
+      <div class="dialog-actions">
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button disabled={busy} onClick={() => seat(null)}>
+          {t('waitlist.seatNoTable')}
+        </Button>
+      </div>
     </Dialog>
   );
 }

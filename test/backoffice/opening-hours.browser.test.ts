@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type TestHub } from '../helpers/server.ts';
+import { checkPage, launch } from './browser.ts';
+
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** Opening hours filled in once and copied to the week, then one day changed: not 14 entries. */
+describe('opening hours in the browser', () => {
+  let hub: TestHub;
+  let browser: Browser;
+  let page: Page;
+  const password = 'a very good password';
+
+  beforeAll(async () => {
+    hub = await startHub('sqlite');
+    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ restaurant_name: 'Bistro Neuf', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
+    });
+    expect(setup.status).toBeLessThan(300);
+    browser = await launch();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${hub.url}/app/login`);
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hub?.close();
+  });
+
+  it('copies one day\'s hours to every day', async () => {
+    await page.goto(`${hub.url}/app/settings#hours`);
+    const monday = page.getByRole('group', { name: 'Monday' });
+    // nothing to copy from an empty day
+    expect(await monday.getByRole('button', { name: 'Copy to every day' }).count()).toBe(0);
+    await monday.getByLabel('Opens').fill('12:00');
+    await monday.getByLabel('Closes').fill('14:30');
+    await monday.getByRole('button', { name: 'Add hours' }).click();
+    await monday.getByLabel('Opens').nth(1).fill('18:00');
+    await monday.getByLabel('Closes').nth(1).fill('23:00');
+    await monday.getByRole('button', { name: 'Copy to every day' }).click();
+    for (const day of DAYS) {
+      const group = page.getByRole('group', { name: day });
+      expect(await group.getByLabel('Opens').evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value)), day).toEqual(['12:00', '18:00']);
+      expect(await group.getByLabel('Closes').evaluateAll((els) => els.map((el) => (el as unknown as { value: string }).value)), day).toEqual(['14:30', '23:00']);
+    }
+    // Sunday's evening differs: edited after the copy, the copy did not link the days
+    await page.getByRole('group', { name: 'Sunday' }).getByLabel('Closes').nth(1).fill('21:00');
+    await checkPage(page, 'opening-hours-copied');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    const hours = (await hub.api.get('/v1/settings')).body.opening_hours;
+    const week = [{ open: '12:00', close: '14:30' }, { open: '18:00', close: '23:00' }];
+    expect(hours).toEqual({
+      monday: week,
+      tuesday: week,
+      wednesday: week,
+      thursday: week,
+      friday: week,
+      saturday: week,
+      sunday: [{ open: '12:00', close: '14:30' }, { open: '18:00', close: '21:00' }],
+    });
+  });
+});
