@@ -55,9 +55,10 @@ describe('seating a waitlist party at a table in the browser', () => {
     const floor = await context.newPage();
     await floor.setViewportSize({ width: 800, height: 1280 });
     await floor.goto(`${hub.url}/screens/floor`);
-    const floorTable = (n: number) => floor.locator(`.floor-table[data-table="${n}"]`);
-    await expect.poll(() => floorTable(3).getAttribute('class')).toContain('floor-seated');
-    await expect.poll(() => floorTable(2).getAttribute('class')).toContain('floor-free');
+    // the floor screen draws the same plan component as the service page
+    const floorTable = (n: number) => floor.locator(`.plan-table[data-table="${n}"]`);
+    await expect.poll(() => floorTable(3).getAttribute('class')).toContain('plan-seated');
+    await expect.poll(() => floorTable(2).getAttribute('class')).toContain('plan-free');
     const service = await context.newPage();
     await service.setViewportSize({ width: 800, height: 1280 });
     await service.goto(`${hub.url}/app/service`);
@@ -80,7 +81,7 @@ describe('seating a waitlist party at a table in the browser', () => {
     expect(entry).toMatchObject({ table: table.right });
 
     // the other tablets were not reloaded
-    await expect.poll(() => floorTable(2).getAttribute('class')).toContain('floor-seated');
+    await expect.poll(() => floorTable(2).getAttribute('class')).toContain('plan-seated');
     await expect.poll(() => planTable(2).getAttribute('class')).toContain('plan-seated');
     await shot(floor, 'waitlist-seat-floor-screen');
     await shot(service, 'waitlist-seat-service-plan');

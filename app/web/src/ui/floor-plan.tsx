@@ -19,15 +19,17 @@ export interface PlanTable {
 /** The plan's unit square: a zone is 1000 × 1000, drawn as a square scaled to the screen. */
 export const PLAN_SIZE = 1000;
 const GAP = 30;
+/** the width of one of the four places in a row of tables not placed yet */
+const CELL = Math.floor((PLAN_SIZE - GAP) / 4);
 
 /** A table's box on the plan: its own, or a place in rows by number while it has none. */
 export function boxOf(tb: PlanTable, order: number): { x: number; y: number; w: number; h: number; shape: 'square' | 'round' | 'rect' } {
   const shape = tb.shape ?? (tb.capacity > 4 ? 'rect' : tb.capacity <= 2 ? 'round' : 'square');
-  const w = tb.plan_width ?? (shape === 'rect' ? 260 : 170);
+  const w = tb.plan_width ?? (shape === 'rect' ? CELL - GAP : 170);
   const h = tb.plan_height ?? 170;
   if (tb.plan_x != null && tb.plan_y != null) return { x: tb.plan_x, y: tb.plan_y, w, h, shape };
-  // not placed yet: four to a row, in number order
-  return { x: GAP + (order % 4) * (260 + GAP), y: GAP + Math.floor(order / 4) * (170 + GAP), w, h, shape };
+  // not placed yet: four to a row, in number order, each inside the plan (the fourth too)
+  return { x: Math.round(GAP + (order % 4) * CELL), y: GAP + Math.floor(order / 4) * (170 + GAP), w, h, shape };
 }
 
 const clamp = (v: number, max: number) => Math.round(Math.min(Math.max(0, v), max));
