@@ -12,7 +12,7 @@ describe.each(DIALECTS)('webhook delivery on %s', (dialect) => {
   let n = 0;
 
   beforeAll(async () => {
-    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 5000, sandboxPrivateTargets: true } } }); // receivers on loopback, sandbox ones too
+    hub = await startHub(dialect, { config: { webhooks: { timeoutMs: 2000, sandboxPrivateTargets: true } } }); // receivers on loopback, sandbox ones too
   });
   afterAll(() => hub?.close());
   afterEach(async () => {
