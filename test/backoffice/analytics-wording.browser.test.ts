@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
 
 const DAY = 86_400_000;
 
@@ -16,17 +16,11 @@ describe('analytics wording in the browser', () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
-  const password = 'a very good password';
 
   beforeAll(async () => {
     const now = Date.now();
     hub = await startHub('sqlite', { clock: new ManualClock(now) });
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Zur Linde', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Zur Linde');
     expect((await hub.api.patch('/v1/settings', { language: 'de' })).status).toBe(200);
     const category = (await hub.api.post('/v1/menu_categories', { name: 'Hauptgerichte' })).body.id;
     const dish = (await hub.api.post('/v1/menu_items', { name: 'Schnitzel', category, price: 1850 })).body.id;
@@ -45,8 +39,8 @@ describe('analytics wording in the browser', () => {
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'de-DE' })).newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('E-Mail').fill('ada@example.com');
-    await page.getByLabel('Passwort').fill(password);
+    await page.getByLabel('E-Mail').fill(OWNER.email);
+    await page.getByLabel('Passwort').fill(OWNER.password);
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByRole('heading', { level: 1, name: 'Heute' }).waitFor();
   }, 90_000);

@@ -8,6 +8,28 @@ const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const SHOTS = path.resolve('.tmp/screenshots');
 
+/** The owner the back-office browser tests set a venue up with and sign in as. */
+export const OWNER = { name: 'Ada Owner', email: 'ada@example.com', password: 'a very good password' };
+
+/** The first-run setup, made from the hub itself (no setup code): a UTC venue in euros, owned by OWNER. */
+export async function setUpVenue(url: string, restaurantName: string): Promise<void> {
+  const setup = await fetch(`${url}/v1/auth/setup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ restaurant_name: restaurantName, timezone: 'UTC', currency: 'eur', owner_name: OWNER.name, owner_email: OWNER.email, owner_password: OWNER.password }),
+  });
+  expect(setup.status).toBeLessThan(300);
+}
+
+/** OWNER signs in on the (English) sign-in page and lands on Today. */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/app/login`);
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+}
+
 /** Debian's Chromium, headless, with nothing reaching out to the internet. */
 export async function launch(): Promise<Browser> {
   return chromium.launch({

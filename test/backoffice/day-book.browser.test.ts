@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
 
 /**
  * The reservations day book as a host uses it: a row for every table (booked or not), a booking
@@ -15,17 +15,11 @@ describe('the reservations day book in the browser', () => {
   let browser: Browser;
   let page: Page;
   const table: Record<string, string> = {};
-  const password = 'a very good password';
   const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
 
   beforeAll(async () => {
     hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Bistro Neuf', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Bistro Neuf');
     expect((await hub.api.patch('/v1/settings', { opening_hours: EVERY_DAY_NOON_TO_ELEVEN, reservation_buffer_minutes: 15 })).status).toBe(200);
     for (const [name, body] of Object.entries({ one: { number: 1, capacity: 4 }, two: { number: 2, capacity: 4 }, three: { number: 3, capacity: 2 } })) {
       table[name] = (await hub.api.post('/v1/tables', body)).body.id;
@@ -35,11 +29,7 @@ describe('the reservations day book in the browser', () => {
     browser = await launch();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await signIn(page, hub.url);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -10,7 +10,7 @@ import { applyChanges } from '../../sync/apply.ts';
 import { toWire } from '../../sync/changes.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
 
 const HOUR = 3600_000;
 
@@ -29,7 +29,8 @@ describe('back office operations in the browser', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const password = 'a very good password';
+  // everyone here signs in with the owner's password
+  const password = OWNER.password;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-office-'));
@@ -38,12 +39,7 @@ describe('back office operations in the browser', () => {
     hub = await startHub('sqlite', { dataDir, clock, config: { dataDir, backups: { enabled: true, dir: 'backups', keepDays: 14, schedule: '0 30 4 * * *' } } });
     clock.set(Date.now());
     emu = await PrinterEmulator.start();
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Osteria Test', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Osteria Test');
     const manager = await hub.api.post('/v1/staff', { name: 'Max Manager', email: 'max@example.com', role: 'manager' });
     expect((await hub.api.post(`/v1/staff/${manager.body.id}/password`, { password })).status).toBeLessThan(300);
     browser = await launch();

@@ -3,32 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { seedDemo } from '../../server/demo/seed.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
 
 /** Orders → History on a venue with nothing yet today (the demo, the morning after) opens on the last day with orders. */
 describe('order history in the browser', () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
-  const password = 'a very good password';
 
   beforeAll(async () => {
     hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Trattoria Demo', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Trattoria Demo');
     await seedDemo(hub.server.services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 2, ordersPerDay: 8 });
     browser = await launch();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await signIn(page, hub.url);
   }, 90_000);
   afterAll(async () => {
     await browser?.close();

@@ -4,7 +4,7 @@ import { PrinterEmulator } from '../../printers/emulator.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { drain } from '../printers/fixtures.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
 
 /**
  * Taking payment at a tablet (800×1280) in Chromium against a real hub, through the UI only:
@@ -18,17 +18,11 @@ describe('payments in the browser at a tablet viewport', () => {
   let emu: PrinterEmulator;
   let browser: Browser;
   let page: Page;
-  const password = 'a very good password';
 
   beforeAll(async () => {
     hub = await startHub('sqlite');
     emu = await PrinterEmulator.start();
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Osteria Test', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Osteria Test');
     menu = await seedMenu(hub);
     const printer = await hub.api.post('/v1/printers', { name: 'Till', transport: { type: 'tcp', host: emu.host, port: emu.port }, prints_receipts: true, cash_drawer: true });
     expect(printer.status).toBe(201);
@@ -37,8 +31,8 @@ describe('payments in the browser at a tablet viewport', () => {
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
     await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Email').fill(OWNER.email);
+    await page.getByLabel('Password').fill(OWNER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL((u) => !u.pathname.endsWith('/login'));
   }, 60_000);

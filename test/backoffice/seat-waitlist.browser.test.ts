@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, shot } from './browser.ts';
+import { checkPage, launch, shot, setUpVenue, signIn } from './browser.ts';
 
 /**
  * The host seats a waitlist party at a table from the back office: the dialog offers only the
@@ -15,17 +15,11 @@ describe('seating a waitlist party at a table in the browser', () => {
   let context: BrowserContext;
   let page: Page;
   const table: Record<string, string> = {};
-  const password = 'a very good password';
 
   beforeAll(async () => {
     // the pages read the browser's clock: the hub runs on the same time
     hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Bistro Neuf', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Bistro Neuf');
     for (const [name, body] of Object.entries({
       small: { number: 1, capacity: 2 },
       right: { number: 2, capacity: 4 },
@@ -40,11 +34,7 @@ describe('seating a waitlist party at a table in the browser', () => {
     context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await signIn(page, hub.url);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

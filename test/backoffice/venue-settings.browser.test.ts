@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
 
 /**
  * The venue's own settings in Chromium against a real hub: its address in guest links is
@@ -12,24 +12,14 @@ describe('venue settings in the browser', () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
-  const password = 'a very good password';
 
   beforeAll(async () => {
     hub = await startHub('sqlite');
-    const setup = await fetch(`${hub.url}/v1/auth/setup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ restaurant_name: 'Chez Ada', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: password }),
-    });
-    expect(setup.status).toBeLessThan(300);
+    await setUpVenue(hub.url, 'Chez Ada');
     browser = await launch();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${hub.url}/app/login`);
-    await page.getByLabel('Email').fill('ada@example.com');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await signIn(page, hub.url);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
