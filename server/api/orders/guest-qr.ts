@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { categoryAvailable, categoryWindowOpen } from '../../domain/orders/menu-availability.ts';
 import { wallClock } from '../../domain/wall-clock.ts';
@@ -17,6 +16,8 @@ import { orderContext } from './context.ts';
 import { GUEST_FIELDS, GuestOrderSchema, project } from '../../presenters/public-orders.ts';
 import { QrMenuSchema, QrPageSchema } from '../../presenters/guest-orders.ts';
 import { lines, orderNotes } from './schema.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 const tag = 'Guest QR ordering';
 const tokenParam = z.object({ token: z.string().min(1).max(100) });

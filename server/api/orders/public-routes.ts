@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
 import { fleetFor, type Tracking } from '../../domain/orders/fleets.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
@@ -27,6 +26,8 @@ import {
   type FieldName,
 } from '../../presenters/public-orders.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 const tag = 'Operational orders';
 /** Where an expo screen may move an order (http/screen-keys.ts). */

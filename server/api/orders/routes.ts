@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
@@ -14,6 +13,8 @@ import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 const present = (c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) => expanded(c, 'order', rows.map((r) => presentOrder(r.order, r.items)));
 

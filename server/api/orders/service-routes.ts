@@ -6,11 +6,12 @@ import { expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { clientIp, signInThrottle } from '../../http/session.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import { courseNumber, seatAndCourse } from './schema.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * Service at the table: actions on an open check, routed like cancel (POST /v1/orders/{id}/…),

@@ -1,7 +1,7 @@
 import { modeOf } from '../../domain/modes.ts';
 import { refundsOf } from '../../domain/payments/list.ts';
 import { findPayment, refundPayment } from '../../domain/payments/refund.ts';
-import { takePayment, type PaymentRow } from '../../domain/payments/take-payment.ts';
+import { takePayment } from '../../domain/payments/take-payment.ts';
 import { mustExist } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
@@ -10,6 +10,7 @@ import { listOf } from '../../http/schemas.ts';
 import { paymentContext } from './context.ts';
 import { PaymentSchema, presentPayment } from '../../presenters/payments.ts';
 import { CreatePayment, ListPayments, RefundPayment } from './schema.ts';
+import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
 const tag = 'Payments';
 

@@ -9,8 +9,8 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { jobListJson } from './job-json.ts';
 import { presentPrintJob, PRESENTED_JOB_COLUMNS, PrintJobSchema, type ListedPrintJob } from '../../presenters/printers.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
-import type { PrintJobRow } from '../../domain/printers/jobs.ts';
 import { listOf } from '../../http/schemas.ts';
+import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
 

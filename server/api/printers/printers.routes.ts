@@ -8,8 +8,8 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { presentPrinters } from './load.ts';
 import { DeletedPrinterSchema, presentPrintJob, PrinterSchema, PrintJobSchema } from '../../presenters/printers.ts';
 import { CreatePrinter, ListPrinters, UpdatePrinter } from './schema.ts';
-import type { PrinterRow } from '../../domain/printers/printers.ts';
 import { listOf } from '../../http/schemas.ts';
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 registerExpandable('printer', {
   refs: { backup_printer: 'printer' },

@@ -5,9 +5,10 @@ import { ApiError, mustExist } from '../../errors.ts';
 import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
-import { presentReservation, ReservationSchema, type ReservationRow } from '../../presenters/reservations.ts';
+import { presentReservation, ReservationSchema } from '../../presenters/reservations.ts';
 import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
+import type { ReservationRow } from '../../db/tables/reservations.table.ts';
 
 // The 'table' type's loader is registered by the tables routes (and by orders).
 registerExpandable('reservation', {
