@@ -122,7 +122,15 @@ export function readExpandParam(query: Record<string, unknown>): string[] | unde
  * A route's presented objects with the caller's `expand[]` paths filled in: the one way a list
  * or a single object of an expandable type leaves a route.
  */
-export async function expanded<T>(c: { db: Executor; expand: string[]; actor(): { restaurantId: string } }, type: string, objects: T[]): Promise<T[]> {
+type ExpandCall = { db: Executor; expand: string[]; actor(): { restaurantId: string } };
+
+export async function expanded<T>(c: ExpandCall, type: string, objects: T[]): Promise<T[]> {
   await applyExpand({ db: c.db, restaurantId: c.actor().restaurantId }, type, objects, c.expand);
   return objects;
 }
+
+/** A resource's rows → its API objects with the `expand[]` the caller asked for: one per routes file. */
+export const presentWith =
+  <Row, Out, C extends ExpandCall = ExpandCall>(type: string, present: (row: Row, c: C) => Out) =>
+  (c: C, rows: Row[]): Promise<Out[]> =>
+    expanded(c, type, rows.map((r) => present(r, c)));

@@ -1,8 +1,8 @@
 import { createCategory, deactivateCategory, findCategory, updateCategory } from '../../domain/menu/categories.ts';
 import { mustExist } from '../../errors.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { registerExpandable, presentWith } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
-import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
+import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
 import { MenuCategorySchema, presentCategory } from '../../presenters/menu-categories.ts';
 import { CreateCategory, ListCategories, UpdateCategory } from './schema.ts';
@@ -21,7 +21,7 @@ registerExpandable('menu_category', {
   },
 });
 
-const present = (c: Call<any, any, any>, rows: Parameters<typeof presentCategory>[0][]) => expanded(c, 'menu_category', rows.map(presentCategory));
+const present = presentWith('menu_category', (r: Parameters<typeof presentCategory>[0]) => presentCategory(r));
 
 const tag = 'Menu categories';
 const id = idParam('mc_ id (mcat_ accepted)');

@@ -1,9 +1,9 @@
 import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
 import { mustExist } from '../../errors.ts';
 import { cachedJson } from '../../http/cached-json.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { registerExpandable, presentWith } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
-import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
+import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
 import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
 import { MenuItemSchema, presentMenuItem } from '../../presenters/menu-items.ts';
@@ -18,7 +18,7 @@ registerExpandable('menu_item', {
   },
 });
 
-const present = (c: Call<any, any, any>, rows: Parameters<typeof presentMenuItem>[0][]) => expanded(c, 'menu_item', rows.map(presentMenuItem));
+const present = presentWith('menu_item', (r: Parameters<typeof presentMenuItem>[0]) => presentMenuItem(r));
 
 const tag = 'Menu items';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
 import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
 import { mustExist } from '../../errors.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { registerExpandable, presentWith } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
@@ -51,7 +51,7 @@ export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string):
 
 registerExpandable('qr_code', { refs: { table: 'table' } });
 
-const present = (c: Call<any, any, any>, rows: Selectable<QrCodesTable>[]) => expanded(c, 'qr_code', rows.map((r) => presentQrCode(r, c.services.config.publicUrl)));
+const present = presentWith('qr_code', (r: Selectable<QrCodesTable>, c: Call<any, any, any>) => presentQrCode(r, c.services.config.publicUrl));
 
 const tag = 'QR codes';
 

@@ -5,7 +5,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { mustExist } from '../../errors.ts';
-import { applyExpand, expanded } from '../../http/expand.ts';
+import { presentWith } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { orderContext } from './context.ts';
@@ -16,7 +16,7 @@ import { listOf } from '../../http/schemas.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
-const present = (c: Call<any, any, any>, rows: { order: OrderRow; items: OrderItemRow[] }[]) => expanded(c, 'order', rows.map((r) => presentOrder(r.order, r.items)));
+const present = presentWith('order', (r: { order: OrderRow; items: OrderItemRow[] }) => presentOrder(r.order, r.items));
 
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await present(c, [r]))[0];
 

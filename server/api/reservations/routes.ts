@@ -2,9 +2,9 @@ import { modeOf } from '../../domain/modes.ts';
 import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
 import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
 import { ApiError, mustExist } from '../../errors.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { registerExpandable, presentWith } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
-import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
+import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentReservation, ReservationSchema } from '../../presenters/reservations.ts';
 import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
 import { listOf } from '../../http/schemas.ts';
@@ -19,7 +19,7 @@ registerExpandable('reservation', {
   },
 });
 
-const present = (c: Call<any, any, any>, rows: ReservationRow[]) => expanded(c, 'reservation', rows.map(presentReservation));
+const present = presentWith('reservation', (r: ReservationRow) => presentReservation(r));
 
 const tag = 'Reservations';
 

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { clockIn, clockOut, findShift } from '../../domain/staff/shifts.ts';
 import { mustExist } from '../../errors.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { registerExpandable, presentWith } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
-import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
+import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentShift, ShiftSchema } from '../../presenters/shifts.ts';
 import { listOf } from '../../http/schemas.ts';
 
 registerExpandable('shift', { refs: { user: 'staff_user' } });
 
-const present = (c: Call<any, any, any>, rows: Parameters<typeof presentShift>[0][]) => expanded(c, 'shift', rows.map(presentShift));
+const present = presentWith('shift', (r: Parameters<typeof presentShift>[0]) => presentShift(r));
 
 const tag = 'Shifts';
 
