@@ -18,6 +18,7 @@ export const formsDe: Record<FormsKey, string> = {
   'form.invalid': 'Diesen Wert prüfen',
   'form.refused': 'Nicht gespeichert: ein Wert wurde abgelehnt. Bitte das Formular prüfen und erneut versuchen.',
   'form.removeItem': '{name} verschwindet von der Karte und kann nicht mehr bestellt werden. Über „Entfernte Gerichte zeigen“ holen Sie es zurück.',
+  'form.removeTableNamed': 'Tisch {n} entfernen?',
   'form.removeTable': 'Tisch {n} und sein QR-Code funktionieren nicht mehr. Frühere Bestellungen behalten ihren Tisch.',
   'form.deactivateNamed': '{name} deaktivieren?',
   'form.deactivateBody': '{name} kann sich nicht mehr anmelden; die Geräte werden abgemeldet.',

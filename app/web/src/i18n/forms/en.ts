@@ -21,6 +21,7 @@ export const formsEn = {
   'form.invalid': 'Check this value',
   'form.refused': 'This could not be saved: one of the values was refused. Check the form and try again.',
   'form.removeItem': '{name} leaves the menu and can no longer be ordered. You can bring it back with “Show removed items”.',
+  'form.removeTableNamed': 'Remove table {n}?',
   'form.removeTable': 'Table {n} and its QR code stop working. Past orders keep their table.',
   'form.deactivateNamed': 'Deactivate {name}?',
   'form.deactivateBody': '{name} can no longer sign in, and their devices are signed out.',

@@ -18,6 +18,7 @@ export const formsEs: Record<FormsKey, string> = {
   'form.invalid': 'Revisa este valor',
   'form.refused': 'No se pudo guardar: se rechazó uno de los valores. Revisa el formulario e inténtalo de nuevo.',
   'form.removeItem': '{name} sale de la carta y ya no se puede pedir. Con «Mostrar platos retirados» puedes recuperarlo.',
+  'form.removeTableNamed': '¿Quitar la mesa {n}?',
   'form.removeTable': 'La mesa {n} y su código QR dejan de funcionar. Los pedidos anteriores conservan su mesa.',
   'form.deactivateNamed': '¿Desactivar a {name}?',
   'form.deactivateBody': '{name} ya no podrá iniciar sesión y sus dispositivos se desconectan.',

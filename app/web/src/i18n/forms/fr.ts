@@ -18,6 +18,7 @@ export const formsFr: Record<FormsKey, string> = {
   'form.invalid': 'Vérifiez cette valeur',
   'form.refused': 'Enregistrement impossible : une valeur a été refusée. Vérifiez le formulaire et réessayez.',
   'form.removeItem': '{name} quitte la carte et ne peut plus être commandé. « Afficher les plats retirés » permet de le rétablir.',
+  'form.removeTableNamed': 'Retirer la table {n} ?',
   'form.removeTable': 'La table {n} et son code QR cessent de fonctionner. Les commandes passées gardent leur table.',
   'form.deactivateNamed': 'Désactiver {name} ?',
   'form.deactivateBody': '{name} ne pourra plus se connecter, et ses appareils sont déconnectés.',

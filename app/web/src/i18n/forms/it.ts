@@ -18,6 +18,7 @@ export const formsIt: Record<FormsKey, string> = {
   'form.invalid': 'Controlla questo valore',
   'form.refused': 'Impossibile salvare: uno dei valori è stato rifiutato. Controlla il modulo e riprova.',
   'form.removeItem': '{name} esce dal menu e non si può più ordinare. Con «Mostra piatti rimossi» puoi ripristinarlo.',
+  'form.removeTableNamed': 'Rimuovere il tavolo {n}?',
   'form.removeTable': 'Il tavolo {n} e il suo codice QR smettono di funzionare. Gli ordini passati mantengono il loro tavolo.',
   'form.deactivateNamed': 'Disattivare {name}?',
   'form.deactivateBody': '{name} non potrà più accedere e i suoi dispositivi vengono disconnessi.',
