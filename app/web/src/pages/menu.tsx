@@ -5,7 +5,7 @@ import { t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
 import { refId, type Category, type MenuItem, type ModifierGroup, type Station } from '../lib/types.ts';
-import { Badge, Button, Empty, ErrorNote, Field, FieldSet, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, CheckList, Empty, ErrorNote, Field, FieldSet, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { FieldRefusal } from '../ui/field-problem.ts';
@@ -189,7 +189,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     description: item?.description ?? '',
     allergens: (item?.allergens ?? []).join(', '),
     image_url: item?.image_url ?? '',
-    groups: new Set(item?.modifier_groups ?? []),
+    groups: new Set((item?.modifier_groups ?? []).map((g) => refId(g)!)),
     // '' = the category's station
     station: item?.station ?? '',
     translations: Object.fromEntries(OTHER_LANGUAGES.map((l) => [l, item?.translations?.[l]?.name ?? ''])) as Record<string, string>,
@@ -257,23 +257,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
       <Field label={t('menu.allergens')} name="allergens" hint={t('menu.allergensHint')} {...text('allergens')} />
       <Field label={t('menu.imageUrl')} name="image_url" type="url" {...text('image_url')} />
       {menu.groups.length ? (
-        <FieldSet legend={t('menu.groups')} name="modifier_groups">
-          {menu.groups.map((g) => (
-            <label class="check" key={g.id}>
-              <input
-                type="checkbox"
-                checked={form.groups.has(g.id)}
-                onChange={(e) => {
-                  const next = new Set(form.groups);
-                  if ((e.target as HTMLInputElement).checked) next.add(g.id);
-                  else next.delete(g.id);
-                  setForm({ ...form, groups: next });
-                }}
-              />
-              {g.name}
-            </label>
-          ))}
-        </FieldSet>
+        <CheckList legend={t('menu.groups')} name="modifier_groups" options={menu.groups.map((g) => ({ value: g.id, label: g.name }))} selected={form.groups} onChange={(next) => setForm({ ...form, groups: next })} />
       ) : null}
       <FieldSet legend={t('menu.translations')} name="translations">
         <div class="row">
@@ -405,23 +389,7 @@ function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Cate
         <Field label={t('menu.from')} name="available_from" type="time" value={form.from} onInput={(e) => setForm({ ...form, from: (e.target as HTMLInputElement).value })} />
         <Field label={t('menu.until')} name="available_until" type="time" value={form.until} onInput={(e) => setForm({ ...form, until: (e.target as HTMLInputElement).value })} />
       </div>
-      <FieldSet legend={t('menu.days')} name="available_days">
-        {DAYS.map((d) => (
-          <label class="check" key={d}>
-            <input
-              type="checkbox"
-              checked={form.days.has(d)}
-              onChange={(e) => {
-                const next = new Set(form.days);
-                if ((e.target as HTMLInputElement).checked) next.add(d);
-                else next.delete(d);
-                setForm({ ...form, days: next });
-              }}
-            />
-            {t(`day.${d}` as Key)}
-          </label>
-        ))}
-      </FieldSet>
+      <CheckList legend={t('menu.days')} name="available_days" options={DAYS.map((d) => ({ value: d, label: t(`day.${d}` as Key) }))} selected={form.days} onChange={(next) => setForm({ ...form, days: next })} />
     </FormDialog>
   );
 }

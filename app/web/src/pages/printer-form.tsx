@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { patchChanged, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import type { Station } from '../lib/types.ts';
-import { Field, FieldSet, SelectField, Toggle } from '../ui/kit.tsx';
+import { CheckList, Field, SelectField, Toggle } from '../ui/kit.tsx';
 import { FormDialog } from '../ui/form-dialog.tsx';
 
 export interface Printer {
@@ -82,23 +82,14 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
           ]}
         />
       </div>
-      <FieldSet legend={t('ops.printer.stations')} name="stations" hint={stations.length === 0 ? t('ops.printer.noStations') : undefined}>
-        {stations.map((s) => (
-          <label class="check" key={s.key}>
-            <input
-              type="checkbox"
-              checked={form.stations.has(s.key)}
-              onChange={(e) => {
-                const next = new Set(form.stations);
-                if ((e.target as HTMLInputElement).checked) next.add(s.key);
-                else next.delete(s.key);
-                setForm({ ...form, stations: next });
-              }}
-            />
-            {s.name}
-          </label>
-        ))}
-      </FieldSet>
+      <CheckList
+        legend={t('ops.printer.stations')}
+        name="stations"
+        hint={stations.length === 0 ? t('ops.printer.noStations') : undefined}
+        options={stations.map((s) => ({ value: s.key, label: s.name }))}
+        selected={form.stations}
+        onChange={(next) => setForm({ ...form, stations: next })}
+      />
       <Toggle label={t('ops.printer.receipts')} checked={form.prints_receipts} onChange={(v) => setForm({ ...form, prints_receipts: v })} />
       <SelectField
         label={t('ops.printer.backup')}

@@ -128,6 +128,29 @@ export function FieldSet({ legend, name, hint, children }: { legend: string; nam
   );
 }
 
+/** Checkboxes for picking some of a few (stations, days, modifier groups): `selected` is what is ticked. */
+export function CheckList({ legend, name, hint, options, selected, onChange }: { legend: string; name?: string; hint?: string; options: { value: string; label: string }[]; selected: Set<string>; onChange: (next: Set<string>) => void }) {
+  return (
+    <FieldSet legend={legend} name={name} hint={hint}>
+      {options.map((o) => (
+        <label class="check" key={o.value}>
+          <input
+            type="checkbox"
+            checked={selected.has(o.value)}
+            onChange={(e) => {
+              const next = new Set(selected);
+              if ((e.target as HTMLInputElement).checked) next.add(o.value);
+              else next.delete(o.value);
+              onChange(next);
+            }}
+          />
+          {o.label}
+        </label>
+      ))}
+    </FieldSet>
+  );
+}
+
 /** An on/off switch: a real checkbox (keyboard, screen readers) drawn as a switch. */
 export function Toggle({ label, checked, onChange, disabled }: { label: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
   return (
