@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, expectAccessible, launch, setUpVenue, shot, signIn } from './browser.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { checkPage, expectAccessible, shot, signedInHub } from './browser.ts';
 
 /**
  * The back office's one form dialog and one confirmation, from the keyboard: a dialog opens on
@@ -11,40 +11,29 @@ import { checkPage, expectAccessible, launch, setUpVenue, shot, signIn } from '.
  */
 describe('form dialogs and confirmations in the browser', () => {
   let hub: TestHub;
-  let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
-  beforeAll(async () => {
-    hub = await startHub('sqlite');
-    await setUpVenue(hub.url, 'Osteria Tastiera');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, hub.url);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  beforeAll(async () => ({ hub, page, close } = await signedInHub('Osteria Tastiera')), 60_000);
+  afterAll(() => close());
 
   const go = async (path: string, heading: string) => {
     await page.goto(hub.url + path);
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   };
+  // functions passed to evaluate run in the page: its globals are reached through globalThis
   const focused = () =>
     page.evaluate(() => {
-      const el = document.activeElement as HTMLInputElement | null;
+      const el = (globalThis as any).document.activeElement;
       return { tag: el?.tagName ?? '', name: el?.getAttribute('name') ?? '', text: el?.textContent ?? '', label: el?.labels?.[0]?.textContent ?? '' };
     });
   /** The texts that describe the focused control (aria-describedby), joined. */
   const focusedDescription = () =>
-    page.evaluate(() =>
-      (document.activeElement?.getAttribute('aria-describedby') ?? '')
-        .split(' ')
-        .filter(Boolean)
-        .map((id) => document.getElementById(id)?.textContent ?? '')
-        .join(' | '),
-    );
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const ids: string[] = (doc.activeElement?.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+      return ids.map((id) => doc.getElementById(id)?.textContent ?? '').join(' | ');
+    });
 
   it('a modifier group with bounds the API refuses: the error sits next to “At most”, focused, in words; fixed, saved, focus back on the opener', async () => {
     await go('/app/menu?tab=groups', 'Menu');
