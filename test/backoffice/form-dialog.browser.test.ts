@@ -22,6 +22,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   };
   // functions passed to evaluate run in the page: its globals are reached through globalThis
+  // a closing dialog hands focus back in an effect just after it leaves the page: read it with expect.poll
   const focused = () =>
     page.evaluate(() => {
       const el = (globalThis as any).document.activeElement;
@@ -76,7 +77,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     // focus is back on the button that opened the dialog
-    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'New modifier group' });
+    await expect.poll(focused).toMatchObject({ tag: 'BUTTON', text: 'New modifier group' });
     expect((await hub.api.get('/v1/modifier_groups')).body.data[0]).toMatchObject({ name: 'Size', min_selections: 2, max_selections: 2 });
     await page.locator('tr', { hasText: 'Size' }).getByText('Small, Large').waitFor();
     await checkPage(page, 'form-dialog-groups');
@@ -98,8 +99,23 @@ describe('form dialogs and confirmations in the browser', () => {
     await expectAccessible(page, 'table dialog with a number in use');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'New table' });
+    await expect.poll(focused).toMatchObject({ tag: 'BUTTON', text: 'New table' });
     expect((await hub.api.get('/v1/tables')).body.data).toHaveLength(1);
+  });
+
+  it('removing a table from its edit dialog asks first, in the same confirmation', async () => {
+    await go('/app/floor', 'Floor');
+    await page.getByRole('button', { name: 'Edit table 7' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit table 7' });
+    await dialog.getByRole('button', { name: 'Remove table' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove table 7?' });
+    await confirm.getByText('Table 7 and its QR code stop working.', { exact: false }).waitFor();
+    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
+    await expectAccessible(page, 'table remove confirmation');
+    await confirm.getByRole('button', { name: 'Remove' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('No tables yet.').waitFor();
+    expect((await hub.api.get('/v1/tables')).body.data).toHaveLength(0);
   });
 
   it('removing a webhook endpoint asks first: Cancel keeps it and gives focus back, Remove removes it', async () => {
@@ -117,7 +133,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await checkPage(page, 'form-dialog-webhook-confirm');
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'hidden' });
-    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Remove' });
+    await expect.poll(focused).toMatchObject({ tag: 'BUTTON', text: 'Remove' });
     expect((await hub.api.get('/v1/webhook_endpoints')).body.data).toHaveLength(1);
 
     await page.keyboard.press('Enter');
