@@ -94,7 +94,7 @@ describe('back office in the browser', () => {
     await page.getByLabel('Name').fill('Pasta');
     await page.getByLabel('Inside').selectOption({ label: 'Mains' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('.tree-row', { hasText: 'Pasta' }).waitFor();
+    await page.locator('tr', { hasText: 'Pasta' }).waitFor();
     await checkPage(page, 'menu-categories');
 
     await page.getByRole('tab', { name: 'Modifier groups' }).click();
@@ -119,7 +119,7 @@ describe('back office in the browser', () => {
     await page.getByLabel('Name (DE)').fill('Rindersteak');
     await checkPage(page, 'menu-item-dialog');
     await page.getByRole('button', { name: 'Save' }).click();
-    const row = page.locator('.item-row', { hasText: 'Steak' });
+    const row = page.locator('tr', { hasText: 'Steak' });
     await row.getByText('€24.50 · Doneness').waitFor();
 
     const api = new ApiClient(url, key);
@@ -146,7 +146,7 @@ describe('back office in the browser', () => {
     await page.getByLabel('Seats').fill('4');
     await page.getByLabel('Zone').fill('Terrace');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('.table-card', { hasText: '12' }).getByText('QR code').waitFor();
+    await page.locator('tr', { hasText: '12' }).getByText('QR code').waitFor();
     await checkPage(page, 'floor');
     await page.getByRole('link', { name: 'QR sheet' }).click();
     const card = page.locator('.qr-card', { hasText: 'Table 12' });
@@ -351,7 +351,7 @@ describe('back office in the browser', () => {
     await page.getByLabel('Language').selectOption('de');
     await page.getByRole('heading', { level: 1, name: 'Ihr Konto' }).waitFor();
     await go('/app/menu', 'Speisekarte');
-    await page.locator('.item-row', { hasText: 'Steak' }).getByText(/24,50\s€/).waitFor();
+    await page.locator('tr', { hasText: 'Steak' }).getByText(/24,50\s€/).waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     await checkPage(page, 'menu-items-de');
     await go('/app/account', 'Ihr Konto');

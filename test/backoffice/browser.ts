@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { startHub, type TestHub } from '../helpers/server.ts';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -28,6 +29,17 @@ export async function signIn(page: Page, url: string): Promise<void> {
   await page.getByLabel('Password').fill(OWNER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+}
+
+/** A fresh SQLite hub set up as `restaurantName`, and OWNER signed in on a 1280×800 English page. */
+export async function signedInHub(restaurantName: string): Promise<{ hub: TestHub; browser: Browser; page: Page; close: () => Promise<void> }> {
+  const hub = await startHub('sqlite');
+  await setUpVenue(hub.url, restaurantName);
+  const browser = await launch();
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
+  page.setDefaultTimeout(10_000);
+  await signIn(page, hub.url);
+  return { hub, browser, page, close: async () => (await browser.close(), await hub.close()) };
 }
 
 /** Debian's Chromium, headless, with nothing reaching out to the internet. */

@@ -150,7 +150,7 @@ describe('back office operations in the browser', () => {
 
     await dialog.getByLabel('Network address').fill('127.0.0.1');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    const row = page.locator('.item-row', { hasText: 'Pass printer' });
+    const row = page.locator('tr', { hasText: 'Pass printer' });
     await row.getByText(`127.0.0.1:${emu.port} · Bar`).waitFor();
     const made = (await hub.api.get('/v1/printers')).body.data[0];
     expect(made).toMatchObject({ name: 'Pass printer', transport: { type: 'tcp', host: '127.0.0.1', port: emu.port }, stations: ['bar'], is_active: true });
@@ -172,7 +172,7 @@ describe('back office operations in the browser', () => {
     await switchOn(edit, 'Prints guest receipts');
     await checkPage(page, 'printers-edit');
     await edit.getByRole('button', { name: 'Save' }).click();
-    const renamed = page.locator('.item-row', { hasText: 'Bar printer' });
+    const renamed = page.locator('tr', { hasText: 'Bar printer' });
     await renamed.getByText('receipts').waitFor();
     expect((await hub.api.get(`/v1/printers/${made.id}`)).body).toMatchObject({ name: 'Bar printer', paper_width: 58, prints_receipts: true });
 

@@ -14,14 +14,19 @@ import { screensEn } from '../../app/web/src/i18n/screens/en.ts';
 import { screensEs } from '../../app/web/src/i18n/screens/es.ts';
 import { screensFr } from '../../app/web/src/i18n/screens/fr.ts';
 import { screensIt } from '../../app/web/src/i18n/screens/it.ts';
+import { formsDe } from '../../app/web/src/i18n/forms/de.ts';
+import { formsEn } from '../../app/web/src/i18n/forms/en.ts';
+import { formsEs } from '../../app/web/src/i18n/forms/es.ts';
+import { formsFr } from '../../app/web/src/i18n/forms/fr.ts';
+import { formsIt } from '../../app/web/src/i18n/forms/it.ts';
 import { formatMessage } from '../../app/web/src/lib/message.ts';
 
 const DICTS: Record<string, Record<string, string>> = {
-  en: { ...en, ...screensEn, ...opsEn },
-  de: { ...deBackOffice, ...screensDe, ...opsDe },
-  fr: { ...fr, ...screensFr, ...opsFr },
-  es: { ...es, ...screensEs, ...opsEs },
-  it: { ...itDict, ...screensIt, ...opsIt },
+  en: { ...en, ...screensEn, ...opsEn, ...formsEn },
+  de: { ...deBackOffice, ...screensDe, ...opsDe, ...formsDe },
+  fr: { ...fr, ...screensFr, ...opsFr, ...formsFr },
+  es: { ...es, ...screensEs, ...opsEs, ...formsEs },
+  it: { ...itDict, ...screensIt, ...opsIt, ...formsIt },
 };
 
 describe('texts with numbers', () => {
@@ -34,6 +39,13 @@ describe('texts with numbers', () => {
     expect(formatMessage(DICTS.fr!['analytics.shifts']!, { n: 0 }, 'fr')).toBe('0 service');
     expect(formatMessage('{n, plural, =0 {none} one {# left} other {# left}}', { n: 0 }, 'en')).toBe('none');
     expect(formatMessage('Table {n}', { n: 12 }, 'en')).toBe('Table 12');
+  });
+
+  it('a refused field is told in each language’s words and plurals', () => {
+    expect(formatMessage(DICTS.en!['form.tooLong']!, { max: 1 }, 'en')).toBe('At most 1 character');
+    expect(formatMessage(DICTS.en!['form.tooLong']!, { max: 200 }, 'en')).toBe('At most 200 characters');
+    expect(formatMessage(DICTS.es!['form.tooShort']!, { min: 1 }, 'es')).toBe('Al menos 1 carácter');
+    expect(formatMessage(DICTS.de!['form.atLeast']!, { min: 2 }, 'de')).toBe('Muss mindestens 2 sein');
   });
 
   it('every text of every language fills in whole: no placeholder or plural syntax left on a page', () => {

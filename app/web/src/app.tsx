@@ -3,6 +3,7 @@ import './i18n/service/index.ts';
 import './i18n/payments/index.ts';
 import './i18n/first-day/index.ts';
 import './i18n/venue/index.ts';
+import './i18n/forms/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';

@@ -5,6 +5,7 @@ import type { PayKey } from '../i18n/payments/en.ts';
 import type { ServiceKey } from '../i18n/service/en.ts';
 import type { FirstDayKey } from '../i18n/first-day/en.ts';
 import type { VenueKey } from '../i18n/venue/en.ts';
+import type { FormsKey } from '../i18n/forms/en.ts';
 import { screensDe } from '../i18n/screens/de.ts';
 import { screensEn, type ScreensKey } from '../i18n/screens/en.ts';
 import { screensEs } from '../i18n/screens/es.ts';
@@ -14,7 +15,7 @@ import { formatMessage } from './message.ts';
 import { session } from './session.ts';
 
 /** The back office's keys (with its sync, backups, mail and printers texts, i18n/ops/*) and those of the kitchen screens and guest pages (i18n/screens/*). */
-export type Key = BackOfficeKey | ScreensKey | OpsKey | ServiceKey | PayKey | FirstDayKey | VenueKey;
+export type Key = BackOfficeKey | ScreensKey | OpsKey | ServiceKey | PayKey | FirstDayKey | VenueKey | FormsKey;
 export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it'] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español', it: 'Italiano' };

@@ -3,8 +3,10 @@ import { del, get, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, ErrorNote, Field, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 interface ApiKey {
   id: string;
@@ -44,48 +46,36 @@ export function ApiKeysPage() {
       <p class="muted">{t('keys.intro')}</p>
       <ErrorNote error={error ?? actError} />
       {made ? <SecretOnce made={made} onDone={() => setMade(null)} /> : null}
-      {!keys ? (
-        <Loading />
-      ) : keys.length === 0 ? (
-        <Empty>{t('keys.none')}</Empty>
-      ) : (
-        <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.type')}</th>
-                <th scope="col">{t('keys.key')}</th>
-                <th scope="col">{t('keys.lastUsed')}</th>
-                <th scope="col">
-                  <span class="sr-only">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} class={k.revoked_at ? 'is-removed' : ''}>
-                  <td>{k.name ?? '—'}</td>
-                  <td>
-                    {t(k.type === 'widget' ? 'keys.widget' : 'keys.secret')} <Badge tone={k.livemode ? 'good' : 'warn'}>{k.livemode ? t('keys.live') : t('keys.sandbox')}</Badge>
-                  </td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{k.revoked_at ? t('keys.revokedAt', { when: when(k.revoked_at) }) : when(k.last_used_at)}</td>
-                  <td class="num">
-                    {writable && !k.revoked_at ? (
-                      <Button variant="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('keys.revokeNamed', { name: k.name ?? k.prefix })}>
-                        {t('keys.revoke')}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={keys}
+        rowKey={(k) => k.id}
+        rowClass={(k) => (k.revoked_at ? 'is-removed' : '')}
+        empty={t('keys.none')}
+        label={t('keys.title')}
+        columns={[
+          { label: t('keys.name'), cell: (k) => k.name ?? '—' },
+          {
+            label: t('keys.type'),
+            cell: (k) => (
+              <>
+                {t(k.type === 'widget' ? 'keys.widget' : 'keys.secret')} <Badge tone={k.livemode ? 'good' : 'warn'}>{k.livemode ? t('keys.live') : t('keys.sandbox')}</Badge>
+              </>
+            ),
+          },
+          { label: t('keys.key'), cell: (k) => <code>{k.prefix}…</code> },
+          { label: t('keys.lastUsed'), cell: (k) => (k.revoked_at ? t('keys.revokedAt', { when: when(k.revoked_at) }) : when(k.last_used_at)) },
+        ]}
+        actions={
+          writable
+            ? (k) =>
+                !k.revoked_at ? (
+                  <Button variant="danger" disabled={busy} onClick={() => setRevoking(k)} aria-label={t('keys.revokeNamed', { name: k.name ?? k.prefix })}>
+                    {t('keys.revoke')}
+                  </Button>
+                ) : null
+            : null
+        }
+      />
       <ConfirmDialog
         title={t('keys.revokeNamed', { name: revoking?.name ?? revoking?.prefix ?? '' })}
         message={t('keys.revokeWarning')}
@@ -152,50 +142,39 @@ function NewKeyDialog({ onClose, onMade }: { onClose: () => void; onMade: (k: Ap
   const [name, setName] = useState('');
   const [kind, setKind] = useState('live');
   const [scopes, setScopes] = useState('full');
-  const [act, busy, error] = useAction();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    await act(async () => {
-      const body = {
-        name,
-        type: kind === 'widget' ? 'widget' : 'secret',
-        livemode: kind !== 'sandbox',
-        ...(kind !== 'widget' && SCOPE_SETS[scopes] ? { scopes: SCOPE_SETS[scopes] } : {}),
-      };
-      onMade(await post('/v1/api_keys', body));
-    });
+  const submit = async () => {
+    const body = {
+      name,
+      type: kind === 'widget' ? 'widget' : 'secret',
+      livemode: kind !== 'sandbox',
+      ...(kind !== 'widget' && SCOPE_SETS[scopes] ? { scopes: SCOPE_SETS[scopes] } : {}),
+    };
+    onMade(await post('/v1/api_keys', body));
   };
   return (
-    <Dialog title={t('keys.new')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={submit}>
-        <Field label={t('keys.name')} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} hint={t('keys.nameHint')} />
+    <FormDialog title={t('keys.new')} submitLabel={t('keys.create')} onClose={onClose} onSubmit={submit}>
+      <Field label={t('keys.name')} name="name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} hint={t('keys.nameHint')} />
+      <SelectField
+        label={t('keys.type')}
+        name="type"
+        value={kind}
+        onChange={setKind}
+        options={[
+          { value: 'live', label: t('keys.kindLive') },
+          { value: 'sandbox', label: t('keys.kindSandbox') },
+          { value: 'widget', label: t('keys.kindWidget') },
+        ]}
+      />
+      {kind !== 'widget' ? (
         <SelectField
-          label={t('keys.type')}
-          value={kind}
-          onChange={setKind}
-          options={[
-            { value: 'live', label: t('keys.kindLive') },
-            { value: 'sandbox', label: t('keys.kindSandbox') },
-            { value: 'widget', label: t('keys.kindWidget') },
-          ]}
+          label={t('keys.scopes')}
+          name="scopes"
+          value={scopes}
+          onChange={setScopes}
+          options={Object.keys(SCOPE_SETS).map((s) => ({ value: s, label: t(`keys.scopes.${s}` as 'keys.scopes.full') }))}
+          hint={SCOPE_SETS[scopes]?.join(', ') ?? t('keys.scopes.fullHint', { role: session.value?.role ?? '' })}
         />
-        {kind !== 'widget' ? (
-          <SelectField
-            label={t('keys.scopes')}
-            value={scopes}
-            onChange={setScopes}
-            options={Object.keys(SCOPE_SETS).map((s) => ({ value: s, label: t(`keys.scopes.${s}` as 'keys.scopes.full') }))}
-            hint={SCOPE_SETS[scopes]?.join(', ') ?? t('keys.scopes.fullHint', { role: session.value?.role ?? '' })}
-          />
-        ) : null}
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('keys.create')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      ) : null}
+    </FormDialog>
   );
 }

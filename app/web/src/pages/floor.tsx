@@ -4,7 +4,9 @@ import { del, getAll, patchChanged, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import type { Table } from '../lib/types.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 import { ArrangePlan } from './floor-arrange.tsx';
 
 interface QrCode {
@@ -71,16 +73,18 @@ export function FloorPage() {
       {zones.map((zone) => (
         <section key={zone} class="menu-section">
           <h2>{zone || t('floor.noZone')}</h2>
-          <ul class="table-grid">
-            {floor.tables
-              .filter((x) => (x.zone ?? '') === zone)
-              .map((tbl) => (
-                <li key={tbl.id} class="table-card">
-                  <span class="table-no">{tbl.number}</span>
-                  <span class="muted">{t('floor.seats', { n: tbl.capacity })}</span>
-                  <Badge tone={codeOf(tbl) ? 'good' : 'neutral'}>{codeOf(tbl) ? t('floor.hasQr') : t('floor.noQr')}</Badge>
-                  {writable ? (
-                    <div class="card-actions">
+          <DataTable
+            rows={floor.tables.filter((x) => (x.zone ?? '') === zone)}
+            rowKey={(tbl) => tbl.id}
+            columns={[
+              { label: t('col.table'), cell: (tbl) => <strong class="table-no">{tbl.number}</strong> },
+              { label: t('floor.capacity'), cell: (tbl) => t('floor.seats', { n: tbl.capacity }) },
+              { label: t('col.qr'), cell: (tbl) => <Badge tone={codeOf(tbl) ? 'good' : 'neutral'}>{codeOf(tbl) ? t('floor.hasQr') : t('floor.noQr')}</Badge> },
+            ]}
+            actions={
+              writable
+                ? (tbl) => (
+                    <>
                       {!codeOf(tbl) ? (
                         <Button disabled={busy} onClick={() => makeCode(tbl)} aria-label={t('floor.makeQrFor', { n: tbl.number })}>
                           {t('floor.makeQr')}
@@ -89,11 +93,11 @@ export function FloorPage() {
                       <Button onClick={() => setEditing(tbl)} aria-label={t('floor.editTable', { n: tbl.number })}>
                         {t('common.edit')}
                       </Button>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-          </ul>
+                    </>
+                  )
+                : null
+            }
+          />
         </section>
       ))}
       {editing ? <TableDialog table={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} /> : null}
@@ -105,50 +109,37 @@ function TableDialog({ table, onClose, onSaved }: { table: Table | null; onClose
   const [number, setNumber] = useState(table ? String(table.number) : '');
   const [capacity, setCapacity] = useState(table ? String(table.capacity) : '4');
   const [zone, setZone] = useState(table?.zone ?? '');
-  const [act, busy, error] = useAction();
   const [opened] = useState(() => ({ number, capacity, zone }));
   const bodyOf = (f: typeof opened) => ({ number: Number(f.number), capacity: Number(f.capacity), zone: f.zone.trim() || null });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf({ number, capacity, zone });
-    const ok = await act(async () => {
-      if (table) await patchChanged(`/v1/tables/${table.id}`, body, bodyOf(opened));
-      // a new table gets its QR code at once: it is what the guests there order from
-      else await post('/v1/qr_codes', { table: (await post<Table>('/v1/tables', body)).id });
-    });
-    if (ok) {
-      await onSaved();
-      onClose();
-    }
+    if (table) await patchChanged(`/v1/tables/${table.id}`, body, bodyOf(opened));
+    // a new table gets its QR code at once: it is what the guests there order from
+    else await post('/v1/qr_codes', { table: (await post<Table>('/v1/tables', body)).id });
+    await onSaved();
+    onClose();
   };
-  const remove = async () => {
-    if (table && (await act(() => del(`/v1/tables/${table.id}`)))) {
-      await onSaved();
-      onClose();
-    }
-  };
+  const remove = table
+    ? {
+        label: t('floor.removeTable'),
+        title: t('form.removeTableNamed', { n: table.number }),
+        message: t('form.removeTable', { n: table.number }),
+        confirmLabel: t('common.remove'),
+        run: async () => {
+          await del(`/v1/tables/${table.id}`);
+          await onSaved();
+          onClose();
+        },
+      }
+    : null;
   return (
-    <Dialog title={table ? t('floor.editTable', { n: table.number }) : t('floor.newTable')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={save}>
-        <div class="row">
-          <Field label={t('floor.number')} type="number" min={1} required value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />
-          <Field label={t('floor.capacity')} type="number" min={1} max={100} required value={capacity} onInput={(e) => setCapacity((e.target as HTMLInputElement).value)} />
-        </div>
-        <Field label={t('floor.zone')} value={zone} onInput={(e) => setZone((e.target as HTMLInputElement).value)} hint={t('floor.zoneHint')} />
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          {table ? (
-            <Button variant="danger" disabled={busy} onClick={remove}>
-              {t('floor.removeTable')}
-            </Button>
-          ) : null}
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={table ? t('floor.editTable', { n: table.number }) : t('floor.newTable')} onClose={onClose} onSubmit={save} remove={remove}>
+      <div class="row">
+        <Field label={t('floor.number')} name="number" type="number" min={1} required value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />
+        <Field label={t('floor.capacity')} name="capacity" type="number" min={1} max={100} required value={capacity} onInput={(e) => setCapacity((e.target as HTMLInputElement).value)} />
+      </div>
+      <Field label={t('floor.zone')} name="zone" value={zone} onInput={(e) => setZone((e.target as HTMLInputElement).value)} hint={t('floor.zoneHint')} />
+    </FormDialog>
   );
 }
 

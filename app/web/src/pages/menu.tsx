@@ -5,7 +5,11 @@ import { t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { can } from '../lib/session.ts';
 import { refId, type Category, type MenuItem, type ModifierGroup, type Station } from '../lib/types.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, CheckList, Empty, ErrorNote, Field, FieldSet, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { FieldRefusal } from '../ui/field-problem.ts';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const OTHER_LANGUAGES = ['de', 'fr', 'es', 'it'] as const;
@@ -71,6 +75,7 @@ export function MenuPage() {
 function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
   const [showRemoved, setShowRemoved] = useState(false);
   const [editing, setEditing] = useState<MenuItem | 'new' | null>(null);
+  const [removing, setRemoving] = useState<MenuItem | null>(null);
   const [act, busy, error] = useAction();
   const writable = can('menu:write');
   const tree = categoryTree(menu.categories);
@@ -78,7 +83,9 @@ function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
   // The 86 switch: one tap, and every channel (QR menu, API, screens) refuses the item at once.
   const setAvailable = (item: MenuItem, on: boolean) => act(async () => (await patch(`/v1/menu_items/${item.id}`, { is_available: on }), await reload()));
   const restore = (item: MenuItem) => act(async () => (await patch(`/v1/menu_items/${item.id}`, { is_active: true }), await reload()));
-  const remove = (item: MenuItem) => act(async () => (await del(`/v1/menu_items/${item.id}`), await reload()));
+  const remove = async (item: MenuItem) => {
+    if (await act(async () => (await del(`/v1/menu_items/${item.id}`), await reload()))) setRemoving(null);
+  };
 
   return (
     <section>
@@ -100,45 +107,70 @@ function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
             <h2 style={{ marginLeft: `${depth}rem` }}>
               {cat.name} {!cat.is_active ? <Badge tone="bad">{t('menu.inactive')}</Badge> : null}
             </h2>
-            <ul class="item-list">
-              {items.map((i) => (
-                <li key={i.id} class={`item-row ${!i.is_available ? 'is-86' : ''} ${!i.is_active ? 'is-removed' : ''}`}>
-                  <div class="item-main">
-                    <strong>{i.name}</strong>
+            <DataTable
+              rows={items}
+              rowKey={(i) => i.id}
+              rowClass={(i) => `${!i.is_available ? 'is-86' : ''} ${!i.is_active ? 'is-removed' : ''}`.trim()}
+              columns={[
+                {
+                  label: t('col.item'),
+                  cell: (i) => (
+                    <>
+                      <strong>{i.name}</strong>
+                      {i.allergens.length ? (
+                        <span class="muted block">
+                          {t('menu.allergens')}: {i.allergens.join(', ')}
+                        </span>
+                      ) : null}
+                    </>
+                  ),
+                },
+                {
+                  label: t('col.details'),
+                  cell: (i) => (
                     <span class="muted">
                       {money(i.price)}
                       {i.modifier_groups.length ? ` · ${i.modifier_groups.map((g) => menu.groups.find((x) => x.id === g)?.name ?? g).join(', ')}` : ''}
                       {i.station ? ` · ${t('menu.itemStation')}: ${stationNameOf(menu, i.station)}` : ''}
                     </span>
-                    {i.allergens.length ? <span class="muted">{t('menu.allergens')}: {i.allergens.join(', ')}</span> : null}
-                  </div>
-                  <div class="item-actions">
-                    {i.is_active ? (
-                      <>
-                        <Toggle label={i.is_available ? t('menu.available') : t('menu.eightySixed')} checked={i.is_available} disabled={!writable || busy} onChange={(on) => setAvailable(i, on)} />
-                        {writable ? (
-                          <Button onClick={() => setEditing(i)} aria-label={t('menu.editNamed', { name: i.name })}>
-                            {t('common.edit')}
-                          </Button>
-                        ) : null}
-                        {writable ? (
-                          <Button variant="quiet" onClick={() => remove(i)} aria-label={t('menu.removeNamed', { name: i.name })}>
-                            {t('common.remove')}
-                          </Button>
-                        ) : null}
-                      </>
-                    ) : writable ? (
-                      <Button onClick={() => restore(i)} aria-label={t('menu.restoreNamed', { name: i.name })}>
-                        {t('menu.restore')}
+                  ),
+                },
+              ]}
+              actions={(i) =>
+                i.is_active ? (
+                  <>
+                    <Toggle label={i.is_available ? t('menu.available') : t('menu.eightySixed')} checked={i.is_available} disabled={!writable || busy} onChange={(on) => setAvailable(i, on)} />
+                    {writable ? (
+                      <Button onClick={() => setEditing(i)} aria-label={t('menu.editNamed', { name: i.name })}>
+                        {t('common.edit')}
                       </Button>
                     ) : null}
-                  </div>
-                </li>
-              ))}
-            </ul>
+                    {writable ? (
+                      <Button variant="quiet" onClick={() => setRemoving(i)} aria-label={t('menu.removeNamed', { name: i.name })}>
+                        {t('common.remove')}
+                      </Button>
+                    ) : null}
+                  </>
+                ) : writable ? (
+                  <Button onClick={() => restore(i)} aria-label={t('menu.restoreNamed', { name: i.name })}>
+                    {t('menu.restore')}
+                  </Button>
+                ) : null
+              }
+            />
           </section>
         );
       })}
+      <ConfirmDialog
+        title={t('menu.removeNamed', { name: removing?.name ?? '' })}
+        message={t('form.removeItem', { name: removing?.name ?? '' })}
+        confirmLabel={t('common.remove')}
+        open={removing !== null}
+        busy={busy}
+        error={error}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && remove(removing)}
+      />
       {editing ? <ItemDialog menu={menu} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} /> : null}
     </section>
   );
@@ -157,15 +189,13 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     description: item?.description ?? '',
     allergens: (item?.allergens ?? []).join(', '),
     image_url: item?.image_url ?? '',
-    groups: new Set(item?.modifier_groups ?? []),
+    groups: new Set((item?.modifier_groups ?? []).map((g) => refId(g)!)),
     // '' = the category's station
     station: item?.station ?? '',
     translations: Object.fromEntries(OTHER_LANGUAGES.map((l) => [l, item?.translations?.[l]?.name ?? ''])) as Record<string, string>,
   });
   // an edit sends only what changed since the dialog opened (see changedFields)
   const [opened] = useState(form);
-  const [act, busy, error] = useAction();
-  const [invalid, setInvalid] = useState<string | null>(null);
   const text = (k: 'name' | 'price' | 'cost' | 'tax' | 'description' | 'allergens' | 'image_url') => ({
     value: form[k],
     onInput: (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value }),
@@ -192,86 +222,57 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     };
   };
 
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const price = parseMoney(form.price);
-    const cost = form.cost.trim() ? parseMoney(form.cost) : null;
+  const save = async () => {
+    // amounts are checked here, where the reader's decimal comma is understood
     const tax = form.tax.trim() ? Number(form.tax.replace(',', '.')) / 100 : null;
-    if (price === null) return setInvalid('price');
-    if (form.cost.trim() && cost === null) return setInvalid('cost');
-    if (tax !== null && !(tax >= 0 && tax <= 1)) return setInvalid('tax');
-    setInvalid(null);
+    if (parseMoney(form.price) === null) throw new FieldRefusal('price', t('menu.badAmount'));
+    if (form.cost.trim() && parseMoney(form.cost) === null) throw new FieldRefusal('cost', t('menu.badAmount'));
+    if (tax !== null && !(tax >= 0 && tax <= 1)) throw new FieldRefusal('tax_rate', t('menu.badTax'));
     const body = bodyOf(form);
-    if (await act(async () => (item ? await patchChanged(`/v1/menu_items/${item.id}`, body, bodyOf(opened)) : await post('/v1/menu_items', body)))) {
-      await onSaved();
-      onClose();
-    }
+    await (item ? patchChanged(`/v1/menu_items/${item.id}`, body, bodyOf(opened)) : post('/v1/menu_items', body));
+    await onSaved();
+    onClose();
   };
 
   return (
-    <Dialog title={item ? t('menu.editItem') : t('menu.newItem')} open onClose={onClose}>
-      <form onSubmit={save} class="form-grid">
-        <Field label={t('menu.name')} required {...text('name')} />
-        <SelectField label={t('menu.category')} value={form.category} onChange={(v) => setForm({ ...form, category: v })} options={activeCats.map(({ cat, depth }) => ({ value: cat.id, label: `${'— '.repeat(depth)}${cat.name}` }))} />
-        <SelectField
-          label={t('menu.itemStation')}
-          value={form.station}
-          onChange={(v) => setForm({ ...form, station: v })}
-          options={[
-            { value: '', label: t('menu.categoryStation', { name: stationNameOf(menu, menu.categories.find((c) => c.id === form.category)?.station) }) },
-            ...menu.stations.filter((s) => s.is_active || s.key === form.station).map((s) => ({ value: s.key, label: s.name })),
-          ]}
-        />
+    <FormDialog title={item ? t('menu.editItem') : t('menu.newItem')} onClose={onClose} onSubmit={save} invalid={{ price: t('menu.badAmount'), cost: t('menu.badAmount'), tax_rate: t('menu.badTax') }}>
+      <Field label={t('menu.name')} name="name" required {...text('name')} />
+      <SelectField label={t('menu.category')} name="category" value={form.category} onChange={(v) => setForm({ ...form, category: v })} options={activeCats.map(({ cat, depth }) => ({ value: cat.id, label: `${'— '.repeat(depth)}${cat.name}` }))} />
+      <SelectField
+        label={t('menu.itemStation')}
+        name="station"
+        value={form.station}
+        onChange={(v) => setForm({ ...form, station: v })}
+        options={[
+          { value: '', label: t('menu.categoryStation', { name: stationNameOf(menu, menu.categories.find((c) => c.id === form.category)?.station) }) },
+          ...menu.stations.filter((s) => s.is_active || s.key === form.station).map((s) => ({ value: s.key, label: s.name })),
+        ]}
+      />
+      <div class="row">
+        <Field label={t('menu.price')} name="price" required inputMode="decimal" {...text('price')} />
+        <Field label={t('menu.cost')} name="cost" inputMode="decimal" {...text('cost')} />
+        <Field label={t('menu.tax')} name="tax_rate" inputMode="decimal" hint={t('menu.taxHint')} {...text('tax')} />
+      </div>
+      <TextArea label={t('menu.description')} name="description" value={form.description} onInput={(v) => setForm({ ...form, description: v })} />
+      <Field label={t('menu.allergens')} name="allergens" hint={t('menu.allergensHint')} {...text('allergens')} />
+      <Field label={t('menu.imageUrl')} name="image_url" type="url" {...text('image_url')} />
+      {menu.groups.length ? (
+        <CheckList legend={t('menu.groups')} name="modifier_groups" options={menu.groups.map((g) => ({ value: g.id, label: g.name }))} selected={form.groups} onChange={(next) => setForm({ ...form, groups: next })} />
+      ) : null}
+      <FieldSet legend={t('menu.translations')} name="translations">
         <div class="row">
-          <Field label={t('menu.price')} required inputMode="decimal" error={invalid === 'price' ? t('menu.badAmount') : null} {...text('price')} />
-          <Field label={t('menu.cost')} inputMode="decimal" error={invalid === 'cost' ? t('menu.badAmount') : null} {...text('cost')} />
-          <Field label={t('menu.tax')} inputMode="decimal" hint={t('menu.taxHint')} error={invalid === 'tax' ? t('menu.badTax') : null} {...text('tax')} />
+          {OTHER_LANGUAGES.map((l) => (
+            <Field
+              key={l}
+              name={`translations.${l}.name`}
+              label={t('menu.nameIn', { lang: l.toUpperCase() })}
+              value={form.translations[l]}
+              onInput={(e) => setForm({ ...form, translations: { ...form.translations, [l]: (e.target as HTMLInputElement).value } })}
+            />
+          ))}
         </div>
-        <TextArea label={t('menu.description')} value={form.description} onInput={(v) => setForm({ ...form, description: v })} />
-        <Field label={t('menu.allergens')} hint={t('menu.allergensHint')} {...text('allergens')} />
-        <Field label={t('menu.imageUrl')} type="url" {...text('image_url')} />
-        {menu.groups.length ? (
-          <fieldset class="checks">
-            <legend>{t('menu.groups')}</legend>
-            {menu.groups.map((g) => (
-              <label class="check" key={g.id}>
-                <input
-                  type="checkbox"
-                  checked={form.groups.has(g.id)}
-                  onChange={(e) => {
-                    const next = new Set(form.groups);
-                    if ((e.target as HTMLInputElement).checked) next.add(g.id);
-                    else next.delete(g.id);
-                    setForm({ ...form, groups: next });
-                  }}
-                />
-                {g.name}
-              </label>
-            ))}
-          </fieldset>
-        ) : null}
-        <fieldset class="checks">
-          <legend>{t('menu.translations')}</legend>
-          <div class="row">
-            {OTHER_LANGUAGES.map((l) => (
-              <Field
-                key={l}
-                label={t('menu.nameIn', { lang: l.toUpperCase() })}
-                value={form.translations[l]}
-                onInput={(e) => setForm({ ...form, translations: { ...form.translations, [l]: (e.target as HTMLInputElement).value } })}
-              />
-            ))}
-          </div>
-        </fieldset>
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      </FieldSet>
+    </FormDialog>
   );
 }
 
@@ -304,22 +305,29 @@ function Categories({ menu, reload }: { menu: Menu; reload: () => Promise<void> 
         </div>
       ) : null}
       <ErrorNote error={error} />
-      {tree.length === 0 ? (
-        <Empty>{t('menu.noCategories')}</Empty>
-      ) : (
-        <ul class="tree" aria-label={t('menu.categories')}>
-          {tree.map(({ cat, depth }) => (
-            <li key={cat.id} class={`tree-row ${cat.is_active ? '' : 'is-removed'}`} style={{ paddingLeft: `${0.75 + depth * 1.5}rem` }}>
-              <div class="item-main">
-                <strong>{cat.name}</strong>
-                <span class="muted">
-                  {t('menu.station')}: {menu.stations.find((s) => s.key === cat.station)?.name ?? cat.station}
-                  {cat.available_from && cat.available_until ? ` · ${cat.available_from}–${cat.available_until}` : ''}
-                  {cat.available_days.length < 7 ? ` · ${cat.available_days.map((d) => t(`day.${d}` as Key)).join(', ')}` : ''}
-                </span>
-              </div>
-              {writable ? (
-                <div class="item-actions">
+      <DataTable
+        rows={tree}
+        rowKey={({ cat }) => cat.id}
+        rowClass={({ cat }) => (cat.is_active ? '' : 'is-removed')}
+        empty={t('menu.noCategories')}
+        label={t('menu.categories')}
+        columns={[
+          { label: t('menu.name'), cell: ({ cat, depth }) => <strong style={{ paddingLeft: `${depth * 1.5}rem` }}>{cat.name}</strong> },
+          { label: t('menu.station'), cell: ({ cat }) => menu.stations.find((s) => s.key === cat.station)?.name ?? cat.station },
+          {
+            label: t('col.when'),
+            cell: ({ cat }) => (
+              <span class="muted">
+                {cat.available_from && cat.available_until ? `${cat.available_from}–${cat.available_until}` : ''}
+                {cat.available_days.length < 7 ? ` · ${cat.available_days.map((d) => t(`day.${d}` as Key)).join(', ')}` : ''}
+              </span>
+            ),
+          },
+        ]}
+        actions={
+          writable
+            ? ({ cat }) => (
+                <>
                   <Button variant="quiet" disabled={busy} onClick={() => moveBy(cat, -1)} aria-label={t('menu.moveUp', { name: cat.name })}>
                     ↑
                   </Button>
@@ -330,12 +338,11 @@ function Categories({ menu, reload }: { menu: Menu; reload: () => Promise<void> 
                   <Button onClick={() => setEditing(cat)} aria-label={t('menu.editNamed', { name: cat.name })}>
                     {t('common.edit')}
                   </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+                </>
+              )
+            : null
+        }
+      />
       {editing ? <CategoryDialog menu={menu} cat={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} /> : null}
     </section>
   );
@@ -351,7 +358,6 @@ function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Cate
     days: new Set<string>(cat?.available_days ?? DAYS),
   });
   const [opened] = useState(form);
-  const [act, busy, error] = useAction();
   const bodyOf = (f: typeof form) => ({
     name: f.name,
     parent_category: f.parent || null,
@@ -360,58 +366,31 @@ function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Cate
     available_until: f.until || null,
     available_days: DAYS.filter((d) => f.days.has(d)),
   });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf(form);
     const sort_order = (menu.categories.filter((c) => (c.parent_category ?? '') === form.parent).length + 1) * 10;
-    if (await act(async () => (cat ? await patchChanged(`/v1/menu_categories/${cat.id}`, body, bodyOf(opened)) : await post('/v1/menu_categories', { ...body, sort_order })))) {
-      await onSaved();
-      onClose();
-    }
+    await (cat ? patchChanged(`/v1/menu_categories/${cat.id}`, body, bodyOf(opened)) : post('/v1/menu_categories', { ...body, sort_order }));
+    await onSaved();
+    onClose();
   };
   const parents = categoryTree(menu.categories).filter((c) => c.cat.id !== cat?.id);
   return (
-    <Dialog title={cat ? t('menu.editCategory') : t('menu.newCategory')} open onClose={onClose}>
-      <form onSubmit={save} class="form-grid">
-        <Field label={t('menu.name')} required value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} />
-        <SelectField
-          label={t('menu.parent')}
-          value={form.parent}
-          onChange={(v) => setForm({ ...form, parent: v })}
-          options={[{ value: '', label: t('menu.topLevel') }, ...parents.map(({ cat: c, depth }) => ({ value: c.id, label: `${'— '.repeat(depth)}${c.name}` }))]}
-        />
-        <SelectField label={t('menu.station')} value={form.station} onChange={(v) => setForm({ ...form, station: v })} options={menu.stations.filter((s) => s.is_active).map((s) => ({ value: s.key, label: s.name }))} />
-        <div class="row">
-          <Field label={t('menu.from')} type="time" value={form.from} onInput={(e) => setForm({ ...form, from: (e.target as HTMLInputElement).value })} />
-          <Field label={t('menu.until')} type="time" value={form.until} onInput={(e) => setForm({ ...form, until: (e.target as HTMLInputElement).value })} />
-        </div>
-        <fieldset class="checks">
-          <legend>{t('menu.days')}</legend>
-          {DAYS.map((d) => (
-            <label class="check" key={d}>
-              <input
-                type="checkbox"
-                checked={form.days.has(d)}
-                onChange={(e) => {
-                  const next = new Set(form.days);
-                  if ((e.target as HTMLInputElement).checked) next.add(d);
-                  else next.delete(d);
-                  setForm({ ...form, days: next });
-                }}
-              />
-              {t(`day.${d}` as Key)}
-            </label>
-          ))}
-        </fieldset>
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={cat ? t('menu.editCategory') : t('menu.newCategory')} onClose={onClose} onSubmit={save}>
+      <Field label={t('menu.name')} name="name" required value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} />
+      <SelectField
+        label={t('menu.parent')}
+        name="parent_category"
+        value={form.parent}
+        onChange={(v) => setForm({ ...form, parent: v })}
+        options={[{ value: '', label: t('menu.topLevel') }, ...parents.map(({ cat: c, depth }) => ({ value: c.id, label: `${'— '.repeat(depth)}${c.name}` }))]}
+      />
+      <SelectField label={t('menu.station')} name="station" value={form.station} onChange={(v) => setForm({ ...form, station: v })} options={menu.stations.filter((s) => s.is_active).map((s) => ({ value: s.key, label: s.name }))} />
+      <div class="row">
+        <Field label={t('menu.from')} name="available_from" type="time" value={form.from} onInput={(e) => setForm({ ...form, from: (e.target as HTMLInputElement).value })} />
+        <Field label={t('menu.until')} name="available_until" type="time" value={form.until} onInput={(e) => setForm({ ...form, until: (e.target as HTMLInputElement).value })} />
+      </div>
+      <CheckList legend={t('menu.days')} name="available_days" options={DAYS.map((d) => ({ value: d, label: t(`day.${d}` as Key) }))} selected={form.days} onChange={(next) => setForm({ ...form, days: next })} />
+    </FormDialog>
   );
 }
 
@@ -427,30 +406,26 @@ function Groups({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
           </Button>
         </div>
       ) : null}
-      {menu.groups.length === 0 ? (
-        <Empty>{t('menu.noGroups')}</Empty>
-      ) : (
-        <ul class="item-list">
-          {menu.groups.map((g) => (
-            <li key={g.id} class="item-row">
-              <div class="item-main">
-                <strong>{g.name}</strong>
-                <span class="muted">
-                  {g.required ? t('menu.required') : t('menu.optional')} · {t('menu.bounds', { min: g.min_selections, max: g.max_selections })}
-                </span>
-                <span class="muted">{g.modifiers.map((m) => (m.price_adjustment ? `${m.name} (+${money(m.price_adjustment)})` : m.name)).join(', ')}</span>
-              </div>
-              {writable ? (
-                <div class="item-actions">
-                  <Button onClick={() => setEditing(g)} aria-label={t('menu.editNamed', { name: g.name })}>
-                    {t('common.edit')}
-                  </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <DataTable
+        rows={menu.groups}
+        rowKey={(g) => g.id}
+        empty={t('menu.noGroups')}
+        label={t('menu.groups')}
+        columns={[
+          { label: t('menu.name'), cell: (g) => <strong>{g.name}</strong> },
+          { label: t('col.details'), cell: (g) => `${g.required ? t('menu.required') : t('menu.optional')} · ${t('menu.bounds', { min: g.min_selections, max: g.max_selections })}` },
+          { label: t('menu.modifiers'), cell: (g) => <span class="muted">{g.modifiers.map((m) => (m.price_adjustment ? `${m.name} (+${money(m.price_adjustment)})` : m.name)).join(', ')}</span> },
+        ]}
+        actions={
+          writable
+            ? (g) => (
+                <Button onClick={() => setEditing(g)} aria-label={t('menu.editNamed', { name: g.name })}>
+                  {t('common.edit')}
+                </Button>
+              )
+            : null
+        }
+      />
       {editing ? <GroupDialog group={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={reload} /> : null}
     </section>
   );
@@ -463,7 +438,6 @@ function GroupDialog({ group, onClose, onSaved }: { group: ModifierGroup | null;
   const [max, setMax] = useState(String(group?.max_selections ?? 1));
   const [mods, setMods] = useState((group?.modifiers ?? [{ name: '', price_adjustment: 0 }]).map((m) => ({ name: m.name, price: moneyInput(m.price_adjustment) })));
   const [opened] = useState(() => ({ name, required, min, max, mods }));
-  const [act, busy, error] = useAction();
   const bodyOf = (f: typeof opened) => ({
     name: f.name,
     required: f.required,
@@ -471,41 +445,32 @@ function GroupDialog({ group, onClose, onSaved }: { group: ModifierGroup | null;
     max_selections: Number(f.max),
     modifiers: f.mods.filter((m) => m.name.trim()).map((m) => ({ name: m.name.trim(), price_adjustment: parseMoney(m.price || '0') ?? 0 })),
   });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf({ name, required, min, max, mods });
-    if (await act(async () => (group ? await patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : await post('/v1/modifier_groups', body)))) {
-      await onSaved();
-      onClose();
-    }
+    await (group ? patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : post('/v1/modifier_groups', body));
+    await onSaved();
+    onClose();
   };
+  const named = mods.filter((m) => m.name.trim()).length;
+  // the API checks the bounds against each other and the choices: said here with the numbers the reader typed
+  const invalid = { max_selections: t('form.atLeast', { min: Math.max(Number(min) || 0, required ? 1 : 0) }), min_selections: t('form.atMost', { max: named }) };
   return (
-    <Dialog title={group ? t('menu.editGroup') : t('menu.newGroup')} open onClose={onClose}>
-      <form onSubmit={save} class="form-grid">
-        <Field label={t('menu.name')} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-        <Toggle label={t('menu.required')} checked={required} onChange={setRequired} />
-        <div class="row">
-          <Field label={t('menu.min')} type="number" min={0} value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} />
-          <Field label={t('menu.max')} type="number" min={1} value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
-        </div>
-        <fieldset class="checks">
-          <legend>{t('menu.modifiers')}</legend>
-          {mods.map((m, i) => (
-            <div class="row" key={i}>
-              <Field label={t('menu.modifierN', { n: i + 1 })} value={m.name} onInput={(e) => setMods(mods.map((x, j) => (j === i ? { ...x, name: (e.target as HTMLInputElement).value } : x)))} />
-              <Field label={t('menu.surcharge')} inputMode="decimal" value={m.price} onInput={(e) => setMods(mods.map((x, j) => (j === i ? { ...x, price: (e.target as HTMLInputElement).value } : x)))} />
-            </div>
-          ))}
-          <Button onClick={() => setMods([...mods, { name: '', price: '' }])}>{t('menu.addModifier')}</Button>
-        </fieldset>
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={group ? t('menu.editGroup') : t('menu.newGroup')} onClose={onClose} onSubmit={save} invalid={invalid}>
+      <Field label={t('menu.name')} name="name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <Toggle label={t('menu.required')} checked={required} onChange={setRequired} />
+      <div class="row">
+        <Field label={t('menu.min')} name="min_selections" type="number" min={0} value={min} onInput={(e) => setMin((e.target as HTMLInputElement).value)} />
+        <Field label={t('menu.max')} name="max_selections" type="number" min={1} value={max} onInput={(e) => setMax((e.target as HTMLInputElement).value)} />
+      </div>
+      <FieldSet legend={t('menu.modifiers')} name="modifiers">
+        {mods.map((m, i) => (
+          <div class="row" key={i}>
+            <Field label={t('menu.modifierN', { n: i + 1 })} name={`modifiers[${i}].name`} value={m.name} onInput={(e) => setMods(mods.map((x, j) => (j === i ? { ...x, name: (e.target as HTMLInputElement).value } : x)))} />
+            <Field label={t('menu.surcharge')} name={`modifiers[${i}].price_adjustment`} inputMode="decimal" value={m.price} onInput={(e) => setMods(mods.map((x, j) => (j === i ? { ...x, price: (e.target as HTMLInputElement).value } : x)))} />
+          </div>
+        ))}
+        <Button onClick={() => setMods([...mods, { name: '', price: '' }])}>{t('menu.addModifier')}</Button>
+      </FieldSet>
+    </FormDialog>
   );
 }

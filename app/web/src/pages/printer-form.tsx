@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { patchChanged, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import type { Station } from '../lib/types.ts';
-import { Button, Dialog, Field, fieldError, FormError, SelectField, Toggle, useAction } from '../ui/kit.tsx';
+import { CheckList, Field, SelectField, Toggle } from '../ui/kit.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 export interface Printer {
   id: string;
@@ -16,8 +17,6 @@ export interface Printer {
   is_active: boolean;
   status: { state: string; detail: string | null; checked_at: number | null };
 }
-
-const FIELDS = ['name', 'transport', 'transport.host', 'transport.port', 'language', 'paper_width', 'stations', 'backup_printer'];
 
 /** Add or edit a printer: a network printer's address (raw TCP, port 9100), its dialect and paper, what it prints. */
 export function PrinterDialog({ printer, printers, stations, onClose, onSaved }: { printer: Printer | 'new'; printers: Printer[]; stations: Station[]; onClose: () => void; onSaved: () => void }) {
@@ -33,7 +32,6 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
     backup_printer: editing?.backup_printer ?? '',
     is_active: editing?.is_active ?? true,
   });
-  const [act, busy, error] = useAction();
   const text = (k: 'name' | 'host' | 'port') => ({
     value: form[k],
     onInput: (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value }),
@@ -49,79 +47,59 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
     backup_printer: f.backup_printer || null,
     is_active: f.is_active,
   });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf(form);
-    if (await act(() => (editing ? patchChanged(`/v1/printers/${editing.id}`, body, bodyOf(opened)) : post('/v1/printers', body)))) onSaved();
+    await (editing ? patchChanged(`/v1/printers/${editing.id}`, body, bodyOf(opened)) : post('/v1/printers', body));
+    onSaved();
   };
   const others = printers.filter((p) => p.id !== editing?.id);
   return (
-    <Dialog title={editing ? t('ops.printer.edit', { name: editing.name }) : t('ops.printer.new')} open onClose={onClose}>
-      <form onSubmit={save}>
-        <Field label={t('ops.printer.name')} hint={t('ops.printer.nameHint')} required error={fieldError(error, 'name')} {...text('name')} />
-        <div class="row">
-          <Field label={t('ops.printer.host')} hint={t('ops.printer.hostHint')} required error={fieldError(error, 'transport.host', 'transport')} {...text('host')} />
-          <Field label={t('ops.printer.port')} type="number" min={1} max={65535} required error={fieldError(error, 'transport.port')} {...text('port')} />
-        </div>
-        <div class="row">
-          <SelectField
-            label={t('ops.printer.language')}
-            value={form.language}
-            onChange={(v) => setForm({ ...form, language: v as 'escpos' | 'starprnt' })}
-            options={[
-              { value: 'escpos', label: t('ops.printer.escpos') },
-              { value: 'starprnt', label: t('ops.printer.starprnt') },
-            ]}
-          />
-          <SelectField
-            label={t('ops.printer.paper')}
-            value={form.paper_width}
-            onChange={(v) => setForm({ ...form, paper_width: v })}
-            options={[
-              { value: '80', label: '80 mm' },
-              { value: '58', label: '58 mm' },
-            ]}
-          />
-        </div>
-        <fieldset class="checks">
-          <legend>{t('ops.printer.stations')}</legend>
-          {stations.length === 0 ? <p class="hint">{t('ops.printer.noStations')}</p> : null}
-          {stations.map((s) => (
-            <label class="check" key={s.key}>
-              <input
-                type="checkbox"
-                checked={form.stations.has(s.key)}
-                onChange={(e) => {
-                  const next = new Set(form.stations);
-                  if ((e.target as HTMLInputElement).checked) next.add(s.key);
-                  else next.delete(s.key);
-                  setForm({ ...form, stations: next });
-                }}
-              />
-              {s.name}
-            </label>
-          ))}
-          {fieldError(error, 'stations') ? <small class="error-text">{fieldError(error, 'stations')}</small> : null}
-        </fieldset>
-        <Toggle label={t('ops.printer.receipts')} checked={form.prints_receipts} onChange={(v) => setForm({ ...form, prints_receipts: v })} />
+    <FormDialog title={editing ? t('ops.printer.edit', { name: editing.name }) : t('ops.printer.new')} onClose={onClose} onSubmit={save} invalid={{ 'transport.host': t('form.host') }}>
+      <Field label={t('ops.printer.name')} name="name" hint={t('ops.printer.nameHint')} required {...text('name')} />
+      <div class="row">
+        <Field label={t('ops.printer.host')} name="transport.host" also={['transport']} hint={t('ops.printer.hostHint')} required {...text('host')} />
+        <Field label={t('ops.printer.port')} name="transport.port" type="number" min={1} max={65535} required {...text('port')} />
+      </div>
+      <div class="row">
         <SelectField
-          label={t('ops.printer.backup')}
-          hint={t('ops.printer.backupHint')}
-          value={form.backup_printer}
-          onChange={(v) => setForm({ ...form, backup_printer: v })}
-          options={[{ value: '', label: t('ops.printer.noBackup') }, ...others.map((p) => ({ value: p.id, label: p.name }))]}
+          label={t('ops.printer.language')}
+          name="language"
+          value={form.language}
+          onChange={(v) => setForm({ ...form, language: v as 'escpos' | 'starprnt' })}
+          options={[
+            { value: 'escpos', label: t('ops.printer.escpos') },
+            { value: 'starprnt', label: t('ops.printer.starprnt') },
+          ]}
         />
-        <Toggle label={t('ops.printer.active')} checked={form.is_active} onChange={(v) => setForm({ ...form, is_active: v })} />
-        <FormError error={error} fields={FIELDS} />
-        <div class="dialog-actions">
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-          <Button variant="quiet" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+        <SelectField
+          label={t('ops.printer.paper')}
+          name="paper_width"
+          value={form.paper_width}
+          onChange={(v) => setForm({ ...form, paper_width: v })}
+          options={[
+            { value: '80', label: '80 mm' },
+            { value: '58', label: '58 mm' },
+          ]}
+        />
+      </div>
+      <CheckList
+        legend={t('ops.printer.stations')}
+        name="stations"
+        hint={stations.length === 0 ? t('ops.printer.noStations') : undefined}
+        options={stations.map((s) => ({ value: s.key, label: s.name }))}
+        selected={form.stations}
+        onChange={(next) => setForm({ ...form, stations: next })}
+      />
+      <Toggle label={t('ops.printer.receipts')} checked={form.prints_receipts} onChange={(v) => setForm({ ...form, prints_receipts: v })} />
+      <SelectField
+        label={t('ops.printer.backup')}
+        name="backup_printer"
+        hint={t('ops.printer.backupHint')}
+        value={form.backup_printer}
+        onChange={(v) => setForm({ ...form, backup_printer: v })}
+        options={[{ value: '', label: t('ops.printer.noBackup') }, ...others.map((p) => ({ value: p.id, label: p.name }))]}
+      />
+      <Toggle label={t('ops.printer.active')} checked={form.is_active} onChange={(v) => setForm({ ...form, is_active: v })} />
+    </FormDialog>
   );
 }

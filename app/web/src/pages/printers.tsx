@@ -4,7 +4,9 @@ import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
 import type { Station } from '../lib/types.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, Empty, ErrorNote, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 import { PrinterDialog, type Printer } from './printer-form.tsx';
 
 interface Job {
@@ -38,28 +40,38 @@ export function PrintersPage() {
         ) : null}
       </PageHeader>
       <ErrorNote error={error ?? actError} />
-      {!printers ? (
-        <Loading />
-      ) : printers.length === 0 ? (
-        <Empty>{t('printers.none')}</Empty>
-      ) : (
-        <ul class="item-list">
-          {printers.map((p) => (
-            <li key={p.id} class="item-row">
-              <div class="item-main">
-                <strong>{p.name}</strong>
-                <span class="muted">
-                  {`${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
-                  {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
-                  {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
-                </span>
-                <span>
-                  <Badge tone={p.status.state === 'online' ? 'good' : p.status.state === 'unknown' ? 'neutral' : 'bad'}>{t(`printerState.${p.status.state}` as Key) ?? p.status.state}</Badge>{' '}
-                  {p.status.detail ?? ''} {p.status.checked_at ? <span class="muted">({when(p.status.checked_at, 'time')})</span> : null}
-                </span>
-              </div>
-              {writable ? (
-                <div class="item-actions">
+      <DataTable
+        rows={printers}
+        rowKey={(p) => p.id}
+        rowClass={(p) => (p.is_active ? '' : 'is-removed')}
+        empty={t('printers.none')}
+        label={t('printers.title')}
+        columns={[
+          { label: t('col.printer'), cell: (p) => <strong>{p.name}</strong> },
+          {
+            label: t('col.address'),
+            cell: (p) => (
+              <span class="muted">
+                {`${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
+                {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
+                {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
+              </span>
+            ),
+          },
+          {
+            label: t('col.status'),
+            cell: (p) => (
+              <>
+                <Badge tone={p.status.state === 'online' ? 'good' : p.status.state === 'unknown' ? 'neutral' : 'bad'}>{t(`printerState.${p.status.state}` as Key) ?? p.status.state}</Badge> {p.status.detail ?? ''}{' '}
+                {p.status.checked_at ? <span class="muted">({when(p.status.checked_at, 'time')})</span> : null}
+              </>
+            ),
+          },
+        ]}
+        actions={
+          writable
+            ? (p) => (
+                <>
                   <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
                     {t('printers.test')}
                   </Button>
@@ -69,12 +81,11 @@ export function PrintersPage() {
                   <Button variant="danger" onClick={() => (clearRemoveError(), setRemoving(p))} aria-label={`${t('common.remove')}: ${p.name}`}>
                     {t('common.remove')}
                   </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+                </>
+              )
+            : null
+        }
+      />
       {editing && printers && stations ? (
         <PrinterDialog
           printer={editing}
@@ -87,28 +98,22 @@ export function PrintersPage() {
           }}
         />
       ) : null}
-      <Dialog title={removing ? t('ops.printer.removeNamed', { name: removing.name }) : ''} open={!!removing} onClose={() => setRemoving(null)}>
-        <p>{t('ops.printer.removeBody')}</p>
-        <ErrorNote error={removeError} />
-        <div class="dialog-actions">
-          <Button
-            variant="danger"
-            disabled={removeBusy}
-            onClick={async () => {
-              if (removing && (await remove(() => del(`/v1/printers/${removing.id}`)))) {
-                setRemoving(null);
-                await reload();
-                await reloadJobs();
-              }
-            }}
-          >
-            {t('common.remove')}
-          </Button>
-          <Button variant="quiet" onClick={() => setRemoving(null)}>
-            {t('common.cancel')}
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        title={t('ops.printer.removeNamed', { name: removing?.name ?? '' })}
+        message={t('ops.printer.removeBody')}
+        confirmLabel={t('common.remove')}
+        open={removing !== null}
+        busy={removeBusy}
+        error={removeError}
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (removing && (await remove(() => del(`/v1/printers/${removing.id}`)))) {
+            setRemoving(null);
+            await reload();
+            await reloadJobs();
+          }
+        }}
+      />
       <section class="card">
         <h2>{t('printers.failed')}</h2>
         {!failed?.length ? (

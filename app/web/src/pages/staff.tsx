@@ -3,7 +3,9 @@ import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
 import { money, moneyInput, parseMoney, when } from '../lib/format.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, Empty, ErrorNote, Field, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 interface Staff {
   id: string;
@@ -58,46 +60,32 @@ export function StaffPage() {
           ))}
         </ul>
       </section>
-      {!staff ? (
-        <Loading />
-      ) : (
-        <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('staff.name')}</th>
-                <th scope="col">{t('login.email')}</th>
-                <th scope="col">{t('staff.role')}</th>
-                <th scope="col" class="num">
-                  {t('staff.rate')}
-                </th>
-                <th scope="col">{t('staff.signIn')}</th>
-                <th scope="col">
-                  <span class="sr-only">{t('common.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {staff.map((s) => (
-                <tr key={s.id} class={s.is_active ? '' : 'is-removed'}>
-                  <td>{s.name}</td>
-                  <td>{s.email ?? <span class="muted">{t('staff.noEmail')}</span>}</td>
-                  <td>{ROLES.includes(s.role as 'owner') ? t(`role.${s.role}` as Key) : s.role}</td>
-                  <td class="num">{s.hourly_rate === null ? '—' : money(s.hourly_rate)}</td>
-                  <td>{!s.is_active ? <Badge tone="bad">{t('staff.inactive')}</Badge> : s.has_password ? <Badge tone="good">{t('staff.canSignIn')}</Badge> : s.has_pin ? <Badge tone="good">{t('staff.pinOnly')}</Badge> : <Badge>{t('staff.noPassword')}</Badge>}</td>
-                  <td class="num">
-                    {writable ? (
-                      <Button onClick={() => setEditing(s)} aria-label={t('menu.editNamed', { name: s.name })}>
-                        {t('common.edit')}
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        rows={staff}
+        rowKey={(s) => s.id}
+        rowClass={(s) => (s.is_active ? '' : 'is-removed')}
+        label={t('staff.title')}
+        columns={[
+          { label: t('staff.name'), cell: (s) => s.name },
+          { label: t('login.email'), cell: (s) => s.email ?? <span class="muted">{t('staff.noEmail')}</span> },
+          { label: t('staff.role'), cell: (s) => (ROLES.includes(s.role as 'owner') ? t(`role.${s.role}` as Key) : s.role) },
+          { label: t('staff.rate'), num: true, cell: (s) => (s.hourly_rate === null ? '—' : money(s.hourly_rate)) },
+          {
+            label: t('staff.signIn'),
+            cell: (s) =>
+              !s.is_active ? <Badge tone="bad">{t('staff.inactive')}</Badge> : s.has_password ? <Badge tone="good">{t('staff.canSignIn')}</Badge> : s.has_pin ? <Badge tone="good">{t('staff.pinOnly')}</Badge> : <Badge>{t('staff.noPassword')}</Badge>,
+          },
+        ]}
+        actions={
+          writable
+            ? (s) => (
+                <Button onClick={() => setEditing(s)} aria-label={t('menu.editNamed', { name: s.name })}>
+                  {t('common.edit')}
+                </Button>
+              )
+            : null
+        }
+      />
       <section class="card">
         <h2>{t('staff.devices')}</h2>
         {!sessions?.length ? (
@@ -145,80 +133,71 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
     language: person?.language ?? '',
   });
   const [opened] = useState(form);
-  const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   // an empty email: a person who signs in only by PIN on the service tablet
   const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email.trim() || null, role: f.role, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: f.language || null });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf(form);
-    const ok = await act(async () => {
-      const id = person ? (await patchChanged<Staff>(`/v1/staff/${person.id}`, body, bodyOf(opened)), person.id) : (await post<Staff>('/v1/staff', body)).id;
-      if (form.password && form.email.trim()) await post(`/v1/staff/${id}/password`, { password: form.password });
-      if (form.pin) await post(`/v1/staff/${id}/pin`, { pin: form.pin });
-    });
-    if (ok) {
-      await onSaved();
-      onClose();
-    }
+    const id = person ? (await patchChanged<Staff>(`/v1/staff/${person.id}`, body, bodyOf(opened)), person.id) : (await post<Staff>('/v1/staff', body)).id;
+    if (form.password && form.email.trim()) await post(`/v1/staff/${id}/password`, { password: form.password });
+    if (form.pin) await post(`/v1/staff/${id}/pin`, { pin: form.pin });
+    await onSaved();
+    onClose();
   };
-  const deactivate = async () => {
-    if (person && (await act(() => del(`/v1/staff/${person.id}`)))) {
-      await onSaved();
-      onClose();
-    }
-  };
+  // deactivating signs the person out everywhere: asked once more
+  const deactivate =
+    person && person.is_active && !self
+      ? {
+          label: t('staff.deactivate'),
+          title: t('form.deactivateNamed', { name: person.name }),
+          message: t('form.deactivateBody', { name: person.name }),
+          run: async () => {
+            await del(`/v1/staff/${person.id}`);
+            await onSaved();
+            onClose();
+          },
+        }
+      : null;
   return (
-    <Dialog title={person ? t('staff.edit') : t('staff.new')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={save}>
-        <Field label={t('staff.name')} required value={form.name} onInput={set('name')} />
-        <Field label={t('login.email')} type="email" value={form.email} onInput={set('email')} hint={t('staff.emailHint')} />
-        <div class="row">
-          <SelectField label={t('staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={ROLES.map((r) => ({ value: r, label: t(`role.${r}` as Key) }))} />
-          <Field label={t('staff.rate')} inputMode="decimal" value={form.rate} onInput={set('rate')} />
-        </div>
-        <SelectField
-          label={t('settings.language')}
-          value={form.language}
-          onChange={(v) => setForm({ ...form, language: v })}
-          options={[{ value: '', label: t('account.restaurantLanguage') }, ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))]}
-        />
-        {form.email.trim() ? (
-          <Field
-            label={person?.has_password ? t('staff.newPassword') : t('login.password')}
-            type="password"
-            autoComplete="new-password"
-            minLength={10}
-            value={form.password}
-            onInput={set('password')}
-            hint={person?.has_password ? t('staff.passwordHint') : t('staff.passwordHintNew')}
-          />
-        ) : null}
+    <FormDialog title={person ? t('staff.edit') : t('staff.new')} onClose={onClose} onSubmit={save} remove={deactivate}>
+      <Field label={t('staff.name')} name="name" required value={form.name} onInput={set('name')} />
+      <Field label={t('login.email')} name="email" type="email" value={form.email} onInput={set('email')} hint={t('staff.emailHint')} />
+      <div class="row">
+        <SelectField label={t('staff.role')} name="role" value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={ROLES.map((r) => ({ value: r, label: t(`role.${r}` as Key) }))} />
+        <Field label={t('staff.rate')} name="hourly_rate" inputMode="decimal" value={form.rate} onInput={set('rate')} />
+      </div>
+      <SelectField
+        label={t('settings.language')}
+        name="language"
+        value={form.language}
+        onChange={(v) => setForm({ ...form, language: v })}
+        options={[{ value: '', label: t('account.restaurantLanguage') }, ...LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))]}
+      />
+      {form.email.trim() ? (
         <Field
-          label={t('staff.pin')}
+          label={person?.has_password ? t('staff.newPassword') : t('login.password')}
+          name="password"
           type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          pattern="[0-9]{4,6}"
-          minLength={4}
-          maxLength={6}
-          value={form.pin}
-          onInput={set('pin')}
-          hint={person?.has_pin ? t('staff.pinHintKeep') : t('staff.pinHint')}
+          autoComplete="new-password"
+          minLength={10}
+          value={form.password}
+          onInput={set('password')}
+          hint={person?.has_password ? t('staff.passwordHint') : t('staff.passwordHintNew')}
         />
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          {person && person.is_active && !self ? (
-            <Button variant="danger" disabled={busy} onClick={deactivate}>
-              {t('staff.deactivate')}
-            </Button>
-          ) : null}
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      ) : null}
+      <Field
+        label={t('staff.pin')}
+        name="pin"
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        pattern="[0-9]{4,6}"
+        minLength={4}
+        maxLength={6}
+        value={form.pin}
+        onInput={set('pin')}
+        hint={person?.has_pin ? t('staff.pinHintKeep') : t('staff.pinHint')}
+      />
+    </FormDialog>
   );
 }

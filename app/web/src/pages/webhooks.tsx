@@ -3,8 +3,10 @@ import { del, get, patch, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, ErrorNote, Field, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { DataTable } from '../ui/data-table.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 interface Endpoint {
   id: string;
@@ -63,23 +65,27 @@ export function WebhooksPage() {
           </div>
         </section>
       ) : null}
-      {!endpoints ? (
-        <Loading />
-      ) : endpoints.length === 0 ? (
-        <Empty>{t('webhooks.none')}</Empty>
-      ) : (
-        <ul class="item-list">
-          {endpoints.map((e) => (
-            <li class="item-row" key={e.id}>
-              <div class="item-main">
-                <strong class="break">{e.url}</strong>
-                <span class="muted">{e.enabled_events.join(', ')}</span>
-                <span>
-                  <Badge tone={e.status === 'enabled' ? 'good' : 'bad'}>{e.status === 'enabled' ? t('webhooks.enabled') : t('webhooks.disabled')}</Badge> {e.disabled_reason ?? ''}
-                </span>
-              </div>
-              {writable ? (
-                <div class="item-actions">
+      <DataTable
+        rows={endpoints}
+        rowKey={(e) => e.id}
+        empty={t('webhooks.none')}
+        label={t('webhooks.title')}
+        columns={[
+          { label: t('col.url'), cell: (e) => <strong class="break">{e.url}</strong> },
+          { label: t('col.events'), cell: (e) => <span class="muted">{e.enabled_events.join(', ')}</span> },
+          {
+            label: t('col.status'),
+            cell: (e) => (
+              <>
+                <Badge tone={e.status === 'enabled' ? 'good' : 'bad'}>{e.status === 'enabled' ? t('webhooks.enabled') : t('webhooks.disabled')}</Badge> {e.disabled_reason ?? ''}
+              </>
+            ),
+          },
+        ]}
+        actions={
+          writable
+            ? (e) => (
+                <>
                   <Button disabled={busy} onClick={() => act(async () => (await patch(`/v1/webhook_endpoints/${e.id}`, { status: e.status === 'enabled' ? 'disabled' : 'enabled' }), await reload()))}>
                     {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
                   </Button>
@@ -89,12 +95,11 @@ export function WebhooksPage() {
                   <Button variant="quiet" disabled={busy} onClick={() => setRemoving(e)} aria-label={`${t('common.remove')}: ${e.url}`}>
                     {t('common.remove')}
                   </Button>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+                </>
+              )
+            : null
+        }
+      />
       <ConfirmDialog
         title={t('webhooks.removeNamed', { url: removing?.url ?? '' })}
         message={t('webhooks.removeWarning')}
@@ -106,52 +111,37 @@ export function WebhooksPage() {
       />
       <section class="card">
         <h2>{t('webhooks.deliveries')}</h2>
-        {!events?.length ? (
-          <Empty>{t('webhooks.noEvents')}</Empty>
-        ) : (
-          <div class="table-wrap">
-            <table class="data">
-              <thead>
-                <tr>
-                  <th scope="col">{t('webhooks.event')}</th>
-                  <th scope="col">{t('orders.time')}</th>
-                  <th scope="col">{t('webhooks.deliveries')}</th>
-                  <th scope="col">
-                    <span class="sr-only">{t('common.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.map((ev) => (
-                  <tr key={ev.id}>
-                    <td>
-                      <code>{ev.type}</code>
-                    </td>
-                    <td>{when(ev.created)}</td>
-                    <td>
-                      {ev.deliveries.length === 0
-                        ? '—'
-                        : ev.deliveries.map((d) => (
-                            <div key={d.endpoint}>
-                              <Badge tone={d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'neutral'}>{d.status}</Badge>{' '}
-                              {t('webhooks.attempts', { n: d.attempts.length })}
-                              {d.attempts.length ? ` · ${d.attempts[d.attempts.length - 1].response_status ?? d.attempts[d.attempts.length - 1].error ?? ''}` : ''}
-                            </div>
-                          ))}
-                    </td>
-                    <td class="num">
-                      {writable && ev.deliveries.length ? (
-                        <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/events/${ev.id}/resend`, {}), await reloadEvents()))} aria-label={`${t('webhooks.resend')}: ${ev.type}`}>
-                          {t('webhooks.resend')}
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={events ?? []}
+          rowKey={(ev) => ev.id}
+          empty={t('webhooks.noEvents')}
+          columns={[
+            { label: t('webhooks.event'), cell: (ev) => <code>{ev.type}</code> },
+            { label: t('orders.time'), cell: (ev) => when(ev.created) },
+            {
+              label: t('webhooks.deliveries'),
+              cell: (ev) =>
+                ev.deliveries.length === 0
+                  ? '—'
+                  : ev.deliveries.map((d) => (
+                      <div key={d.endpoint}>
+                        <Badge tone={d.status === 'delivered' ? 'good' : d.status === 'failed' ? 'bad' : 'neutral'}>{d.status}</Badge> {t('webhooks.attempts', { n: d.attempts.length })}
+                        {d.attempts.length ? ` · ${d.attempts[d.attempts.length - 1].response_status ?? d.attempts[d.attempts.length - 1].error ?? ''}` : ''}
+                      </div>
+                    )),
+            },
+          ]}
+          actions={
+            writable
+              ? (ev) =>
+                  ev.deliveries.length ? (
+                    <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/events/${ev.id}/resend`, {}), await reloadEvents()))} aria-label={`${t('webhooks.resend')}: ${ev.type}`}>
+                      {t('webhooks.resend')}
+                    </Button>
+                  ) : null
+              : null
+          }
+        />
       </section>
       {adding ? (
         <EndpointDialog
@@ -169,28 +159,15 @@ export function WebhooksPage() {
 function EndpointDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (secret: string) => Promise<void> }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState('*');
-  const [act, busy, error] = useAction();
-  const save = async (e: Event) => {
-    e.preventDefault();
-    let made: { secret: string } | null = null;
-    if (await act(async () => (made = await post('/v1/webhook_endpoints', { url, enabled_events: events.split(',').map((s) => s.trim()).filter(Boolean) })))) {
-      await onSaved(made!.secret);
-      onClose();
-    }
+  const save = async () => {
+    const made = await post<{ secret: string }>('/v1/webhook_endpoints', { url, enabled_events: events.split(',').map((s) => s.trim()).filter(Boolean) });
+    await onSaved(made.secret);
+    onClose();
   };
   return (
-    <Dialog title={t('webhooks.new')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={save}>
-        <Field label={t('webhooks.url')} type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
-        <Field label={t('webhooks.events')} value={events} onInput={(e) => setEvents((e.target as HTMLInputElement).value)} hint={t('webhooks.eventsHint')} />
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={t('webhooks.new')} onClose={onClose} onSubmit={save}>
+      <Field label={t('webhooks.url')} name="url" type="url" required value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />
+      <Field label={t('webhooks.events')} name="enabled_events" value={events} onInput={(e) => setEvents((e.target as HTMLInputElement).value)} hint={t('webhooks.eventsHint')} />
+    </FormDialog>
   );
 }

@@ -2,6 +2,7 @@ import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } fro
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
+import { useFieldProblem } from './field-problem.ts';
 
 type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'type'> & { variant?: 'primary' | 'danger' | 'quiet'; type?: 'button' | 'submit'; disabled?: boolean };
 
@@ -23,24 +24,49 @@ interface FieldProps {
   label: string;
   hint?: string;
   error?: string | null;
+  /** other API params this field answers for (e.g. `transport` for the host of `transport.host`) */
+  also?: string[];
   children?: ComponentChildren;
 }
 
-/** A visible label tied to its control (the label names it for screen readers too). */
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onInput' | 'value'> & { onInput?: (e: Event) => void; value?: string | number };
+/** The ids that describe a control: its error first (what to fix), then its hint. */
+function described(id: string, error: string | null | undefined, hint: string | undefined) {
+  const ids = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
+  return ids || undefined;
+}
 
-export function Field({ label, hint, error, children, ...input }: FieldProps & InputProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
+function FieldNotes({ id, error, hint }: { id: string; error: string | null | undefined; hint: string | undefined }) {
   return (
-    <div class={`field ${error ? 'has-error' : ''}`}>
-      <label for={id}>{label}</label>
-      {children ?? <input id={id} aria-describedby={hint || error ? hintId : undefined} aria-invalid={error ? true : undefined} {...(input as any)} />}
-      {hint || error ? (
-        <small id={hintId} class={error ? 'error-text' : 'hint'}>
-          {error ?? hint}
+    <>
+      {error ? (
+        <small id={`${id}-error`} class="error-text">
+          {error}
         </small>
       ) : null}
+      {hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A visible label tied to its control (the label names it for screen readers too). Its `name`
+ * is the API's name for the value: inside a FormDialog, a refusal of that param is shown here.
+ */
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onInput' | 'value'> & { onInput?: (e: Event) => void; value?: string | number };
+
+export function Field({ label, hint, error, also, children, ...input }: FieldProps & InputProps) {
+  const id = useId();
+  const problem = useFieldProblem([input.name as string | undefined, ...(also ?? [])]);
+  const shown = error ?? problem;
+  return (
+    <div class={`field ${shown ? 'has-error' : ''}`}>
+      <label for={id}>{label}</label>
+      {children ?? <input id={id} aria-describedby={described(id, shown, hint)} aria-invalid={shown ? true : undefined} data-also={also?.join(' ')} {...(input as any)} />}
+      <FieldNotes id={id} error={shown} hint={hint} />
     </div>
   );
 }
@@ -61,28 +87,67 @@ export function SelectField({
   name?: string;
 }) {
   const id = useId();
+  const problem = useFieldProblem([name]);
   return (
-    <div class="field">
+    <div class={`field ${problem ? 'has-error' : ''}`}>
       <label for={id}>{label}</label>
-      <select id={id} name={name} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+      <select id={id} name={name} value={value} aria-describedby={described(id, problem, hint)} aria-invalid={problem ? true : undefined} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
         {options.map((o) => (
           <option value={o.value} key={o.value}>
             {o.label}
           </option>
         ))}
       </select>
-      {hint ? <small class="hint">{hint}</small> : null}
+      <FieldNotes id={id} error={problem} hint={hint} />
     </div>
   );
 }
 
-export function TextArea({ label, value, onInput, rows = 3 }: { label: string; value: string; onInput: (v: string) => void; rows?: number }) {
+export function TextArea({ label, value, onInput, rows = 3, name }: { label: string; value: string; onInput: (v: string) => void; rows?: number; name?: string }) {
   const id = useId();
+  const problem = useFieldProblem([name]);
   return (
-    <div class="field">
+    <div class={`field ${problem ? 'has-error' : ''}`}>
       <label for={id}>{label}</label>
-      <textarea id={id} rows={rows} value={value} onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+      <textarea id={id} name={name} rows={rows} value={value} aria-describedby={described(id, problem, undefined)} aria-invalid={problem ? true : undefined} onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+      <FieldNotes id={id} error={problem} hint={undefined} />
     </div>
+  );
+}
+
+/** A group of checkboxes under a legend; `name` is the API's name for the list they make. */
+export function FieldSet({ legend, name, hint, children }: { legend: string; name?: string; hint?: string; children: ComponentChildren }) {
+  const id = useId();
+  const problem = useFieldProblem([name]);
+  return (
+    <fieldset class="checks" data-param={name} aria-describedby={described(id, problem, hint)}>
+      <legend>{legend}</legend>
+      {children}
+      <FieldNotes id={id} error={problem} hint={hint} />
+    </fieldset>
+  );
+}
+
+/** Checkboxes for picking some of a few (stations, days, modifier groups): `selected` is what is ticked. */
+export function CheckList({ legend, name, hint, options, selected, onChange }: { legend: string; name?: string; hint?: string; options: { value: string; label: string }[]; selected: Set<string>; onChange: (next: Set<string>) => void }) {
+  return (
+    <FieldSet legend={legend} name={name} hint={hint}>
+      {options.map((o) => (
+        <label class="check" key={o.value}>
+          <input
+            type="checkbox"
+            checked={selected.has(o.value)}
+            onChange={(e) => {
+              const next = new Set(selected);
+              if ((e.target as HTMLInputElement).checked) next.add(o.value);
+              else next.delete(o.value);
+              onChange(next);
+            }}
+          />
+          {o.label}
+        </label>
+      ))}
+    </FieldSet>
   );
 }
 
