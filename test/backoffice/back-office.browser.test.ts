@@ -270,7 +270,7 @@ describe('back office in the browser', () => {
     } finally {
       rt.sockets.handleUpgrade = accept;
     }
-  }, 40_000);
+  }, 90_000);
 
   it('works from the keyboard: skip link, menu, tabs', async () => {
     await go('/app/', 'Today');

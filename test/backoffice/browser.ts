@@ -2,12 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const SHOTS = path.resolve('.tmp/screenshots');
+
+// Every browser test imports this file. A test drives a real Chromium and a hub on a shared
+// 2-core box, where one step can take seconds under load: 90 s guards against a hung test
+// (it measures nothing; no test asserts a timing).
+vi.setConfig({ testTimeout: 90_000 });
 
 /** The owner the back-office browser tests set a venue up with and sign in as. */
 export const OWNER = { name: 'Ada Owner', email: 'ada@example.com', password: 'a very good password' };

@@ -200,7 +200,7 @@ describe('kitchen display in the browser', () => {
     await grill.getByRole('status').waitFor({ state: 'detached' });
     await grill.locator(`[data-order="${moved}"]`).waitFor({ state: 'detached' });
     expect(await shownIds(grill)).toEqual(await kitchenIds());
-  }, 40_000);
+  }, 90_000);
 
   it('a device unpaired in Settings is asked to pair again', async () => {
     const key = JSON.parse((await grill.evaluate(() => (globalThis as any).localStorage.getItem('comanda.device'))) as string).key as string;
@@ -210,5 +210,5 @@ describe('kitchen display in the browser', () => {
     await grill.reload();
     await grill.getByRole('heading', { name: 'This screen is not paired' }).waitFor();
     await grill.getByText('unpaired in Settings').waitFor();
-  }, 30_000);
+  }, 90_000);
 });
