@@ -1,3 +1,5 @@
+// .gitattributes merges this file with merge=union: two branches that each add a setting merge
+// cleanly by keeping both lines; check the result still compiles after a merge.
 /** Everything an operator can tune. createServer fills in defaults for whatever is left out. */
 export interface Config {
   /** 'hub' is the venue's back-office PC; 'cloud' is the internet-facing copy. */

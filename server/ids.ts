@@ -1,3 +1,5 @@
+// .gitattributes merges this file with merge=union: two branches that each add a id prefix merge
+// cleanly by keeping both lines; check the result still compiles after a merge.
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 

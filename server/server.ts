@@ -2,7 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
-import './api/index.ts';
+import { routes } from './api/routes.ts';
+import { guestSocketLimits } from './api/guest/socket-limits.ts';
+import { registerGuestLimits } from './realtime/guest-tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
@@ -87,8 +89,10 @@ export function createServer(opts: ServerOptions): ComandaServer {
   // the back office (app/web) is static files; everything it does goes through the API below
   app.use(webApp(opts.webDist));
   const router = new Router();
-  mountRoutes(router, services);
-  mountDocs(router);
+  mountRoutes(router, services, routes);
+  // guest sockets on /realtime draw on the guest routes' rate budgets
+  registerGuestLimits(guestSocketLimits);
+  mountDocs(router, routes);
   app.use(router.routes());
   app.use(router.allowedMethods());
 

@@ -10,6 +10,11 @@ import type { Logger } from './logger.ts';
 /**
  * What a running server holds, handed to every route. Features that need a long-lived
  * helper (dispatchers, notifiers, adapters) add it here and create it in server.ts.
+ *
+ * This interface is open: a feature may also add its own member from its file with
+ * `declare module '../services.ts' { interface Services { … } }` (TypeScript's interface
+ * merging), as server/features/guest.ts, printers.ts and server/operator/services.ts do; grep
+ * for `declare module '../services.ts'` to see every member.
  */
 export interface Services {
   db: Kysely<DB>;

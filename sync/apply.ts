@@ -17,12 +17,12 @@ import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rule
 import type { WireChange } from './protocol.ts';
 import { mergeCustomers } from './customers-merge.ts';
 import { afterApply, type Touched } from './derived.ts';
-import type { OrderRow } from '../server/domain/orders/hooks.ts';
 import { columnsOf } from './columns.ts';
 import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export type { ApplyContext } from './apply-context.ts';
 import type { ApplyContext } from './apply-context.ts';
+import type { OrderRow } from '../server/db/tables/orders.table.ts';
 
 export interface ApplyResult {
   applied: number;

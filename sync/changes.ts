@@ -1,11 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { Executor } from '../server/db/records.ts';
-import type { ChangeLogTable } from '../server/db/tables/change-log.table.ts';
+import type { ChangeRow } from '../server/db/tables/change-log.table.ts';
 import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, type WireChange } from './protocol.ts';
 
-type LogRow = Selectable<ChangeLogTable>;
-
-export function toWire(e: Pick<LogRow, 'op_id' | 'origin' | 'origin_seq' | 'table_name' | 'row_id' | 'op' | 'data' | 'fields' | 'hlc'>): WireChange {
+export function toWire(e: Pick<ChangeRow, 'op_id' | 'origin' | 'origin_seq' | 'table_name' | 'row_id' | 'op' | 'data' | 'fields' | 'hlc'>): WireChange {
   return {
     op_id: e.op_id,
     origin: e.origin,

@@ -1,6 +1,6 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
 import { totalsOf } from '../server/domain/orders/totals.ts';
-import { runOrderHooks, type OrderItemRow, type OrderRow } from '../server/domain/orders/hooks.ts';
+import { runOrderHooks } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { countPaid } from '../server/domain/payments/balance.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
@@ -8,6 +8,8 @@ import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
 import type { ApplyContext } from './apply-context.ts';
 import type { WireChange } from './protocol.ts';
+import type { OrderItemRow } from '../server/db/tables/order-items.table.ts';
+import type { OrderRow } from '../server/db/tables/orders.table.ts';
 
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
 export interface Touched {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { buildOpenApi } from './openapi.ts';
-import { registry } from './route.ts';
+import type { RouteSpec } from './route.ts';
 
 /**
  * `/docs`: the API reference as one HTML page rendered on the server from the OpenAPI
@@ -175,14 +175,14 @@ td table{margin-top:4px}
 `;
 
 /** Mounts `/docs` and its stylesheet; both are made once per process. */
-export function mountDocs(router: Router): void {
+export function mountDocs(router: Router, routes: readonly RouteSpec[]): void {
   let html: string | undefined;
   const headers = (ctx: any) => {
     ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'");
     ctx.set('X-Content-Type-Options', 'nosniff');
   };
   router.get('/docs', (ctx) => {
-    html ??= renderDocs(buildOpenApi(registry));
+    html ??= renderDocs(buildOpenApi(routes));
     headers(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = html;

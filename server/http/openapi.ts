@@ -33,7 +33,7 @@ function bare(schema: Record<string, unknown>) {
  * The response schemas, converted together so that every presenter's schema is one component
  * and the routes refer to it: a route's own shape (a list of them, a report) is inlined.
  */
-function responseSchemas(routes: RouteSpec[]) {
+function responseSchemas(routes: readonly RouteSpec[]) {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of namedSchemas) registry.add(schema, { id });
   const idOf = new Map<z.ZodType, string>([...namedSchemas].map(([id, s]) => [s, id]));
@@ -59,7 +59,7 @@ function responseSchemas(routes: RouteSpec[]) {
 }
 
 /** The OpenAPI document, built from the very route specs and zod schemas that serve requests and shape answers. */
-export function buildOpenApi(routes: RouteSpec[]) {
+export function buildOpenApi(routes: readonly RouteSpec[]) {
   const { components, byRoute } = responseSchemas(routes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {

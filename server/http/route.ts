@@ -113,16 +113,13 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply<R>>;
 }
 
-/** Every route of the service, in registration order; also the source of the OpenAPI document. */
-export const registry: RouteSpec[] = [];
-
+/** Types a route's definition; the route exists once listed in `server/api/routes.ts`. */
 export function defineRoute<
   P extends z.ZodType = z.ZodObject<{}>,
   Q extends z.ZodType = z.ZodObject<{}>,
   B extends z.ZodType = z.ZodAny,
   R extends z.ZodType | undefined = undefined,
 >(spec: RouteSpec<P, Q, B, R>): RouteSpec<P, Q, B, R> {
-  registry.push(spec as RouteSpec);
   return spec;
 }
 
@@ -148,7 +145,7 @@ function refuseUnknown(known: Set<string> | null, query: Record<string, unknown>
   }
 }
 
-export function mountRoutes(router: Router, services: Services, specs: RouteSpec[] = registry): void {
+export function mountRoutes(router: Router, services: Services, specs: readonly RouteSpec[]): void {
   for (const spec of specs) {
     const sandbox = sandboxPolicyOf(spec);
     const querySchema = strictQuery(spec.query);

@@ -1,9 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { FeedbackTable } from '../db/tables/feedback.table.ts';
 import type { GuestMessagesTable } from '../db/tables/guest-messages.table.ts';
-import type { WaitlistEntriesTable } from '../db/tables/waitlist-entries.table.ts';
 import { z } from 'zod';
 import { named, unix } from '../http/schemas.ts';
+import type { WaitlistEntryRow } from '../db/tables/waitlist-entries.table.ts';
 
 const WAITLIST_STATUS = z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']);
 
@@ -106,10 +106,8 @@ export const GuestMessageSchema = named(
 );
 export type GuestMessage = z.output<typeof GuestMessageSchema>;
 
-export type EntryRow = Selectable<WaitlistEntriesTable>;
-
 /** The staff (v1) view of an entry; also the object of every waitlist.* event. */
-export function presentWaitlistEntry(row: EntryRow): WaitlistEntry {
+export function presentWaitlistEntry(row: WaitlistEntryRow): WaitlistEntry {
   return {
     id: row.id,
     object: 'waitlist_entry',
@@ -139,7 +137,7 @@ export function presentWaitlistEntry(row: EntryRow): WaitlistEntry {
 
 /** The guest's view through the token: no contact details, only where the party stands. */
 export function presentGuestStatus(
-  row: EntryRow,
+  row: WaitlistEntryRow,
   restaurant: { name: string; slug: string },
   standing: { position: number | null; partiesAhead: number | null; estimatedWaitMinutes: number | null },
 ): WaitlistStatus {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
-import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
 import { named, ref, unix } from '../http/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
 import { TableSchema } from './tables.ts';
 import { balanceOf } from '../domain/payments/balance.ts';
+import type { OrderItemRow } from '../db/tables/order-items.table.ts';
+import type { OrderRow } from '../db/tables/orders.table.ts';
 
 export const LineModifierSchema = named('LineModifier', z.object({ group: z.string(), name: z.string(), price_adjustment: z.number().int() }));
 

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PaymentRow, RefundRow } from '../domain/payments/take-payment.ts';
 import { named, unix } from '../http/schemas.ts';
 
 export const RefundSchema = named(
@@ -20,6 +19,8 @@ export type Refund = z.output<typeof RefundSchema>;
 
 export { PAYMENT_METHODS } from '../domain/payments/methods.ts';
 import { PAYMENT_METHODS } from '../domain/payments/methods.ts';
+import type { PaymentRow } from '../db/tables/payments.table.ts';
+import type { RefundRow } from '../db/tables/payment-refunds.table.ts';
 
 export const PaymentSchema = named(
   'Payment',

@@ -1,11 +1,9 @@
-import type { Selectable } from 'kysely';
-import type { PrinterStatusTable } from '../db/tables/printer-status.table.ts';
-import type { PrintJobRow } from '../domain/printers/jobs.ts';
-import { printerStations, printerTransport, type PrinterRow } from '../domain/printers/printers.ts';
+import type { PrinterStatusRow } from '../db/tables/printer-status.table.ts';
+import { printerStations, printerTransport } from '../domain/printers/printers.ts';
 import { z } from 'zod';
 import { deletedOf, named, ref, unix } from '../http/schemas.ts';
-
-type StatusRow = Selectable<PrinterStatusTable>;
+import type { PrintJobRow } from '../db/tables/print-jobs.table.ts';
+import type { PrinterRow } from '../db/tables/printers.table.ts';
 
 export const PrinterSchema = named(
   'Printer',
@@ -67,7 +65,7 @@ export const ReceiptJobsSchema = named(
 );
 
 /** A printer; `status` is what the dispatcher last saw (`unknown` before its first job). */
-export function presentPrinter(row: PrinterRow, status?: StatusRow): Printer {
+export function presentPrinter(row: PrinterRow, status?: PrinterStatusRow): Printer {
   return {
     id: row.id,
     object: 'printer',

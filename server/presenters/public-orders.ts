@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Executor } from '../db/records.ts';
-import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
 import { named, unix } from '../http/schemas.ts';
 import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
+import type { OrderItemRow } from '../db/tables/order-items.table.ts';
+import type { OrderRow } from '../db/tables/orders.table.ts';
 
 export const PublicOrderLineSchema = named(
   'PublicOrderLine',

@@ -1,10 +1,7 @@
-import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { ReservationsTable } from '../db/tables/reservations.table.ts';
 import { named, ref, unix } from '../http/schemas.ts';
 import { TableSchema } from './tables.ts';
-
-export type ReservationRow = Selectable<ReservationsTable>;
+import type { ReservationRow } from '../db/tables/reservations.table.ts';
 
 export const ReservationSchema = named(
   'Reservation',

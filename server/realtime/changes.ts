@@ -1,12 +1,10 @@
-import type { Selectable } from 'kysely';
 import { presentOrder } from '../presenters/orders.ts';
 import type { Executor } from '../db/records.ts';
-import type { ChangeLogTable } from '../db/tables/change-log.table.ts';
 import { loadItemsFor } from '../domain/orders/load.ts';
-import type { OrderItemRow, OrderRow } from '../domain/orders/hooks.ts';
 import { feedForTable, ORDER_TABLES, type RowFeed, type Topic } from './topics.ts';
-
-export type ChangeRow = Selectable<ChangeLogTable>;
+import type { OrderItemRow } from '../db/tables/order-items.table.ts';
+import type { OrderRow } from '../db/tables/orders.table.ts';
+import type { ChangeRow } from '../db/tables/change-log.table.ts';
 
 /**
  * One message to be sent, before it is shaped for a topic. Orders are assembled (the order

@@ -1,5 +1,5 @@
-import { presentWaitlistEntry, type EntryRow } from '../presenters/guest.ts';
-import { presentReservation, type ReservationRow } from '../presenters/reservations.ts';
+import { presentWaitlistEntry } from '../presenters/guest.ts';
+import { presentReservation } from '../presenters/reservations.ts';
 import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { registerRealtimeFeed, setRealtimePresenter } from './topics.ts';
@@ -13,10 +13,12 @@ import { findOrder } from '../domain/orders/find-order.ts';
 import { assertGuestOrder } from '../domain/orders/qr-codes.ts';
 import { ApiError } from '../errors.ts';
 import { setGuestOrderPresenter } from './changes.ts';
+import type { WaitlistEntryRow } from '../db/tables/waitlist-entries.table.ts';
+import type { ReservationRow } from '../db/tables/reservations.table.ts';
 
 // Live messages carry the same objects as the API and the events.
 setRealtimePresenter('reservations', (row) => presentReservation(row as unknown as ReservationRow));
-setRealtimePresenter('waitlist_entries', (row) => presentWaitlistEntry(row as unknown as EntryRow));
+setRealtimePresenter('waitlist_entries', (row) => presentWaitlistEntry(row as unknown as WaitlistEntryRow));
 
 // Stations: a kitchen screen (a paired tablet's key reads orders only) takes a station's new
 // name and ticket colours when Settings changes them, without a reload.

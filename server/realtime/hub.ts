@@ -1,10 +1,11 @@
 import type { Services } from '../services.ts';
-import { changesFrom, livemodeOf, matches, prepareGuestViews, render, type Change, type ChangeRow } from './changes.ts';
+import { changesFrom, livemodeOf, matches, prepareGuestViews, render, type Change } from './changes.ts';
 import { forgetKey } from '../http/authenticate.ts';
 import { CLOSE, type RealtimeClient } from './client.ts';
 import { CREDENTIAL_TABLES, lapsed } from './credentials.ts';
 import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
 import type { Topic } from './topics.ts';
+import type { ChangeRow } from '../db/tables/change-log.table.ts';
 
 const STOP_GRACE_MS = 500;
 const MAX_FILTERED_RESTAURANTS = 500;

@@ -1,11 +1,13 @@
 import { DateTime } from 'luxon';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { findOrCreateCustomer } from '../../server/domain/customers/match-customer.ts';
-import { type OrderItemRow, type OrderRow, runOrderHooks } from '../../server/domain/orders/hooks.ts';
+import { runOrderHooks } from '../../server/domain/orders/hooks.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import type { Services } from '../../server/services.ts';
 import type { TestHub } from '../helpers/server.ts';
 import { seededRandom } from '../../server/demo/random.ts';
+import type { OrderItemRow } from '../../server/db/tables/order-items.table.ts';
+import type { OrderRow } from '../../server/db/tables/orders.table.ts';
 
 export interface FixtureLine {
   menuItemId: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../server/http/route.ts';
+import { routes } from '../../server/api/routes.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { expectError } from '../helpers/assert.ts';
 import { countRows, startHub, type TestHub } from '../helpers/server.ts';
@@ -17,10 +17,10 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
 
   const keyFor = (auth: string) => (auth === 'secret' ? hub.keys.secret : auth === 'widget' ? hub.keys.widget : null);
   const pathOf = (p: string) => p.replace(/:(\w+)/g, (_m, name) => (name === 'itemIndex' ? '0' : `x_${name}`));
-  const writes = registry.filter((r) => r.method === 'post' || r.method === 'patch' || r.method === 'put');
+  const writes = routes.filter((r) => r.method === 'post' || r.method === 'patch' || r.method === 'put');
 
   it('refuses unknown query parameters on every route', async () => {
-    for (const r of registry) {
+    for (const r of routes) {
       const res = await hub.api.request(r.method.toUpperCase(), `${pathOf(r.path)}?bogus_param=1`, { key: keyFor(r.auth), body: r.body ? {} : undefined });
       expectError(res, 400, 'parameter_unknown', 'bogus_param');
     }
@@ -36,10 +36,11 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
       expectError(await hub.api.request(r.method.toUpperCase(), path, { key, body: { pad: 'x'.repeat(2 * 1024 * 1024) } }), 413, 'body_too_large');
     }
     expect(await countRows(hub, 'change_log')).toBe(before);
-  });
+    // a 2 MB body to each of ~90 writes: a walk, not a timing (the default 30 s is short on a loaded box)
+  }, 120_000);
 
   it('asks for a key on every keyed route', async () => {
-    for (const r of registry.filter((x) => x.auth !== 'none')) {
+    for (const r of routes.filter((x) => x.auth !== 'none')) {
       expectError(await hub.api.request(r.method.toUpperCase(), pathOf(r.path), { key: null }), 401, 'api_key_missing');
     }
   });
@@ -47,7 +48,7 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
 
 describe('guest routes', () => {
   it('every keyless /public route takes the per-IP guest limit before it reads anything', () => {
-    const guest = registry.filter((r) => r.auth === 'none' && r.path.startsWith('/public/'));
+    const guest = routes.filter((r) => r.auth === 'none' && r.path.startsWith('/public/'));
     expect(guest.length).toBeGreaterThan(10);
     for (const r of guest) expect(r.preflight, `${r.method} ${r.path}`).toBeDefined();
   });

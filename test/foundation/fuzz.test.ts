@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registry } from '../../server/http/route.ts';
+import { routes } from '../../server/api/routes.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { solvedCaptcha } from '../guest/helpers.ts';
 import { openApiDocument } from '../helpers/openapi-conformance.ts';
@@ -279,9 +279,9 @@ describe.each(DIALECTS)('every route against hostile input on %s', (dialect) => 
 
   const doc = openApiDocument();
   // reads first, then writes, then the moves that end a record, deletes last
-  const rank = (r: (typeof registry)[number]) =>
+  const rank = (r: (typeof routes)[number]) =>
     r.method === 'get' ? 0 : r.method === 'delete' ? 3 : /\/(disable|cancel|seat|clock_out|leave|status)$/.test(r.path) ? 2 : 1;
-  for (const route of [...registry].sort((a, b) => rank(a) - rank(b))) {
+  for (const route of [...routes].sort((a, b) => rank(a) - rank(b))) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     const op = doc.paths[path][route.method];
     it(`${route.method.toUpperCase()} ${path}`, async () => {

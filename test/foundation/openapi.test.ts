@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorStatus } from '../../server/errors.ts';
 import { errorCodesOf } from '../../server/http/openapi-errors.ts';
-import { registry } from '../../server/http/route.ts';
+import { routes } from '../../server/api/routes.ts';
 import { checkAnswer } from '../helpers/openapi-conformance.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
@@ -17,7 +17,7 @@ describe('OpenAPI document', () => {
     const r = await hub.api.get('/v1/openapi.json', { key: null });
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe('3.1.0');
-    for (const route of registry) {
+    for (const route of routes) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       expect(r.body.paths[path]?.[route.method], `${route.method} ${path}`).toBeDefined();
     }
@@ -29,7 +29,7 @@ describe('OpenAPI document', () => {
     expect(create.requestBody.required).toBe(true);
     expect(r.body.paths['/v1/print_jobs/{id}/reprint'].post.requestBody.required).toBe(false);
     expect(r.body.paths['/v1/events/{id}/resend'].post.requestBody.required).toBe(false);
-    for (const route of registry.filter((x) => x.body)) {
+    for (const route of routes.filter((x) => x.body)) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
       expect(r.body.paths[path][route.method].requestBody.required, `${route.method} ${path}`).toBe(!route.body!.safeParse({}).success);
     }
@@ -62,7 +62,7 @@ describe('OpenAPI document', () => {
 
   it('gives every route its success response from a schema, and its error responses in the one error shape', async () => {
     const doc = (await hub.api.get('/v1/openapi.json', { key: null })).body;
-    for (const route of registry) {
+    for (const route of routes) {
       const where = `${route.method} ${route.path}`;
       expect(route.response ?? route.responseType, `${where} declares no response`).toBeDefined();
       const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method];
@@ -112,7 +112,7 @@ describe('OpenAPI document', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const html = await page.text();
     // every route and every schema is on the page
-    for (const route of registry) expect(html, route.path).toContain(route.path.replace(/:(\w+)/g, '{$1}'));
+    for (const route of routes) expect(html, route.path).toContain(route.path.replace(/:(\w+)/g, '{$1}'));
     expect(html).toContain('id="schema-MenuItem"');
     // every asset is same-origin, and is served
     const refs = [...html.matchAll(/\b(?:src|href)="([^"#][^"]*)"/g)].map((m) => m[1]);

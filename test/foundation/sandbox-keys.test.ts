@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import '../../server/api/index.ts';
 import { seedDemo } from '../../server/demo/seed.ts';
 import { createApiKey } from '../../server/domain/keys/create-key.ts';
-import { registry, SANDBOX_POLICIES, type RouteSpec } from '../../server/http/route.ts';
+import { SANDBOX_POLICIES, type RouteSpec } from '../../server/http/route.ts';
+import { routes } from '../../server/api/routes.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { expectError } from '../helpers/assert.ts';
 import { ApiClient, startHub, type ApiResponse, type TestHub } from '../helpers/server.ts';
@@ -24,7 +24,7 @@ function declarationProblem(r: Pick<RouteSpec, 'method' | 'path' | 'auth' | 'san
 }
 
 describe('every route declares its sandbox policy', () => {
-  it.each(registry.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))('%s', (_name, r) => {
+  it.each(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r] as const))('%s', (_name, r) => {
     expect(declarationProblem(r)).toBeNull();
   });
 
@@ -204,7 +204,7 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
 
   const sandboxFor = (r: RouteSpec) => (r.auth === 'widget' ? sandboxWidget : sandbox);
   const name = (r: RouteSpec) => `${r.method.toUpperCase()} ${r.path}`;
-  const byPolicy = (p: string) => registry.filter((r) => r.sandbox === p).map((r) => [name(r), r] as const);
+  const byPolicy = (p: string) => routes.filter((r) => r.sandbox === p).map((r) => [name(r), r] as const);
 
   it.each(byPolicy('live_only'))('%s is refused to a sandbox key, and nothing is written', async (_n, r) => {
     const before = await fingerprint();

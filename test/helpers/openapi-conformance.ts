@@ -1,9 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import '../../server/api/index.ts';
 import { buildOpenApi } from '../../server/http/openapi.ts';
-import { registry, type RouteSpec } from '../../server/http/route.ts';
+import type { RouteSpec } from '../../server/http/route.ts';
+import { routes } from '../../server/api/routes.ts';
 
 /**
  * Checks real answers against the OpenAPI document the server publishes: the status must be
@@ -27,7 +27,7 @@ export function openApiDocument(): any {
 
 function load() {
   if (state) return state;
-  const doc = JSON.parse(JSON.stringify(buildOpenApi(registry)));
+  const doc = JSON.parse(JSON.stringify(buildOpenApi(routes)));
   // strict off: the document carries OpenAPI keywords (`description`, `x-…`) next to the schemas
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -52,7 +52,7 @@ function patternOf(r: RouteSpec): RegExp {
 export function matchRoute(method: string, url: string): Matched | null {
   const path = new URL(url, 'http://x').pathname;
   const m = method.toLowerCase();
-  const route = registry.find((r) => r.method === m && patternOf(r).test(path));
+  const route = routes.find((r) => r.method === m && patternOf(r).test(path));
   return route ? { route, path: route.path.replace(/:(\w+)/g, '{$1}') } : null;
 }
 

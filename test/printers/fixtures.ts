@@ -1,10 +1,12 @@
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
-import { runOrderHooks, type OrderItemRow, type OrderRow } from '../../server/domain/orders/hooks.ts';
+import { runOrderHooks } from '../../server/domain/orders/hooks.ts';
 import { loadOrder } from '../../server/domain/orders/load.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import type { Actor } from '../../server/services.ts';
 import { PrinterEmulator } from '../../printers/emulator.ts';
 import type { TestHub } from '../helpers/server.ts';
+import type { OrderItemRow } from '../../server/db/tables/order-items.table.ts';
+import type { OrderRow } from '../../server/db/tables/orders.table.ts';
 
 /**
  * Orders written the way the orders feature's commands write them: records through

@@ -2,10 +2,11 @@ import { presentOrder } from '../../server/presenters/orders.ts';
 import type { Executor } from '../../server/db/records.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { emitEvent } from '../../server/domain/events/emit.ts';
-import type { OrderItemRow, OrderRow } from '../../server/domain/orders/hooks.ts';
 import { createStation } from '../../server/domain/menu/stations.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import type { Actor, Services } from '../../server/services.ts';
+import type { OrderItemRow } from '../../server/db/tables/order-items.table.ts';
+import type { OrderRow } from '../../server/db/tables/orders.table.ts';
 
 /**
  * Writes orders the way the order commands do (records.ts inside one transaction, with the

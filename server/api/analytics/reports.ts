@@ -10,7 +10,7 @@ import { menuAbcReport, menuItemsReport } from '../../domain/analytics/menu.ts';
 import { paymentsReport } from '../../domain/analytics/payments.ts';
 import { reservationsReport } from '../../domain/analytics/reservations.ts';
 import { ordersReport, peakHoursReport, revenueReport } from '../../domain/analytics/sales.ts';
-import { defineRoute, type Call } from '../../http/route.ts';
+import { defineRoute, type Call, type RouteSpec } from '../../http/route.ts';
 import type { z } from 'zod';
 import * as R from '../../presenters/analytics.ts';
 import { ForecastQuery, GroupedRangeQuery, RangeQuery } from './schema.ts';
@@ -28,7 +28,7 @@ function rangeReport<S extends z.ZodType>(
   response: S,
   run: (ctx: ReportContext, range: ReturnType<typeof resolveRange>) => Promise<z.output<S>>,
 ) {
-  defineRoute({
+  return defineRoute({
     response,
     method: 'get',
     path,
@@ -45,41 +45,40 @@ function rangeReport<S extends z.ZodType>(
   });
 }
 
-defineRoute({
-  method: 'get',
-  path: '/v1/analytics/dashboard',
-  summary: "Today's orders, revenue, active reservations and new customers",
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'analytics:read',
-  response: R.DashboardReport,
-  handler: async (c) => dashboardReport(await ctxOf(c)),
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/analytics/dashboard',
+    summary: "Today's orders, revenue, active reservations and new customers",
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'analytics:read',
+    response: R.DashboardReport,
+    handler: async (c) => dashboardReport(await ctxOf(c)),
+  }),
 
-defineRoute({
-  method: 'get',
-  path: '/v1/analytics/revenue',
-  summary: 'Revenue per day, ISO week or month',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'analytics:read',
-  query: GroupedRangeQuery,
-  response: R.RevenueReport,
-  handler: async (c) => {
-    const ctx = await ctxOf(c);
-    return revenueReport(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/v1/analytics/revenue',
+    summary: 'Revenue per day, ISO week or month',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'analytics:read',
+    query: GroupedRangeQuery,
+    response: R.RevenueReport,
+    handler: async (c) => {
+      const ctx = await ctxOf(c);
+      return revenueReport(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
+    },
+  }),
 
-{
-  const [path, what, report] = ['/v1/analytics/orders', 'Orders per day, ISO week or month, by type', ordersReport] as const;
   defineRoute({
     response: R.OrdersReport,
     method: 'get',
-    path,
-    summary: what,
+    path: '/v1/analytics/orders',
+    summary: 'Orders per day, ISO week or month, by type',
     tag,
     auth: 'secret',
     sandbox: 'live_only',
@@ -87,43 +86,48 @@ defineRoute({
     query: GroupedRangeQuery,
     handler: async (c) => {
       const ctx = await ctxOf(c);
-      return report(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
+      return ordersReport(ctx, resolveRange(c.query, c.now, ctx.zone), (c.query.group_by ?? 'day') as GroupBy);
     },
-  });
-}
+  }),
 
-rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', R.MenuItemsReport, menuItemsReport);
-rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', R.CustomersReport, customersReport);
-rangeReport('/v1/analytics/payments', 'Payment mix by method (refunds netted) and tips by server', R.PaymentsReport, paymentsReport);
-rangeReport('/v1/analytics/reservations', 'Reservations by status', R.ReservationsReport, reservationsReport);
+  rangeReport('/v1/analytics/menu_items', 'Top 50 menu items by quantity sold', R.MenuItemsReport, menuItemsReport),
 
-defineRoute({
-  method: 'get',
-  path: '/v1/analytics/inventory',
-  summary: 'Stock value and items at or below their reorder level',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'analytics:read',
-  response: R.InventoryReport,
-  handler: async (c) => inventoryReport(await ctxOf(c)),
-});
+  rangeReport('/v1/analytics/customers', 'New customers in the range and the top 10 lifetime spenders', R.CustomersReport, customersReport),
 
-rangeReport('/v1/analytics/labor', 'Hours and shifts per staff user', R.LaborReport, laborReport);
-rangeReport('/v1/analytics/peak_hours', 'Orders and revenue by weekday and local hour', R.PeakHoursReport, peakHoursReport);
-rangeReport('/v1/analytics/menu_abc', 'Menu items classed A/B/C by revenue share', R.MenuAbcReport, menuAbcReport);
+  rangeReport('/v1/analytics/payments', 'Payment mix by method (refunds netted) and tips by server', R.PaymentsReport, paymentsReport),
 
-defineRoute({
-  method: 'get',
-  path: '/v1/analytics/sales_forecast',
-  summary: 'Least-squares forecast of daily revenue from the last 30 days',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'analytics:read',
-  query: ForecastQuery,
-  response: R.SalesForecastReport,
-  handler: async (c) => salesForecastReport(await ctxOf(c), c.query.days ?? 7),
-});
+  rangeReport('/v1/analytics/reservations', 'Reservations by status', R.ReservationsReport, reservationsReport),
 
-rangeReport('/v1/analytics/period_comparison', 'The range against the period of the same length just before it', R.PeriodComparisonReport, periodComparisonReport);
+  defineRoute({
+    method: 'get',
+    path: '/v1/analytics/inventory',
+    summary: 'Stock value and items at or below their reorder level',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'analytics:read',
+    response: R.InventoryReport,
+    handler: async (c) => inventoryReport(await ctxOf(c)),
+  }),
+
+  rangeReport('/v1/analytics/labor', 'Hours and shifts per staff user', R.LaborReport, laborReport),
+
+  rangeReport('/v1/analytics/peak_hours', 'Orders and revenue by weekday and local hour', R.PeakHoursReport, peakHoursReport),
+
+  rangeReport('/v1/analytics/menu_abc', 'Menu items classed A/B/C by revenue share', R.MenuAbcReport, menuAbcReport),
+
+  defineRoute({
+    method: 'get',
+    path: '/v1/analytics/sales_forecast',
+    summary: 'Least-squares forecast of daily revenue from the last 30 days',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'analytics:read',
+    query: ForecastQuery,
+    response: R.SalesForecastReport,
+    handler: async (c) => salesForecastReport(await ctxOf(c), c.query.days ?? 7),
+  }),
+
+  rangeReport('/v1/analytics/period_comparison', 'The range against the period of the same length just before it', R.PeriodComparisonReport, periodComparisonReport),
+];

@@ -1,5 +1,5 @@
 import { PLANS } from '../../domain/restaurants/plans.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { z } from 'zod';
 import { named } from '../../http/schemas.ts';
 import { limitIp } from './guard.ts';
@@ -16,27 +16,29 @@ const PricingSchema = named(
   }),
 );
 
-defineRoute({
-  method: 'get',
-  path: '/public/pricing',
-  response: PricingSchema,
-  preflight: limitIp,
-  summary: 'The public price list in euros per month; plans no longer sold are left out',
-  tag: 'Guest: platform',
-  auth: 'none',
-  sandbox: 'keyless',
-  handler: async (c) => {
-    return {
-      object: 'list' as const,
-      currency: 'eur' as const,
-      interval: 'month' as const,
-      data: PLANS.filter((p) => p.sold).map((p) => ({
-        object: 'plan' as const,
-        id: p.id,
-        name: p.name,
-        priceEurPerMonth: p.price_eur_month,
-        features: { ...p.features },
-      })),
-    };
-  },
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/public/pricing',
+    response: PricingSchema,
+    preflight: limitIp,
+    summary: 'The public price list in euros per month; plans no longer sold are left out',
+    tag: 'Guest: platform',
+    auth: 'none',
+    sandbox: 'keyless',
+    handler: async (c) => {
+      return {
+        object: 'list' as const,
+        currency: 'eur' as const,
+        interval: 'month' as const,
+        data: PLANS.filter((p) => p.sold).map((p) => ({
+          object: 'plan' as const,
+          id: p.id,
+          name: p.name,
+          priceEurPerMonth: p.price_eur_month,
+          features: { ...p.features },
+        })),
+      };
+    },
+  }),
+];

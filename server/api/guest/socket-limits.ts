@@ -1,10 +1,10 @@
 import { guestOf } from '../../features/guest.ts';
-import { registerGuestLimits } from '../../realtime/guest-tokens.ts';
+import type { GuestLimits } from '../../realtime/guest-tokens.ts';
 import { limitRestaurant } from './guard.ts';
 
 // A guest socket (a QR or waitlist token on /realtime) draws on the guest routes' budgets:
 // the same per-address bucket as limitIp, the same per-restaurant one as limitRestaurant.
-registerGuestLimits({
+export const guestSocketLimits: GuestLimits = {
   address: (services, address) => guestOf(services).ipLimiter?.take(`ip:${address}`, services.clock.now()),
   restaurant: (services, restaurantId, address) => limitRestaurant(services, restaurantId, address),
-});
+};

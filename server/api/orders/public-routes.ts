@@ -2,14 +2,13 @@ import { sql } from 'kysely';
 import { changeLineStatus, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { createOrder } from '../../domain/orders/create-order.ts';
 import { fleetFor, type Tracking } from '../../domain/orders/fleets.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
 import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
 import { findStation } from '../../domain/menu/stations.ts';
 import { ApiError, notFound, mustExist } from '../../errors.ts';
-import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { cachedJson } from '../../http/cached-json.ts';
 import { stationOf } from '../../http/screen-keys.ts';
@@ -27,6 +26,8 @@ import {
   type FieldName,
 } from '../../presenters/public-orders.ts';
 import { FieldsOnly, KitchenQuery, LineParams, LineStatus, PUBLIC_PAGE, PublicCreate, PublicList, PublicStatus, SORTABLE } from './public-schema.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 const tag = 'Operational orders';
 /** Where an expo screen may move an order (http/screen-keys.ts). */
@@ -79,130 +80,6 @@ const fieldsOf = (c: Call<any, any, any>, defaults: FieldName[]) => parseFieldLi
 const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }, fields: FieldName[] = readable(c)) =>
   (await project(c.db, [r], fields))[0];
 
-defineRoute({
-  method: 'get',
-  path: '/public/orders',
-  response: PublicOrderPage,
-  summary: `Orders of the key's restaurant, projected to fields; page/limit (default ${PUBLIC_PAGE.defaultLimit}, max ${PUBLIC_PAGE.maxLimit})`,
-  tag,
-  auth: 'widget',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  query: PublicList,
-  handler: async (c) => {
-    const fields = parseFieldList(c.query.fields, ALL_FIELDS, DEFAULT_FIELDS);
-    const actor = c.actor();
-    let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
-    if (c.query.status) qb = qb.where('status', '=', c.query.status);
-    if (c.query.type) qb = qb.where('type', '=', c.query.type);
-    const page = c.query.page ?? 1;
-    const limit = c.query.limit ?? PUBLIC_PAGE.defaultLimit;
-    const column = SORTABLE[c.query.sort ?? 'createdAt'];
-    const direction = c.query.order ?? 'desc';
-    // Filtering on a transient status: reach its few rows through the status index (numeric
-    // sort columns only; text sorts keep their column).
-    const viaStatus = Boolean(c.query.status && TRANSIENT.has(c.query.status) && NUMERIC_SORTS.has(column));
-    let sorted = qb.selectAll();
-    // Order numbers restart every business day and are text ("9", "17", "C3"): by day, then
-    // shorter before longer, so 9 comes before 17 as the numbers are called out.
-    if (column === 'order_number') sorted = sorted.orderBy('business_date', direction).orderBy(sql`length(order_number)`, direction);
-    const [{ n }, rows] = await Promise.all([
-      qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      sorted
-        .orderBy(viaStatus ? sql`${sql.ref(column)} + 0` : sql.ref(column), direction)
-        .orderBy('id', direction)
-        .limit(limit)
-        .offset((page - 1) * limit)
-        .execute(),
-    ]);
-    const total = Number(n);
-    return {
-      data: await project(c.db, await withItems(c, rows, fields), fields),
-      paging: { page, limit, total, totalPages: Math.ceil(total / limit), hasMore: page * limit < total },
-    };
-  },
-});
-
-defineRoute({
-  method: 'get',
-  path: '/public/orders/active',
-  response: PublicOrderScreen,
-  summary: 'Orders in play (placed, preparing, ready, served), oldest first',
-  tag,
-  auth: 'widget',
-  screens: 'expo',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  query: FieldsOnly,
-  handler: async (c) => {
-    const fields = fieldsOf(c, DEFAULT_FIELDS);
-    return screen(c, `active|${fields}`, async () => {
-      const rows = await openOrders(c).execute();
-      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
-    });
-  },
-});
-
-defineRoute({
-  method: 'get',
-  path: '/public/orders/kitchen',
-  errors: ['unknown_station'],
-  response: PublicOrderScreen,
-  summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
-  tag,
-  auth: 'widget',
-  screens: 'station',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  query: KitchenQuery,
-  handler: async (c) => {
-    const fields = fieldsOf(c, TICKET_FIELDS);
-    const { restaurantId } = c.actor();
-    // a station's screen sees its own station, asked or not
-    const station = stationOf(c.caller?.screen, c.query.station);
-    if (station) {
-      const s = await findStation(c.db, restaurantId, station);
-      if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
-    }
-    return screen(c, `kitchen|${station ?? ''}|${fields}`, async () => {
-      const rows = await openOrders(c)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('order_items')
-              .select(sql.lit(1).as('one'))
-              .whereRef('order_items.order_id', '=', 'orders.id')
-              .where('order_items.status', 'in', ['pending', 'preparing'])
-              .where('order_items.held', '=', 0)
-              .where('order_items.voided_at', 'is', null)
-              .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
-          ),
-        )
-        .execute();
-      return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
-    });
-  },
-});
-
-defineRoute({
-  method: 'get',
-  path: '/public/orders/delivery/active',
-  response: PublicOrderScreen,
-  summary: 'Delivery orders out or waiting to go out, oldest first',
-  tag,
-  auth: 'widget',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  query: FieldsOnly,
-  handler: async (c) => {
-    const fields = parseFieldList(c.query.fields, ALL_FIELDS, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
-    return screen(c, `delivery|${fields}`, async () => {
-      const rows = await openOrders(c).where('type', '=', 'delivery').execute();
-      return { data: await project(c.db, await withItems(c, rows, fields), fields) };
-    });
-  },
-});
-
 const TRACKING_FIELDS = [
   'orderId',
   'orderNumber',
@@ -217,127 +94,253 @@ const TRACKING_FIELDS = [
   'location',
 ] as const satisfies readonly (keyof Tracking)[];
 
-defineRoute({
-  method: 'get',
-  path: '/public/orders/delivery/:id/track',
-  errors: ['state_conflict', 'fleet_unavailable'],
-  response: TrackingSchema,
-  summary: 'Where a delivery order is, as the delivery fleet reports it',
-  tag,
-  auth: 'widget',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  params: idParam('ord_ id'),
-  query: FieldsOnly,
-  handler: async (c) => {
-    const fields = parseFieldList<keyof Tracking>(c.query.fields, TRACKING_FIELDS, TRACKING_FIELDS);
-    const found = await findOrder(c.db, c.actor(), c.params.id);
-    const order = found?.order;
-    if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
-    const fleet = c.services.deliveryFleet;
-    const delivery = await c.db.selectFrom('deliveries').selectAll().where('order_id', '=', order.id).executeTakeFirst();
-    if (!fleet || !delivery) {
-      throw new ApiError('state_conflict', fleet ? 'This delivery order has not been placed yet; nothing is dispatched.' : 'This restaurant does not dispatch couriers.');
-    }
-    const tracking = await fleetFor(delivery, fleet).track(c.db, delivery, order);
-    return Object.fromEntries(fields.map((f) => [f, tracking[f]]));
-  },
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/public/orders',
+    response: PublicOrderPage,
+    summary: `Orders of the key's restaurant, projected to fields; page/limit (default ${PUBLIC_PAGE.defaultLimit}, max ${PUBLIC_PAGE.maxLimit})`,
+    tag,
+    auth: 'widget',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    query: PublicList,
+    handler: async (c) => {
+      const fields = parseFieldList(c.query.fields, ALL_FIELDS, DEFAULT_FIELDS);
+      const actor = c.actor();
+      let qb = c.db.selectFrom('orders').where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
+      if (c.query.status) qb = qb.where('status', '=', c.query.status);
+      if (c.query.type) qb = qb.where('type', '=', c.query.type);
+      const page = c.query.page ?? 1;
+      const limit = c.query.limit ?? PUBLIC_PAGE.defaultLimit;
+      const column = SORTABLE[c.query.sort ?? 'createdAt'];
+      const direction = c.query.order ?? 'desc';
+      // Filtering on a transient status: reach its few rows through the status index (numeric
+      // sort columns only; text sorts keep their column).
+      const viaStatus = Boolean(c.query.status && TRANSIENT.has(c.query.status) && NUMERIC_SORTS.has(column));
+      let sorted = qb.selectAll();
+      // Order numbers restart every business day and are text ("9", "17", "C3"): by day, then
+      // shorter before longer, so 9 comes before 17 as the numbers are called out.
+      if (column === 'order_number') sorted = sorted.orderBy('business_date', direction).orderBy(sql`length(order_number)`, direction);
+      const [{ n }, rows] = await Promise.all([
+        qb.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        sorted
+          .orderBy(viaStatus ? sql`${sql.ref(column)} + 0` : sql.ref(column), direction)
+          .orderBy('id', direction)
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+      ]);
+      const total = Number(n);
+      return {
+        data: await project(c.db, await withItems(c, rows, fields), fields),
+        paging: { page, limit, total, totalPages: Math.ceil(total / limit), hasMore: page * limit < total },
+      };
+    },
+  }),
 
-defineRoute({
-  method: 'get',
-  path: '/public/orders/:id',
-  response: PublicOrderSchema,
-  summary: 'One order of the key\'s restaurant (every field unless fields narrows it)',
-  tag,
-  auth: 'widget',
-  sandbox: 'own_mode',
-  scope: 'orders:read',
-  params: idParam('ord_ id'),
-  query: FieldsOnly,
-  handler: async (c) => {
-    const fields = parseFieldList(c.query.fields, ALL_FIELDS, ALL_FIELDS);
-    const found = mustExist(await findOrder(c.db, c.actor(), c.params.id), 'order', c.params.id);
-    return one(c, found, fields);
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/public/orders/active',
+    response: PublicOrderScreen,
+    summary: 'Orders in play (placed, preparing, ready, served), oldest first',
+    tag,
+    auth: 'widget',
+    screens: 'expo',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    query: FieldsOnly,
+    handler: async (c) => {
+      const fields = fieldsOf(c, DEFAULT_FIELDS);
+      return screen(c, `active|${fields}`, async () => {
+        const rows = await openOrders(c).execute();
+        return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+      });
+    },
+  }),
 
-defineRoute({
-  method: 'post',
-  path: '/public/orders',
-  errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
-  response: PublicOrderSchema,
-  summary: 'Create an order from a screen; it is placed at once so the kitchen sees it',
-  tag,
-  auth: 'widget',
-  sandbox: 'own_mode',
-  scope: 'orders:write',
-  body: PublicCreate,
-  idempotent: true,
-  status: 201,
-  handler: async (c) => {
-    const b = c.body;
-    const created = await createOrder(c.db, c.actor(), orderContext(c.services), {
-      type: b.type,
-      items: b.items.map((l) => ({ menu_item: l.menuItemId, quantity: l.quantity, modifiers: l.modifiers, notes: l.notes })),
-      table: b.tableId,
-      customer_name: b.customerName,
-      customer_phone: b.customerPhone,
-      customer_email: b.customerEmail,
-      delivery_address: b.deliveryAddress,
-      notes: b.notes,
-      source: 'pos',
-      status: 'placed',
-    });
-    return one(c, created);
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/public/orders/kitchen',
+    errors: ['unknown_station'],
+    response: PublicOrderScreen,
+    summary: 'Kitchen view: open orders with lines still to cook (pending or preparing); with station, only that station\'s lines',
+    tag,
+    auth: 'widget',
+    screens: 'station',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    query: KitchenQuery,
+    handler: async (c) => {
+      const fields = fieldsOf(c, TICKET_FIELDS);
+      const { restaurantId } = c.actor();
+      // a station's screen sees its own station, asked or not
+      const station = stationOf(c.caller?.screen, c.query.station);
+      if (station) {
+        const s = await findStation(c.db, restaurantId, station);
+        if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
+      }
+      return screen(c, `kitchen|${station ?? ''}|${fields}`, async () => {
+        const rows = await openOrders(c)
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('order_items')
+                .select(sql.lit(1).as('one'))
+                .whereRef('order_items.order_id', '=', 'orders.id')
+                .where('order_items.status', 'in', ['pending', 'preparing'])
+                .where('order_items.held', '=', 0)
+                .where('order_items.voided_at', 'is', null)
+                .$if(Boolean(station), (q) => q.where('order_items.station', '=', station!)),
+            ),
+          )
+          .execute();
+        return { data: await project(c.db, await withItems(c, rows, fields, station), fields) };
+      });
+    },
+  }),
 
-defineRoute({
-  method: 'patch',
-  path: '/public/orders/:id/status',
-  errors: ['invalid_transition'],
-  response: PublicOrderSchema,
-  summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
-  tag,
-  auth: 'widget',
-  screens: 'expo',
-  sandbox: 'own_mode',
-  scope: 'orders:write',
-  params: idParam('ord_ id'),
-  body: PublicStatus,
-  handler: async (c) => {
-    // the pass moves orders along; cancelling and completing are the till's
-    if (c.caller?.screen && !PASS_STATUSES.has(c.body.status)) {
-      throw new ApiError('insufficient_scope', `An expo screen moves orders to ${[...PASS_STATUSES].join(', ')}; '${c.body.status}' is done at the till.`, 'status');
-    }
-    if (c.body.status === 'cancelled' && !c.body.cancelReason) {
-      throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
-    }
-    const saved = await c.services.tx.run((trx) =>
-      changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, { status: c.body.status, cancel_reason: c.body.cancelReason }),
-    );
-    return one(c, saved);
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/public/orders/delivery/active',
+    response: PublicOrderScreen,
+    summary: 'Delivery orders out or waiting to go out, oldest first',
+    tag,
+    auth: 'widget',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    query: FieldsOnly,
+    handler: async (c) => {
+      const fields = parseFieldList(c.query.fields, ALL_FIELDS, [...DEFAULT_FIELDS, 'deliveryAddress', 'customerName', 'customerPhone', 'placedAt']);
+      return screen(c, `delivery|${fields}`, async () => {
+        const rows = await openOrders(c).where('type', '=', 'delivery').execute();
+        return { data: await project(c.db, await withItems(c, rows, fields), fields) };
+      });
+    },
+  }),
 
-defineRoute({
-  method: 'patch',
-  path: '/public/orders/:id/items/:itemIndex/status',
-  errors: ['invalid_transition', 'order_not_open', 'state_conflict'],
-  response: PublicOrderSchema,
-  summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
-  tag,
-  auth: 'widget',
-  screens: 'station',
-  sandbox: 'own_mode',
-  scope: 'orders:write',
-  params: LineParams,
-  body: LineStatus,
-  handler: async (c) => {
-    const saved = await c.services.tx.run((trx) =>
-      changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, stationOf(c.caller?.screen, c.body.station)),
-    );
-    return one(c, saved);
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/public/orders/delivery/:id/track',
+    errors: ['state_conflict', 'fleet_unavailable'],
+    response: TrackingSchema,
+    summary: 'Where a delivery order is, as the delivery fleet reports it',
+    tag,
+    auth: 'widget',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    params: idParam('ord_ id'),
+    query: FieldsOnly,
+    handler: async (c) => {
+      const fields = parseFieldList<keyof Tracking>(c.query.fields, TRACKING_FIELDS, TRACKING_FIELDS);
+      const found = await findOrder(c.db, c.actor(), c.params.id);
+      const order = found?.order;
+      if (!order || order.type !== 'delivery') throw notFound('delivery order', c.params.id);
+      const fleet = c.services.deliveryFleet;
+      const delivery = await c.db.selectFrom('deliveries').selectAll().where('order_id', '=', order.id).executeTakeFirst();
+      if (!fleet || !delivery) {
+        throw new ApiError('state_conflict', fleet ? 'This delivery order has not been placed yet; nothing is dispatched.' : 'This restaurant does not dispatch couriers.');
+      }
+      const tracking = await fleetFor(delivery, fleet).track(c.db, delivery, order);
+      return Object.fromEntries(fields.map((f) => [f, tracking[f]]));
+    },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/public/orders/:id',
+    response: PublicOrderSchema,
+    summary: 'One order of the key\'s restaurant (every field unless fields narrows it)',
+    tag,
+    auth: 'widget',
+    sandbox: 'own_mode',
+    scope: 'orders:read',
+    params: idParam('ord_ id'),
+    query: FieldsOnly,
+    handler: async (c) => {
+      const fields = parseFieldList(c.query.fields, ALL_FIELDS, ALL_FIELDS);
+      const found = mustExist(await findOrder(c.db, c.actor(), c.params.id), 'order', c.params.id);
+      return one(c, found, fields);
+    },
+  }),
+
+  defineRoute({
+    method: 'post',
+    path: '/public/orders',
+    errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
+    response: PublicOrderSchema,
+    summary: 'Create an order from a screen; it is placed at once so the kitchen sees it',
+    tag,
+    auth: 'widget',
+    sandbox: 'own_mode',
+    scope: 'orders:write',
+    body: PublicCreate,
+    idempotent: true,
+    status: 201,
+    handler: async (c) => {
+      const b = c.body;
+      const created = await createOrder(c.db, c.actor(), orderContext(c.services), {
+        type: b.type,
+        items: b.items.map((l) => ({ menu_item: l.menuItemId, quantity: l.quantity, modifiers: l.modifiers, notes: l.notes })),
+        table: b.tableId,
+        customer_name: b.customerName,
+        customer_phone: b.customerPhone,
+        customer_email: b.customerEmail,
+        delivery_address: b.deliveryAddress,
+        notes: b.notes,
+        source: 'pos',
+        status: 'placed',
+      });
+      return one(c, created);
+    },
+  }),
+
+  defineRoute({
+    method: 'patch',
+    path: '/public/orders/:id/status',
+    errors: ['invalid_transition'],
+    response: PublicOrderSchema,
+    summary: 'Move the whole order (placed, preparing, ready, served, completed, cancelled with cancelReason)',
+    tag,
+    auth: 'widget',
+    screens: 'expo',
+    sandbox: 'own_mode',
+    scope: 'orders:write',
+    params: idParam('ord_ id'),
+    body: PublicStatus,
+    handler: async (c) => {
+      // the pass moves orders along; cancelling and completing are the till's
+      if (c.caller?.screen && !PASS_STATUSES.has(c.body.status)) {
+        throw new ApiError('insufficient_scope', `An expo screen moves orders to ${[...PASS_STATUSES].join(', ')}; '${c.body.status}' is done at the till.`, 'status');
+      }
+      if (c.body.status === 'cancelled' && !c.body.cancelReason) {
+        throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
+      }
+      const saved = await c.services.tx.run((trx) =>
+        changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, { status: c.body.status, cancel_reason: c.body.cancelReason }),
+      );
+      return one(c, saved);
+    },
+  }),
+
+  defineRoute({
+    method: 'patch',
+    path: '/public/orders/:id/items/:itemIndex/status',
+    errors: ['invalid_transition', 'order_not_open', 'state_conflict'],
+    response: PublicOrderSchema,
+    summary: 'Move one line (pending, preparing, ready, served); the order follows its lines',
+    tag,
+    auth: 'widget',
+    screens: 'station',
+    sandbox: 'own_mode',
+    scope: 'orders:write',
+    params: LineParams,
+    body: LineStatus,
+    handler: async (c) => {
+      const saved = await c.services.tx.run((trx) =>
+        changeLineStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.params.itemIndex, c.body.status, stationOf(c.caller?.screen, c.body.station)),
+      );
+      return one(c, saved);
+    },
+  }),
+];

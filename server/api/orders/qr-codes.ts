@@ -7,7 +7,7 @@ import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts'
 import { f } from '../../http/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
-import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { listOf, named, ref, unix } from '../../http/schemas.ts';
 import { TableSchema } from '../../presenters/tables.ts';
 import './refs.ts';
@@ -55,75 +55,77 @@ const present = (c: Call<any, any, any>, rows: Selectable<QrCodesTable>[]) => ex
 
 const tag = 'QR codes';
 
-defineRoute({
-  method: 'get',
-  path: '/v1/qr_codes',
-  response: listOf(QrCodeSchema),
-  summary: 'List QR codes, newest first',
-  tag,
-  auth: 'secret',
-  // a QR token places live orders: a sandbox key never sees one
-  sandbox: 'live_only',
-  scope: 'tables:read',
-  query: z.object({ ...listParams(), table: f.id().optional(), is_active: q.bool().optional() }),
-  expand: 'qr_code',
-  handler: async (c) => {
-    let qb = c.db.selectFrom('qr_codes').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
-    if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
-    if (c.query.is_active !== undefined) qb = qb.where('is_active', '=', c.query.is_active ? 1 : 0);
-    const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('qr_codes'), url: '/v1/qr_codes' });
-    return mapPage(page, (rows) => present(c, rows));
-  },
-});
-
-defineRoute({
-  method: 'get',
-  path: '/v1/qr_codes/:id',
-  response: QrCodeSchema,
-  summary: 'Retrieve a QR code',
-  tag,
-  auth: 'secret',
-  // a QR token places live orders: a sandbox key never sees one
-  sandbox: 'live_only',
-  scope: 'tables:read',
-  params: idParam('qr_ id'),
-  expand: 'qr_code',
-  handler: async (c) => {
-    const row = mustExist(await findQrCode(c.db, c.actor().restaurantId, c.params.id), 'QR code', c.params.id);
-    return (await present(c, [row]))[0];
-  },
-});
-
-defineRoute({
-  method: 'post',
-  path: '/v1/qr_codes',
-  errors: ['resource_missing'],
-  response: QrCodeSchema,
-  summary: 'Create a QR code for a table (dine_in) or the counter (takeout); returns the URL to print',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'tables:write',
-  body: z.object({
-    table: f.id().nullable().optional(),
-    type: z.enum(['dine_in', 'takeout']).optional(),
-    label: f.name().nullable().optional(),
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/qr_codes',
+    response: listOf(QrCodeSchema),
+    summary: 'List QR codes, newest first',
+    tag,
+    auth: 'secret',
+    // a QR token places live orders: a sandbox key never sees one
+    sandbox: 'live_only',
+    scope: 'tables:read',
+    query: z.object({ ...listParams(), table: f.id().optional(), is_active: q.bool().optional() }),
+    expand: 'qr_code',
+    handler: async (c) => {
+      let qb = c.db.selectFrom('qr_codes').selectAll().where('restaurant_id', '=', c.actor().restaurantId);
+      if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
+      if (c.query.is_active !== undefined) qb = qb.where('is_active', '=', c.query.is_active ? 1 : 0);
+      const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('qr_codes'), url: '/v1/qr_codes' });
+      return mapPage(page, (rows) => present(c, rows));
+    },
   }),
-  expand: 'qr_code',
-  idempotent: true,
-  status: 201,
-  handler: async (c) => (await present(c, [await createQrCode(c.db, c.actor(), c.body)]))[0],
-});
 
-defineRoute({
-  method: 'post',
-  path: '/v1/qr_codes/:id/disable',
-  response: QrCodeSchema,
-  summary: 'Disable a QR code; guests scanning it are refused from now on',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'tables:write',
-  params: idParam('qr_ id'),
-  handler: async (c) => (await present(c, [await c.services.tx.run((trx) => disableQrCode(trx, c.actor(), c.params.id))]))[0],
-});
+  defineRoute({
+    method: 'get',
+    path: '/v1/qr_codes/:id',
+    response: QrCodeSchema,
+    summary: 'Retrieve a QR code',
+    tag,
+    auth: 'secret',
+    // a QR token places live orders: a sandbox key never sees one
+    sandbox: 'live_only',
+    scope: 'tables:read',
+    params: idParam('qr_ id'),
+    expand: 'qr_code',
+    handler: async (c) => {
+      const row = mustExist(await findQrCode(c.db, c.actor().restaurantId, c.params.id), 'QR code', c.params.id);
+      return (await present(c, [row]))[0];
+    },
+  }),
+
+  defineRoute({
+    method: 'post',
+    path: '/v1/qr_codes',
+    errors: ['resource_missing'],
+    response: QrCodeSchema,
+    summary: 'Create a QR code for a table (dine_in) or the counter (takeout); returns the URL to print',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'tables:write',
+    body: z.object({
+      table: f.id().nullable().optional(),
+      type: z.enum(['dine_in', 'takeout']).optional(),
+      label: f.name().nullable().optional(),
+    }),
+    expand: 'qr_code',
+    idempotent: true,
+    status: 201,
+    handler: async (c) => (await present(c, [await createQrCode(c.db, c.actor(), c.body)]))[0],
+  }),
+
+  defineRoute({
+    method: 'post',
+    path: '/v1/qr_codes/:id/disable',
+    response: QrCodeSchema,
+    summary: 'Disable a QR code; guests scanning it are refused from now on',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'tables:write',
+    params: idParam('qr_ id'),
+    handler: async (c) => (await present(c, [await c.services.tx.run((trx) => disableQrCode(trx, c.actor(), c.params.id))]))[0],
+  }),
+];

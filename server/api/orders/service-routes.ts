@@ -4,13 +4,14 @@ import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transfe
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
-import { defineRoute, idParam, type Call } from '../../http/route.ts';
+import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { clientIp, signInThrottle } from '../../http/session.ts';
-import type { OrderItemRow, OrderRow } from '../../domain/orders/hooks.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import { courseNumber, seatAndCourse } from './schema.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * Service at the table: actions on an open check, routed like cancel (POST /v1/orders/{id}/…),
@@ -53,105 +54,107 @@ const discount = z
 
 const common = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:write' as const, response: OrderSchema, expand: 'order' as const };
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/fire',
-  errors: ['order_not_open', 'state_conflict'],
-  summary: 'Fire a held course: its lines go to their stations (tickets, screens) now',
-  params: idParam('ord_ id'),
-  body: z.object({ course: courseNumber() }),
-  handler: async (c) => present(c, await c.services.tx.run((trx) => fireCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/fire',
+    errors: ['order_not_open', 'state_conflict'],
+    summary: 'Fire a held course: its lines go to their stations (tickets, screens) now',
+    params: idParam('ord_ id'),
+    body: z.object({ course: courseNumber() }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => fireCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/hold',
-  errors: ['order_not_open', 'state_conflict'],
-  summary: 'Hold a course not yet sent: its lines wait for POST /v1/orders/{id}/fire',
-  params: idParam('ord_ id'),
-  body: z.object({ course: courseNumber() }),
-  handler: async (c) => present(c, await c.services.tx.run((trx) => holdCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/hold',
+    errors: ['order_not_open', 'state_conflict'],
+    summary: 'Hold a course not yet sent: its lines wait for POST /v1/orders/{id}/fire',
+    params: idParam('ord_ id'),
+    body: z.object({ course: courseNumber() }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => holdCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/items/:index/void',
-  errors: ['order_not_open', 'approval_required'],
-  summary: 'Void a line with a reason: billed nowhere, taken off the screens, a void ticket to its station (manager approval)',
-  params: lineParams,
-  body: z.object({ reason: reason(), manager_pin: managerPin() }),
-  handler: async (c) => {
-    const by = await approver(c, c.body.manager_pin);
-    return present(c, await c.services.tx.run((trx) =>
-      voidLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { reason: c.body.reason, by: by ?? c.caller?.staff?.id ?? null }),
-    ));
-  },
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/items/:index/void',
+    errors: ['order_not_open', 'approval_required'],
+    summary: 'Void a line with a reason: billed nowhere, taken off the screens, a void ticket to its station (manager approval)',
+    params: lineParams,
+    body: z.object({ reason: reason(), manager_pin: managerPin() }),
+    handler: async (c) => {
+      const by = await approver(c, c.body.manager_pin);
+      return present(c, await c.services.tx.run((trx) =>
+        voidLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { reason: c.body.reason, by: by ?? c.caller?.staff?.id ?? null }),
+      ));
+    },
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/items/:index/discount',
-  errors: ['order_not_open', 'approval_required', 'state_conflict'],
-  summary: 'Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it',
-  params: lineParams,
-  body: discount,
-  handler: async (c) => {
-    const approvedBy = await approver(c, c.body.manager_pin);
-    return present(c, await c.services.tx.run((trx) =>
-      discountLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { ...c.body, approvedBy }),
-    ));
-  },
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/items/:index/discount',
+    errors: ['order_not_open', 'approval_required', 'state_conflict'],
+    summary: 'Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it',
+    params: lineParams,
+    body: discount,
+    handler: async (c) => {
+      const approvedBy = await approver(c, c.body.manager_pin);
+      return present(c, await c.services.tx.run((trx) =>
+        discountLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { ...c.body, approvedBy }),
+      ));
+    },
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/discount',
-  errors: ['order_not_open', 'approval_required'],
-  summary: 'Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it',
-  params: idParam('ord_ id'),
-  body: discount,
-  handler: async (c) => {
-    const approvedBy = await approver(c, c.body.manager_pin);
-    return present(c, await c.services.tx.run((trx) => discountCheck(trx, c.actor(), orderContext(c.services), c.params.id, { ...c.body, approvedBy })));
-  },
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/discount',
+    errors: ['order_not_open', 'approval_required'],
+    summary: 'Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it',
+    params: idParam('ord_ id'),
+    body: discount,
+    handler: async (c) => {
+      const approvedBy = await approver(c, c.body.manager_pin);
+      return present(c, await c.services.tx.run((trx) => discountCheck(trx, c.actor(), orderContext(c.services), c.params.id, { ...c.body, approvedBy })));
+    },
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/move_items',
-  errors: ['order_not_open'],
-  summary: 'Move lines to another seat and/or course',
-  params: idParam('ord_ id'),
-  body: z
-    .object({ items: z.array(z.number().int().min(0).max(999)).min(1).max(100), ...seatAndCourse })
-    .refine((b) => b.seat !== undefined || b.course !== undefined, { message: 'give seat or course', path: ['seat'] }),
-  handler: async (c) => present(c, await c.services.tx.run((trx) => moveLines(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/move_items',
+    errors: ['order_not_open'],
+    summary: 'Move lines to another seat and/or course',
+    params: idParam('ord_ id'),
+    body: z
+      .object({ items: z.array(z.number().int().min(0).max(999)).min(1).max(100), ...seatAndCourse })
+      .refine((b) => b.seat !== undefined || b.course !== undefined, { message: 'give seat or course', path: ['seat'] }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => moveLines(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/transfer',
-  errors: ['order_not_open', 'state_conflict'],
-  summary: 'Take the check to another table (refused when that table has an open check of its own)',
-  params: idParam('ord_ id'),
-  body: z.object({ table: f.id() }),
-  handler: async (c) => present(c, await c.services.tx.run((trx) => transferOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.table))),
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/transfer',
+    errors: ['order_not_open', 'state_conflict'],
+    summary: 'Take the check to another table (refused when that table has an open check of its own)',
+    params: idParam('ord_ id'),
+    body: z.object({ table: f.id() }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => transferOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.table))),
+  }),
 
-defineRoute({
-  ...common,
-  method: 'post',
-  path: '/v1/orders/:id/merge',
-  errors: ['order_not_open', 'state_conflict'],
-  summary: 'Merge another open check into this one: its lines (seats numbered on), payments and discounts move here; it is closed as merged; nothing is sent to the kitchen again',
-  params: idParam('ord_ id'),
-  body: z.object({ from: f.id() }),
-  handler: async (c) => present(c, await c.services.tx.run((trx) => mergeChecks(trx, c.actor(), orderContext(c.services), c.params.id, c.body.from))),
-});
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/merge',
+    errors: ['order_not_open', 'state_conflict'],
+    summary: 'Merge another open check into this one: its lines (seats numbered on), payments and discounts move here; it is closed as merged; nothing is sent to the kitchen again',
+    params: idParam('ord_ id'),
+    body: z.object({ from: f.id() }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => mergeChecks(trx, c.actor(), orderContext(c.services), c.params.id, c.body.from))),
+  }),
+];

@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../../domain/events/emit.ts';
 import { refundsOf } from '../../domain/payments/list.ts';
-import type { PaymentAnnouncer, PaymentRow } from '../../domain/payments/take-payment.ts';
+import type { PaymentAnnouncer } from '../../domain/payments/take-payment.ts';
 import { presentOrder } from '../../presenters/orders.ts';
 import { presentPayment, presentRefund } from '../../presenters/payments.ts';
+import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
 const asPresented = async (trx: Executor, p: PaymentRow) => presentPayment(p, (await refundsOf(trx, [p.id])).get(p.id) ?? []);
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/records.ts';
-import type { PrinterRow } from '../../domain/printers/printers.ts';
 import { presentPrinter } from '../../presenters/printers.ts';
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 /** Printers as the API shows them, with the last known status of each (one query). */
 export async function presentPrinters(db: Executor, restaurantId: string, rows: PrinterRow[]) {

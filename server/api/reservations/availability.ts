@@ -1,5 +1,5 @@
 import { getAvailability } from '../../domain/reservations/get-availability.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { z } from 'zod';
 import { named } from '../../http/schemas.ts';
 import { Availability } from './schema.ts';
@@ -17,15 +17,17 @@ const AvailabilitySchema = named(
   }),
 );
 
-defineRoute({
-  method: 'get',
-  path: '/v1/reservations/availability',
-  response: AvailabilitySchema,
-  summary: 'Bookable slots of one date for a party size, from opening hours, tables, reservations and the buffer',
-  tag: 'Reservations',
-  auth: 'secret',
-  sandbox: 'own_mode',
-  scope: 'reservations:read',
-  query: Availability,
-  handler: async (c) => getAvailability(c.db, c.actor(), c.query, c.services.availabilityCache),
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/reservations/availability',
+    response: AvailabilitySchema,
+    summary: 'Bookable slots of one date for a party size, from opening hours, tables, reservations and the buffer',
+    tag: 'Reservations',
+    auth: 'secret',
+    sandbox: 'own_mode',
+    scope: 'reservations:read',
+    query: Availability,
+    handler: async (c) => getAvailability(c.db, c.actor(), c.query, c.services.availabilityCache),
+  }),
+];

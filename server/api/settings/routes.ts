@@ -4,7 +4,7 @@ import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
 import { settingsShape } from '../../domain/restaurants/settings.ts';
 import { changeSlug } from '../../domain/restaurants/slugs.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { named } from '../../http/schemas.ts';
 import type { Settings } from '../../domain/restaurants/settings.ts';
 
@@ -36,46 +36,48 @@ const UpdateSettings = z
   })
   .partial();
 
-defineRoute({
-  method: 'get',
-  path: '/v1/settings',
-  response: SettingsSchema,
-  summary: "The restaurant's settings: timezone, currency, tax, opening hours, reservations and waitlist",
-  tag,
-  auth: 'secret',
-  sandbox: 'read_only',
-  scope: 'settings:read',
-  handler: async (c) => {
-    const r = await getRestaurant(c.db, c.actor().restaurantId);
-    return present(r, await getSettings(c.db, r.id));
-  },
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/settings',
+    response: SettingsSchema,
+    summary: "The restaurant's settings: timezone, currency, tax, opening hours, reservations and waitlist",
+    tag,
+    auth: 'secret',
+    sandbox: 'read_only',
+    scope: 'settings:read',
+    handler: async (c) => {
+      const r = await getRestaurant(c.db, c.actor().restaurantId);
+      return present(r, await getSettings(c.db, r.id));
+    },
+  }),
 
-defineRoute({
-  method: 'patch',
-  path: '/v1/settings',
-  response: SettingsSchema,
-  summary: 'Update settings; only the fields sent change. A new slug keeps the old one working for guest links; one another restaurant has or had is refused (409).',
-  errors: ['resource_conflict'],
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:write',
-  body: UpdateSettings,
-  handler: async (c) => {
-    const actor = c.actor();
-    const { name, slug, ...patch } = c.body;
-    const saved = await c.services.tx.run(async (trx) => {
-      if (slug !== undefined) await changeSlug(trx, actor.restaurantId, slug, actor.now);
-      if (name !== undefined) {
-        await updateRecord(trx, 'restaurants', { id: actor.restaurantId }, { name, updated: Math.floor(actor.now / 1000) });
-      }
-      const before = await getSettings(trx, actor.restaurantId);
-      const saved = await updateSettings(trx, actor, patch);
-      // Reports keep local dates per order; a new timezone moves sales to other days.
-      if (saved.timezone !== before.timezone) await rebuildRollups(trx, actor.restaurantId);
-      return saved;
-    });
-    return present(await getRestaurant(c.db, actor.restaurantId), saved);
-  },
-});
+  defineRoute({
+    method: 'patch',
+    path: '/v1/settings',
+    response: SettingsSchema,
+    summary: 'Update settings; only the fields sent change. A new slug keeps the old one working for guest links; one another restaurant has or had is refused (409).',
+    errors: ['resource_conflict'],
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    body: UpdateSettings,
+    handler: async (c) => {
+      const actor = c.actor();
+      const { name, slug, ...patch } = c.body;
+      const saved = await c.services.tx.run(async (trx) => {
+        if (slug !== undefined) await changeSlug(trx, actor.restaurantId, slug, actor.now);
+        if (name !== undefined) {
+          await updateRecord(trx, 'restaurants', { id: actor.restaurantId }, { name, updated: Math.floor(actor.now / 1000) });
+        }
+        const before = await getSettings(trx, actor.restaurantId);
+        const saved = await updateSettings(trx, actor, patch);
+        // Reports keep local dates per order; a new timezone moves sales to other days.
+        if (saved.timezone !== before.timezone) await rebuildRollups(trx, actor.restaurantId);
+        return saved;
+      });
+      return present(await getRestaurant(c.db, actor.restaurantId), saved);
+    },
+  }),
+];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '../../http/route.ts';
+import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { syncStatus, SyncStatusSchema } from '../../../sync/status.ts';
 import { resolveConflict, SyncConflictSchema } from '../../../sync/conflicts.ts';
 
@@ -8,37 +8,39 @@ const ResolveConflict = z.object({
   note: z.string().max(500).nullable().optional(),
 });
 
-defineRoute({
-  method: 'get',
-  path: '/v1/sync/status',
-  response: SyncStatusSchema,
-  summary: 'Where the link between the hub and the cloud stands: connected, what waits each way, lag, conflicts to resolve',
-  tag: 'Sync',
-  auth: 'secret',
-  scope: 'settings:read',
-  // conflicts it lists may hold whole changes, guests' details included
-  sandbox: 'live_only',
-  handler: async (c) => {
-    const client = c.services.sync;
-    return syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);
-  },
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/sync/status',
+    response: SyncStatusSchema,
+    summary: 'Where the link between the hub and the cloud stands: connected, what waits each way, lag, conflicts to resolve',
+    tag: 'Sync',
+    auth: 'secret',
+    scope: 'settings:read',
+    // conflicts it lists may hold whole changes, guests' details included
+    sandbox: 'live_only',
+    handler: async (c) => {
+      const client = c.services.sync;
+      return syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);
+    },
+  }),
 
-defineRoute({
-  method: 'post',
-  path: '/v1/sync/conflicts/:id/resolve',
-  response: SyncConflictSchema,
-  summary: 'Settle a sync conflict: a person has looked at it (and perhaps moved a booking); it leaves the status on the hub and the cloud',
-  tag: 'Sync',
-  auth: 'secret',
-  scope: 'settings:write',
-  sandbox: 'live_only',
-  params: idParam('sconf_ id, as the sync status lists it'),
-  body: ResolveConflict,
-  errors: ['state_conflict'],
-  handler: async (c) => {
-    const caller = c.caller!;
-    const by = caller.staff?.id ?? caller.keyId;
-    return c.services.tx.run((trx) => resolveConflict(trx, c.actor(), c.params.id, { by, note: c.body.note }));
-  },
-});
+  defineRoute({
+    method: 'post',
+    path: '/v1/sync/conflicts/:id/resolve',
+    response: SyncConflictSchema,
+    summary: 'Settle a sync conflict: a person has looked at it (and perhaps moved a booking); it leaves the status on the hub and the cloud',
+    tag: 'Sync',
+    auth: 'secret',
+    scope: 'settings:write',
+    sandbox: 'live_only',
+    params: idParam('sconf_ id, as the sync status lists it'),
+    body: ResolveConflict,
+    errors: ['state_conflict'],
+    handler: async (c) => {
+      const caller = c.caller!;
+      const by = caller.staff?.id ?? caller.keyId;
+      return c.services.tx.run((trx) => resolveConflict(trx, c.actor(), c.params.id, { by, note: c.body.note }));
+    },
+  }),
+];

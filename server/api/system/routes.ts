@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { operatorOf } from '../../operator/services.ts';
-import { defineRoute } from '../../http/route.ts';
+import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { probeBackupDir, saveBackupOverrides } from '../../operator/backup-settings.ts';
 import { systemHealth } from '../../operator/health.ts';
 import { readTransportSettings, saveTransportSettings } from '../../operator/transport-settings.ts';
@@ -29,52 +29,6 @@ function backingUpOperator(services: Parameters<typeof operatorOf>[0]) {
   return op;
 }
 
-defineRoute({
-  method: 'get',
-  path: '/v1/system/health',
-  response: SystemHealthSchema,
-  summary: 'The installation at a glance: addresses tablets reach, last backup (with a warning after 48 h without one), printers, sync',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:read',
-  handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
-});
-
-defineRoute({
-  method: 'get',
-  path: '/v1/system/backups',
-  response: BackupFolderSchema,
-  errors: ['state_conflict'],
-  summary: 'The backups kept in the backup folder, newest first (what `comanda restore` can bring back)',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:read',
-  handler: async (c) => {
-    const op = backingUpOperator(c.services);
-    const { dir } = op.backupConfig();
-    return presentBackupFolder(dir, listBackups(dir));
-  },
-});
-
-defineRoute({
-  method: 'post',
-  path: '/v1/system/backups',
-  response: BackupSchema,
-  errors: ['state_conflict'],
-  summary: 'Back up the hub database now (the nightly backup, on demand)',
-  tag,
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:write',
-  status: 201,
-  handler: async (c) => {
-    const op = backingUpOperator(c.services);
-    return presentBackup(await op.backupNow(), c.services.clock.now());
-  },
-});
-
 const host = z.string().trim().min(1).max(255);
 const UpdateTransports = z
   .object({
@@ -98,87 +52,135 @@ const UpdateTransports = z
   })
   .partial();
 
-defineRoute({
-  method: 'get',
-  path: '/v1/settings/notifications',
-  response: NotificationSettingsSchema,
-  summary:
-    "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full. On the cloud, whether mail and SMS work and the sender: the servers are the operator's",
-  tag: 'Settings',
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:read',
-  handler: async (c) =>
-    presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
-      operatorOwned: c.services.config.role !== 'hub',
-    }),
-});
+export const routes: RouteSpec[] = [
+  defineRoute({
+    method: 'get',
+    path: '/v1/system/health',
+    response: SystemHealthSchema,
+    summary: 'The installation at a glance: addresses tablets reach, last backup (with a warning after 48 h without one), printers, sync',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:read',
+    handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
+  }),
 
-defineRoute({
-  method: 'patch',
-  path: '/v1/settings/notifications',
-  response: NotificationSettingsSchema,
-  errors: ['state_conflict'],
-  summary: "Set the hub's mail and SMS transports (stored sealed); a secret left out keeps the stored one",
-  tag: 'Settings',
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:write',
-  body: UpdateTransports,
-  handler: async (c) => {
-    // The cloud's transports serve every tenant: they come from its environment, not from one restaurant's key.
-    if (c.services.config.role !== 'hub') throw new ApiError('state_conflict', "The cloud's mail and SMS are set by its environment (SMTP_*, SMS_*).");
-    const op = operatorOf(c.services);
-    await saveTransportSettings(c.services.db, op.sealingKey, c.now, c.body);
-    await op.applyTransports();
-    return presentTransports(c.services.config, await readTransportSettings(c.services.db, op.sealingKey));
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/v1/system/backups',
+    response: BackupFolderSchema,
+    errors: ['state_conflict'],
+    summary: 'The backups kept in the backup folder, newest first (what `comanda restore` can bring back)',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:read',
+    handler: async (c) => {
+      const op = backingUpOperator(c.services);
+      const { dir } = op.backupConfig();
+      return presentBackupFolder(dir, listBackups(dir));
+    },
+  }),
 
-defineRoute({
-  method: 'get',
-  path: '/v1/settings/backups',
-  response: BackupSettingsSchema,
-  errors: ['state_conflict'],
-  summary: "The hub's nightly backups: on or off, the folder they go to, how many days are kept",
-  tag: 'Settings',
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'settings:read',
-  handler: async (c) => {
-    const op = backingUpOperator(c.services);
-    return presentBackupSettings(op.backupConfig());
-  },
-});
+  defineRoute({
+    method: 'post',
+    path: '/v1/system/backups',
+    response: BackupSchema,
+    errors: ['state_conflict'],
+    summary: 'Back up the hub database now (the nightly backup, on demand)',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    status: 201,
+    handler: async (c) => {
+      const op = backingUpOperator(c.services);
+      return presentBackup(await op.backupNow(), c.services.clock.now());
+    },
+  }),
 
-defineRoute({
-  method: 'patch',
-  path: '/v1/settings/backups',
-  response: BackupSettingsSchema,
-  errors: ['state_conflict'],
-  summary:
-    "Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder; a full path the hub can write), keep more or fewer days. The owner's decision: it needs the scope backups:write, which a manager lacks",
-  tag: 'Settings',
-  auth: 'secret',
-  sandbox: 'live_only',
-  scope: 'backups:write',
-  body: z
-    .object({
-      enabled: z.boolean(),
-      dir: z.string().trim().min(1).max(1000),
-      keep_days: z.number().int().min(1).max(3650),
-    })
-    .partial(),
-  handler: async (c) => {
-    const op = backingUpOperator(c.services);
-    const { enabled, dir, keep_days: keepDays } = c.body;
-    if (dir !== undefined) {
-      // a relative folder is inside the data dir, as in comanda.json
-      const problem = await probeBackupDir(path.resolve(c.services.config.dataDir!, dir));
-      if (problem) throw new ApiError('parameter_invalid', problem, 'dir');
-    }
-    const patch = Object.fromEntries(Object.entries({ enabled, dir, keepDays }).filter(([, v]) => v !== undefined));
-    op.backupOverrides = await saveBackupOverrides(c.services.db, c.now, patch);
-    return presentBackupSettings(op.backupConfig());
-  },
-});
+  defineRoute({
+    method: 'get',
+    path: '/v1/settings/notifications',
+    response: NotificationSettingsSchema,
+    summary:
+      "The hub's mail (SMTP) and SMS transports; secrets are shown masked, never in full. On the cloud, whether mail and SMS work and the sender: the servers are the operator's",
+    tag: 'Settings',
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:read',
+    handler: async (c) =>
+      presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
+        operatorOwned: c.services.config.role !== 'hub',
+      }),
+  }),
+
+  defineRoute({
+    method: 'patch',
+    path: '/v1/settings/notifications',
+    response: NotificationSettingsSchema,
+    errors: ['state_conflict'],
+    summary: "Set the hub's mail and SMS transports (stored sealed); a secret left out keeps the stored one",
+    tag: 'Settings',
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    body: UpdateTransports,
+    handler: async (c) => {
+      // The cloud's transports serve every tenant: they come from its environment, not from one restaurant's key.
+      if (c.services.config.role !== 'hub') throw new ApiError('state_conflict', "The cloud's mail and SMS are set by its environment (SMTP_*, SMS_*).");
+      const op = operatorOf(c.services);
+      await saveTransportSettings(c.services.db, op.sealingKey, c.now, c.body);
+      await op.applyTransports();
+      return presentTransports(c.services.config, await readTransportSettings(c.services.db, op.sealingKey));
+    },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/v1/settings/backups',
+    response: BackupSettingsSchema,
+    errors: ['state_conflict'],
+    summary: "The hub's nightly backups: on or off, the folder they go to, how many days are kept",
+    tag: 'Settings',
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:read',
+    handler: async (c) => {
+      const op = backingUpOperator(c.services);
+      return presentBackupSettings(op.backupConfig());
+    },
+  }),
+
+  defineRoute({
+    method: 'patch',
+    path: '/v1/settings/backups',
+    response: BackupSettingsSchema,
+    errors: ['state_conflict'],
+    summary:
+      "Switch nightly backups on or off, point them at another folder (a USB disk, a synced folder; a full path the hub can write), keep more or fewer days. The owner's decision: it needs the scope backups:write, which a manager lacks",
+    tag: 'Settings',
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'backups:write',
+    body: z
+      .object({
+        enabled: z.boolean(),
+        dir: z.string().trim().min(1).max(1000),
+        keep_days: z.number().int().min(1).max(3650),
+      })
+      .partial(),
+    handler: async (c) => {
+      const op = backingUpOperator(c.services);
+      const { enabled, dir, keep_days: keepDays } = c.body;
+      if (dir !== undefined) {
+        // a relative folder is inside the data dir, as in comanda.json
+        const problem = await probeBackupDir(path.resolve(c.services.config.dataDir!, dir));
+        if (problem) throw new ApiError('parameter_invalid', problem, 'dir');
+      }
+      const patch = Object.fromEntries(Object.entries({ enabled, dir, keepDays }).filter(([, v]) => v !== undefined));
+      op.backupOverrides = await saveBackupOverrides(c.services.db, c.now, patch);
+      return presentBackupSettings(op.backupConfig());
+    },
+  }),
+];

@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /**
  * Append-only log of every mutation of a replicated record. `seq` is this node's gap-free,
  * commit-ordered position (what live screens resume from); `origin`/`origin_seq` say which
@@ -20,3 +22,6 @@ export interface ChangeLogTable {
   /** JSON string[] of the columns an update set; null for every column */
   fields: string | null;
 }
+
+/** A row as read. */
+export type ChangeRow = Selectable<ChangeLogTable>;

@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** The courier side of one delivery order (in-house fleet, or the reference of an external one). */
 export interface DeliveriesTable {
   id: string;
@@ -17,3 +19,6 @@ export interface DeliveriesTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type DeliveryRow = Selectable<DeliveriesTable>;

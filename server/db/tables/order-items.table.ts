@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface OrderItemsTable {
   id: string;
@@ -40,3 +40,6 @@ export interface OrderItemsTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type OrderItemRow = Selectable<OrderItemsTable>;

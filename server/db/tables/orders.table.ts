@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface OrdersTable {
   id: string;
@@ -48,3 +48,6 @@ export interface OrdersTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type OrderRow = Selectable<OrdersTable>;

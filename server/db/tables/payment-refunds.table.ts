@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** Money given back on a payment (the `re_` records): append-only; the payment is never edited. */
 export interface PaymentRefundsTable {
   id: string;
@@ -13,3 +15,6 @@ export interface PaymentRefundsTable {
   business_date: string;
   created: number;
 }
+
+/** A row as read. */
+export type RefundRow = Selectable<PaymentRefundsTable>;

@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** A payment recorded against an order (the `pay_` records): append-only, never edited. */
 export interface PaymentsTable {
   id: string;
@@ -21,3 +23,6 @@ export interface PaymentsTable {
   business_date: string;
   created: number;
 }
+
+/** A row as read. */
+export type PaymentRow = Selectable<PaymentsTable>;

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * The print queue (the `pj_` rows). Local bookkeeping of the node that owns the printers:
@@ -38,3 +38,6 @@ export interface PrintJobsTable {
   /** changes of this row so far: bumped by the database on every UPDATE (migration 0702) */
   rev: Generated<number>;
 }
+
+/** A row as read. */
+export type PrintJobRow = Selectable<PrintJobsTable>;

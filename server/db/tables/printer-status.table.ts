@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** Last known status of each printer, as the dispatcher saw it (local bookkeeping). */
 export interface PrinterStatusTable {
   printer_id: string;
@@ -7,3 +9,6 @@ export interface PrinterStatusTable {
   /** Unix seconds */
   checked_at: number;
 }
+
+/** A row as read. */
+export type PrinterStatusRow = Selectable<PrinterStatusTable>;

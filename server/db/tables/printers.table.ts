@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 /** Network printers of the venue (the `prt_` records). */
 export interface PrintersTable {
   id: string;
@@ -18,3 +20,6 @@ export interface PrintersTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type PrinterRow = Selectable<PrintersTable>;

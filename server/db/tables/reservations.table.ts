@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 export type ReservationStatus = 'pending' | 'confirmed' | 'arrived' | 'seated' | 'completed' | 'cancelled' | 'no_show';
 
 /** Table reservations (`rsv_`). */
@@ -37,3 +39,6 @@ export interface ReservationsTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type ReservationRow = Selectable<ReservationsTable>;

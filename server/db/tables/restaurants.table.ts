@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 export interface RestaurantsTable {
   id: string;
@@ -17,3 +17,6 @@ export interface RestaurantsTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type RestaurantRow = Selectable<RestaurantsTable>;

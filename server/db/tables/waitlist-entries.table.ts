@@ -1,3 +1,5 @@
+import type { Selectable } from 'kysely';
+
 export interface WaitlistEntriesTable {
   id: string;
   restaurant_id: string;
@@ -30,3 +32,6 @@ export interface WaitlistEntriesTable {
   created: number;
   updated: number;
 }
+
+/** A row as read. */
+export type WaitlistEntryRow = Selectable<WaitlistEntriesTable>;

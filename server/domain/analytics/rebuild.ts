@@ -2,9 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
 import type { DB } from '../../db/schema.ts';
-import type { OrderItemRow } from '../orders/hooks.ts';
 import { factOf, type OrderFact, zoneOf } from './rollup.ts';
 import { loyaltyPoints } from './rules.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 const CHUNK = 2000;
 const INSERT_BATCH = 250;

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
-import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { onOrderChange } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
 import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
 import { countsAsSale, loyaltyPoints } from './rules.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** What one counted order adds to the roll-ups: its stored fact, with the items parsed. */
 export type OrderFact = Omit<AnalyticsOrderFactsTable, 'items'> & {

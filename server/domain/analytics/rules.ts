@@ -1,4 +1,4 @@
-import type { OrderRow } from '../orders/hooks.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * Which orders are sales: live (never sandbox) and neither a draft nor cancelled. Every

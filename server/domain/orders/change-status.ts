@@ -3,7 +3,6 @@ import { updateRecord } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
-import type { OrderItemRow, OrderRow } from './hooks.ts';
 import { findOrder } from './find-order.ts';
 import { eventFor, recordOrderChange, type OrderContext } from './record-change.ts';
 import {
@@ -16,6 +15,8 @@ import {
   type LineStatus,
   type OrderStatus,
 } from './state-machine.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** The order about to be moved, locked for the move (see loadOrder). */
 async function mustLoad(trx: Executor, actor: Actor, id: string) {

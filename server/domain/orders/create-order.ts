@@ -6,7 +6,6 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer } from '../customers/match-customer.ts';
 import { seconds } from '../time.ts';
-import type { OrderItemRow, OrderRow } from './hooks.ts';
 import { businessDate } from './business-date.ts';
 import { wallClock } from '../wall-clock.ts';
 import { nextOrderNumber } from './order-number.ts';
@@ -14,6 +13,8 @@ import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { totalsOf } from './totals.ts';
 import { OPEN_STATUSES } from './state-machine.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 export interface NewOrder {
   type: OrderRow['type'];

@@ -3,7 +3,7 @@ import { insertRecord, updateRecord } from '../../db/records.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
-import type { OrderRow } from './hooks.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 export const IN_HOUSE = 'in_house';
 /**

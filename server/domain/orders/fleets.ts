@@ -1,13 +1,10 @@
-import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
-import type { DeliveriesTable } from '../../db/tables/deliveries.table.ts';
 import { ApiError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { IN_HOUSE, SANDBOX } from './delivery.ts';
-import type { OrderRow } from './hooks.ts';
-
-export type DeliveryRow = Selectable<DeliveriesTable>;
+import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { DeliveryRow } from '../../db/tables/deliveries.table.ts';
 
 /** What /public/orders/delivery/{id}/track answers (camelCase like the rest of that surface). */
 export interface Tracking {

@@ -1,11 +1,7 @@
-import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/records.ts';
-import type { OrderItemsTable } from '../../db/tables/order-items.table.ts';
-import type { OrdersTable } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
-
-export type OrderRow = Selectable<OrdersTable>;
-export type OrderItemRow = Selectable<OrderItemsTable>;
+import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 /** What happened to an order in one command, handed to every hook inside its transaction. */
 export interface OrderChange {

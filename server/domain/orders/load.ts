@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/records.ts';
 import { locksRows } from '../../db/row-locks.ts';
-import type { OrderItemRow, OrderRow } from './hooks.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * An order and its lines, of one restaurant; undefined when it is not that restaurant's.

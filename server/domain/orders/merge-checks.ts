@@ -4,10 +4,10 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { countPaid } from '../payments/balance.ts';
 import { seconds } from '../time.ts';
-import type { OrderItemRow } from './hooks.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { openOrder, rebill } from './service.ts';
 import { totalsOf } from './totals.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 /**
  * Two parties pushed their tables together: one check takes in the other. Its lines move with

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
-import type { OrderRow } from './hooks.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** 32 base62 characters, ~190 random bits: a token cannot be guessed or walked. */
 export const QR_TOKEN_LENGTH = 32;

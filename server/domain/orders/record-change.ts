@@ -2,7 +2,9 @@ import { presentOrder } from '../../presenters/orders.ts';
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
-import { runOrderHooks, type OrderChange, type OrderItemRow, type OrderRow } from './hooks.ts';
+import { runOrderHooks, type OrderChange } from './hooks.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** How this node makes and routes orders; the routes fill it from the server's config. */
 export interface OrderContext {

@@ -4,10 +4,11 @@ import { ApiError, notFound } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import { findOrder } from './find-order.ts';
-import type { OrderItemRow, OrderRow } from './hooks.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { OPEN_STATUSES, statusFromLines, isBefore } from './state-machine.ts';
 import { lineTax, totalsOf } from './totals.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * What a server does to a check during service: fire a held course, void a sent line, discount

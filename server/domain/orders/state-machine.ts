@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors.ts';
-import type { OrderItemRow, OrderRow } from './hooks.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 export type OrderStatus = OrderRow['status'];
 export type LineStatus = OrderItemRow['status'];

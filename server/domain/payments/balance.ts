@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/records.ts';
-import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid';
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/records.ts';
-import type { RefundRow } from './take-payment.ts';
+import type { RefundRow } from '../../db/tables/payment-refunds.table.ts';
 
 /** The refunds of many payments in one query, oldest first, by payment id. */
 export async function refundsOf(db: Executor, paymentIds: string[]): Promise<Map<string, RefundRow[]>> {

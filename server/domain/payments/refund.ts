@@ -8,7 +8,8 @@ import { businessDate } from '../orders/business-date.ts';
 import { findOrder } from '../orders/find-order.ts';
 import { seconds } from '../time.ts';
 import { countPaid, refundedByPayment } from './balance.ts';
-import type { PaymentContext, PaymentRow } from './take-payment.ts';
+import type { PaymentContext } from './take-payment.ts';
+import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
 /** A payment as one key sees it: of its restaurant and its mode. */
 export async function findPayment(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, id: string): Promise<PaymentRow | undefined> {

@@ -1,6 +1,4 @@
-import type { Selectable } from 'kysely';
 import { insertRecord, updateRecord, type Executor } from '../../db/records.ts';
-import type { PaymentRefundsTable } from '../../db/tables/payment-refunds.table.ts';
 import type { PaymentsTable } from '../../db/tables/payments.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
@@ -9,16 +7,17 @@ import { catalogueOf } from '../menu/catalogue.ts';
 import { businessDate } from '../orders/business-date.ts';
 import { changeOrderStatus } from '../orders/change-status.ts';
 import { findOrder } from '../orders/find-order.ts';
-import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import type { OrderContext } from '../orders/record-change.ts';
 import { OPEN_STATUSES } from '../orders/state-machine.ts';
 import { seconds } from '../time.ts';
 import { balanceOf, countPaid, lineTotal, paidLineIds } from './balance.ts';
 import { kickCashDrawers } from './drawer.ts';
 import { providerFor } from './providers.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { PaymentRow } from '../../db/tables/payments.table.ts';
+import type { RefundRow } from '../../db/tables/payment-refunds.table.ts';
 
-export type PaymentRow = Selectable<PaymentsTable>;
-export type RefundRow = Selectable<PaymentRefundsTable>;
 export type PaymentMethod = PaymentsTable['method'];
 
 /**

@@ -4,9 +4,11 @@ import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { catalogueOf } from '../menu/catalogue.ts';
 import { localTime, money } from '../printers/documents.ts';
-import { enqueueJob, type PrintJobRow } from '../printers/jobs.ts';
-import { receiptPrinters, type PrinterRow } from '../printers/printers.ts';
+import { enqueueJob } from '../printers/jobs.ts';
+import { receiptPrinters } from '../printers/printers.ts';
 import type { DayClose } from './day-close.ts';
+import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 const METHOD_LABEL = { cash: 'Cash', card: 'Card', other: 'Other' } as const;
 

@@ -4,8 +4,9 @@ import type { StatusReading } from '../../../printers/status.ts';
 import { DEFAULT_SEND_OPTIONS, PrintError, send, SendCancelled, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
 import type { Services } from '../../services.ts';
 import { withMarks } from './documents.ts';
-import type { PrintJobRow } from './jobs.ts';
-import { printerTransport, type PrinterRow } from './printers.ts';
+import { printerTransport } from './printers.ts';
+import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 export interface DispatcherOptions {
   /** failed attempts on a printer before its jobs move to its backup */

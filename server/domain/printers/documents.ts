@@ -2,7 +2,8 @@ import { DateTime } from 'luxon';
 import { catalogueOf } from '../menu/catalogue.ts';
 import { literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
-import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
  * Tickets and receipts as ReceiptLine documents: one text renders to ESC/POS, StarPRNT and

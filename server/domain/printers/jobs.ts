@@ -1,19 +1,18 @@
-import type { Selectable } from 'kysely';
 import { modeOf } from '../modes.ts';
 import type { Executor } from '../../db/records.ts';
-import type { PrintJobsTable } from '../../db/tables/print-jobs.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findStation, stationsInOrder } from '../menu/stations.ts';
-import type { OrderItemRow, OrderRow } from '../orders/hooks.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
 import { seconds } from '../time.ts';
 import { kitchenTicket, loadOrderContext, receipt, receiptBody, testPage, voidTicket, type OrderContext, type ReceiptPayment } from './documents.ts';
-import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters, type PrinterRow } from './printers.ts';
+import { findPrinter, getPrinter, printersForStation, printerTransport, receiptPrinters } from './printers.ts';
 import { describeTransport } from '../../../printers/transport.ts';
-
-export type PrintJobRow = Selectable<PrintJobsTable>;
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
+import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 
 export const SANDBOX_SKIP = 'sandbox: nothing is printed';
 

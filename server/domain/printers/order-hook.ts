@@ -1,5 +1,6 @@
-import { onOrderChange, type OrderRow } from '../orders/hooks.ts';
+import { onOrderChange } from '../orders/hooks.ts';
 import { enqueueKitchenTickets, enqueueReceipts, enqueueVoidTickets } from './jobs.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** Statuses at which the kitchen has the order: tickets for it are out. */
 const sentToKitchen = (s: OrderRow['status'] | null): boolean => s !== null && s !== 'draft' && s !== 'cancelled';

@@ -1,16 +1,13 @@
-import type { Selectable } from 'kysely';
 import type { Language } from '../../../printers/encoder.ts';
 import type { TransportConfig } from '../../../printers/transport.ts';
 import type { Executor } from '../../db/records.ts';
 import { deleteRecord, insertRecord, updateRecord } from '../../db/records.ts';
-import type { PrintersTable } from '../../db/tables/printers.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { assertActiveStation } from '../menu/stations.ts';
 import { seconds } from '../time.ts';
-
-export type PrinterRow = Selectable<PrintersTable>;
+import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 export interface PrinterInput {
   name: string;

@@ -1,4 +1,4 @@
-import { presentReservation, type ReservationRow } from '../../presenters/reservations.ts';
+import { presentReservation } from '../../presenters/reservations.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import { locksRows } from '../../db/row-locks.ts';
@@ -22,6 +22,7 @@ import { isTerminal } from './state-machine.ts';
 import { fits, freeTables } from './table-fit.ts';
 import { OPEN_STATUSES } from '../orders/state-machine.ts';
 import { findTable } from '../tables/tables.ts';
+import type { ReservationRow } from '../../db/tables/reservations.table.ts';
 
 export interface ReservationInput {
   guest_name: string;

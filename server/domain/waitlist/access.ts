@@ -1,12 +1,9 @@
-import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/records.ts';
-import type { RestaurantsTable } from '../../db/tables/restaurants.table.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { planById } from '../restaurants/plans.ts';
 import { readSettings, type Settings } from '../restaurants/settings.ts';
 import { restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
-
-export type RestaurantRow = Selectable<RestaurantsTable>;
+import type { RestaurantRow } from '../../db/tables/restaurants.table.ts';
 
 /**
  * The restaurant of a public page, by slug only (ids are not public handles): its slug now or

@@ -1,4 +1,4 @@
-import { presentWaitlistEntry, type EntryRow } from '../../presenters/guest.ts';
+import { presentWaitlistEntry } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
 import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';
@@ -14,6 +14,7 @@ import { guestLang } from '../guest/lang.ts';
 import { enqueueMessage } from '../guest/outbox.ts';
 import { buildNotice } from './notice.ts';
 import { estimateWaitMinutes, seatingPace, type Queue } from './estimate.ts';
+import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
 
 type Status = WaitlistEntriesTable['status'];
 export const ACTIVE: Status[] = ['waiting', 'notified'];
@@ -34,7 +35,7 @@ export interface NewEntry {
 const LIVE = 1;
 
 /** The queue an entry stands in: its restaurant's, of its own mode. */
-const queueOf = (entry: EntryRow): Queue => ({ restaurantId: entry.restaurant_id, livemode: entry.livemode });
+const queueOf = (entry: WaitlistEntryRow): Queue => ({ restaurantId: entry.restaurant_id, livemode: entry.livemode });
 
 /**
  * An entry as one key sees it: of the key's restaurant and of its mode. Like orders, sandbox
@@ -127,9 +128,9 @@ const EVENT_OF: Record<Status, string> = {
 export async function moveEntry(
   trx: Executor,
   actor: Actor,
-  entry: EntryRow,
+  entry: WaitlistEntryRow,
   to: Exclude<Status, 'waiting'>,
-  patch: Partial<Pick<EntryRow, 'notified_channel' | 'cancelled_by' | 'table_id' | 'reservation_id'>> = {},
+  patch: Partial<Pick<WaitlistEntryRow, 'notified_channel' | 'cancelled_by' | 'table_id' | 'reservation_id'>> = {},
 ) {
   if (!ACTIVE.includes(entry.status)) {
     throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);
@@ -170,7 +171,7 @@ export async function moveEntry(
 export async function notifyEntry(
   trx: Executor,
   actor: Actor,
-  entry: EntryRow,
+  entry: WaitlistEntryRow,
   opts: { channel?: 'email' | 'sms'; transports: { email: boolean; sms: boolean }; restaurantName: string; settings: Settings },
 ) {
   const channel = opts.channel ?? (entry.phone ? 'sms' : entry.email ? 'email' : null);
@@ -210,7 +211,7 @@ export async function notifyEntry(
  * Where an entry stands: position among the active parties of its own queue (oldest first)
  * and the estimated wait. A live guest is not behind sandbox walk-ins, nor paced by them.
  */
-export async function standing(db: Executor, entry: EntryRow, settings: Settings, nowMs: number) {
+export async function standing(db: Executor, entry: WaitlistEntryRow, settings: Settings, nowMs: number) {
   if (!ACTIVE.includes(entry.status)) return { position: null, partiesAhead: null, estimatedWaitMinutes: null };
   const ahead = await db
     .selectFrom('waitlist_entries')

@@ -1,16 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { EntryRow } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import type { RecordTable } from '../../db/schema.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { readSettings, type Settings } from '../restaurants/settings.ts';
 import { formerSlugsOf, restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
-import type { RestaurantRow } from './access.ts';
 import { ACTIVE } from './entries.ts';
 import { estimateWaitMinutes, PACE_SAMPLE, PACE_WINDOW_SECONDS, paceOf } from './estimate.ts';
 import { isOpenAt } from './open-now.ts';
 import { signEntryToken } from './token.ts';
+import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
+import type { RestaurantRow } from '../../db/tables/restaurants.table.ts';
 
 /** What a snapshot is made of: its version is the last change of these tables. */
 const TABLES: readonly RecordTable[] = ['restaurants', 'waitlist_entries'];
@@ -34,7 +34,7 @@ interface ModeQueue {
 
 /** An entry as a snapshot holds it, with the token that names it. */
 interface HeldEntry {
-  row: EntryRow;
+  row: WaitlistEntryRow;
   token: Buffer;
 }
 
@@ -56,7 +56,7 @@ export class QueueSnapshot {
 
   constructor(
     readonly restaurant: RestaurantRow,
-    active: EntryRow[],
+    active: WaitlistEntryRow[],
     seated: { livemode: number; seated_at: number }[],
     /** seatings before this (Unix seconds) were not read: the snapshot serves no time whose window starts earlier */
     readonly seatedFrom: number,
@@ -82,14 +82,14 @@ export class QueueSnapshot {
     return Math.floor(nowMs / 1000) - PACE_WINDOW_SECONDS >= this.seatedFrom;
   }
 
-  hold(row: EntryRow): HeldEntry {
+  hold(row: WaitlistEntryRow): HeldEntry {
     const held = this.unheld(row);
     this.entries.set(row.id, held);
     return held;
   }
 
   /** An entry with its token, not kept. */
-  unheld(row: EntryRow): HeldEntry {
+  unheld(row: WaitlistEntryRow): HeldEntry {
     return { row, token: Buffer.from(signEntryToken(row.id, this.restaurant.guest_secret), 'utf8') };
   }
 
@@ -118,7 +118,7 @@ export class QueueSnapshot {
    * As `standing` (entries.ts) answers for this entry at `nowMs`; undefined for an active
    * entry that is not in this snapshot's queue (read after it: ask the database instead).
    */
-  standing(entry: EntryRow, nowMs: number): Standing | undefined {
+  standing(entry: WaitlistEntryRow, nowMs: number): Standing | undefined {
     if (!ACTIVE.includes(entry.status)) return OUT_OF_QUEUE;
     const partiesAhead = this.queues[entry.livemode === 1 ? 1 : 0].ahead.get(entry.id);
     if (partiesAhead === undefined) return undefined;

@@ -1,9 +1,9 @@
-import type { EntryRow } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { seatWalkIn } from '../reservations/reservations.ts';
 import { ACTIVE, moveEntry } from './entries.ts';
+import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
 
 /**
  * Seats a waiting or notified party, at a table when one is named. The table is held by a
@@ -11,7 +11,7 @@ import { ACTIVE, moveEntry } from './entries.ts';
  * and booking availability see it taken; a refused table (another restaurant's, inactive, too
  * small or large, occupied, booked soon) leaves the party waiting and writes nothing.
  */
-export async function seatEntry(trx: Executor, actor: Actor, entry: EntryRow, tableId?: string) {
+export async function seatEntry(trx: Executor, actor: Actor, entry: WaitlistEntryRow, tableId?: string) {
   if (!tableId) return moveEntry(trx, actor, entry, 'seated');
   if (!ACTIVE.includes(entry.status)) {
     throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);

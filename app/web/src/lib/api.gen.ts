@@ -1441,3 +1441,5 @@ export const ORDER_TRANSITIONS = {"draft":["placed","preparing","ready","served"
 export const LINE_TRANSITIONS = {"pending":["preparing","ready","served"],"preparing":["ready","served"],"ready":["served"],"served":[]} as const;
 /** Orders whose lines the kitchen and the floor may still move. */
 export const OPEN_STATUSES = ["placed","preparing","ready","served"] as const;
+/** The kinds of order, in the order pages list them. */
+export const ORDER_TYPES = ["dine_in","takeout","delivery"] as const;

@@ -17,6 +17,7 @@ export type WaitlistEntry = Schemas['WaitlistEntry'];
 export const refId = (ref: string | { id: string } | null | undefined): string | null => (ref && typeof ref === 'object' ? ref.id : (ref ?? null));
 
 export const OPEN_STATUSES: readonly OrderStatus[] = GENERATED_OPEN;
+export { ORDER_TYPES } from './api.gen.ts';
 
 /** The server's forward moves; cancelling has its own button (it asks for a reason). */
 export const NEXT_STATUSES: Record<OrderStatus, readonly OrderStatus[]> = Object.fromEntries(

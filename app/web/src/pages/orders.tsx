@@ -4,7 +4,7 @@ import { minutesSince, money, todayAtRestaurant, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { navigate, queryParam } from '../lib/router.ts';
-import { OPEN_STATUSES, type Order, type OrderStatus, type Table } from '../lib/types.ts';
+import { OPEN_STATUSES, ORDER_TYPES, type Order, type OrderStatus, type Table } from '../lib/types.ts';
 import { Badge, Button, Empty, ErrorNote, Field, PageHeader, SelectField, Tabs, useLoad } from '../ui/kit.tsx';
 
 export const statusTone = (s: string) =>
@@ -130,7 +130,7 @@ function Board() {
           label={t('orders.type')}
           value={type}
           onChange={setType}
-          options={[{ value: '', label: t('common.all') }, ...(['dine_in', 'takeout', 'delivery'] as const).map((x) => ({ value: x, label: t(`orderType.${x}` as Key) }))]}
+          options={[{ value: '', label: t('common.all') }, ...ORDER_TYPES.map((x) => ({ value: x, label: t(`orderType.${x}` as Key) }))]}
         />
         <SelectField
           label={t('orders.status')}

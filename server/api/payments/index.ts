@@ -1,3 +1,0 @@
-// Routes of payments and the day's close (issue 25).
-import './routes.ts';
-import './close.routes.ts';

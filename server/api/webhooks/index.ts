@@ -1,2 +1,0 @@
-// Routes of the webhooks feature register here.
-import './routes.ts';
