@@ -38,7 +38,8 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     browser = await launch();
     office = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'UTC' })).newPage();
     office.setDefaultTimeout(10_000);
-    kitchen = await (await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB', timezoneId: 'UTC', hasTouch: true })).newPage();
+    // a tablet bought in the US: its own language writes 12-hour times, the venue's does not
+    kitchen = await (await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-US', timezoneId: 'America/New_York', hasTouch: true })).newPage();
     kitchen.setDefaultTimeout(10_000);
     staff = await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB', timezoneId: 'UTC', hasTouch: true });
     phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-GB', timezoneId: 'UTC', isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -142,6 +143,8 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     const shown = card.getByRole('status');
     await shown.getByRole('img').waitFor();
     await checkPage(office, 'walk-09-pairing-code');
+    // times in the venue's language (English here: 24-hour), as the screens below write them
+    expect((await shown.textContent())!).toMatch(/valid until \d{2}:\d{2}\)/);
     const pairUrl = await card.getByLabel('Address for this tablet').inputValue();
     expect(pairUrl.startsWith(`${root}/screens/pair?code=`)).toBe(true);
     // the tablet opens the address (as scanning the QR code would): paired, it asks for its station
@@ -149,6 +152,12 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     if (await kitchen.getByRole('button', { name: 'Pair' }).isVisible().catch(() => false)) await kitchen.getByRole('button', { name: 'Pair' }).click();
     await kitchen.getByRole('link', { name: /Kitchen/ }).first().waitFor();
     await checkPage(kitchen, 'walk-10-tablet-chooser');
+    // the screen's clock is the venue's (its language's 24-hour format, its time zone), as the back office writes times
+    const clock = (await kitchen.locator('.kbar-clock').textContent())!;
+    expect(clock).toMatch(/^\d{2}:\d{2}$/);
+    // the venue's time zone (UTC), not the tablet's New York (a minute either side: the clock ticks)
+    const utc = (ms: number) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' }).format(ms);
+    expect([utc(Date.now() - 60_000), utc(Date.now()), utc(Date.now() + 60_000)]).toContain(clock);
     await kitchen.getByRole('link', { name: /Kitchen/ }).first().click();
     await kitchen.getByText('No open tickets').waitFor();
     await checkPage(kitchen, 'walk-11-kitchen-empty');
@@ -156,7 +165,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     await card.locator('.device-row', { hasText: 'Kitchen tablet' }).waitFor();
     await toToday();
     await stepDone('screen');
-  });
+  }, 45_000);
 
   it('switches on the online waitlist from the checklist', async () => {
     await follow('waitlist', 'Switch on the online waitlist');
