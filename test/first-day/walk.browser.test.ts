@@ -212,6 +212,9 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     // on the kitchen tablet, not reloaded
     await kitchen.getByText('1× Grilled octopus').waitFor();
     await checkPage(kitchen, 'walk-17-kitchen-ticket');
+    // and the tablet finds its way back to the screen chooser
+    await kitchen.getByRole('link', { name: 'Screen chooser' }).click();
+    await kitchen.getByText('Choose a screen').waitFor();
     await guest.close();
   }, 45_000);
 
