@@ -164,7 +164,7 @@ export function render(change: Change, topic: Topic, view: View = 'staff'): Buff
   } else {
     const type = change.op === 'delete' ? `${change.feed.type}.deleted` : change.feed.type;
     // a feed may pass over rows that are not its kind (an integration's key on the devices feed)
-    const data = change.feed.present(change.row);
+    const data = guest && change.feed.presentGuest ? change.feed.presentGuest(change.row) : change.feed.present(change.row);
     msg = data === undefined ? null : { type, topic: topic.name, seq: change.seq, data };
   }
   const encoded = msg && Buffer.from(JSON.stringify(msg));

@@ -4,6 +4,8 @@ import { tokenEntryId, verifyEntryToken } from '../domain/waitlist/token.ts';
 import { entryGrant, registerGuestTokenResolver } from './guest-tokens.ts';
 import { registerRealtimeFeed, setRealtimePresenter } from './topics.ts';
 import { presentStation } from '../presenters/stations.ts';
+import { presentMenuItem } from '../presenters/menu-items.ts';
+import type { MenuItemsTable } from '../db/tables/menu-items.table.ts';
 import type { Selectable } from 'kysely';
 import type { StationsTable } from '../db/tables/stations.table.ts';
 import { GUEST_FIELDS, project } from '../presenters/public-orders.ts';
@@ -41,6 +43,20 @@ registerRealtimeFeed({
   present: (row) => (row.kind === 'widget' ? { id: row.id, object: 'device', revoked_at: row.revoked_at ?? null } : undefined),
 });
 
+// The menu: a dish 86'd (or back, renamed, repriced) reaches staff pages and the guests' open
+// menus at once. A guest is told which dish changed and whether it can be ordered, nothing
+// more (no cost, no SKU): the guest page then reads its public menu again, which applies the
+// category's hours and the translations as it always does.
+registerRealtimeFeed({
+  table: 'menu_items',
+  type: 'menu_item',
+  collection: 'menu',
+  entry: null,
+  scope: 'menu:read',
+  present: (row) => presentMenuItem(row as unknown as Selectable<MenuItemsTable>),
+  presentGuest: (row) => ({ id: row.id, object: 'menu_item', is_available: Number(row.is_active) === 1 && Number(row.is_available) === 1 }),
+});
+
 // A waitlist token follows its own entry only; it is checked exactly as the guest routes check it.
 registerGuestTokenResolver('waitlist', async (services, token) => {
   const id = tokenEntryId(token);
@@ -65,6 +81,8 @@ registerGuestTokenResolver('qr', async (services, token) => {
   return {
     restaurantId: qr.restaurant_id,
     async mayFollow(topic) {
+      // the menu it orders from: which dish can be ordered right now
+      if (topic.kind === 'collection' && topic.feed.table === 'menu_items') return true;
       if (topic.kind !== 'order') return false;
       const found = await findOrder(services.db, { restaurantId: qr.restaurant_id, livemode: true }, topic.id);
       try {

@@ -28,6 +28,8 @@ export interface RowFeed {
   scope: Scope;
   /** undefined: this row is not shown on the feed */
   present(row: Record<string, unknown>): unknown;
+  /** what a guest token is sent instead of `present` (only what the public pages show); without it, `present` */
+  presentGuest?(row: Record<string, unknown>): unknown;
 }
 
 /** Until the reservations and guest features hand in their presenters, the stored row is the payload. */

@@ -83,4 +83,29 @@ describe('analytics wording in the browser', () => {
     expect(await chart.locator('.u-legend').textContent()).not.toContain('Time');
     await checkPage(page, 'analytics-de-weeks');
   });
+
+  it('writes the chosen From and To out in the venue’s language, whatever the browser’s', async () => {
+    // an owner of a German venue on a PC set to American English: the native field writes
+    // 11/02/2026, so the date is said under it in German
+    const us = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const pc = await us.newPage();
+    pc.setDefaultTimeout(10_000);
+    // the sign-in page speaks the browser's language; once signed in, the venue's
+    await pc.goto(`${hub.url}/app/login`);
+    await pc.getByLabel('Email').fill(OWNER.email);
+    await pc.getByLabel('Password').fill(OWNER.password);
+    await pc.getByRole('button', { name: 'Sign in' }).click();
+    await pc.getByRole('link', { name: 'Auswertungen' }).click();
+    await pc.getByRole('heading', { level: 1, name: 'Auswertungen' }).waitFor();
+    const described = async (label: string) => {
+      const id = await pc.getByLabel(label, { exact: true }).getAttribute('aria-describedby');
+      return id ? pc.locator(`[id="${id}"]`).textContent() : null;
+    };
+    await pc.getByLabel('Von', { exact: true }).fill('2026-11-02');
+    await pc.getByLabel('Bis', { exact: true }).fill('2026-11-26');
+    await expect.poll(() => described('Von')).toBe('Montag, 2. November 2026');
+    await expect.poll(() => described('Bis')).toBe('Donnerstag, 26. November 2026');
+    await checkPage(pc, 'analytics-de-range-on-us-pc');
+    await us.close();
+  }, 45_000);
 });

@@ -77,12 +77,13 @@ export function priceLines(catalogue: Catalogue, lines: LineInput[], opts: Prici
     if (item.is_active !== 1 || item.is_available !== 1) {
       throw new ApiError(
         'menu_item_unavailable',
-        `'${item.name}' (${item.id}) is ${item.is_active !== 1 ? 'no longer on the menu' : 'not available right now'}.`,
+        // in the words a guest may be shown: the dish by name (the line is in `param`), never its id
+        `${item.name} is ${item.is_active !== 1 ? 'no longer on the menu' : 'no longer available'}.`,
         `${at}.menu_item`,
       );
     }
     if (opts.availableAt && !categoryAvailable(catById, item.category_id, opts.availableAt)) {
-      throw new ApiError('menu_item_unavailable', `'${item.name}' (${item.id}) is not served at this time.`, `${at}.menu_item`);
+      throw new ApiError('menu_item_unavailable', `${item.name} is not served at this time.`, `${at}.menu_item`);
     }
     const modifiers = pickModifiers(
       item.name,

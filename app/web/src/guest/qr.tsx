@@ -101,16 +101,23 @@ export function QrOrdering({ token }: { token: string }) {
     })();
   }, [token]);
 
-  // an item 86'd in the kitchen leaves an open menu too: read again when the phone comes back to
-  // the page and every minute while it is open (the cached menu costs the hub one version read)
+  // an item 86'd in the kitchen leaves an open menu at once: the QR token follows the `menu`
+  // topic over /realtime, and a changed dish reads the public menu again (the cached menu costs
+  // the hub one version read); the feed reloads after a lost line too. When the phone comes back
+  // to the page it reads it again as well: a phone asleep may have had its socket cut quietly.
   const refreshMenu = () => void get<{ items: Item[] }>(`/public/qr/${token}/menu`).then((m) => setItems(m.items), () => {});
   useEffect(() => {
+    live.authWith({ kind: 'qr', token }, () => {});
+    // The first confirmation does not read the menu again: it was preloaded with the page a
+    // moment before (a phone on a slow line pays for every request). A dish 86'd in that
+    // moment is still refused by name if ordered, and gone when the phone comes back.
+    let first = true;
+    const stop = live.listen(['menu'], (m) => m.type === 'menu_item' && refreshMenu(), () => (first ? (first = false) : refreshMenu()));
     const onShow = () => document.visibilityState === 'visible' && refreshMenu();
     document.addEventListener('visibilitychange', onShow);
-    const timer = setInterval(refreshMenu, 60_000);
     return () => {
+      stop();
       document.removeEventListener('visibilitychange', onShow);
-      clearInterval(timer);
     };
   }, [token]);
 

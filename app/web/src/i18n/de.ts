@@ -353,6 +353,10 @@ export const de: Record<Key, string> = {
   'staff.deactivate': 'Deaktivieren',
   'staff.devices': 'Angemeldete Geräte',
   'staff.noDevices': 'Niemand ist angemeldet.',
+  'staff.deviceOn': '{browser} auf {os}',
+  'staff.deviceSomeBrowser': 'Ein Browser auf {os}',
+  'staff.deviceUnknown': 'Ein unbekannter Browser',
+  'staff.lastUsed': 'zuletzt {when}',
   'staff.signOutDevice': 'Abmelden',
   'staff.signOutNamed': '{name} auf diesem Gerät abmelden',
 

@@ -352,6 +352,10 @@ export const en = {
   'staff.deactivate': 'Deactivate',
   'staff.devices': 'Signed-in devices',
   'staff.noDevices': 'Nobody is signed in.',
+  'staff.deviceOn': '{browser} on {os}',
+  'staff.deviceSomeBrowser': 'A browser on {os}',
+  'staff.deviceUnknown': 'An unknown browser',
+  'staff.lastUsed': 'last used {when}',
   'staff.signOutDevice': 'Sign out',
   'staff.signOutNamed': 'Sign out {name} on this device',
 

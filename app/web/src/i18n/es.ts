@@ -353,6 +353,10 @@ export const es: Record<Key, string> = {
   'staff.deactivate': 'Desactivar',
   'staff.devices': 'Dispositivos con sesión',
   'staff.noDevices': 'No hay nadie conectado.',
+  'staff.deviceOn': '{browser} en {os}',
+  'staff.deviceSomeBrowser': 'Un navegador en {os}',
+  'staff.deviceUnknown': 'Un navegador desconocido',
+  'staff.lastUsed': 'usado {when}',
   'staff.signOutDevice': 'Cerrar sesión',
   'staff.signOutNamed': 'Cerrar la sesión de {name} en este dispositivo',
 

@@ -353,6 +353,10 @@ export const fr: Record<Key, string> = {
   'staff.deactivate': 'Désactiver',
   'staff.devices': 'Appareils connectés',
   'staff.noDevices': 'Personne n’est connecté.',
+  'staff.deviceOn': '{browser} sur {os}',
+  'staff.deviceSomeBrowser': 'Un navigateur sur {os}',
+  'staff.deviceUnknown': 'Un navigateur inconnu',
+  'staff.lastUsed': 'utilisé {when}',
   'staff.signOutDevice': 'Déconnecter',
   'staff.signOutNamed': 'Déconnecter {name} de cet appareil',
 

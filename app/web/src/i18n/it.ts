@@ -353,6 +353,10 @@ export const it: Record<Key, string> = {
   'staff.deactivate': 'Disattiva',
   'staff.devices': 'Dispositivi collegati',
   'staff.noDevices': 'Nessuno è collegato.',
+  'staff.deviceOn': '{browser} su {os}',
+  'staff.deviceSomeBrowser': 'Un browser su {os}',
+  'staff.deviceUnknown': 'Un browser sconosciuto',
+  'staff.lastUsed': 'usato {when}',
   'staff.signOutDevice': 'Disconnetti',
   'staff.signOutNamed': 'Disconnetti {name} da questo dispositivo',
 

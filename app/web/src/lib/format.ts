@@ -66,10 +66,11 @@ export function minutesSince(unixSeconds: number | null | undefined, nowMs = Dat
 }
 
 /** A calendar date (YYYY-MM-DD, already the restaurant's) in the venue's language: "26 Nov 2026", "26.11.2026". */
-export function calendarDate(iso: string, style: 'date' | 'weekday' | 'short' = 'date'): string {
+export function calendarDate(iso: string, style: 'date' | 'weekday' | 'short' | 'long' = 'date'): string {
   const ms = Date.parse(`${iso.slice(0, 10)}T12:00:00Z`);
   if (Number.isNaN(ms)) return iso;
-  const options: Intl.DateTimeFormatOptions = style === 'short' ? { day: 'numeric', month: 'short' } : OPTIONS[style];
+  const options: Intl.DateTimeFormatOptions =
+    style === 'short' ? { day: 'numeric', month: 'short' } : style === 'long' ? { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' } : OPTIONS[style];
   return fmt(`cal:${locale.value}:${style}`, () => new Intl.DateTimeFormat(locale.value, { ...options, timeZone: 'UTC' })).format(new Date(ms));
 }
 

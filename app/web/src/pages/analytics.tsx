@@ -111,9 +111,26 @@ export function AnalyticsPage() {
   return (
     <>
       <PageHeader title={t('analytics.title')} />
-      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={t('analytics.range')}>
-        <Field label={t('analytics.from')} type="date" value={r.start_date} max={r.end_date} onInput={(e) => setR({ ...r, start_date: (e.target as HTMLInputElement).value })} />
-        <Field label={t('analytics.to')} type="date" value={r.end_date} min={r.start_date} onInput={(e) => setR({ ...r, end_date: (e.target as HTMLInputElement).value })} />
+      <form class="filters dated" onSubmit={(e) => e.preventDefault()} aria-label={t('analytics.range')}>
+        {/* The native date field keeps its calendar and keyboard, but writes the date as the
+            browser's language does (11/02/2026 on an American PC): under it, the date in the
+            venue's language, written out, so nobody reads the month for the day. */}
+        <Field
+          label={t('analytics.from')}
+          type="date"
+          value={r.start_date}
+          max={r.end_date}
+          hint={r.start_date ? calendarDate(r.start_date, 'long') : undefined}
+          onInput={(e) => setR({ ...r, start_date: (e.target as HTMLInputElement).value })}
+        />
+        <Field
+          label={t('analytics.to')}
+          type="date"
+          value={r.end_date}
+          min={r.start_date}
+          hint={r.end_date ? calendarDate(r.end_date, 'long') : undefined}
+          onInput={(e) => setR({ ...r, end_date: (e.target as HTMLInputElement).value })}
+        />
         <SelectField
           label={t('analytics.groupBy')}
           value={groupBy}

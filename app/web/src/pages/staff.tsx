@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
 import { money, moneyInput, parseMoney, when } from '../lib/format.ts';
+import { deviceName } from '../lib/device-name.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import { Badge, Button, Empty, ErrorNote, Field, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
@@ -95,7 +96,7 @@ export function StaffPage() {
             {sessions.map((d) => (
               <li key={d.id} class="job-line">
                 <span>
-                  <strong>{d.name}</strong> · {(d.user_agent ?? '').replace(/\(.*?\)/g, '').slice(0, 60)} · {when(d.last_seen_at)}
+                  <strong>{d.name}</strong> · <span title={d.user_agent ?? undefined}>{readableDevice(d.user_agent)}</span> · {t('staff.lastUsed', { when: when(d.last_seen_at) })}
                 </span>
                 {writable ? (
                   <Button disabled={busy} onClick={() => signOut(d.id)} aria-label={t('staff.signOutNamed', { name: d.name })}>
@@ -200,4 +201,12 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
       />
     </FormDialog>
   );
+}
+
+/** "Chrome on Android", from the session's user agent (the raw string stays in the tooltip). */
+function readableDevice(ua: string | null): string {
+  const { browser, os } = deviceName(ua);
+  if (browser && os) return t('staff.deviceOn', { browser, os });
+  if (os) return t('staff.deviceSomeBrowser', { os });
+  return browser ?? t('staff.deviceUnknown');
 }

@@ -79,6 +79,8 @@ export function ScreensSettings() {
         <div class="pairing-code" role="status">
           <p>{t('devices.code', { name: made.name, code: made.code, time: when(made.expires_at, 'time') })}</p>
           {qr ? <img src={qr} width={240} height={240} alt={t('devices.qr')} /> : null}
+          {/* the same address in full, for a tablet with no camera: typed or sent to it */}
+          <Field label={t('devices.url')} readOnly value={made.url} onFocus={(e) => (e.target as HTMLInputElement).select()} />
         </div>
       ) : null}
       <ErrorNote error={error} />

@@ -59,6 +59,7 @@ export const screensDe: Record<ScreensKey, string> = {
   'devices.late': '{station}: rot nach',
   'devices.saveAges': 'Farben speichern',
   'devices.qr': 'Zum Koppeln scannen',
+  'devices.url': 'Adresse für dieses Tablet',
   'floor.title': 'Gastraum',
   'floor.signIn': 'Melden Sie sich auf diesem Tablet im Backoffice an, um den Gastraum zu sehen.',
   'floor.signInLink': 'Anmelden',

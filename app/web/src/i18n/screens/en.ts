@@ -58,6 +58,7 @@ export const screensEn = {
   'devices.late': '{station}: red after',
   'devices.saveAges': 'Save colours',
   'devices.qr': 'Scan to pair',
+  'devices.url': 'Address for this tablet',
   'floor.title': 'Floor',
   'floor.signIn': 'Sign in to the back office on this tablet to see the floor.',
   'floor.signInLink': 'Sign in',

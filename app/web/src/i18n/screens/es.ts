@@ -59,6 +59,7 @@ export const screensEs: Record<ScreensKey, string> = {
   'devices.late': '{station}: rojo tras',
   'devices.saveAges': 'Guardar colores',
   'devices.qr': 'Escanear para vincular',
+  'devices.url': 'Dirección para esta tableta',
   'floor.title': 'Sala',
   'floor.signIn': 'Inicie sesión en el back office en esta tableta para ver la sala.',
   'floor.signInLink': 'Iniciar sesión',

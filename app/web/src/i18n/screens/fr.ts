@@ -59,6 +59,7 @@ export const screensFr: Record<ScreensKey, string> = {
   'devices.late': '{station} : rouge après',
   'devices.saveAges': 'Enregistrer les couleurs',
   'devices.qr': 'Scanner pour associer',
+  'devices.url': 'Adresse pour cette tablette',
   'floor.title': 'Salle',
   'floor.signIn': 'Connectez-vous au back-office sur cette tablette pour voir la salle.',
   'floor.signInLink': 'Se connecter',

@@ -59,6 +59,7 @@ export const screensIt: Record<ScreensKey, string> = {
   'devices.late': '{station}: rosso dopo',
   'devices.saveAges': 'Salva colori',
   'devices.qr': 'Scansiona per associare',
+  'devices.url': 'Indirizzo per questo tablet',
   'floor.title': 'Sala',
   'floor.signIn': 'Accedi al back office su questo tablet per vedere la sala.',
   'floor.signInLink': 'Accedi',
