@@ -357,7 +357,7 @@ describe('back office in the browser', () => {
     await go('/app/account', 'Ihr Konto');
     await page.getByLabel('Sprache').selectOption('');
     await page.getByRole('heading', { level: 1, name: 'Your account' }).waitFor();
-  }, 60_000); // eleven pages, each through axe: on a loaded box this alone nears 30 s
+  }, 120_000); // eleven pages, each through axe: on a loaded box this alone nears 60 s
 
   it('a server’s session is refused the keys page and the keys API; signing out ends it', async () => {
     await go('/app/staff', 'Staff');
