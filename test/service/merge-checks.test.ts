@@ -97,7 +97,7 @@ describe.each(DIALECTS)('merging two checks on %s', (dialect) => {
   });
 
   it('the emptied check is neither a sale nor a cancellation: day close, dashboard and floor count one check', async () => {
-    const tables = [];
+    const tables: string[] = [];
     for (const number of [301, 302]) tables.push((await hub.api.post('/v1/tables', { number, capacity: 4 })).body.id as string);
     const date = async () => (await hub.server.services.db.selectFrom('orders').select('business_date').where('restaurant_id', '=', hub.restaurant.id).orderBy('id', 'desc').executeTakeFirstOrThrow()).business_date;
     const before = (await hub.api.get(`/v1/reports/day_close?date=${await date()}`)).body;
