@@ -193,6 +193,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         </div>
         <TileGrid
           items={shown}
+          page={80}
           label={t('service.search')}
           keyOf={(i) => i.id}
           render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
