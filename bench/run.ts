@@ -48,7 +48,7 @@ async function main() {
   const server = createServer({ database, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
   const { url } = await server.listen(0, '127.0.0.1');
   const now = Date.now();
-  const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench' });
+  const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench', ownerPassword: true });
   await seedDemo(server.services.tx, { restaurantId: r.restaurant.id, livemode: true, now }, { historyDays: 0, ordersPerDay: 0 });
   const api = new ApiClient(url, r.keys.secret);
   const ctx: BenchContext = {

@@ -1,5 +1,14 @@
 import { chromium } from 'playwright-core';
 import type { ApiClient } from '../test/helpers/server.ts';
+import { benchTables, serverTablet, tapOrders } from './service-measure.ts';
+
+/** Debian's Chromium, as the browser tests drive it, with no background throttling of windows. */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+  });
+}
 
 export interface ScreensResult {
   screens: number;
@@ -8,6 +17,10 @@ export interface ScreensResult {
   paints: number;
   missing: number;
   order_to_paint_ms: { p50: number; p95: number; max: number };
+  /** a server's tap on Send on the service page → that ticket painted on every screen */
+  taps: number;
+  tap_to_paint_ms: { p50: number; p95: number; max: number } | null;
+  taps_missing: number;
   guest_menu_interactive_slow4g_ms: number;
 }
 
@@ -17,21 +30,25 @@ export interface ScreensResult {
  * painted (a MutationObserver, then the next animation frame). Then the guest menu (/qr/<token>)
  * on Lighthouse's "slow 4G" mobile profile (150 ms RTT, 1.6 Mbit/s, CPU × 4): until its first
  * item can be tapped. `api` holds a secret key of the restaurant, `widget` its widget key.
+ * With `taps`, a server on the service page (a tablet window of its own) rings in that many
+ * checks, one per table, while the load runs (it runs on until the last tap is in, at most 3 × `seconds`).
  */
-export async function measureScreens(url: string, api: ApiClient, widget: string, opts: { seconds: number; rate: number; screens: number }): Promise<ScreensResult> {
-  const { seconds, rate, screens } = opts;
+export async function measureScreens(url: string, api: ApiClient, widget: string, opts: { seconds: number; rate: number; screens: number; taps?: number }): Promise<ScreensResult> {
+  const { seconds, rate, screens, taps = 0 } = opts;
   const till = api.withKey(widget);
   await api.post('/v1/stations', { key: 'kds-bench', name: 'KDS bench' });
   const cat = (await api.post('/v1/menu_categories', { name: 'KDS bench', station: 'kds-bench' })).body;
   const item = (await api.post('/v1/menu_items', { name: 'Steak', category: cat.id, price: 2450 })).body;
   const qr = (await api.post('/v1/qr_codes', {})).body;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const code = (await api.post('/v1/devices/pairing_codes', { name: 'Bench grill', station: 'kds-bench' })).body.code;
+    // the server's tablet first, in a window of its own
+    const tables = taps ? await benchTables(api, taps) : [];
+    // a browser of its own, as the tablet is a device of its own
+    const tabletBrowser = taps ? await launchChromium() : null;
+    const tablet = tabletBrowser ? await (await serverTablet(tabletBrowser, url, api, 'taps')).newPage() : null;
     const first = await context.newPage();
     await first.goto(`${url}/screens/pair?code=${code}`);
     await first.getByRole('button', { name: 'Pair' }).click();
@@ -63,26 +80,42 @@ export async function measureScreens(url: string, api: ApiClient, widget: string
         }).observe(w.document.querySelector('.kds-tickets'), { childList: true });
       });
     }
+    const tapping = tablet ? tapOrders(tablet, url, api, tables, /^Steak/) : Promise.resolve(new Map<string, number>());
+    let tapped = false;
+    void tapping.finally(() => (tapped = true)).catch(() => {});
     const sent = new Map<string, number>();
     const started = Date.now();
-    for (let i = 0; i < seconds * rate; i++) {
+    // on past `seconds` while taps remain, up to three times as long: the screens should not pile
+    // up hundreds of tickets more than the scenario without taps shows
+    for (let i = 0; i < seconds * rate || (!tapped && i < 3 * seconds * rate); i++) {
       const due = started + (i * 1000) / rate;
       await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
       void till.post('/public/orders', { type: 'takeout', customerName: `Guest ${i}`, items: [{ menuItemId: item.id, quantity: 1 }] }).then((r) => sent.set(r.body.id, Date.now()));
     }
+    const byTap = await tapping;
     await new Promise((r) => setTimeout(r, 3000));
     const lat: number[] = [];
+    const tapLat: number[] = [];
     let missing = 0;
+    let tapsMissing = 0;
     for (const p of pages) {
       const seen: Record<string, number> = await p.evaluate(() => (globalThis as any).__seen);
       for (const [id, at] of sent) {
         if (seen[id] === undefined) missing++;
         else lat.push(seen[id] - at);
       }
+      for (const [id, at] of byTap) {
+        if (seen[id] === undefined) tapsMissing++;
+        else tapLat.push(seen[id] - at);
+      }
     }
-    lat.sort((a, b) => a - b);
-    const q = (x: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * x))];
+    const stats = (xs: number[]) => {
+      xs.sort((a, b) => a - b);
+      const q = (x: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * x))]!;
+      return { p50: q(0.5), p95: q(0.95), max: xs[xs.length - 1]! };
+    };
     for (const w of windows) await w.close();
+    await tabletBrowser?.close();
   
     // the guest's menu on a throttled phone: Lighthouse's "slow 4G" mobile profile (150 ms RTT, 1.6 Mbit/s, CPU × 4)
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
@@ -103,7 +136,10 @@ export async function measureScreens(url: string, api: ApiClient, widget: string
         per_second: rate,
         paints: lat.length,
         missing,
-        order_to_paint_ms: { p50: q(0.5), p95: q(0.95), max: lat[lat.length - 1] },
+        order_to_paint_ms: stats(lat),
+        taps: byTap.size,
+        tap_to_paint_ms: tapLat.length ? stats(tapLat) : null,
+        taps_missing: tapsMissing,
         guest_menu_interactive_slow4g_ms: interactive,
     };
   } finally {

@@ -66,6 +66,15 @@ describe('arranging the floor plan in the browser', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Shift+ArrowDown');
     expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
+    // its shape and seats, by keyboard too: Enter on the table opens them beside the plan
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Table 2' }).waitFor();
+    await page.getByLabel('Shape').focus();
+    await page.getByLabel('Shape').selectOption('round');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5');
+    await page.locator('[data-table="2"].plan-round').getByText('5 seats').waitFor();
     await checkPage(page, 'floor-arrange');
     await page.getByRole('button', { name: 'Save the plan' }).click();
     await page.getByRole('status').getByText('The plan is saved').waitFor();
@@ -73,7 +82,8 @@ describe('arranging the floor plan in the browser', () => {
     const stored = (await hub.api.get('/v1/tables')).body.data;
     const byNo = (n: number) => stored.find((x: any) => x.number === n);
     expect(byNo(1)).toMatchObject({ plan_x: dx, plan_y: dy });
-    expect(byNo(2)).toMatchObject({ plan_x: x2! + 30, plan_y: y2! + 50 });
+    expect(byNo(2)).toMatchObject({ plan_x: x2! + 30, plan_y: y2! + 50, shape: 'round', capacity: 5 });
+    expect(byNo(3)).toMatchObject({ shape: null, capacity: 6 });
     // table 3 never moved: not placed, drawn in its row
     expect(byNo(3)).toMatchObject({ plan_x: null, plan_y: null });
 
@@ -82,6 +92,7 @@ describe('arranging the floor plan in the browser', () => {
     await page.locator('[data-table="1"]').waitFor();
     expect(await at(page, 1)).toEqual([dx, dy]);
     expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
+    expect(await page.locator('[data-table="2"]').getAttribute('class')).toContain('plan-round');
     const third = await at(page, 3);
     await checkPage(page, 'service-floor-plan');
 

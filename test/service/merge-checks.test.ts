@@ -96,6 +96,33 @@ describe.each(DIALECTS)('merging two checks on %s', (dialect) => {
     expect(events.find((e: any) => e.type === 'order.cancelled' && e.data.object.id === b.id)).toBeTruthy();
   });
 
+  it('the emptied check is neither a sale nor a cancellation: day close, dashboard and floor count one check', async () => {
+    const tables: string[] = [];
+    for (const number of [301, 302]) tables.push((await hub.api.post('/v1/tables', { number, capacity: 4 })).body.id as string);
+    const date = async () => (await hub.server.services.db.selectFrom('orders').select('business_date').where('restaurant_id', '=', hub.restaurant.id).orderBy('id', 'desc').executeTakeFirstOrThrow()).business_date;
+    const before = (await hub.api.get(`/v1/reports/day_close?date=${await date()}`)).body;
+    const dashBefore = (await hub.api.get('/v1/analytics/dashboard')).body;
+    const a = await ring(tables[0]!, [{ menu_item: menu.pasta, quantity: 1, seat: 1, course: 1 }]);
+    const b = await ring(tables[1]!, [{ menu_item: menu.water, quantity: 2, seat: 1, course: 1 }]);
+    const merged = await hub.api.post(`/v1/orders/${a.id}/merge`, { from: b.id });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+
+    const close = (await hub.api.get(`/v1/reports/day_close?date=${await date()}`)).body;
+    // one more sale, worth the merged check: the emptied one adds neither an order nor money
+    expect(close.sales.orders - before.sales.orders).toBe(1);
+    expect(close.sales.total - before.sales.total).toBe(merged.body.total);
+    expect(close.open_orders.count - before.open_orders.count).toBe(1);
+    expect(close.open_orders.orders.map((o: any) => o.id)).not.toContain(b.id);
+    // nothing about it is a void, a comp or a discount either
+    expect([close.voids, close.comps, close.discounts]).toEqual([before.voids, before.comps, before.discounts]);
+    const dash = (await hub.api.get('/v1/analytics/dashboard')).body;
+    expect(dash.total_orders - dashBefore.total_orders).toBe(1);
+    // the floor: the second table is free (no open check names it), the first holds the one check
+    const open = (await hub.api.get('/v1/orders?status=placed')).body.data;
+    expect(open.filter((o: any) => o.table === tables[1])).toEqual([]);
+    expect(open.filter((o: any) => o.table === tables[0]).map((o: any) => o.id)).toEqual([a.id]);
+  });
+
   it('refuses what cannot be merged, in the one error shape, writing nothing', async () => {
     const a = await ring(null, [{ menu_item: menu.water, quantity: 1 }]);
     const expectError = async (body: unknown, status: number, code: string, id = a.id) => {

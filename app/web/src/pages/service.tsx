@@ -134,8 +134,6 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const [items, setItems] = useState<Item[]>([]);
   const [cats, setCats] = useState<Category[]>([]);
   const [groups, setGroups] = useState<Map<string, Group>>(new Map());
-  const [cat, setCat] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [seat, setSeat] = useState(1);
   const [course, setCourse] = useState(1);
@@ -153,10 +151,6 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       setGroups(new Map(g.map((x) => [x.id, x])));
     });
   }, []);
-  const shown = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return items.filter((i) => (q ? i.name.toLowerCase().includes(q) : !cat || i.category === cat));
-  }, [items, cat, search]);
   const run = async (call: () => Promise<Order>) => {
     try {
       setError(null);
@@ -183,22 +177,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const nums = [1, 2, 3, 4, 5, 6];
   return (
     <div class="service-check">
-      <section aria-label={t('service.search')}>
-        <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
-        <div class="chips" role="group" aria-label={t('service.all')}>
-          <Button class="chip" aria-pressed={cat === null} onClick={() => setCat(null)}>{t('service.all')}</Button>
-          {cats.map((c) => (
-            <Button key={c.id} class="chip" aria-pressed={cat === c.id} onClick={() => setCat(c.id)}>{c.name}</Button>
-          ))}
-        </div>
-        <TileGrid
-          items={shown}
-          label={t('service.search')}
-          keyOf={(i) => i.id}
-          render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
-          onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })}
-        />
-      </section>
+      <MenuPanel items={items} cats={cats} onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })} />
       <section aria-label={t('service.check')}>
         <div class="chips" role="group" aria-label={t('service.seat')}>
           <span>{t('service.seat')}</span>
@@ -326,6 +305,38 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         />
       </Dialog>
     </div>
+  );
+}
+
+/**
+ * Search and categories over the menu grid. Their state is this component's own, so a keystroke
+ * redraws the grid and not the whole check beside it.
+ */
+function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; onPick: (i: Item) => void }) {
+  const [cat, setCat] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return items.filter((i) => (q ? i.name.toLowerCase().includes(q) : !cat || i.category === cat));
+  }, [items, cat, search]);
+  return (
+    <section aria-label={t('service.search')}>
+      <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+      <div class="chips" role="group" aria-label={t('service.all')}>
+        <Button class="chip" aria-pressed={cat === null} onClick={() => setCat(null)}>{t('service.all')}</Button>
+        {cats.map((c) => (
+          <Button key={c.id} class="chip" aria-pressed={cat === c.id} onClick={() => setCat(c.id)}>{c.name}</Button>
+        ))}
+      </div>
+      <TileGrid
+        items={shown}
+        page={80}
+        label={t('service.search')}
+        keyOf={(i) => i.id}
+        render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
+        onPick={onPick}
+      />
+    </section>
   );
 }
 

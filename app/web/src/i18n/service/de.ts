@@ -71,4 +71,11 @@ export const serviceDe: Record<ServiceKey, string> = {
   "plan.save": "Plan speichern",
   "plan.saved": "Der Plan ist gespeichert: Service-Tablets und Saal-Bildschirm zeigen ihn.",
   "plan.seats": "{n, plural, one {# Platz} other {# Plätze}}",
+  "plan.pick": "Wähle einen Tisch, um Form und Plätze festzulegen.",
+  "plan.editing": "Tisch {n}",
+  "plan.shape": "Form",
+  "plan.shape.round": "Rund",
+  "plan.shape.square": "Quadratisch",
+  "plan.shape.rect": "Rechteckig",
+  "plan.seatCount": "Plätze",
 };

@@ -70,6 +70,13 @@ export const serviceEn = {
   'plan.save': 'Save the plan',
   'plan.saved': 'The plan is saved: the service tablets and the floor screen show it.',
   'plan.seats': '{n, plural, one {# seat} other {# seats}}',
+  'plan.pick': 'Choose a table to set its shape and seats.',
+  'plan.editing': 'Table {n}',
+  'plan.shape': 'Shape',
+  'plan.shape.round': 'Round',
+  'plan.shape.square': 'Square',
+  'plan.shape.rect': 'Rectangle',
+  'plan.seatCount': 'Seats',
 } as const;
 
 export type ServiceKey = keyof typeof serviceEn;

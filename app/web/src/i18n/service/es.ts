@@ -71,4 +71,11 @@ export const serviceEs: Record<ServiceKey, string> = {
   "plan.save": "Guardar el plano",
   "plan.saved": "El plano está guardado: las tabletas de servicio y la pantalla de sala lo muestran.",
   "plan.seats": "{n, plural, one {# asiento} other {# asientos}}",
+  "plan.pick": "Elige una mesa para fijar su forma y sus asientos.",
+  "plan.editing": "Mesa {n}",
+  "plan.shape": "Forma",
+  "plan.shape.round": "Redonda",
+  "plan.shape.square": "Cuadrada",
+  "plan.shape.rect": "Rectangular",
+  "plan.seatCount": "Asientos",
 };

@@ -71,4 +71,11 @@ export const serviceFr: Record<ServiceKey, string> = {
   "plan.save": "Enregistrer le plan",
   "plan.saved": "Le plan est enregistré : les tablettes de service et l’écran de salle l’affichent.",
   "plan.seats": "{n, plural, one {# place} other {# places}}",
+  "plan.pick": "Choisissez une table pour régler sa forme et ses places.",
+  "plan.editing": "Table {n}",
+  "plan.shape": "Forme",
+  "plan.shape.round": "Ronde",
+  "plan.shape.square": "Carrée",
+  "plan.shape.rect": "Rectangulaire",
+  "plan.seatCount": "Places",
 };

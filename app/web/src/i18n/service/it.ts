@@ -71,4 +71,11 @@ export const serviceIt: Record<ServiceKey, string> = {
   "plan.save": "Salva la pianta",
   "plan.saved": "La pianta è salvata: i tablet di servizio e lo schermo della sala la mostrano.",
   "plan.seats": "{n, plural, one {# posto} other {# posti}}",
+  "plan.pick": "Scegli un tavolo per impostarne forma e posti.",
+  "plan.editing": "Tavolo {n}",
+  "plan.shape": "Forma",
+  "plan.shape.round": "Rotondo",
+  "plan.shape.square": "Quadrato",
+  "plan.shape.rect": "Rettangolare",
+  "plan.seatCount": "Posti",
 };

@@ -1,0 +1,185 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
+import type { Services } from '../server/services.ts';
+import { ApiClient } from '../test/helpers/server.ts';
+
+/** A tablet held upright, as the service page is built for (the browser tests use the same). */
+export const TABLET = { viewport: { width: 800, height: 1280 }, locale: 'en-GB' };
+const PASSWORD = 'a bench password that is long';
+
+/**
+ * A tablet signed in as a server. The bench signs in with a password rather than the PIN pad,
+ * which needs a device a manager trusted first; the page after sign-in is the same.
+ */
+export async function serverTablet(browser: Browser, url: string, api: ApiClient, who: string): Promise<BrowserContext> {
+  const email = `${who}-${Date.now()}@bench.example`;
+  const staff = await api.post('/v1/staff', { name: `Bench ${who}`, email, role: 'server' });
+  if (staff.status !== 201) throw new Error(`staff: ${staff.status} ${JSON.stringify(staff.body)}`);
+  const set = await api.post(`/v1/staff/${staff.body.id}/password`, { password: PASSWORD });
+  if (set.status !== 200) throw new Error(`password: ${set.status} ${JSON.stringify(set.body)}`);
+  const context = await browser.newContext(TABLET);
+  // tsx keeps function names with a helper the page does not have; functions sent to page.evaluate carry it
+  await context.addInitScript('globalThis.__name = (f) => f');
+  const signIn = await context.request.post(`${url}/v1/auth/login`, { data: { email, password: PASSWORD } });
+  if (!signIn.ok()) throw new Error(`sign-in: ${signIn.status()} ${await signIn.text()}`);
+  return context;
+}
+
+/** Tables of their own for the taps, so each Send opens a new check (a new ticket on the screens). */
+export async function benchTables(api: ApiClient, count: number): Promise<{ id: string; number: number }[]> {
+  const out = [];
+  for (let i = 1; i <= count; i++) {
+    const r = await api.post('/v1/tables', { number: 100 + i, capacity: 4, zone: 'Bench' });
+    if (r.status !== 201) throw new Error(`table: ${r.status} ${JSON.stringify(r.body)}`);
+    out.push({ id: r.body.id as string, number: r.body.number as number });
+  }
+  return out;
+}
+
+/**
+ * A server at work on the service page: for each table, tap it, tap the item, Add, Send, back to
+ * the floor. The wall clock of each tap on Send is taken in the page (a capturing listener runs
+ * before the page's own); answers the order each tap made with that time.
+ */
+export async function tapOrders(page: Page, url: string, api: ApiClient, tables: { id: string; number: number }[], item: RegExp): Promise<Map<string, number>> {
+  await page.goto(`${url}/app/service`);
+  await page.locator(`[data-table="${tables[0]!.number}"]`).waitFor();
+  await page.evaluate(() => {
+    const w = globalThis as any;
+    w.document.addEventListener('click', (e: any) => {
+      if (e.target.closest?.('button')?.textContent?.trim() === 'Send') w.__tap = Date.now();
+    }, true);
+  });
+  const taps = new Map<string, number>();
+  for (const tb of tables) {
+    // taps as DOM clicks: with 20 screen windows painting beside it, Playwright's wait for a
+    // "stable" element (two equal frames) did not end on the shared box
+    await page.locator(`[data-table="${tb.number}"]`).dispatchEvent('click');
+    await page.getByRole('button', { name: item }).dispatchEvent('click');
+    await page.getByRole('button', { name: 'Add', exact: true }).dispatchEvent('click');
+    await page.getByRole('button', { name: 'Send', exact: true }).dispatchEvent('click');
+    await page.locator('.check-total').waitFor();
+    const at: number = await page.evaluate(() => (globalThis as any).__tap);
+    const order = (await api.get(`/v1/orders?table=${tb.id}`)).body.data[0];
+    taps.set(order.id, at);
+    await page.getByRole('button', { name: 'Floor', exact: true }).dispatchEvent('click');
+    await page.locator(`[data-table="${tb.number}"]`).waitFor();
+  }
+  return taps;
+}
+
+/** Slows the page's CPU as a cheap tablet's (the same × 4 as the guest menu's phone profile). */
+async function slowCpu(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+}
+
+/**
+ * The service page opened cold on a signed-in tablet with the CPU × 4 until the floor plan's
+ * tables can be tapped; the hub is on the venue's network, so no network throttling. Three
+ * cold loads (a new browser context each); answers each and the JavaScript fetched (compressed).
+ */
+export async function serviceInteractive(browser: Browser, url: string, api: ApiClient): Promise<{ runs: number[]; js_kb: number }> {
+  const runs: number[] = [];
+  let js = 0;
+  for (let i = 0; i < 3; i++) {
+    const context = await serverTablet(browser, url, api, `tti${i}`);
+    const page = await context.newPage();
+    await slowCpu(context, page);
+    const t0 = Date.now();
+    await page.goto(`${url}/app/service`);
+    await page.locator('[data-table]').first().waitFor();
+    runs.push(Date.now() - t0);
+    js = await page.evaluate(() =>
+      (performance.getEntriesByType('resource') as any[]).filter((e) => e.name.endsWith('.js')).reduce((s, e) => s + e.encodedBodySize, 0),
+    );
+    await context.close();
+  }
+  return { runs, js_kb: Math.round(js / 1024) };
+}
+
+export interface GridResult {
+  items: number;
+  /** tap on the table → its check with its 500-item grid painted (fetching the menu included) */
+  open_ms: number;
+  /** a category (50 items) → All (500 items) painted, median of five */
+  all_ms: number;
+  keystrokes: number;
+  keystroke_ms: { p50: number; p95: number; max: number };
+}
+
+const WORDS = ['tomato', 'basil', 'burrata', 'pasta', 'risotto', 'lemon', 'truffle', 'salmon', 'pesto', 'garlic', 'olive', 'ricotta', 'pepper', 'fennel', 'walnut', 'porcini', 'saffron', 'pistachio', 'anchovy', 'caper'];
+const DISHES = ['salad', 'tart', 'soup', 'gnocchi', 'pizza', 'bruschetta', 'crudo', 'fritto', 'ravioli', 'panino'];
+
+/**
+ * A venue of its own with 500 items in 10 categories, on a tablet with the CPU × 4: the grid
+ * painted when a table is opened and when "All" is chosen, and every keystroke of a search
+ * (key down → the filtered grid painted: the next frame, then a task after it).
+ */
+export async function measureGrid(browser: Browser, url: string, services: Services): Promise<GridResult> {
+  const r = await provisionRestaurant(services.tx, Date.now(), { name: 'Grid Bistro', slug: 'grid-bench', ownerPassword: true });
+  const api = new ApiClient(url, r.keys.secret);
+  const cats: string[] = [];
+  for (const d of DISHES) cats.push((await api.post('/v1/menu_categories', { name: `${d[0]!.toUpperCase()}${d.slice(1)}` })).body.id);
+  const jobs = [];
+  for (let n = 0; n < 500; n++) {
+    const name = `${WORDS[n % WORDS.length]} ${WORDS[(n * 7 + 3) % WORDS.length]} ${DISHES[n % DISHES.length]} ${n + 1}`;
+    jobs.push(api.post('/v1/menu_items', { name, category: cats[n % cats.length], price: 800 + (n % 40) * 50 }));
+    if (jobs.length === 20) (await Promise.all(jobs.splice(0))).forEach((x) => { if (x.status !== 201) throw new Error(`item: ${x.status}`); });
+  }
+  await Promise.all(jobs);
+  await api.post('/v1/tables', { number: 1, capacity: 4 });
+  const context = await serverTablet(browser, url, api, 'grid');
+  try {
+    const page = await context.newPage();
+    await page.goto(`${url}/app/service`);
+    await page.locator('[data-table="1"]').waitFor();
+    await slowCpu(context, page);
+    // in the page: tap `target` (a table, or the "All" chip), then wait for a frame with `n`
+    // tiles and for a task after that frame (its layout and paint done)
+    const paintedAfter = (target: 'table' | 'all', n: number) =>
+      page.evaluate(
+        ([target, n]) =>
+          new Promise<number>((resolve) => {
+            const w = globalThis as any;
+            const d = w.document;
+            const t0 = performance.now();
+            const el = target === 'table' ? d.querySelector('[data-table="1"]') : [...d.querySelectorAll('button.chip')].find((b: any) => b.textContent === 'All');
+            el.click();
+            // the grid holds n items, of which it draws the first screenful (80 tiles) until scrolled
+            const check = () => (d.querySelector('.tile-grid')?.dataset.total === String(n) && d.querySelectorAll('.tile-grid > li').length === Math.min(n, 80) ? setTimeout(() => resolve(performance.now() - t0), 0) : w.requestAnimationFrame(check));
+            w.requestAnimationFrame(check);
+          }),
+        [target, n] as const,
+      );
+    const open = await paintedAfter('table', 500);
+    const all: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await page.getByRole('button', { name: 'Salad', exact: true }).click();
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('.tile-grid')?.dataset.total === '50');
+      all.push(await paintedAfter('all', 500));
+    }
+    // each keystroke: key down → the grid it filters painted
+    await page.evaluate(() => {
+      const w = globalThis as any;
+      w.__keys = [];
+      w.document.addEventListener('keydown', () => {
+        const t0 = performance.now();
+        w.requestAnimationFrame(() => setTimeout(() => w.__keys.push(performance.now() - t0), 0));
+      }, true);
+    });
+    const search = page.getByRole('searchbox');
+    await search.click();
+    for (const q of ['truffle', 'pasta 1', 'lemon tart', 'saffron']) {
+      await page.keyboard.type(q, { delay: 120 });
+      for (let i = 0; i < q.length; i++) await page.keyboard.press('Backspace', { delay: 40 }).then(() => page.waitForTimeout(80));
+    }
+    await page.waitForTimeout(500);
+    const keys: number[] = (await page.evaluate(() => (globalThis as any).__keys)).sort((a: number, b: number) => a - b);
+    const q = (x: number) => Math.round(keys[Math.min(keys.length - 1, Math.floor(keys.length * x))]!);
+    all.sort((a, b) => a - b);
+    return { items: 500, open_ms: Math.round(open), all_ms: Math.round(all[2]!), keystrokes: keys.length, keystroke_ms: { p50: q(0.5), p95: q(0.95), max: Math.round(keys[keys.length - 1]!) } };
+  } finally {
+    await context.close();
+  }
+}
