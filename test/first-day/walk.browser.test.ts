@@ -99,7 +99,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     await office.getByRole('button', { name: 'New category' }).click();
     await office.getByLabel('Name').fill('Mains');
     await office.getByRole('button', { name: 'Save' }).click();
-    await office.locator('.tree-row', { hasText: 'Mains' }).waitFor();
+    await office.locator('tr', { hasText: 'Mains' }).waitFor();
     await office.getByRole('tab', { name: 'Items' }).click();
     await office.getByRole('button', { name: 'New item' }).click();
     await office.getByLabel('Name', { exact: true }).fill('Grilled octopus');
@@ -107,7 +107,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     await office.getByLabel('Price').fill('18.50');
     await checkPage(office, 'walk-05-menu-item-dialog');
     await office.getByRole('button', { name: 'Save' }).click();
-    await office.locator('.item-row', { hasText: 'Grilled octopus' }).waitFor();
+    await office.locator('tr', { hasText: 'Grilled octopus' }).waitFor();
     await checkPage(office, 'walk-06-menu');
     await toToday();
     await stepDone('menu');
@@ -123,7 +123,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
       await office.getByRole('button', { name: 'Save' }).click();
       await office.getByRole('dialog').waitFor({ state: 'detached' });
     }
-    await office.locator('.table-card').nth(1).waitFor();
+    await office.locator('tbody tr').nth(1).waitFor();
     await checkPage(office, 'walk-07-floor');
     await toToday();
     await stepDone('tables');
