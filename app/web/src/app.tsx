@@ -13,31 +13,37 @@ import { t } from './lib/i18n.ts';
 import { live } from './lib/live.ts';
 import { navigate, route } from './lib/router.ts';
 import { can, loadSession, session } from './lib/session.ts';
-import { AccountPage } from './pages/account.tsx';
-import { ApiKeysPage } from './pages/api-keys.tsx';
-import { GuestsPage } from './pages/guests.tsx';
 import { LoginPage, loginFor, returnTo } from './pages/login.tsx';
-import { MenuPage } from './pages/menu.tsx';
-import { OrderDetailPage } from './pages/order-detail.tsx';
-import { DayClosePage } from './pages/day-close.tsx';
-import { OrdersPage } from './pages/orders.tsx';
-import { PrintersPage } from './pages/printers.tsx';
-import { ReservationsPage } from './pages/reservations.tsx';
-import { SettingsPage } from './pages/settings.tsx';
 import { SetupPage } from './pages/setup.tsx';
-import { StaffPage } from './pages/staff.tsx';
-import { TodayPage } from './pages/today.tsx';
-import { WaitlistPage } from './pages/waitlist.tsx';
-import { WebhooksPage } from './pages/webhooks.tsx';
-import { PinSignIn, ServicePage } from './pages/service.tsx';
 import { Loading, PageHeader } from './ui/kit.tsx';
 import { homeOf, Shell } from './ui/shell.tsx';
 
-// charts and QR codes load with their pages, keeping the first load small
-const AnalyticsPage = lazy(() => import('./pages/analytics.tsx').then((m) => ({ default: m.AnalyticsPage })));
-const FloorPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.FloorPage })));
-const SharePage = lazy(() => import('./pages/share.tsx').then((m) => ({ default: m.SharePage })));
-const QrSheetPage = lazy(() => import('./pages/floor.tsx').then((m) => ({ default: m.QrSheetPage })));
+// Each page loads with its first visit (charts and QR codes with theirs), so the first load
+// carries the shell, sign-in and setup only: a tablet opening /app/service waits for that page alone.
+const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<any>) => lazy(() => load().then((m) => ({ default: pick(m) })));
+const service = () => import('./pages/service.tsx');
+// a tablet opening the service page fetches its code while the app asks who is signed in
+if (typeof location !== 'undefined' && location.pathname.startsWith('/app/service')) void service();
+const ServicePage = page(service, (m) => m.ServicePage);
+const PinSignIn = page(service, (m) => m.PinSignIn);
+const TodayPage = page(() => import('./pages/today.tsx'), (m) => m.TodayPage);
+const OrdersPage = page(() => import('./pages/orders.tsx'), (m) => m.OrdersPage);
+const OrderDetailPage = page(() => import('./pages/order-detail.tsx'), (m) => m.OrderDetailPage);
+const DayClosePage = page(() => import('./pages/day-close.tsx'), (m) => m.DayClosePage);
+const MenuPage = page(() => import('./pages/menu.tsx'), (m) => m.MenuPage);
+const FloorPage = page(() => import('./pages/floor.tsx'), (m) => m.FloorPage);
+const QrSheetPage = page(() => import('./pages/floor.tsx'), (m) => m.QrSheetPage);
+const ReservationsPage = page(() => import('./pages/reservations.tsx'), (m) => m.ReservationsPage);
+const WaitlistPage = page(() => import('./pages/waitlist.tsx'), (m) => m.WaitlistPage);
+const GuestsPage = page(() => import('./pages/guests.tsx'), (m) => m.GuestsPage);
+const AnalyticsPage = page(() => import('./pages/analytics.tsx'), (m) => m.AnalyticsPage);
+const StaffPage = page(() => import('./pages/staff.tsx'), (m) => m.StaffPage);
+const SharePage = page(() => import('./pages/share.tsx'), (m) => m.SharePage);
+const SettingsPage = page(() => import('./pages/settings.tsx'), (m) => m.SettingsPage);
+const PrintersPage = page(() => import('./pages/printers.tsx'), (m) => m.PrintersPage);
+const WebhooksPage = page(() => import('./pages/webhooks.tsx'), (m) => m.WebhooksPage);
+const ApiKeysPage = page(() => import('./pages/api-keys.tsx'), (m) => m.ApiKeysPage);
+const AccountPage = page(() => import('./pages/account.tsx'), (m) => m.AccountPage);
 
 interface PageRoute {
   pattern: RegExp;
@@ -131,7 +137,11 @@ export function App() {
     return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }
   // a shared tablet at /app/service signs people in by PIN
-  if (!session.value) return path === '/app/login' ? <LoginPage /> : path.startsWith('/app/service') ? <PinSignIn /> : <Redirect to={loginFor(path + route.value.search)} />;
+  if (!session.value) return path === '/app/login' ? <LoginPage /> : path.startsWith('/app/service') ? (
+      <Suspense fallback={<Loading />}>
+        <PinSignIn />
+      </Suspense>
+    ) : <Redirect to={loginFor(path + route.value.search)} />;
   if (path === '/app/login' || path === '/app/setup') return <Redirect to={returnTo() ?? homeOf()} />;
   if (path === '/app/' && !can('reservations:read')) return <Redirect to={homeOf()} />;
   for (const r of PAGES) {
