@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { logHead } from '../../server/db/log-positions.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialOf, readLink } from '../../sync/hub.ts';
 import { createInvite } from '../../sync/cloud.ts';
@@ -24,7 +25,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
   let p: Pair;
   let credential: string;
   let epoch: string;
-  const cloudLog = async () => Number((await p.cloud.server.services.db.selectFrom('node_state').select('seq').executeTakeFirstOrThrow()).seq);
+  const cloudLog = () => logHead(p.cloud.server.services.db);
 
   beforeAll(async () => {
     const pair = await startPair();

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { logHead } from '../../server/db/log-positions.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey, keyPrefix, makeApiKey } from '../../server/auth/keys.ts';
@@ -53,7 +54,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     out.log = Number(log.n);
     return out;
   };
-  const cloudHead = async () => Number((await cloudDb().selectFrom('node_state').select('seq').executeTakeFirstOrThrow()).seq);
+  const cloudHead = () => logHead(cloudDb());
 
   interface Forged {
     table: string;
