@@ -83,3 +83,15 @@ export async function logHead(db: Executor): Promise<number> {
   const row = await db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirst();
   return Number(row?.seq ?? 0);
 }
+
+/**
+ * At start (PostgreSQL): the sequence moves past every position the log holds. A database
+ * brought back by copying its tables (rather than pg_dump, which carries the sequence), or
+ * a replica promoted after logical replication (which does not), would otherwise hand out
+ * positions it already holds, and every write would be refused.
+ */
+export async function catchUpPositions(db: Executor): Promise<void> {
+  if (!locksRows(db)) return;
+  await sql`select setval('change_log_seq', m) from (select max(seq) as m from change_log) s
+    where m > (select case when is_called then last_value else 0 end from change_log_seq)`.execute(db);
+}

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { logHead } from '../../server/db/log-positions.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -13,9 +12,9 @@ import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { Receiver } from '../webhooks/helpers.ts';
 import { startSecondServer } from '../helpers/server.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { converged, eventually, goOffline, goOnline, startPair, type Pair, logEntries } from './helpers.ts';
 
-const cloudHead = (p: Pair) => logHead(p.cloud.server.services.db);
+const cloudHead = (p: Pair) => logEntries(p.cloud.server.services.db);
 
 describe('cloud sync: replays, clocks, restores and webhooks', () => {
   let p: Pair | undefined;
@@ -68,7 +67,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     expect((await pair.cloudApi.get(`/v1/menu_items/${menu.water}`)).body.name).toBe('Water B');
     // a pulled page applied twice on the hub (a duplicated answer) changes nothing either
     const theirs = (await readLog(pair.cloud.server.services.db, { restaurantId: link.restaurant_id, after: 0, notOrigin: epoch })).changes;
-    const hubHead = () => logHead(pair.hub.server.services.db);
+    const hubHead = () => logEntries(pair.hub.server.services.db);
     const h0 = await hubHead();
     const ctx = { restaurantId: link.restaurant_id, role: 'hub' as const, now: pair.hub.clock.now() };
     await pair.hub.server.services.tx.run((trx) => applyChanges(trx, ctx, theirs));

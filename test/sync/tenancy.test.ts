@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { logHead } from '../../server/db/log-positions.ts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey, keyPrefix, makeApiKey } from '../../server/auth/keys.ts';
@@ -10,7 +9,7 @@ import { SYNCED_TABLES } from '../../sync/merge-rules.ts';
 import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
-import { eventually, goOffline, goOnline, startPair } from './helpers.ts';
+import { eventually, goOffline, goOnline, startPair, logEntries } from './helpers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -54,7 +53,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     out.log = Number(log.n);
     return out;
   };
-  const cloudHead = () => logHead(cloudDb());
+  const cloudHead = () => logEntries(cloudDb());
 
   interface Forged {
     table: string;
