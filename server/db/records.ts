@@ -197,8 +197,9 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   // Each restaurant's entries are ordered by that restaurant's own lock (db/log-positions.ts),
   // so restaurants never wait on each other. Its stamps are taken under the same lock, after
   // the last one persisted by whichever process wrote for it before: two processes of one
-  // node (their wall clocks apart) stamp a restaurant's changes in commit order. Scopes are
-  // locked in sorted order, so two units touching the same restaurants cannot deadlock.
+  // node (their wall clocks apart) stamp a restaurant's changes in commit order. A flush locks
+  // its scopes in sorted order; two units that lock the same two in two flushes each may
+  // deadlock, and PostgreSQL's abort makes the Transactor run one of them again.
   const scopes = entries.map((e) => scopeOf(e.table === 'restaurants' ? e.row.id : e.row.restaurant_id));
   const clocks = new Map<string, StampClock>();
   for (const scope of [...new Set(scopes)].sort()) clocks.set(scope, stampClock(trx, await lockScope(trx, scope)));
