@@ -37,7 +37,8 @@ export async function readLog(
   // Leaving one node's entries out is done by the database: a hub pulling after a long push
   // would otherwise read back (and skip) every entry it just sent, a page at a time. The
   // page still ends at the top read first, so the reader moves past the entries left out;
-  // seqs are taken and committed in order (records.ts), so nothing at or below it is late.
+  // a restaurant's seqs are taken and committed in order (db/log-positions.ts), so none of
+  // its entries at or below it is late. (Across restaurants they are not: read one only.)
   const top = opts.notOrigin
     ? Number(
         (await db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('top')).where('restaurant_id', '=', opts.restaurantId).executeTakeFirst())?.top ??

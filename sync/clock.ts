@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { lockScope } from '../server/db/log-positions.ts';
 import { clockOffset, formatHlc, nodeOf, parseHlc, physicalNow, setClockOffset } from '../server/db/hlc.ts';
 import type { DB } from '../server/db/schema.ts';
 import type { Services } from '../server/services.ts';
@@ -40,19 +41,21 @@ export const REDATE_BEYOND_MS = 60_000;
  * to it; none drops below a stamp it is not re-dated with (order of edits is kept, a change
  * pulled before an own edit stays before it). Returns how many were re-dated.
  */
-export async function redateAhead(services: Services, cloudCursor: number): Promise<number> {
+export async function redateAhead(services: Services, restaurantId: string, cloudCursor: number): Promise<number> {
   const { db } = services;
   const limit = physicalNow(db) + REDATE_BEYOND_MS;
-  const quick = await db.selectFrom('node_state').select('hlc').where('id', '=', 1).executeTakeFirst();
+  const quick = await db.selectFrom('log_clocks').select('hlc').where('restaurant_id', '=', restaurantId).executeTakeFirst();
   if (!quick?.hlc || parseHlc(quick.hlc).ms <= limit) return 0;
   return services.tx.run(async (trx) => {
-    // the row lock every log write takes: no stamp is handed out meanwhile
-    const st = await trx.updateTable('node_state').set({ seq: sql`seq` }).where('id', '=', 1).returning(['origin', 'hlc']).executeTakeFirstOrThrow();
+    // the lock every log write of the restaurant takes: none of its stamps is handed out meanwhile
+    await lockScope(trx, restaurantId);
+    const st = await trx.selectFrom('node_state').select('origin').where('id', '=', 1).executeTakeFirstOrThrow();
     const node = nodeOf(st.origin);
     const bound = formatHlc(limit, 0xffff, node);
     const ahead = await trx
       .selectFrom('change_log')
       .select(['seq', 'hlc'])
+      .where('restaurant_id', '=', restaurantId)
       .where('origin', '=', st.origin)
       .where('origin_seq', '>', cloudCursor)
       .where('hlc', '>', bound)
@@ -61,13 +64,14 @@ export async function redateAhead(services: Services, cloudCursor: number): Prom
     const kept = await trx
       .selectFrom('change_log')
       .select((eb) => eb.fn.max('hlc').as('hlc'))
+      .where('restaurant_id', '=', restaurantId)
       .where((eb) => eb.or([eb('origin', '!=', st.origin), eb('origin_seq', '<=', cloudCursor), eb('hlc', '<=', bound)]))
       .executeTakeFirst();
     const floor = kept?.hlc ? parseHlc(kept.hlc) : { ms: 0, counter: 0 };
     if (ahead.length === 0) {
       // nothing unsent is ahead: the persisted stamp alone ran ahead (the stamps went out
       // within the cloud's bound, which moved past them); it falls back to what the log holds
-      await trx.updateTable('node_state').set({ hlc: kept?.hlc ?? null }).where('id', '=', 1).execute();
+      await trx.updateTable('log_clocks').set({ hlc: kept?.hlc ?? null }).where('restaurant_id', '=', restaurantId).execute();
       return 0;
     }
     const shift = physicalNow(db) - Math.max(...ahead.map((a) => parseHlc(a.hlc!).ms));
@@ -81,7 +85,7 @@ export async function redateAhead(services: Services, cloudCursor: number): Prom
       await trx.updateTable('change_log').set({ hlc: formatHlc(next.ms, next.counter, a.hlc!.slice(18)) }).where('seq', '=', a.seq).execute();
       prev = next;
     }
-    await trx.updateTable('node_state').set({ hlc: formatHlc(prev.ms, prev.counter, node) }).where('id', '=', 1).execute();
+    await trx.updateTable('log_clocks').set({ hlc: formatHlc(prev.ms, prev.counter, node) }).where('restaurant_id', '=', restaurantId).execute();
     services.logger.warn({ redated: ahead.length, aheadMs: -shift }, 'sync: this hub’s clock ran ahead of the cloud’s; its unsent changes were re-dated');
     return ahead.length;
   });

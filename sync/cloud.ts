@@ -16,6 +16,7 @@ import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairSt
 import { auditRequest, helloRequest, linkRequest, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
+import { logHead } from '../server/db/log-positions.ts';
 
 type Hub = SyncHubsTable;
 
@@ -47,14 +48,14 @@ async function authHub(ctx: Context, services: Services): Promise<Hub> {
 }
 
 async function position(services: Services, hub: Hub): Promise<CloudPosition> {
-  const head = await services.db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirstOrThrow();
+  const head = await logHead(services.db);
   return {
     protocol: PROTOCOL_VERSION,
     cloud_epoch: await currentEpoch(services.db),
     restaurant_id: hub.restaurant_id,
     cursor: Number(hub.cursor),
     cursor_op_id: hub.cursor_op_id,
-    head: Number(head.seq),
+    head,
     now: services.clock.now(),
   };
 }
@@ -302,8 +303,7 @@ async function restoredSince(services: Services, hub: Hub, body: { epoch: string
   if (hub.epoch === body.epoch && (body.pushed_through ?? 0) > Number(hub.cursor)) return true;
   const pulled = body.pulled;
   if (!pulled || pulled.after === 0) return false;
-  const head = await services.db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirstOrThrow();
-  if (pulled.after > Number(head.seq)) return true;
+  if (pulled.after > (await logHead(services.db))) return true;
   if (!pulled.op_id) return false;
   const at = await services.db.selectFrom('change_log').select('op_id').where('seq', '=', pulled.after).executeTakeFirst();
   // an entry compacted away is no sign of a restore; another op id at that position is

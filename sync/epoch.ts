@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ulid } from 'ulid';
 import type { DB } from '../server/db/schema.ts';
+import { lockAllScopes } from '../server/db/log-positions.ts';
 
 /**
  * Gives this database a new log identity (epoch). Called when its history stopped being the
@@ -13,6 +14,8 @@ import type { DB } from '../server/db/schema.ts';
 export async function rotateEpoch(db: Kysely<DB>): Promise<string> {
   const origin = `node_${ulid().toLowerCase()}`;
   await db.transaction().execute(async (trx) => {
+    // no unit of work writes its log meanwhile: each reads the identity under its scope's lock
+    await lockAllScopes(trx);
     const { origin: old } = await trx.selectFrom('node_state').select('origin').where('id', '=', 1).executeTakeFirstOrThrow();
     await trx.updateTable('node_state').set({ origin }).where('id', '=', 1).execute();
     await trx.updateTable('change_log').set({ origin }).where('origin', '=', old).execute();

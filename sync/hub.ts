@@ -492,7 +492,7 @@ export async function hello(services: Services, line: LineOpts = {}): Promise<Cl
   patch.push_cursor = pos.cursor;
   await db.updateTable('sync_link').set(patch).where('id', '=', 1).execute();
   // what this hub stamped while its clock ran ahead, and the cloud does not hold yet
-  await withPushLock(db, () => redateAhead(services, pos.cursor));
+  await withPushLock(db, () => redateAhead(services, link.restaurant_id, pos.cursor));
   return pos;
 }
 

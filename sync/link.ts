@@ -158,8 +158,8 @@ async function redate(db: Kysely<DB>, offsetMs: number): Promise<void> {
     for (const r of rows) {
       await trx.updateTable('change_log').set({ hlc: shift(r.hlc!, offsetMs) }).where('seq', '=', r.seq).execute();
     }
-    const st = await trx.selectFrom('node_state').select('hlc').where('id', '=', 1).executeTakeFirstOrThrow();
-    if (st.hlc) await trx.updateTable('node_state').set({ hlc: shift(st.hlc, offsetMs) }).where('id', '=', 1).execute();
+    const saved = await trx.selectFrom('log_clocks').select(['restaurant_id', 'hlc']).where('hlc', 'is not', null).execute();
+    for (const st of saved) await trx.updateTable('log_clocks').set({ hlc: shift(st.hlc!, offsetMs) }).where('restaurant_id', '=', st.restaurant_id).execute();
   });
 }
 

@@ -84,6 +84,7 @@ export const NEVER_SYNCED = [
   'sync_conflicts',
   'sync_row_clocks',
   'change_log',
+  'log_clocks',
   'node_state',
 ] as const;
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { catchUpPositions } from './log-positions.ts';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
@@ -147,6 +148,7 @@ export async function migrate(db: Kysely<DB>): Promise<void> {
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`);
   }
+  await catchUpPositions(db);
   // The node's identity is made once, on the first start of a fresh database.
   const state = await db.selectFrom('node_state').select('origin').executeTakeFirst();
   if (!state) {

@@ -7,11 +7,13 @@ import type { Executor } from './executor.ts';
  * "last writer wins" means the same thing on the hub and in the cloud. A stamp is text
  * that sorts as it compares: 12 hex digits of milliseconds, 4 of a counter, the node.
  *
- * The last stamp a node handed out (or applied) is persisted in node_state and read under
- * the row lock that hands out log positions (records.ts), so every process of one node
- * (several cloud processes on one PostgreSQL, the CLI beside `serve`) stamps in the order
- * its changes commit, whatever its own wall clock says. Memory holds only the wall clock
- * and the offset sync measured.
+ * The last stamp a node handed out (or applied) for a restaurant is persisted in its
+ * `log_clocks` row and read under that row's lock, which orders the restaurant's log
+ * positions (db/log-positions.ts). So every process of one node (several cloud processes on
+ * one PostgreSQL, the CLI beside `serve`) stamps a restaurant's changes in the order they
+ * commit, whatever its own wall clock says. Stamps of different restaurants are not ordered
+ * with each other, and need not be: a row, and so every merge, belongs to one restaurant.
+ * Memory holds only the wall clock and the offset sync measured.
  */
 
 /**

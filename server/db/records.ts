@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
-import { insertRows, runShape } from './statement-shapes.ts';
-import { nodeOf, stampClock } from './hlc.ts';
+import { insertRows } from './statement-shapes.ts';
+import { nodeOf, stampClock, type StampClock } from './hlc.ts';
+import { lockScope, saveStamp, scopeOf, takePositions } from './log-positions.ts';
 import type { DB, RecordTable } from './schema.ts';
 import { locksRows } from './row-locks.ts';
 
@@ -193,30 +194,30 @@ async function logChanges(trx: Executor, entries: Entry[]): Promise<void> {
 }
 
 async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
-  // Taking the numbers is an UPDATE of the single node_state row: it holds a row lock until
-  // commit, so on PostgreSQL positions are handed out in commit order with no gaps. The
-  // stamps are taken under the same lock, after the last one persisted by whichever process
-  // wrote before: two processes of one node (their wall clocks apart) stamp in commit order.
+  // Each restaurant's entries are ordered by that restaurant's own lock (db/log-positions.ts),
+  // so restaurants never wait on each other. Its stamps are taken under the same lock, after
+  // the last one persisted by whichever process wrote for it before: two processes of one
+  // node (their wall clocks apart) stamp a restaurant's changes in commit order. A flush locks
+  // its scopes in sorted order; two units that lock the same two in two flushes each may
+  // deadlock, and PostgreSQL's abort makes the Transactor run one of them again.
+  const scopes = entries.map((e) => scopeOf(e.table === 'restaurants' ? e.row.id : e.row.restaurant_id));
+  const clocks = new Map<string, StampClock>();
+  for (const scope of [...new Set(scopes)].sort()) clocks.set(scope, stampClock(trx, await lockScope(trx, scope)));
   const n = entries.length;
-  const bumped = await runShape(
-    trx,
-    'node_state+seq',
-    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq', 'hlc']),
-    [n, 1],
-  );
-  const { origin, seq, hlc } = bumped.rows[0];
+  const { origin, seqs } = await takePositions(trx, n);
   const node = nodeOf(origin);
-  const clock = stampClock(trx, hlc);
-  const stamps = entries.map((e) => (e.from ? (clock.observe(e.from.hlc), e.from.hlc) : clock.next(node)));
-  await runShape(trx, 'node_state+hlc', () => (trx as Kysely<DB>).updateTable('node_state').set({ hlc: clock.last(node) }).where('id', '=', 1), [clock.last(node), 1]);
-  const first = Number(seq) - n + 1;
+  const stamps = entries.map((e, i) => {
+    const clock = clocks.get(scopes[i])!;
+    return e.from ? (clock.observe(e.from.hlc), e.from.hlc) : clock.next(node);
+  });
+  for (const [scope, clock] of clocks) await saveStamp(trx, scope, clock.last(node));
   const created = Date.now();
   const log = entries.map((e, i) => ({
-    seq: first + i,
+    seq: seqs[i],
     op_id: e.from?.op_id ?? newId(PREFIXES.change),
     origin: e.from?.origin ?? origin,
-    origin_seq: e.from?.origin_seq ?? first + i,
-    restaurant_id: e.table === 'restaurants' ? e.row.id : (e.row.restaurant_id ?? null),
+    origin_seq: e.from?.origin_seq ?? seqs[i],
+    restaurant_id: scopes[i] === '' ? null : scopes[i],
     table_name: e.table,
     row_id: e.row.id,
     op: e.op,

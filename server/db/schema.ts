@@ -19,6 +19,7 @@ import type { MenuCategoriesTable } from './tables/menu-categories.table.ts';
 import type { MenuItemsTable } from './tables/menu-items.table.ts';
 import type { ModifierGroupsTable } from './tables/modifier-groups.table.ts';
 import type { NodeStateTable } from './tables/node-state.table.ts';
+import type { LogClocksTable } from './tables/log-clocks.table.ts';
 import type { OrderItemsTable } from './tables/order-items.table.ts';
 import type { OrdersTable } from './tables/orders.table.ts';
 import type { RestaurantsTable } from './tables/restaurants.table.ts';
@@ -32,6 +33,7 @@ import type { UsersTable } from './tables/users.table.ts';
 interface FoundationTables {
   node_state: NodeStateTable;
   change_log: ChangeLogTable;
+  log_clocks: LogClocksTable;
   restaurants: RestaurantsTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
@@ -66,7 +68,7 @@ export interface DB
     PaymentsTables {}
 
 /** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
-export type LocalTable = 'node_state' | 'change_log' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
+export type LocalTable = 'node_state' | 'change_log' | 'log_clocks' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
   | 'webhook_deliveries' | 'webhook_attempts'
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'

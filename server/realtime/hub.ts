@@ -8,17 +8,25 @@ import type { Topic } from './topics.ts';
 import type { ChangeRow } from '../db/tables/change-log.table.ts';
 
 const STOP_GRACE_MS = 500;
-const MAX_FILTERED_RESTAURANTS = 500;
+/** restaurants read by one query of the live loop (two parameters each) */
+const RESTAURANTS_PER_READ = 200;
 
 /**
  * The live feed of one server process. A single loop reads the change log in seq order and
  * hands each change to the screens that follow it; subscribing (with its replay) runs in
  * the same loop, between two rounds, so a resumed screen gets the log up to the loop's
  * position and then live messages from exactly there on: no gap, no duplicate.
+ *
+ * The position is kept per restaurant. Log positions follow commit order within a
+ * restaurant only (db/log-positions.ts): on a cloud, restaurant A's unit may hold seq 10
+ * while B's 11 commits first, so one cursor over all would move past 10 and skip it. Per
+ * restaurant, what is visible after a cursor is always a run of the restaurant's next
+ * entries, so each cursor moves exactly over what was handed out. A screen follows one
+ * restaurant, so the positions it sees (and resumes from) are its restaurant's.
  */
 export class RealtimeHub {
-  /** every change with seq ≤ cursor has been handed to the live topics */
-  cursor = 0;
+  /** per restaurant followed here: every change of it with seq ≤ its cursor has been handed out */
+  private readonly cursors = new Map<string, number>();
   readonly clients = new Set<RealtimeClient>();
   private readonly byRestaurant = new Map<string, Set<RealtimeClient>>();
   private readonly tasks: (() => Promise<void>)[] = [];
@@ -36,7 +44,6 @@ export class RealtimeHub {
   ) {}
 
   async start(): Promise<void> {
-    this.cursor = await this.head();
     this.started = true;
     this.kick();
   }
@@ -52,6 +59,11 @@ export class RealtimeHub {
     while (open.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (const c of open) if (c.ws.readyState !== c.ws.CLOSED) c.terminate();
     await this.running;
+  }
+
+  /** The position of a restaurant's feed here (null until a screen of it is followed). */
+  positionOf(restaurantId: string | undefined): number | null {
+    return restaurantId === undefined ? null : (this.cursors.get(restaurantId) ?? null);
   }
 
   /** Something committed (here, or in another process): read the log from the cursor. */
@@ -86,6 +98,8 @@ export class RealtimeHub {
     let set = this.byRestaurant.get(id);
     if (!set) this.byRestaurant.set(id, (set = new Set()));
     set.add(client);
+    // the loop starts following the restaurant (its cursor) at its next round
+    if (!this.cursors.has(id)) this.wake();
   }
 
   /**
@@ -145,7 +159,8 @@ export class RealtimeHub {
       c.alive = false;
       c.ws.ping();
       // Lets a quiet screen move its resume point forward; never while a replay is pending.
-      if (c.topics.size > 0 && c.pending === 0) c.sendMessage('heartbeat', this.cursor);
+      const at = this.positionOf(c.principal?.restaurantId);
+      if (c.topics.size > 0 && c.pending === 0 && at !== null) c.sendMessage('heartbeat', at);
     }
   }
 
@@ -186,45 +201,56 @@ export class RealtimeHub {
   }
 
   private async catchUp(): Promise<void> {
+    const followed = [...this.byRestaurant.keys()];
+    for (const id of this.cursors.keys()) if (!this.byRestaurant.has(id)) this.cursors.delete(id);
+    const fresh = followed.filter((id) => !this.cursors.has(id));
+    for (const id of fresh) await this.startCursor(id);
+    // a credential may have ended before the restaurant's cursor was taken: check its sockets once
+    if (fresh.length > 0) await this.closeLapsed(new Set(fresh));
+    for (let i = 0; i < followed.length; i += RESTAURANTS_PER_READ) await this.catchUpOn(followed.slice(i, i + RESTAURANTS_PER_READ));
+  }
+
+  /** A restaurant followed from now: it starts after what it has committed (its later entries all come after). */
+  private async startCursor(restaurantId: string): Promise<void> {
+    const row = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).where('restaurant_id', '=', restaurantId).executeTakeFirst();
+    this.cursors.set(restaurantId, Number(row?.seq ?? 0));
+  }
+
+  /** Hands out what these restaurants committed after their cursors, a batch at a time. */
+  private async catchUpOn(restaurants: string[]): Promise<void> {
     const db = this.services.db;
     for (;;) {
-      // Positions are gap-free and become visible in order (db/records.ts): everything up to
-      // the head read here has committed, so the range below is complete.
-      const head = await this.head();
-      if (head <= this.cursor) return;
-      const upTo = Math.min(head, this.cursor + BATCH_SIZE);
-      const restaurants = [...this.byRestaurant.keys()];
-      let entries: ChangeRow[] = [];
-      if (restaurants.length > 0) {
-        let q = db.selectFrom('change_log').selectAll().where('seq', '>', this.cursor).where('seq', '<=', upTo);
-        // a cloud process reads only the restaurants its screens follow (a long list: read all, filter here)
-        if (restaurants.length <= MAX_FILTERED_RESTAURANTS) q = q.where('restaurant_id', 'in', restaurants);
-        entries = (await q.orderBy('seq').execute()).filter((e) => e.restaurant_id !== null && this.byRestaurant.has(e.restaurant_id));
-      }
+      const after = restaurants.filter((id) => this.cursors.has(id)).map((id) => [id, this.cursors.get(id)!] as const);
+      if (after.length === 0) return;
+      // Ordered by seq and cut at BATCH_SIZE, each restaurant's part of the batch is the run
+      // of its next entries: nothing of it below the cut is still to come.
+      const entries: ChangeRow[] = await db
+        .selectFrom('change_log')
+        .selectAll()
+        .where((eb) => eb.or(after.map(([id, seq]) => eb.and([eb('restaurant_id', '=', id), eb('seq', '>', seq)]))))
+        .orderBy('seq')
+        .limit(BATCH_SIZE)
+        .execute();
+      if (entries.length === 0) return;
       // a key revoked, a person deactivated or moved to another role: their sockets are
       // closed before anything later in the log is handed out
       const touched = new Set(entries.filter((e) => CREDENTIAL_TABLES.has(e.table_name)).map((e) => e.restaurant_id!));
       if (touched.size > 0) await this.closeLapsed(touched);
-      const changes = entries.length > 0 ? await changesFrom(db, entries) : [];
+      const changes = await changesFrom(db, entries);
       if (changes.some((ch) => this.hasGuests(ch.restaurantId))) await prepareGuestViews(db, changes.filter((ch) => this.hasGuests(ch.restaurantId)));
       // From here to the cursor update nothing awaits: a change is handed out exactly once.
       for (const change of changes) {
         const clients = this.byRestaurant.get(change.restaurantId);
         if (clients) for (const c of clients) this.deliver(change, c, c.topics.values());
       }
-      this.cursor = upTo;
-      if (upTo === head) return;
+      for (const e of entries) if (this.cursors.has(e.restaurant_id!)) this.cursors.set(e.restaurant_id!, Math.max(this.cursors.get(e.restaurant_id!)!, Number(e.seq)));
+      if (entries.length < BATCH_SIZE) return;
     }
   }
 
   private hasGuests(restaurantId: string): boolean {
     for (const c of this.byRestaurant.get(restaurantId) ?? []) if (c.principal?.kind === 'guest') return true;
     return false;
-  }
-
-  private async head(): Promise<number> {
-    const row = await this.services.db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
-    return Number(row?.seq ?? 0);
   }
 
   private async attach(client: RealtimeClient, topics: Topic[], since: number | null): Promise<void> {
@@ -238,14 +264,18 @@ export class RealtimeHub {
       // however late this process's wake-up, and another process may have shown the client
       // a later seq than this one had read.
       await this.catchUp();
-      if (since > this.cursor) resync = 'unknown_seq';
-      else if (since < this.cursor) {
+    }
+    if (!this.cursors.has(restaurantId)) await this.startCursor(restaurantId);
+    const cursor = this.cursors.get(restaurantId)!;
+    if (since !== null) {
+      if (since > cursor) resync = 'unknown_seq';
+      else if (since < cursor) {
         const entries = await this.services.db
           .selectFrom('change_log')
           .selectAll()
           .where('restaurant_id', '=', restaurantId)
           .where('seq', '>', since)
-          .where('seq', '<=', this.cursor)
+          .where('seq', '<=', cursor)
           .orderBy('seq')
           .limit(this.opts.resumeMaxChanges + 1)
           .execute();
@@ -270,14 +300,14 @@ export class RealtimeHub {
       missed = [];
     }
     // Synchronous from here: the replay, then the topics go live at the same cursor.
-    if (resync) client.sendMessage('resync', this.cursor, { reason: resync });
+    if (resync) client.sendMessage('resync', cursor, { reason: resync });
     let replayed = 0;
     for (const change of missed) replayed += this.deliver(change, client, fresh);
     for (const t of topics) client.topics.set(t.name, t);
     let set = this.byRestaurant.get(restaurantId);
     if (!set) this.byRestaurant.set(restaurantId, (set = new Set()));
     set.add(client);
-    client.sendMessage('subscribed', this.cursor, { topics: [...client.topics.keys()], replayed, resync: resync !== null });
+    client.sendMessage('subscribed', cursor, { topics: [...client.topics.keys()], replayed, resync: resync !== null });
   }
 
   /** Sends a change on each of the client's topics it matches; returns how many messages went out. */

@@ -120,7 +120,7 @@ export class RealtimeSocketServer {
       return this.authGuest(client, msg.kind!, msg.token!);
     }
     if (!client.principal) return client.error('api_key_missing', 'Authenticate first: {"type":"auth","key":…}.', CLOSE.unauthorized);
-    if (msg.type === 'ping') return client.sendMessage('pong', client.pending === 0 ? this.hub.cursor : null);
+    if (msg.type === 'ping') return client.sendMessage('pong', client.pending === 0 ? this.hub.positionOf(client.principal.restaurantId) : null);
     if (msg.type === 'unsubscribe') {
       for (const name of msg.topics) client.topics.delete(name);
       return client.sendMessage('unsubscribed', null, { topics: [...client.topics.keys()] });

@@ -42,12 +42,14 @@ describe.each(DIALECTS.flatMap((d) => [[d, true] as const, [d, false] as const])
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.message).toBe('refused after writing');
     expect(await stationKeys()).toEqual(['bar', 'dessert', 'grill', 'kitchen', 'other', 'pizza']);
-    // the log holds exactly the committed writes, numbered without gaps
+    // the log holds exactly the committed writes (numbered without gaps on SQLite; PostgreSQL's
+    // sequence does not hand a rolled-back unit's number out again)
     const log = await logged();
     // (which of two concurrent PostgreSQL transactions takes its log position first is up to the server)
     expect(log.slice(before).map((l) => JSON.parse(l.data).key).sort()).toEqual(['grill', 'pizza']);
     const all = await database.db.selectFrom('change_log').select('seq').orderBy('seq').execute();
-    expect(all.map((r) => Number(r.seq))).toEqual(all.map((_, i) => i + 1));
+    if (dialect === 'sqlite') expect(all.map((r) => Number(r.seq))).toEqual(all.map((_, i) => i + 1));
+    else expect(new Set(all.map((r) => r.seq)).size).toBe(all.length);
   });
 
   it('answers a unit only once it has committed, after the commit listeners ran', async () => {

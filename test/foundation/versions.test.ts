@@ -69,11 +69,12 @@ describe.each(DIALECTS)('record versions on %s', (dialect) => {
     ).rejects.toThrow('rolled back');
     expect(inside).not.toBe(before);
     expect(await of(['stations'])).toBe(before);
-    // the next commit takes the same log position, yet its version is another
+    // the next commit takes the same log position on SQLite (it counts gap-free; PostgreSQL's
+    // sequence moves on), yet its version is another either way
     await tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'pizza')));
     const after = await of(['stations']);
     expect(after).not.toBe(before);
     expect(after).not.toBe(inside);
-    expect(after.split(':')[0]).toBe(inside.split(':')[0]);
+    if (dialect === 'sqlite') expect(after.split(':')[0]).toBe(inside.split(':')[0]);
   });
 });

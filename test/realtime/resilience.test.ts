@@ -83,7 +83,7 @@ describe.each(DIALECTS)('realtime resilience on %s', (dialect) => {
       healthy.ws.on('message', check);
     });
     const beat = healthy.messages.slice(seen).find((m) => m.type === 'heartbeat');
-    expect(beat.seq).toBe(rt().cursor);
+    expect(beat.seq).toBe(rt().positionOf(hub.restaurant.id));
     const { order } = await placeOrder(hub.server.services, actor(), { lines: [{ station: 'bar' }] });
     expect((await healthy.next()).data.id).toBe(order.id);
   });

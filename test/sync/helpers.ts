@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../server/db/schema.ts';
 import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
@@ -75,4 +77,12 @@ export async function converged(p: Pair, ms = 20_000) {
     return last.in_sync;
   }, ms);
   return { ok, report: last };
+}
+
+/**
+ * How many entries a node's change log holds: "nothing was applied" leaves it as it was. (Not
+ * the log head: on PostgreSQL a rolled-back unit has spent its positions all the same.)
+ */
+export async function logEntries(db: Kysely<DB>): Promise<number> {
+  return Number((await db.selectFrom('change_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 }

@@ -12,9 +12,9 @@ import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { Receiver } from '../webhooks/helpers.ts';
 import { startSecondServer } from '../helpers/server.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { converged, eventually, goOffline, goOnline, startPair, type Pair, logEntries } from './helpers.ts';
 
-const logHead = async (p: Pair) => Number((await p.cloud.server.services.db.selectFrom('node_state').select('seq').executeTakeFirstOrThrow()).seq);
+const cloudHead = (p: Pair) => logEntries(p.cloud.server.services.db);
 
 describe('cloud sync: replays, clocks, restores and webhooks', () => {
   let p: Pair | undefined;
@@ -45,29 +45,29 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
       });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const before = await logHead(pair);
+    const before = await cloudHead(pair);
     // the second batch before the first: refused, nothing applied
     const early = await push(second, first[1].origin_seq);
     expect(early.status).toBe(409);
     expect(early.body.error.code).toBe('sync_cursor_mismatch');
-    expect(await logHead(pair)).toBe(before);
+    expect(await cloudHead(pair)).toBe(before);
     // a batch that fails half way (the database refuses its second change) applies nothing
     const broken = [first[0], { ...first[1], data: { ...first[1].data, name: null } }];
     expect((await push(broken, after)).status).toBeGreaterThanOrEqual(400);
-    expect(await logHead(pair)).toBe(before);
+    expect(await cloudHead(pair)).toBe(before);
     expect((await pair.cloudApi.get(`/v1/menu_items/${menu.water}`)).body.name).toBe('Water');
     // in order: applied once; the same batch again is acknowledged and changes nothing
     expect((await push(first, after)).status).toBe(200);
-    const once = await logHead(pair);
+    const once = await cloudHead(pair);
     expect(once).toBe(before + 2);
     const again = await push(first, after);
     expect(again.status).toBe(200);
     expect(again.body.cursor).toBe(first[1].origin_seq);
-    expect(await logHead(pair)).toBe(once);
+    expect(await cloudHead(pair)).toBe(once);
     expect((await pair.cloudApi.get(`/v1/menu_items/${menu.water}`)).body.name).toBe('Water B');
     // a pulled page applied twice on the hub (a duplicated answer) changes nothing either
     const theirs = (await readLog(pair.cloud.server.services.db, { restaurantId: link.restaurant_id, after: 0, notOrigin: epoch })).changes;
-    const hubHead = async () => Number((await pair.hub.server.services.db.selectFrom('node_state').select('seq').executeTakeFirstOrThrow()).seq);
+    const hubHead = () => logEntries(pair.hub.server.services.db);
     const h0 = await hubHead();
     const ctx = { restaurantId: link.restaurant_id, role: 'hub' as const, now: pair.hub.clock.now() };
     await pair.hub.server.services.tx.run((trx) => applyChanges(trx, ctx, theirs));
@@ -82,7 +82,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     expect(report?.differences).toEqual([]);
     expect(ok).toBe(true);
     expect((await pair.cloudApi.get(`/v1/menu_items/${menu.water}`)).body.name).toBe('Water D');
-    expect(await logHead(pair)).toBe(once + 2);
+    expect(await cloudHead(pair)).toBe(once + 2);
   });
 
   it('a hub whose clock runs 10 minutes fast follows the cloud’s time once linked: a later edit on the cloud still wins', async () => {

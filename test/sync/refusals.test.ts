@@ -5,7 +5,7 @@ import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
 import { MAX_BATCH_BYTES, PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { startHub } from '../helpers/server.ts';
-import { startPair, type Pair } from './helpers.ts';
+import { startPair, type Pair, logEntries } from './helpers.ts';
 
 /** A raw sync request, as a hub (or an attacker) would send it. */
 async function send(url: string, path: string, body: unknown, credential?: string, opts: { gzip?: boolean; raw?: Buffer } = {}) {
@@ -24,7 +24,7 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
   let p: Pair;
   let credential: string;
   let epoch: string;
-  const cloudLog = async () => Number((await p.cloud.server.services.db.selectFrom('node_state').select('seq').executeTakeFirstOrThrow()).seq);
+  const cloudLog = () => logEntries(p.cloud.server.services.db);
 
   beforeAll(async () => {
     const pair = await startPair();

@@ -1,0 +1,97 @@
+import { type Kysely, sql } from 'kysely';
+import type { Executor } from './executor.ts';
+import { locksRows } from './row-locks.ts';
+import type { DB } from './schema.ts';
+import { runShape } from './statement-shapes.ts';
+
+/**
+ * Where a change-log entry goes and which stamps it may take, without one lock for the node.
+ *
+ * Every write of a restaurant's records takes that restaurant's `log_clocks` row lock (an
+ * upsert, held to commit) and reads its last stamp under it; then it takes log positions.
+ * On PostgreSQL the positions come from a sequence, so two restaurants' writes never wait on
+ * each other. That makes `seq` increase in commit order *within a restaurant* (the next
+ * writer of that restaurant takes its numbers only once the lock is free, i.e. after the
+ * last one committed) but not across restaurants: a unit of restaurant A may take 10, one of
+ * B take 11 and commit first. Every reader that follows the log by `seq > cursor` therefore
+ * keeps its cursor per restaurant (pull, the live feed, compaction, versions, repair all
+ * read one restaurant's entries); a single cursor over all restaurants would skip A's 10.
+ *
+ * The hub's SQLite has one writer at a time: it keeps counting in node_state (gap-free), and
+ * takes the same per-restaurant rows for its stamps so both dialects run one code path.
+ */
+
+/** The scope of an entry's lock and stamp: its restaurant, '' for an entry of none. */
+export const scopeOf = (restaurantId: string | null | undefined): string => restaurantId ?? '';
+
+/**
+ * Locks the scope's row until the transaction ends (made on its first write) and returns the
+ * last stamp persisted for it. Units that lock several scopes take them in sorted order.
+ */
+export async function lockScope(trx: Executor, scope: string): Promise<string | null> {
+  const res = await runShape(
+    trx,
+    'log_clocks+lock',
+    () =>
+      (trx as Kysely<DB>)
+        .insertInto('log_clocks')
+        .values({ restaurant_id: scope, hlc: null })
+        .onConflict((oc) => oc.column('restaurant_id').doUpdateSet({ hlc: (eb) => eb.ref('log_clocks.hlc') }))
+        .returning('hlc'),
+    [scope, null],
+  );
+  return res.rows[0]?.hlc ?? null;
+}
+
+/** Persists the scope's last stamp (under the lock lockScope took). */
+export async function saveStamp(trx: Executor, scope: string, hlc: string): Promise<void> {
+  await runShape(trx, 'log_clocks+hlc', () => (trx as Kysely<DB>).updateTable('log_clocks').set({ hlc }).where('restaurant_id', '=', scope), [hlc, scope]);
+}
+
+/** `n` new log positions, ascending, and the node's identity; call after lockScope. */
+export async function takePositions(trx: Executor, n: number): Promise<{ origin: string; seqs: number[] }> {
+  if (locksRows(trx)) {
+    // The identity is read after the scope locks: a new one (sync/epoch.ts) takes the whole
+    // table's lock first, so a unit sees either the old identity and commits before the
+    // change rewrites it, or the new one.
+    const res = await sql<{ origin: string; seq: string }>`select (select origin from node_state where id = 1) as origin, nextval('change_log_seq') as seq from generate_series(1, ${n})`.execute(trx);
+    const seqs = res.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+    return { origin: res.rows[0].origin, seqs };
+  }
+  const bumped = await runShape(
+    trx,
+    'node_state+seq',
+    () => (trx as Kysely<DB>).updateTable('node_state').set((eb) => ({ seq: eb('seq', '+', n) })).where('id', '=', 1).returning(['origin', 'seq']),
+    [n, 1],
+  );
+  const { origin, seq } = bumped.rows[0];
+  const first = Number(seq) - n + 1;
+  return { origin, seqs: Array.from({ length: n }, (_, i) => first + i) };
+}
+
+/** Keeps every writer out until the transaction ends (a new log identity: sync/epoch.ts). */
+export async function lockAllScopes(trx: Executor): Promise<void> {
+  if (locksRows(trx)) await sql`lock table log_clocks in exclusive mode`.execute(trx);
+}
+
+/** The highest log position handed out so far (some may belong to units still open). */
+export async function logHead(db: Executor): Promise<number> {
+  if (locksRows(db)) {
+    const res = await sql<{ head: string }>`select case when is_called then last_value else 0 end as head from change_log_seq`.execute(db);
+    return Number(res.rows[0]?.head ?? 0);
+  }
+  const row = await db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirst();
+  return Number(row?.seq ?? 0);
+}
+
+/**
+ * At start (PostgreSQL): the sequence moves past every position the log holds. A database
+ * brought back by copying its tables (rather than pg_dump, which carries the sequence), or
+ * a replica promoted after logical replication (which does not), would otherwise hand out
+ * positions it already holds, and every write would be refused.
+ */
+export async function catchUpPositions(db: Executor): Promise<void> {
+  if (!locksRows(db)) return;
+  await sql`select setval('change_log_seq', m) from (select max(seq) as m from change_log) s
+    where m > (select case when is_called then last_value else 0 end from change_log_seq)`.execute(db);
+}

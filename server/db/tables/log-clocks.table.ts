@@ -1,0 +1,8 @@
+/**
+ * Per restaurant ('' for entries of no restaurant): the last stamp handed out or applied for
+ * it; its row lock orders the restaurant's log writes (db/log-positions.ts). Local, never synced.
+ */
+export interface LogClocksTable {
+  restaurant_id: string;
+  hlc: string | null;
+}
