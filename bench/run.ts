@@ -45,7 +45,8 @@ async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-bench-'));
   const database = await openDatabase({ dataDir: dir });
-  const server = createServer({ database, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false } });
+  // every bench screen connects from 127.0.0.1: the per-address socket cap (100) would refuse them
+  const server = createServer({ database, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false, realtime: { maxSocketsPerAddress: 1_000 } } });
   const { url } = await server.listen(0, '127.0.0.1');
   const now = Date.now();
   const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench', ownerPassword: true });
