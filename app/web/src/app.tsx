@@ -23,7 +23,7 @@ import { homeOf, Shell } from './ui/shell.tsx';
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<any>) => lazy(() => load().then((m) => ({ default: pick(m) })));
 const service = () => import('./pages/service.tsx');
 // a tablet opening the service page fetches its code while the app asks who is signed in
-if (typeof location !== 'undefined' && location.pathname.startsWith('/app/service')) void service();
+if (location.pathname.startsWith('/app/service')) void service();
 const ServicePage = page(service, (m) => m.ServicePage);
 const PinSignIn = page(service, (m) => m.PinSignIn);
 const TodayPage = page(() => import('./pages/today.tsx'), (m) => m.TodayPage);
