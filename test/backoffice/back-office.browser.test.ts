@@ -275,26 +275,26 @@ describe('back office in the browser', () => {
   it('works from the keyboard: skip link, menu, tabs', async () => {
     await go('/app/', 'Today');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
     await page.getByRole('navigation').getByRole('link', { name: 'Orders' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     await page.getByRole('tab', { name: 'Live board' }).focus();
     await page.keyboard.press('ArrowRight');
     await page.getByRole('tab', { name: 'History', selected: true }).waitFor();
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('History');
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('History');
     // a dialog opens from the keyboard, traps focus, and Escape closes it
     await go('/app/floor', 'Floor');
     await page.getByRole('button', { name: 'New table' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'New table' }).waitFor();
     // it opens on its first field, not on Close, and gives focus back to its opener
-    expect(await page.evaluate('document.activeElement.tagName')).toBe('INPUT');
+    await expect.poll(() => page.evaluate('document.activeElement.tagName')).toBe('INPUT');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('New table');
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('New table');
   });
 
   it('removing a webhook endpoint asks first', async () => {
@@ -307,7 +307,7 @@ describe('back office in the browser', () => {
     const confirm = page.getByRole('dialog', { name: 'Remove https://hooks.example.com/comanda?' });
     await confirm.waitFor();
     // Cancel is where focus starts: an Enter pressed by habit removes nothing
-    expect(await page.evaluate('document.activeElement.textContent')).toBe('Cancel');
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Cancel');
     await checkPage(page, 'webhook-remove-confirm');
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'hidden' });

@@ -43,7 +43,7 @@ describe('form dialogs and confirmations in the browser', () => {
     const dialog = page.getByRole('dialog', { name: 'New modifier group' });
     await dialog.waitFor();
     // opens on its first field, not on Close
-    expect(await focused()).toMatchObject({ tag: 'INPUT', name: 'name', label: 'Name' });
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT', name: 'name', label: 'Name' });
     await page.keyboard.type('Size');
     await dialog.getByLabel('At least').fill('2');
     await dialog.getByLabel('At most').fill('1');
@@ -52,7 +52,8 @@ describe('form dialogs and confirmations in the browser', () => {
 
     const most = dialog.getByLabel('At most');
     await expect.poll(() => most.getAttribute('aria-invalid')).toBe('true');
-    expect(await focused()).toMatchObject({ tag: 'INPUT', name: 'max_selections', label: 'At most' });
+    // the field is marked in the render, and focused by an effect just after it: poll for both
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT', name: 'max_selections', label: 'At most' });
     // the reader's words with the number they typed, not "max_selections must be at least min_selections"
     expect(await focusedDescription()).toBe('Must be at least 2');
     expect(await dialog.textContent()).not.toContain('max_selections');
@@ -68,7 +69,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     const least = dialog.getByLabel('At least');
     await expect.poll(() => least.getAttribute('aria-invalid')).toBe('true');
-    expect(await focused()).toMatchObject({ name: 'min_selections' });
+    await expect.poll(focused).toMatchObject({ name: 'min_selections' });
     expect(await focusedDescription()).toBe('Must be at most 1');
     expect(await most.getAttribute('aria-invalid')).toBeNull();
 
@@ -90,11 +91,11 @@ describe('form dialogs and confirmations in the browser', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New table' });
     await dialog.waitFor();
-    expect(await focused()).toMatchObject({ name: 'number', label: 'Table number' });
+    await expect.poll(focused).toMatchObject({ name: 'number', label: 'Table number' });
     await page.keyboard.type('7');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => dialog.getByLabel('Table number').getAttribute('aria-invalid')).toBe('true');
-    expect(await focused()).toMatchObject({ name: 'number' });
+    await expect.poll(focused).toMatchObject({ name: 'number' });
     expect(await focusedDescription()).toBe('Already used');
     await expectAccessible(page, 'table dialog with a number in use');
     await page.keyboard.press('Escape');
@@ -110,7 +111,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await dialog.getByRole('button', { name: 'Remove table' }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove table 7?' });
     await confirm.getByText('Table 7 and its QR code stop working.', { exact: false }).waitFor();
-    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
+    await expect.poll(focused).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
     await expectAccessible(page, 'table remove confirmation');
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -129,7 +130,7 @@ describe('form dialogs and confirmations in the browser', () => {
     await confirm.waitFor();
     await confirm.getByText('No more events will be sent to this address.').waitFor();
     // the safe choice holds the focus: an Enter pressed by habit removes nothing
-    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
+    await expect.poll(focused).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
     await checkPage(page, 'form-dialog-webhook-confirm');
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'hidden' });
