@@ -84,6 +84,35 @@ describe('form dialogs and confirmations in the browser', () => {
     await checkPage(page, 'form-dialog-groups');
   });
 
+  it('a choice refused after an empty row: the error sits under the row the reader sees, not the one the API counted', async () => {
+    await go('/app/menu?tab=groups', 'Menu');
+    await page.getByRole('button', { name: 'New modifier group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New modifier group' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Milk');
+    await dialog.getByLabel('Choice 1').fill('Oat');
+    // Choice 2 stays empty (left out of what is sent); Choice 3 repeats Choice 1, which the API refuses as modifiers[1]
+    await dialog.getByRole('button', { name: 'Add a choice' }).click();
+    await dialog.getByRole('button', { name: 'Add a choice' }).click();
+    await dialog.getByLabel('Choice 3').fill('oat');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+
+    const third = dialog.getByLabel('Choice 3');
+    await expect.poll(() => third.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT', name: 'modifiers[2].name', label: 'Choice 3' });
+    expect(await focusedDescription()).toBe('Already a choice in this group');
+    expect(await dialog.getByLabel('Choice 2').getAttribute('aria-invalid')).toBeNull();
+    expect(await dialog.getByLabel('Choice 1').getAttribute('aria-invalid')).toBeNull();
+    expect((await hub.api.get('/v1/modifier_groups')).body.data.filter((g: { name: string }) => g.name === 'Milk')).toHaveLength(0);
+    await expectAccessible(page, 'group dialog with a refused choice after an empty row');
+    await shot(page, 'form-dialog-choice-after-empty-row');
+
+    await third.fill('Soy');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const saved = (await hub.api.get('/v1/modifier_groups')).body.data.find((g: { name: string }) => g.name === 'Milk');
+    expect(saved.modifiers.map((m: { name: string }) => m.name)).toEqual(['Oat', 'Soy']);
+  });
+
   it('a table number already in use: “Already used” next to the number; Escape closes and gives focus back', async () => {
     expect((await hub.api.post('/v1/tables', { number: 7, capacity: 2 })).status).toBe(201);
     await go('/app/floor', 'Floor');

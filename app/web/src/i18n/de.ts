@@ -203,6 +203,7 @@ export const de: Record<Key, string> = {
   'menu.modifierN': 'Option {n}',
   'menu.surcharge': 'Aufpreis',
   'menu.addModifier': 'Option hinzufügen',
+  'menu.choiceTwice': 'Diese Option gibt es in der Gruppe schon',
 
   'day.monday': 'Montag',
   'day.tuesday': 'Dienstag',

@@ -202,6 +202,7 @@ export const en = {
   'menu.modifierN': 'Choice {n}',
   'menu.surcharge': 'Surcharge',
   'menu.addModifier': 'Add a choice',
+  'menu.choiceTwice': 'Already a choice in this group',
 
   'day.monday': 'Monday',
   'day.tuesday': 'Tuesday',

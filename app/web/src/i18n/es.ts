@@ -203,6 +203,7 @@ export const es: Record<Key, string> = {
   'menu.modifierN': 'Opción {n}',
   'menu.surcharge': 'Suplemento',
   'menu.addModifier': 'Añadir una opción',
+  'menu.choiceTwice': 'Esta opción ya está en el grupo',
 
   'day.monday': 'Lunes',
   'day.tuesday': 'Martes',

@@ -203,6 +203,7 @@ export const fr: Record<Key, string> = {
   'menu.modifierN': 'Choix {n}',
   'menu.surcharge': 'Supplément',
   'menu.addModifier': 'Ajouter un choix',
+  'menu.choiceTwice': 'Ce choix existe déjà dans ce groupe',
 
   'day.monday': 'Lundi',
   'day.tuesday': 'Mardi',

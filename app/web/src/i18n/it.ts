@@ -203,6 +203,7 @@ export const it: Record<Key, string> = {
   'menu.modifierN': 'Variante {n}',
   'menu.surcharge': 'Supplemento',
   'menu.addModifier': 'Aggiungi una variante',
+  'menu.choiceTwice': 'Questa variante è già nel gruppo',
 
   'day.monday': 'Lunedì',
   'day.tuesday': 'Martedì',

@@ -8,7 +8,7 @@ import { refId, type Category, type MenuItem, type ModifierGroup, type Station }
 import { Badge, Button, CheckList, Empty, ErrorNote, Field, FieldSet, Loading, PageHeader, SelectField, Tabs, TextArea, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
-import { FieldRefusal } from '../ui/field-problem.ts';
+import { FieldRefusal, onShownRow } from '../ui/field-problem.ts';
 import { FormDialog } from '../ui/form-dialog.tsx';
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -445,15 +445,25 @@ function GroupDialog({ group, onClose, onSaved }: { group: ModifierGroup | null;
     max_selections: Number(f.max),
     modifiers: f.mods.filter((m) => m.name.trim()).map((m) => ({ name: m.name.trim(), price_adjustment: parseMoney(m.price || '0') ?? 0 })),
   });
+  // the screen rows of the choices sent: empty rows are left out, so the API numbers only the named ones
+  const sent = mods.flatMap((m, i) => (m.name.trim() ? [i] : []));
   const save = async () => {
     const body = bodyOf({ name, required, min, max, mods });
-    await (group ? patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : post('/v1/modifier_groups', body));
+    try {
+      await (group ? patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : post('/v1/modifier_groups', body));
+    } catch (err) {
+      throw onShownRow(err, 'modifiers', sent);
+    }
     await onSaved();
     onClose();
   };
-  const named = mods.filter((m) => m.name.trim()).length;
   // the API checks the bounds against each other and the choices: said here with the numbers the reader typed
-  const invalid = { max_selections: t('form.atLeast', { min: Math.max(Number(min) || 0, required ? 1 : 0) }), min_selections: t('form.atMost', { max: named }) };
+  const invalid: Record<string, string> = { max_selections: t('form.atLeast', { min: Math.max(Number(min) || 0, required ? 1 : 0) }), min_selections: t('form.atMost', { max: sent.length }) };
+  // and refuses the later of two choices with the same name, in any case
+  const key = (row: number) => mods[row].name.trim().toLowerCase();
+  sent.forEach((row, k) => {
+    if (sent.slice(0, k).some((r) => key(r) === key(row))) invalid[`modifiers[${row}].name`] = t('menu.choiceTwice');
+  });
   return (
     <FormDialog title={group ? t('menu.editGroup') : t('menu.newGroup')} onClose={onClose} onSubmit={save} invalid={invalid}>
       <Field label={t('menu.name')} name="name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />

@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import { ApiFailure } from '../lib/api.ts';
 
 /**
  * What a form met on its last Save, said next to the field it concerns: `param` is the API's
@@ -27,4 +28,17 @@ export class FieldRefusal extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * A form that leaves its empty rows out of a list it sends gets the API's refusals numbered by
+ * what was sent: `modifiers[1].name` may be the third row on the screen. This renames such a
+ * refusal to the row the reader sees (`shown[i]` is the screen row of the i-th row sent), so
+ * the message sits under the field it concerns. Anything else passes through unchanged.
+ */
+export function onShownRow(err: unknown, list: string, shown: number[]): unknown {
+  if (!(err instanceof ApiFailure) || !err.param?.startsWith(`${list}[`)) return err;
+  const m = /^\[(\d+)\](.*)$/.exec(err.param.slice(list.length));
+  const row = m ? shown[Number(m[1])] : undefined;
+  return row === undefined ? err : new ApiFailure(err.status, err.code, err.message, `${list}[${row}]${m![2]}`);
 }
