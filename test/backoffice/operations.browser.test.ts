@@ -71,6 +71,19 @@ describe('back office operations in the browser', () => {
     await page.keyboard.press('Space');
     await expect.poll(() => sw.isChecked()).toBe(true);
   };
+  // functions passed to evaluate run in the page: its globals are reached through globalThis
+  const focused = () =>
+    page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const el = doc.activeElement;
+      const ids: string[] = (el?.getAttribute('aria-describedby') ?? '').split(' ').filter(Boolean);
+      return {
+        tag: el?.tagName ?? '',
+        name: el?.getAttribute('name') ?? '',
+        label: el?.labels?.[0]?.textContent ?? '',
+        description: ids.map((id) => doc.getElementById(id)?.textContent ?? '').join(' | '),
+      };
+    });
   const attention = () => page.locator('section', { has: page.getByRole('heading', { name: 'Needs attention' }) });
   const health = () => page.locator('section', { has: page.getByRole('heading', { name: 'Printers, sync and backups' }) });
 
@@ -117,6 +130,7 @@ describe('back office operations in the browser', () => {
     const folder = page.locator('.field', { has: page.getByLabel('Folder') });
     await folder.locator('.error-text').filter({ hasText: 'Cannot write backups to /dev/null/backups' }).waitFor();
     expect(await page.getByLabel('Folder').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT', name: 'dir', label: 'Folder' });
     await checkPage(page, 'settings-backups-error');
     await page.getByLabel('Folder').fill('backups');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -220,8 +234,16 @@ describe('back office operations in the browser', () => {
     // another mail server without its password: refused, the stored password never goes there
     await page.getByLabel('SMTP server').fill('mail.elsewhere.test');
     await page.getByRole('button', { name: 'Save' }).click();
+    // said next to the password, in the reader's words (not the API's "(pass)"), marked and focused
+    const passAgain = 'The mail server changed: give its password again (a saved password only ever goes to the server it was given for)';
     const pass = page.locator('.field', { has: page.getByLabel('Password') });
-    await pass.locator('.error-text').filter({ hasText: 'give its password again' }).waitFor();
+    await pass.locator('.error-text').filter({ hasText: passAgain }).waitFor();
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    // the field is marked in one render and focused by an effect just after it
+    await expect.poll(focused).toMatchObject({ tag: 'INPUT', name: 'smtp.pass', label: 'Password', description: `${passAgain} | Saved (••••ry). Leave empty to keep it.` });
+    expect(await page.getByLabel('SMTP server').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.locator('.settings-form').textContent()).not.toContain('(pass)');
+    await checkPage(page, 'settings-mail-error');
     expect((await hub.api.get('/v1/settings/notifications')).body.email.smtp).toMatchObject({ host: 'smtp.osteria.test', pass: '••••ry' });
     // a change of the same server without a password keeps the stored one
     await page.getByLabel('SMTP server').fill('smtp.osteria.test');

@@ -5,7 +5,8 @@ import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
 import type { components } from '../lib/api.gen.ts';
-import { Button, ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { FieldForm, ProblemNote, useFieldForm } from '../ui/field-form.tsx';
+import { Button, ErrorNote, Field, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { BackupSummary } from './health-parts.tsx';
 
 interface BackupSettingsView {
@@ -33,7 +34,8 @@ export function BackupSettings() {
   const [folder, , reloadFolder] = useLoad(async () => (backups ? get<components['schemas']['BackupFolder']>('/v1/system/backups') : null), [!!backups]);
   const [form, setForm] = useState<{ enabled: boolean; dir: string; keep_days: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [save, saving, saveError] = useAction();
+  // the API tries the folder before it takes it: its refusal, said with the folder the reader typed
+  const state = useFieldForm({ dir: t('ops.backup.dirRefused', { dir: form?.dir.trim() ?? '' }) });
   const [backUp, backingUp, backUpError] = useAction();
   useEffect(() => setForm(saved ? { enabled: saved.enabled, dir: saved.dir, keep_days: String(saved.keep_days) } : null), [saved]);
 
@@ -47,11 +49,10 @@ export function BackupSettings() {
     );
   }
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     if (!form) return;
     setDone(null);
-    const ok = await save(async () => setSaved(await patch<BackupSettingsView>('/v1/settings/backups', { enabled: form.enabled, dir: form.dir, keep_days: Number(form.keep_days) })));
+    const ok = await state.run(async () => setSaved(await patch<BackupSettingsView>('/v1/settings/backups', { enabled: form.enabled, dir: form.dir, keep_days: Number(form.keep_days) })));
     if (ok) {
       setDone(t('common.saved'));
       await Promise.all([reloadHealth(), reloadFolder()]);
@@ -136,13 +137,13 @@ export function BackupSettings() {
           <p class="hint">{t('ops.backup.ownerOnly')}</p>
         </section>
       ) : form ? (
-        <form class="card settings-form" onSubmit={submit} aria-labelledby="backup-nightly">
+        <FieldForm state={state} class="card settings-form" onSubmit={submit} aria-labelledby="backup-nightly">
           <h2 id="backup-nightly">{t('ops.backup.nightlyTitle')}</h2>
           <Toggle label={t('ops.backup.enabled')} checked={form.enabled} onChange={(v) => setForm({ ...form, enabled: v })} />
           <Field
             label={t('ops.backup.dir')}
             hint={t('ops.backup.dirHint')}
-            error={fieldError(saveError, 'dir')}
+            name="dir"
             value={form.dir}
             required
             onInput={(e) => setForm({ ...form, dir: (e.target as HTMLInputElement).value })}
@@ -152,20 +153,20 @@ export function BackupSettings() {
             type="number"
             min={1}
             max={3650}
-            error={fieldError(saveError, 'keep_days')}
+            name="keep_days"
             value={form.keep_days}
             onInput={(e) => setForm({ ...form, keep_days: (e.target as HTMLInputElement).value })}
           />
           <p class="hint">
             {t('ops.backup.schedule')}: {form.enabled ? scheduleWords(saved!.schedule) : t('ops.backup.off')}
           </p>
-          <FormError error={saveError} fields={['dir', 'keep_days']} />
+          <ProblemNote state={state} />
           <div class="form-actions">
-            <Button type="submit" variant="primary" disabled={saving}>
+            <Button type="submit" variant="primary" disabled={state.busy}>
               {t('common.save')}
             </Button>
           </div>
-        </form>
+        </FieldForm>
       ) : null}
     </>
   );

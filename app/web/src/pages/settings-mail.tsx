@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch } from '../lib/api.ts';
+import { ApiFailure, get, patch } from '../lib/api.ts';
 import { loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
-import { ErrorNote, Field, fieldError, FormError, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { FieldRefusal } from '../ui/field-problem.ts';
+import { FieldForm, ProblemNote, useFieldForm } from '../ui/field-form.tsx';
+import { ErrorNote, Field, Loading, Toggle, useLoad } from '../ui/kit.tsx';
 import { SaveBar } from '../ui/save-bar.tsx';
 import { Facts } from './health-parts.tsx';
 
@@ -44,11 +46,20 @@ const formOf = (s: Transports): Form => ({
   token: '',
 });
 
-const FIELDS = ['from', 'smtp', 'sms', 'smtp.host', 'smtp.port', 'smtp.user', 'smtp.pass', 'sms.url', 'sms.token'];
-
 /** What stands for a write-only secret: whether one is set (its masked tail), and that an empty field keeps it. */
 function secretHint(masked: string | null): string {
   return masked ? t('ops.secret.set', { masked }) : t('ops.secret.notSet');
+}
+
+/**
+ * The API keeps a stored secret for the server it was given for only: a changed server without
+ * its secret is refused as missing, which here means "give it again", not "required".
+ */
+function secretAgain(err: unknown): unknown {
+  if (!(err instanceof ApiFailure) || err.code !== 'parameter_missing') return err;
+  if (err.param === 'smtp.pass') return new FieldRefusal('smtp.pass', t('ops.mail.passAgain'));
+  if (err.param === 'sms.token') return new FieldRefusal('sms.token', t('ops.mail.tokenAgain'));
+  return err;
 }
 
 /** Settings → Mail & SMS: the hub's SMTP server and SMS gateway; passwords are write-only. */
@@ -60,7 +71,9 @@ export function MailSettings() {
   // a section is sent only when touched, so a password kept in the config file is never overwritten
   const [dirty, setDirty] = useState({ email: false, sms: false });
   const [saved, setSaved] = useState(false);
-  const [act, busy, actError] = useAction();
+  const from = form?.from.trim() ?? '';
+  // the API's checks of these fields, said in the reader's words (the others are the browser's: required, port range)
+  const state = useFieldForm({ from: from.length < 3 ? t('form.tooShort', { min: 3 }) : t('form.tooLong', { max: 255 }), 'sms.url': t('form.url') });
   useEffect(() => {
     if (stored) setForm(formOf(stored));
     setDirty({ email: false, sms: false });
@@ -75,8 +88,7 @@ export function MailSettings() {
   };
   const text = (section: 'email' | 'sms', key: keyof Form) => (e: Event) => set(section, { [key]: (e.target as HTMLInputElement).value });
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  const submit = async () => {
     const body: Record<string, unknown> = {};
     if (dirty.email) {
       body.from = form.from;
@@ -85,13 +97,19 @@ export function MailSettings() {
         : null;
     }
     if (dirty.sms) body.sms = form.smsOn ? { url: form.url, ...(form.token ? { token: form.token } : {}) } : null;
-    const ok = await act(async () => setStored(await patch<Transports>('/v1/settings/notifications', body)));
+    const ok = await state.run(async () => {
+      try {
+        setStored(await patch<Transports>('/v1/settings/notifications', body));
+      } catch (err) {
+        throw secretAgain(err);
+      }
+    });
     if (ok) setSaved(true);
   };
   const fromConfig = (source: string | null, touched: boolean) => (source === 'config' && !touched ? <p class="hint">{t('ops.mail.fromConfig')}</p> : null);
 
   return (
-    <form class="settings-form" onSubmit={submit}>
+    <FieldForm state={state} class="settings-form" onSubmit={submit}>
       {stored.unreadable_secrets.length ? (
         <p class="warn-note" role="alert">
           {t('ops.secret.unreadable', { which: stored.unreadable_secrets.join(', ') })}
@@ -101,23 +119,23 @@ export function MailSettings() {
         <h2 id="mail-title">{t('ops.mail.email')}</h2>
         <p class="hint">{t('ops.mail.emailHint')}</p>
         {fromConfig(stored.email.source, dirty.email)}
-        <Field label={t('ops.mail.from')} hint={t('ops.mail.fromHint')} error={fieldError(actError, 'from')} value={form.from} onInput={text('email', 'from')} />
+        <Field label={t('ops.mail.from')} hint={t('ops.mail.fromHint')} name="from" value={form.from} onInput={text('email', 'from')} />
         <Toggle label={t('ops.mail.smtpOn')} checked={form.smtpOn} onChange={(v) => set('email', { smtpOn: v })} />
         {form.smtpOn ? (
           <>
             <div class="row">
-              <Field label={t('ops.mail.host')} error={fieldError(actError, 'smtp.host', 'smtp')} value={form.host} required onInput={text('email', 'host')} />
-              <Field label={t('ops.mail.port')} type="number" min={1} max={65535} error={fieldError(actError, 'smtp.port')} value={form.port} required onInput={text('email', 'port')} />
+              <Field label={t('ops.mail.host')} name="smtp.host" also={['smtp']} value={form.host} required onInput={text('email', 'host')} />
+              <Field label={t('ops.mail.port')} type="number" min={1} max={65535} name="smtp.port" value={form.port} required onInput={text('email', 'port')} />
             </div>
             <Toggle label={t('ops.mail.secure')} checked={form.secure} onChange={(v) => set('email', { secure: v })} />
             <div class="row">
-              <Field label={t('ops.mail.user')} autoComplete="off" error={fieldError(actError, 'smtp.user')} value={form.user} onInput={text('email', 'user')} />
+              <Field label={t('ops.mail.user')} autoComplete="off" name="smtp.user" value={form.user} onInput={text('email', 'user')} />
               <Field
                 label={t('ops.mail.pass')}
                 type="password"
                 autoComplete="new-password"
                 hint={secretHint(stored.email.smtp?.pass ?? null)}
-                error={fieldError(actError, 'smtp.pass')}
+                name="smtp.pass"
                 value={form.pass}
                 onInput={text('email', 'pass')}
               />
@@ -132,22 +150,22 @@ export function MailSettings() {
         <Toggle label={t('ops.mail.smsOn')} checked={form.smsOn} onChange={(v) => set('sms', { smsOn: v })} />
         {form.smsOn ? (
           <div class="row">
-            <Field label={t('ops.mail.url')} inputMode="url" error={fieldError(actError, 'sms.url', 'sms')} value={form.url} required onInput={text('sms', 'url')} />
+            <Field label={t('ops.mail.url')} inputMode="url" name="sms.url" also={['sms']} value={form.url} required onInput={text('sms', 'url')} />
             <Field
               label={t('ops.mail.token')}
               type="password"
               autoComplete="new-password"
               hint={secretHint(stored.sms.token)}
-              error={fieldError(actError, 'sms.token')}
+              name="sms.token"
               value={form.token}
               onInput={text('sms', 'token')}
             />
           </div>
         ) : null}
       </section>
-      <FormError error={actError} fields={FIELDS} />
-      <SaveBar disabled={busy || (!dirty.email && !dirty.sms)} saved={saved} />
-    </form>
+      <ProblemNote state={state} />
+      <SaveBar disabled={state.busy || (!dirty.email && !dirty.sms)} saved={saved} />
+    </FieldForm>
   );
 }
 

@@ -306,16 +306,3 @@ export function Tabs({ tabs, current, onChange, label }: { tabs: { id: string; l
     </div>
   );
 }
-
-/** The API's message for one field (its `param`, e.g. `transport.host`), to show next to that field. */
-export function fieldError(error: unknown, ...params: string[]): string | null {
-  if (!(error instanceof ApiFailure) || error.param === null || !params.includes(error.param)) return null;
-  // beside its field the field's own name ("Invalid transport.host: …") says nothing to a person
-  const m = error.message.replace(/^Invalid [\w.\[\]]+: /, '');
-  return m.charAt(0).toUpperCase() + m.slice(1);
-}
-
-/** An action's error shown once: next to its field when the API named one we show, else above the form. */
-export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
-  return error instanceof ApiFailure && error.param !== null && fields.includes(error.param) ? null : <ErrorNote error={error} />;
-}
