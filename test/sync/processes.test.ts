@@ -1,19 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { openDatabase, type Database } from '../../server/db/database.ts';
+import type { Database } from '../../server/db/database.ts';
 import type { DB } from '../../server/db/schema.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { loadSealingKey, unseal } from '../../server/operator/sealed.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
 import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
-import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+import { DIALECTS } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import type { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { startProcessPair, type ProcessPair } from './process-pair.ts';
 import { Receiver } from '../webhooks/helpers.ts';
 
 async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
@@ -35,53 +35,33 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
   describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+    let pair: ProcessPair;
+    let menuItem: string;
+    // the pair's parts, named as the scenarios read them (hub and cloud change when one is restarted)
     let cloudDb: Database;
-    let cloud: ServeProcess;
-    let hub: ServeProcess;
-    let proxy: TcpProxy;
     let hubDb: Database;
+    let proxy: TcpProxy;
     let dir: string;
     let restaurantId: string;
-    let key: string;
-    let menuItem: string;
-    const hubApi = () => new ApiClient(hub.url, key);
-    const cloudApi = () => new ApiClient(cloud.url, key);
+    const hubApi = () => pair.hubApi();
+    const cloudApi = () => pair.cloudApi();
 
     beforeAll(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-syncproc-'));
-      cloudDb = await freshDatabase('postgres');
-      const [started, init] = await Promise.all([
-        ServeProcess.start(['--role', 'cloud', '--database-url', cloudDb.url!, '--webhooks-allow-private']),
-        comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', `trattoria-${randomBytes(3).toString('hex')}`),
-      ]);
-      cloud = started;
-      restaurantId = init.restaurant.id;
-      key = init.keys.secret;
-      hub = await ServeProcess.start(['--data-dir', dir]);
-      proxy = await TcpProxy.start(cloud.port);
-      hubDb = await openDatabase({ dataDir: dir });
-      const category = await hubApi().post('/v1/menu_categories', { name: 'Mains' });
-      expect(category.status).toBe(201);
-      const item = await hubApi().post('/v1/menu_items', { name: 'Carbonara', category: category.body.id, price: 1450 });
-      expect(item.status).toBe(201);
-      menuItem = item.body.id;
-
-      // the operator's two steps: a code on the cloud, the link on the hub (through the "internet")
-      const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
-      expect(invite.code).toMatch(/^[\w-]{20,}$/);
-      const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
-      expect(linked).toMatchObject({ linked: true, mode: 'push', restaurant_id: restaurantId, cloud_url: proxy.url });
-      expect(linked.pushed).toBeGreaterThan(5);
+      pair = await startProcessPair({
+        name: 'Trattoria',
+        cloudArgs: ['--webhooks-allow-private'],
+        beforeLink: async (api) => {
+          const category = await api.post('/v1/menu_categories', { name: 'Mains' });
+          expect(category.status).toBe(201);
+          const item = await api.post('/v1/menu_items', { name: 'Carbonara', category: category.body.id, price: 1450 });
+          expect(item.status).toBe(201);
+          menuItem = item.body.id;
+        },
+      });
+      ({ cloudDb, hubDb, proxy, dir, restaurantId } = pair);
     }, 240_000);
 
-    afterAll(async () => {
-      await hub?.kill9();
-      await cloud?.kill9();
-      await proxy?.close();
-      await hubDb?.close();
-      await cloudDb?.close();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => pair?.close());
 
     const order = (api: ApiClient, name: string) =>
       api.post('/v1/orders', { type: 'takeout', customer_name: name, items: [{ menu_item: menuItem, quantity: 1 }] }).then((r) => {
@@ -110,35 +90,10 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       }
     }
 
-    const hubEpoch = async () => (await hubDb.db.selectFrom('node_state').select('origin').where('id', '=', 1).executeTakeFirstOrThrow()).origin;
-    const maxSeq = async (db: Kysely<DB>, where: (q: any) => any) =>
-      Number((await where(db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('m')).where('restaurant_id', '=', restaurantId)).executeTakeFirst())?.m ?? 0);
-    const cloudCursor = async () =>
-      Number((await cloudDb.db.selectFrom('sync_hubs').select('cursor').where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).executeTakeFirstOrThrow()).cursor);
-
-    /** Both logs fully exchanged: the cloud acknowledged all of the hub's changes, the hub pulled all of the cloud's. */
-    async function exchanged(): Promise<boolean> {
-      const epoch = await hubEpoch();
-      const link = await hubDb.db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
-      const ownTop = await maxSeq(hubDb.db, (q) => q.where('origin', '=', epoch));
-      const cloudTop = await maxSeq(cloudDb.db, (q) => q.where('origin', '!=', epoch));
-      return Number(link.push_cursor) >= ownTop && Number(link.pull_cursor) >= cloudTop && (await cloudCursor()) >= ownTop;
-    }
-
-    /** Waits until the logs are exchanged and `comanda sync audit` finds no difference; its report. */
-    async function converged(deadlineMs = 90_000): Promise<any> {
-      const end = Date.now() + deadlineMs;
-      let report: any = null;
-      for (;;) {
-        await until('hub and cloud exchanged their changes', exchanged, Math.max(1000, end - Date.now()));
-        report = await comanda('sync', 'audit', '--data-dir', dir);
-        if (report.in_sync || Date.now() > end) break;
-      }
-      expect(report.differences).toEqual([]);
-      expect(report.in_sync).toBe(true);
-      expect(report.tables.find((t: any) => t.table === 'orders')).toMatchObject({ in_sync: true });
-      return report;
-    }
+    const hubEpoch = () => pair.hubEpoch();
+    const maxSeq = (db: Kysely<DB>, where: (q: any) => any) => pair.maxSeq(db, where);
+    const cloudCursor = () => pair.cloudCursor();
+    const converged = (deadlineMs?: number) => pair.converged(deadlineMs);
 
     /** The restaurant's orders on both sides are the same, and their numbers unique. */
     async function sameOrders(): Promise<number> {
@@ -234,11 +189,11 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const before = await cloudCursor();
       proxy.restore();
       await until('the hub started pushing its backlog', async () => (await cloudCursor()) > before, 60_000);
-      await hub.kill9();
+      await pair.hub.kill9();
       // it died part way: the cloud does not hold the whole backlog yet
       expect(await cloudCursor()).toBeLessThan(ownTop);
 
-      hub = await ServeProcess.start(['--data-dir', dir]);
+      pair.hub = await ServeProcess.start(['--data-dir', dir]);
       await converged();
       expect(await sameOrders()).toBeGreaterThanOrEqual(2085);
     });
@@ -249,11 +204,11 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const before = await cloudCursor();
       proxy.restore();
       await until('the cloud started applying the backlog', async () => (await cloudCursor()) > before, 60_000);
-      await cloud.kill9();
+      await pair.cloud.kill9();
       const epoch = await hubEpoch();
       expect(await cloudCursor()).toBeLessThan(await maxSeq(hubDb.db, (q) => q.where('origin', '=', epoch)));
 
-      cloud = await ServeProcess.start(['--role', 'cloud', '--database-url', cloudDb.url!, '--webhooks-allow-private'], { port: cloud.port });
+      pair.cloud = await ServeProcess.start(pair.cloudArgs, { port: pair.cloud.port });
       await converged();
       expect(await sameOrders()).toBeGreaterThanOrEqual(4085);
     });
@@ -264,7 +219,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const link = await hubDb.db.selectFrom('sync_link').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
       const epoch = await hubEpoch();
       const call = (p: string, body: unknown, credential = unseal(loadSealingKey(dir), link.credential)!) =>
-        fetch(`${cloud.url}/sync/v1${p}`, {
+        fetch(`${pair.cloud.url}/sync/v1${p}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
           body: JSON.stringify(body),
@@ -300,7 +255,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!, '--restaurant', restaurantId);
       const other = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-syncproc-new-'));
       try {
-        const taken = await comanda('sync', 'link', '--data-dir', other, '--cloud-url', cloud.url, '--code', invite.code);
+        const taken = await comanda('sync', 'link', '--data-dir', other, '--cloud-url', pair.cloud.url, '--code', invite.code);
         expect(taken).toMatchObject({ linked: true, mode: 'pull', restaurant_id: restaurantId });
         expect(taken.pulled).toBeGreaterThan(4000);
       } finally {
