@@ -20,6 +20,19 @@ export interface OrderChange {
   firedItemIds?: string[];
   /** lines voided in this change: a station that had one gets a void ticket */
   voidedItemIds?: string[];
+  /**
+   * Reads shared by the hooks of many orders changed together (sync applies a batch of
+   * them): what a hook reads here (the restaurant's printers) is not written between them.
+   */
+  shared?: Map<string, Promise<unknown>>;
+}
+
+/** A read the hooks of one batch of order changes make once (see OrderChange.shared). */
+export function sharedRead<T>(change: OrderChange, key: string, read: () => Promise<T>): Promise<T> {
+  if (!change.shared) return read();
+  let p = change.shared.get(key) as Promise<T> | undefined;
+  if (!p) change.shared.set(key, (p = read()));
+  return p;
 }
 
 export type OrderHook = (trx: Executor, change: OrderChange) => Promise<void>;
