@@ -1,6 +1,6 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
 import { totalsOf } from '../server/domain/orders/totals.ts';
-import { runOrderHooks } from '../server/domain/orders/hooks.ts';
+import { runOrderHooksBatch, type OrderChange } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { countPaidOf } from '../server/domain/payments/balance.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
@@ -56,23 +56,23 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
   const ids = [...t.orders.keys()];
   const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
   const items = await loadItemsFor(trx, ids);
-  const shared = new Map<string, Promise<unknown>>();
+  const changes: OrderChange[] = [];
   for (const stored of orders) {
     const note = t.orders.get(stored.id)!;
     const lines = items.get(stored.id) ?? [];
     const order = note.newItemIds.length ? await billAllRounds(trx, ctx, stored, lines) : stored;
     // lines added to an order this node already had: its status before is the order's as it stood
     const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
-    await runOrderHooks(trx, {
+    changes.push({
       actor: { restaurantId: ctx.restaurantId, livemode: order.livemode === 1, now: ctx.now },
       order,
       items: lines,
       previousStatus,
       newItemIds: note.newItemIds,
       changedItemIds: note.changedItemIds,
-      shared,
     });
   }
+  await runOrderHooksBatch(trx, changes);
 }
 
 /**

@@ -50,3 +50,22 @@ export function onOrderChange(hook: OrderHook): void {
 export async function runOrderHooks(trx: Executor, change: OrderChange): Promise<void> {
   for (const hook of hooks) await hook(trx, change);
 }
+
+type BatchEnd = (trx: Executor, shared: Map<string, Promise<unknown>>) => Promise<void>;
+
+const batchEnds: BatchEnd[] = [];
+
+/** Called once after the hooks of a batch of order changes: what a hook held back for the batch is written. */
+export function onOrderBatchEnd(end: BatchEnd): void {
+  batchEnds.push(end);
+}
+
+/**
+ * The hooks of many orders changed together (sync applies another node's batch), in one
+ * transaction: they share reads and may write what they add up once for the whole batch.
+ */
+export async function runOrderHooksBatch(trx: Executor, changes: OrderChange[]): Promise<void> {
+  const shared = new Map<string, Promise<unknown>>();
+  for (const change of changes) await runOrderHooks(trx, { ...change, shared });
+  for (const end of batchEnds) await end(trx, shared);
+}
