@@ -5,7 +5,8 @@ import {
   deleteRecord,
   dropChangesSince,
   flushChanges,
-  insertRecords,
+  writeRecords,
+  type RecordWrite,
   updateRecord,
   type Executor,
   type Provenance,
@@ -92,13 +93,18 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), customers: new Set(), repointed: new Map(), paid: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
-  // Inserts of rows nobody has yet are the bulk of a first link or a long outage: they are
-  // written many at a time, in runs of one table, keeping the log in the batch's order.
-  let run: { table: RecordTable; rows: Record<string, unknown>[]; from: Provenance[] } | null = null;
+  // New rows and patches are the bulk of a first link or a long outage: they are held until
+  // a change that must see them stored (a delete, a number to make room for, a second patch
+  // of one row) or the batch's end, and written many at a time (db/records.ts writeRecords),
+  // the log keeping the batch's order.
+  let run: RecordWrite[] | null = null;
+  const patched = new Set<string>();
   const flushRun = async () => {
     if (!run) return;
-    await insertRecords(trx, run.table, run.rows as any, run.from);
+    const writes = run;
     run = null;
+    patched.clear();
+    await writeRecords(trx, writes);
   };
 
   for (const c of fresh) {
@@ -150,7 +156,6 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     if (!local) {
       // new here (or its insert was compacted away on the sender): the row as the change left it
       const row = { ...c.data };
-      if (run && run.table !== table) await flushRun();
       if (c.table === 'orders') {
         noteNumber(counters, row);
         if (taken.orders.has(slotOfOrder(row))) {
@@ -165,9 +170,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
         }
         taken.lines.add(slotOfLine(row));
       }
-      run ??= { table, rows: [], from: [] };
-      run.rows.push(row);
-      run.from.push(from);
+      (run ??= []).push({ op: 'insert', table, row, from });
       current.set(key, row);
       if ((c.hlc ?? LOW) > rc.all) rc.all = c.hlc ?? LOW;
       clocks.set(key, rc);
@@ -176,10 +179,12 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     }
     const patch = merge(rule, local, rc, c, touched, keptHere(ctx, c.table, local));
     if (Object.keys(patch).length === 0) return 0;
-    await flushRun();
-    const saved = await asRemoteChange(trx, { ...from, fields: Object.keys(patch) }, () => updateRecord(trx, table, ownKey(c, ctx), patch as any));
-    if (!saved) return 0;
-    current.set(key, saved as Record<string, unknown>);
+    if (patched.has(key)) await flushRun();
+    patched.add(key);
+    (run ??= []).push({ op: 'update', table, key: ownKey(c, ctx), patch, from: { ...from, fields: Object.keys(patch) } });
+    // the row as the patch leaves it (what the UPDATE returns: no trigger moves a synced table's columns)
+    const saved = { ...local, ...patch };
+    current.set(key, saved);
     setAll(rc, Object.keys(patch), c.hlc ?? LOW);
     clocks.set(key, rc);
     noteAfter(touched, c, saved as Record<string, unknown>, false);

@@ -17,36 +17,55 @@ export interface SideSummary {
 
 const bucketOf = (id: string) => id.slice(-1).toUpperCase();
 
+/** Per table, the columns left out of the audit (made once: every row of a venue is hashed). */
+const skipped = new Map<string, Set<string>>();
+
 /**
  * A row as both sides must agree on it, keys sorted: local bookkeeping columns left out, and
  * credentials, each node's own once the row exists (sync/write-rules.ts).
  */
 export function canonical(table: string, row: Record<string, unknown>): string {
-  const skip = new Set([...(MERGE_RULES[table]?.local ?? []), ...credentialsOf(table)]);
+  let skip = skipped.get(table);
+  if (!skip) skipped.set(table, (skip = new Set([...(MERGE_RULES[table]?.local ?? []), ...credentialsOf(table)])));
   const keys = Object.keys(row).filter((k) => !skip.has(k)).sort();
   return JSON.stringify(keys.map((k) => [k, row[k] === undefined ? null : row[k]]));
 }
 
 export const rowHash = (table: string, row: Record<string, unknown>) => createHash('sha256').update(canonical(table, row)).digest('hex').slice(0, 16);
 
+/** Rows hashed between two turns of the event loop. */
+const SLICE = 500;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function rowsOf(db: Executor, table: string, restaurantId: string): Promise<Record<string, unknown>[]> {
   const q = (db as Kysely<any>).selectFrom(table).selectAll();
   return (table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId)).orderBy('id').execute();
 }
 
+/**
+ * One side's summary: per table, its row count and a hash per bucket. With `detail` (buckets
+ * per table), only those tables are read, and the rows of those buckets come back too.
+ */
 export async function auditSide(db: Executor, restaurantId: string, detail?: Record<string, string[]>): Promise<SideSummary> {
   const out: SideSummary = { tables: {}, rows: detail ? {} : undefined };
   for (const table of SYNCED_TABLES) {
+    if (detail && !detail[table]?.length) continue;
     const rows = await rowsOf(db, table, restaurantId);
     const hashes = new Map<string, ReturnType<typeof createHash>>();
     const want = new Set(detail?.[table] ?? []);
-    for (const r of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      // an audit hashes every row of a venue (a hundred thousand after a busy week) beside live
+      // sync, which must not wait for it: the event loop turns between slices
+      if (i > 0 && i % SLICE === 0) await nextTurn();
+      const r = rows[i];
       const id = String(r.id);
       const b = bucketOf(id);
       if (!hashes.has(b)) hashes.set(b, createHash('sha256'));
       hashes.get(b)!.update(`${id}:${rowHash(table, r)}\n`);
       if (want.has(b)) (out.rows![table] ??= {})[id] = r;
     }
+    await nextTurn();
     out.tables[table] = { rows: rows.length, buckets: Object.fromEntries([...hashes].map(([b, h]) => [b, h.digest('hex').slice(0, 16)])) };
   }
   return out;

@@ -215,17 +215,33 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const pos = await position(services, hub);
     if (body.after > pos.head) throw cursorMismatch(hub, 'ahead', pos.head);
     await services.db.updateTable('sync_hubs').set({ pulled_through: body.after, last_seen_at: Math.floor(pos.now / 1000) }).where('id', '=', hub.id).execute();
-    const read = () => readLog(services.db, { restaurantId: hub.restaurant_id, after: body.after, notOrigin: body.epoch, limit: body.limit });
-    let page = await read();
+    // this process's commits, counted from before the first read: one that lands while a read
+    // runs is not missed (it would wait for the next poll)
+    const commits = countCommits(services);
+    const read = () => {
+      commits.seen = commits.count;
+      return readLog(services.db, { restaurantId: hub.restaurant_id, after: body.after, notOrigin: body.epoch, limit: body.limit });
+    };
+    let page: Awaited<ReturnType<typeof read>>;
+    try {
+      page = await read();
+    } catch (err) {
+      commits.off();
+      throw err;
+    }
     // a long poll: held open until a change of the restaurant is committed, here or on
     // another process (seen within the poll interval), or until the wait is over
     const until = Date.now() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
     const answer = async () => {
-      while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
-        await nextCommit(services, Math.min(250, until - Date.now()));
-        page = await read();
+      try {
+        while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
+          await commits.next(Math.min(250, until - Date.now()));
+          page = await read();
+        }
+      } finally {
+        commits.off();
       }
       const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
       // the hub's checkpoint: the op id at the position it will have pulled through
@@ -320,15 +336,32 @@ function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', 
   return new ApiError('sync_cursor_mismatch', `Out of step: ${why}. Cloud cursor ${h.cursor}${head === undefined ? '' : `, head ${head}`}.`, reason);
 }
 
-/** Resolves at this process's next commit, or after `ms` (another process's commits are polled). */
-function nextCommit(services: Services, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    const off = services.tx.onCommit(done);
-  });
+/**
+ * This process's commits as a long poll follows them: `next` resolves at once when one came
+ * since the last read (`seen`), else at the next one or after `ms` (another process's commits
+ * are polled).
+ */
+function countCommits(services: Services) {
+  let wake: (() => void) | null = null;
+  const c = {
+    count: 0,
+    seen: 0,
+    off: services.tx.onCommit(() => {
+      c.count++;
+      wake?.();
+    }),
+    next(ms: number): Promise<void> {
+      if (c.count !== c.seen) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(0, ms));
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+    },
+  };
+  return c;
 }

@@ -1,8 +1,8 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
 import { totalsOf } from '../server/domain/orders/totals.ts';
-import { runOrderHooks } from '../server/domain/orders/hooks.ts';
+import { runOrderHooksBatch, type OrderChange } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
-import { countPaid } from '../server/domain/payments/balance.ts';
+import { countPaidOf } from '../server/domain/payments/balance.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
@@ -56,13 +56,14 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
   const ids = [...t.orders.keys()];
   const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
   const items = await loadItemsFor(trx, ids);
+  const changes: OrderChange[] = [];
   for (const stored of orders) {
     const note = t.orders.get(stored.id)!;
     const lines = items.get(stored.id) ?? [];
     const order = note.newItemIds.length ? await billAllRounds(trx, ctx, stored, lines) : stored;
     // lines added to an order this node already had: its status before is the order's as it stood
     const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
-    await runOrderHooks(trx, {
+    changes.push({
       actor: { restaurantId: ctx.restaurantId, livemode: order.livemode === 1, now: ctx.now },
       order,
       items: lines,
@@ -71,6 +72,7 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       changedItemIds: note.changedItemIds,
     });
   }
+  await runOrderHooksBatch(trx, changes);
 }
 
 /**
@@ -102,8 +104,9 @@ async function billAllRounds(trx: Executor, ctx: ApplyContext, order: OrderRow, 
 async function countPaymentsAgain(trx: Executor, ctx: ApplyContext, ids: Set<string>): Promise<void> {
   if (ids.size === 0) return;
   const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', [...ids]).execute();
+  const paidOf = await countPaidOf(trx, orders.map((o) => o.id));
   for (const order of orders) {
-    const paid = await countPaid(trx, order.id);
+    const paid = paidOf.get(order.id) ?? 0;
     if (paid !== Number(order.amount_paid)) await updateRecord(trx, 'orders', order, { amount_paid: paid, updated: Math.floor(ctx.now / 1000) });
     if (paid > Number(order.total)) {
       const payments = await trx.selectFrom('payments').select('id').where('order_id', '=', order.id).orderBy('id').execute();

@@ -175,6 +175,11 @@ export class SyncClient {
   private abort = new AbortController();
   private loops: Promise<void>[] = [];
   private wake: (() => void) | null = null;
+  /**
+   * A unit committed since the push last read the log. A commit while a push is in flight
+   * finds no sleep to wake: without this, its change waited for the next round (up to 5 s).
+   */
+  private committed = false;
   private offCommit: (() => void) | null = null;
   /** in memory, for the status; the row keeps what another process (the CLI) should see */
   connected = false;
@@ -205,7 +210,10 @@ export class SyncClient {
 
   /** Starts syncing when the hub is linked (now, or later by `comanda sync link`). */
   start(): void {
-    this.offCommit = this.services.tx.onCommit(() => this.wake?.());
+    this.offCommit = this.services.tx.onCommit(() => {
+      this.committed = true;
+      this.wake?.();
+    });
     this.loops.push(this.run());
   }
 
@@ -318,7 +326,7 @@ export class SyncClient {
         const more = await once();
         backoff = 500;
         failures = 0;
-        if (!more && name === 'push') await this.sleep(5000, true);
+        if (!more && name === 'push' && !this.committed) await this.sleep(5000, true);
       } catch (err) {
         if (this.stopped) return;
         if (err instanceof Unlinked) return;
@@ -377,6 +385,8 @@ export class SyncClient {
 
   private async pushOnce(): Promise<boolean> {
     await this.ensureHello();
+    // what commits from here on is read by this push or wakes the next one
+    this.committed = false;
     const link = await this.current();
     const pushed = await pushPage(this.services, link, this.lineOpts());
     await this.succeeded();

@@ -14,10 +14,10 @@ import type { Services } from '../../server/services.ts';
 import type { BenchScenario } from '../scenario.ts';
 import { changeCount, cloudPostgres, makeHub, percentile, writeService, type BenchHub } from '../sync-fixtures.ts';
 
-const WEEK_ORDERS = 10_000;
-const WEEK_RESERVATIONS = 700;
+const WEEK_ORDERS = Number(process.env.BENCH_WEEK_ORDERS ?? 10_000);
+const WEEK_RESERVATIONS = Math.round(WEEK_ORDERS * 0.07);
 const LAG_RATE = 10;
-const LAG_SECONDS = 30;
+const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 30);
 const HUBS = 50;
 const ORDERS_PER_HUB = 100;
 const LAG_HUB_SECONDS = 30;

@@ -7,8 +7,8 @@ import { runShape } from './statement-shapes.ts';
 /**
  * Where a change-log entry goes and which stamps it may take, without one lock for the node.
  *
- * Every write of a restaurant's records takes that restaurant's `log_clocks` row lock (an
- * upsert, held to commit) and reads its last stamp under it; then it takes log positions.
+ * Every write of a restaurant's records takes that restaurant's `log_clocks` row lock (SELECT
+ * … FOR UPDATE, held to commit) and reads its last stamp under it; then it takes log positions.
  * On PostgreSQL the positions come from a sequence, so two restaurants' writes never wait on
  * each other. That makes `seq` increase in commit order *within a restaurant* (the next
  * writer of that restaurant takes its numbers only once the lock is free, i.e. after the
@@ -27,11 +27,25 @@ export const scopeOf = (restaurantId: string | null | undefined): string => rest
 /**
  * Locks the scope's row until the transaction ends (made on its first write) and returns the
  * last stamp persisted for it. Units that lock several scopes take them in sorted order.
+ * The row almost always exists: it is locked by reading it (FOR UPDATE on PostgreSQL; the
+ * hub's SQLite has one writer), which writes nothing. Only a scope's first write makes it,
+ * with an upsert that takes the lock just the same when another unit made it meanwhile.
  */
 export async function lockScope(trx: Executor, scope: string): Promise<string | null> {
-  const res = await runShape(
+  const locking = locksRows(trx);
+  const found = await runShape(
     trx,
-    'log_clocks+lock',
+    locking ? 'log_clocks+lock' : 'log_clocks+read',
+    () => {
+      const q = (trx as Kysely<DB>).selectFrom('log_clocks').select('hlc').where('restaurant_id', '=', scope);
+      return locking ? q.forUpdate() : q;
+    },
+    [scope],
+  );
+  if (found.rows.length > 0) return found.rows[0].hlc ?? null;
+  const made = await runShape(
+    trx,
+    'log_clocks+make',
     () =>
       (trx as Kysely<DB>)
         .insertInto('log_clocks')
@@ -40,7 +54,7 @@ export async function lockScope(trx: Executor, scope: string): Promise<string | 
         .returning('hlc'),
     [scope, null],
   );
-  return res.rows[0]?.hlc ?? null;
+  return made.rows[0]?.hlc ?? null;
 }
 
 /** Persists the scope's last stamp (under the lock lockScope took). */

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
 import { insertRows } from './statement-shapes.ts';
 import { nodeOf, stampClock, type StampClock } from './hlc.ts';
@@ -242,13 +242,92 @@ export async function insertRecords<T extends RecordTable>(
   /** per row, where it came from when sync applies other nodes' inserts in bulk */
   from?: Provenance[],
 ): Promise<void> {
-  if (rows.length === 0) return;
+  await writeRecords(
+    trx,
+    rows.map((row, i) => ({ op: 'insert' as const, table, row: row as Record<string, unknown>, from: from?.[i] })),
+  );
+}
+
+/** One write of a batch (writeRecords): a new record, or a patch of one this node has. */
+export type RecordWrite =
+  | { op: 'insert'; table: RecordTable; row: Record<string, unknown>; from?: Provenance }
+  | { op: 'update'; table: RecordTable; key: { id: string; restaurant_id?: string }; patch: Record<string, unknown>; from: Provenance };
+
+/**
+ * Many writes of several tables at once, as another node's batch brings them (sync/apply.ts):
+ * new rows go in multi-row INSERTs per table, then the patches, as one multi-row UPDATE per
+ * table and set of columns on PostgreSQL (where each statement is a round trip), and the
+ * change log gets one entry per write in the order given, exactly as insertRecord and
+ * updateRecord one by one would append them. Each write runs under its own provenance; a
+ * row is patched at most once per call, and new rows carry every column. Nothing in the
+ * schema refers across tables by foreign key, so the tables may be written in any order
+ * within the unit. Returns each update's new row (undefined where the row is gone).
+ */
+export async function writeRecords(trx: Executor, writes: RecordWrite[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const out: (Record<string, unknown> | undefined)[] = new Array(writes.length);
+  if (writes.length === 0) return out;
+  const inserts = new Map<string, Record<string, unknown>[]>();
+  const updates = new Map<string, number[]>();
+  writes.forEach((w, i) => {
+    if (w.op === 'insert') {
+      let rows = inserts.get(w.table);
+      if (!rows) inserts.set(w.table, (rows = []));
+      rows.push(w.row);
+      return;
+    }
+    const group = `${w.table}|${'restaurant_id' in w.key ? 'r' : ''}|${Object.keys(w.patch).sort().join(',')}`;
+    let list = updates.get(group);
+    if (!list) updates.set(group, (list = []));
+    list.push(i);
+  });
   // Both dialects bind at most ~32k parameters per statement; stay well below.
   const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
-  const size = perChunk(Object.keys(rows[0] as object).length);
-  for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size) as Record<string, unknown>[], false);
-  await logChanges(
-    trx,
-    rows.map((row: any, i) => ({ table, op: 'insert' as const, row, data: JSON.stringify(row), fields: from?.[i]?.fields ?? null, from: from?.[i] })),
-  );
+  for (const [table, rows] of inserts) {
+    const size = perChunk(Object.keys(rows[0]).length);
+    for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size), false);
+  }
+  for (const list of updates.values()) {
+    const saved = await updateMany(trx, list.map((i) => writes[i] as Extract<RecordWrite, { op: 'update' }>));
+    list.forEach((i, k) => (out[i] = saved[k]));
+  }
+  const entries: Entry[] = [];
+  writes.forEach((w, i) => {
+    if (w.op === 'insert') {
+      entries.push({ table: w.table, op: 'insert', row: w.row as LogRow, data: JSON.stringify(w.row), fields: w.from?.fields ?? null, from: w.from });
+    } else if (out[i]) {
+      entries.push({ table: w.table, op: 'update', row: out[i] as LogRow, data: JSON.stringify(out[i]), fields: w.from.fields, from: w.from });
+    }
+  });
+  await logChanges(trx, entries);
+  return out;
+}
+
+/** Patches of one table that set the same columns; each row's new state, in the order given. */
+async function updateMany(trx: Executor, list: Extract<RecordWrite, { op: 'update' }>[]): Promise<(Record<string, unknown> | undefined)[]> {
+  const { table } = list[0];
+  if (!locksRows(trx) || list.length === 1) {
+    // the hub's SQLite runs in-process: a statement costs no round trip there
+    const out: (Record<string, unknown> | undefined)[] = [];
+    for (const u of list) {
+      let q: any = (trx as Kysely<any>).updateTable(table).set(u.patch as any).where('id', '=', u.key.id);
+      if (u.key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', u.key.restaurant_id);
+      out.push((await q.returningAll().executeTakeFirst()) as Record<string, unknown> | undefined);
+    }
+    return out;
+  }
+  const cols = Object.keys(list[0].patch);
+  const scoped = list[0].key.restaurant_id !== undefined;
+  const byId = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < list.length; i += 1000) {
+    const chunk = list.slice(i, i + 1000);
+    // one parameter: the patches as JSON, typed by the table's own row type
+    const values = JSON.stringify(chunk.map((u) => ({ ...u.patch, id: u.key.id, ...(scoped ? { restaurant_id: u.key.restaurant_id } : {}) })));
+    const set = sql.join(cols.map((c) => sql`${sql.ref(c)} = v.${sql.ref(c)}`));
+    const res = await sql<Record<string, unknown>>`update ${sql.table(table)} as t set ${set}
+      from json_populate_recordset(null::${sql.table(table)}, ${values}::json) as v
+      where t.id = v.id ${scoped ? sql`and t.restaurant_id = v.restaurant_id` : sql``}
+      returning t.*`.execute(trx);
+    for (const r of res.rows) byId.set(String(r.id), r);
+  }
+  return list.map((u) => byId.get(u.key.id));
 }

@@ -38,7 +38,9 @@ export class ServeProcess {
   /** Starts `comanda serve ARGS` on a free loopback port (or `port`) and waits until it listens. */
   static async start(args: string[], opts: { port?: number; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
     const port = opts.port ?? (await freePort());
-    const child = spawn(process.execPath, [BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', String(port), '--json'], {
+    // BENCH_PROFILE=DIR (bench/README.md): each serve process writes its CPU profile there when it stops
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
+    const child = spawn(process.execPath, [...profile, BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', String(port), '--json'], {
       env: { ...quiet, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

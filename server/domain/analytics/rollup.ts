@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
-import { onOrderChange } from '../orders/hooks.ts';
+import { onOrderBatchEnd, onOrderChange, sharedRead } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
 import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
 import { countsAsSale, loyaltyPoints } from './rules.ts';
@@ -127,11 +127,117 @@ export async function syncOrderRollups(trx: Executor, order: OrderRow, items: Or
   }
 }
 
+/** What the orders of one batch add to the roll-ups, written once at its end (see registerRollupHook). */
+interface HeldRollups {
+  daily: Map<string, { restaurant_id: string; day: string; hour: number; type: OrderFact['type']; weekday: number; orders: number; revenue: number }>;
+  items: Map<string, { restaurant_id: string; day: string; menu_item_id: string; quantity: number; revenue: number; orders: number }>;
+  facts: Map<string, OrderFact | null>;
+}
+
+const HELD = 'rollups';
+
+/** Adds (or takes back) one order's contribution to a batch's held roll-ups. */
+function holdFact(held: HeldRollups, f: OrderFact, sign: 1 | -1): void {
+  const dk = `${f.restaurant_id}|${f.day}|${f.hour}|${f.type}`;
+  const d = held.daily.get(dk) ?? { restaurant_id: f.restaurant_id, day: f.day, hour: f.hour, type: f.type, weekday: f.weekday, orders: 0, revenue: 0 };
+  d.orders += sign;
+  d.revenue += sign * f.revenue;
+  held.daily.set(dk, d);
+  for (const [id, qty, rev] of f.items) {
+    const ik = `${f.restaurant_id}|${f.day}|${id}`;
+    const i = held.items.get(ik) ?? { restaurant_id: f.restaurant_id, day: f.day, menu_item_id: id, quantity: 0, revenue: 0, orders: 0 };
+    i.quantity += sign * qty;
+    i.revenue += sign * rev;
+    i.orders += sign;
+    held.items.set(ik, i);
+  }
+}
+
+/** A batch's held roll-ups in one upsert per table (and one delete of facts no longer counted). */
+async function writeHeld(trx: Executor, held: HeldRollups): Promise<void> {
+  const db = trx as Kysely<DB>;
+  const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / 500) }, (_, i) => xs.slice(i * 500, i * 500 + 500));
+  for (const rows of chunks([...held.daily.values()])) {
+    await db
+      .insertInto('analytics_daily')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['restaurant_id', 'day', 'hour', 'type']).doUpdateSet((eb) => ({
+          orders: eb('analytics_daily.orders', '+', eb.ref('excluded.orders')),
+          revenue: eb('analytics_daily.revenue', '+', eb.ref('excluded.revenue')),
+        })),
+      )
+      .execute();
+  }
+  for (const rows of chunks([...held.items.values()])) {
+    await db
+      .insertInto('analytics_item_daily')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['restaurant_id', 'day', 'menu_item_id']).doUpdateSet((eb) => ({
+          quantity: eb('analytics_item_daily.quantity', '+', eb.ref('excluded.quantity')),
+          revenue: eb('analytics_item_daily.revenue', '+', eb.ref('excluded.revenue')),
+          orders: eb('analytics_item_daily.orders', '+', eb.ref('excluded.orders')),
+        })),
+      )
+      .execute();
+  }
+  const gone = [...held.facts].filter(([, f]) => f === null).map(([id]) => id);
+  for (const ids of chunks(gone)) await db.deleteFrom('analytics_order_facts').where('order_id', 'in', ids).execute();
+  const kept = [...held.facts.values()].filter((f): f is OrderFact => f !== null).map((f) => ({ ...f, items: JSON.stringify(f.items) }));
+  for (const rows of chunks(kept)) {
+    await db
+      .insertInto('analytics_order_facts')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.column('order_id').doUpdateSet((eb) => ({
+          restaurant_id: eb.ref('excluded.restaurant_id'),
+          day: eb.ref('excluded.day'),
+          hour: eb.ref('excluded.hour'),
+          weekday: eb.ref('excluded.weekday'),
+          type: eb.ref('excluded.type'),
+          revenue: eb.ref('excluded.revenue'),
+          customer_id: eb.ref('excluded.customer_id'),
+          items: eb.ref('excluded.items'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * A batch's order (sync): its roll-ups are held and written with the batch's others at its
+ * end. An order of a customer goes the usual way: its customer's totals and points are read back.
+ */
+async function holdOrderRollups(trx: Executor, held: HeldRollups, order: OrderRow, items: OrderItemRow[], zone: string, isNew: boolean): Promise<boolean> {
+  const db = trx as Kysely<DB>;
+  const before = isNew ? null : readFact(await db.selectFrom('analytics_order_facts').selectAll().where('order_id', '=', order.id).executeTakeFirst());
+  const after = countsAsSale(order) ? factOf(order, items, zone) : null;
+  if (before?.customer_id || after?.customer_id) return false;
+  if (sameFact(before, after)) return true;
+  if (before) holdFact(held, before, -1);
+  if (after) holdFact(held, after, 1);
+  held.facts.set(order.id, after);
+  return true;
+}
+
 let registered = false;
 
 /** Registers the roll-up hook once per process. */
 export function registerRollupHook(): void {
   if (registered) return;
   registered = true;
-  onOrderChange((trx, change) => syncOrderRollups(trx, change.order, change.items, undefined, change.previousStatus === null));
+  onOrderChange(async (trx, change) => {
+    const isNew = change.previousStatus === null;
+    if (!change.shared) return syncOrderRollups(trx, change.order, change.items, undefined, isNew);
+    // many orders changed together (a sync batch): the time zone is read once, and what they
+    // add up is written once for the batch (onOrderBatchEnd below)
+    const zone = await sharedRead(change, `zone:${change.order.restaurant_id}`, () => zoneOf(trx, change.order.restaurant_id));
+    const held = await sharedRead(change, HELD, async (): Promise<HeldRollups> => ({ daily: new Map(), items: new Map(), facts: new Map() }));
+    if (!(await holdOrderRollups(trx, held, change.order, change.items, zone, isNew))) await syncOrderRollups(trx, change.order, change.items, zone, isNew);
+  });
+  onOrderBatchEnd(async (trx, shared) => {
+    const held = (await shared.get(HELD)) as HeldRollups | undefined;
+    if (held) await writeHeld(trx, held);
+  });
 }

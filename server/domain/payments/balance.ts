@@ -26,9 +26,20 @@ export const lineTotal = (line: Pick<OrderItemRow, 'line_subtotal' | 'tax_amount
 
 /** Payments less refunds of one order, tips aside: made from the records, the same on every node. */
 export async function countPaid(db: Executor, orderId: string): Promise<number> {
-  const paid = await db.selectFrom('payments').select((eb) => eb.fn.sum<number>('amount').as('n')).where('order_id', '=', orderId).executeTakeFirst();
-  const back = await db.selectFrom('payment_refunds').select((eb) => eb.fn.sum<number>('amount').as('n')).where('order_id', '=', orderId).executeTakeFirst();
-  return Number(paid?.n ?? 0) - Number(back?.n ?? 0);
+  return (await countPaidOf(db, [orderId])).get(orderId) ?? 0;
+}
+
+/** countPaid of many orders in two statements (sync counts every order a batch touched). */
+export async function countPaidOf(db: Executor, orderIds: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (let i = 0; i < orderIds.length; i += 500) {
+    const ids = orderIds.slice(i, i + 500);
+    const sums = (table: 'payments' | 'payment_refunds') =>
+      db.selectFrom(table).select((eb) => ['order_id', eb.fn.sum<number>('amount').as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute();
+    for (const r of await sums('payments')) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(r.n ?? 0));
+    for (const r of await sums('payment_refunds')) out.set(r.order_id, (out.get(r.order_id) ?? 0) - Number(r.n ?? 0));
+  }
+  return out;
 }
 
 /**

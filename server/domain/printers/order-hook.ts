@@ -1,4 +1,5 @@
-import { onOrderChange } from '../orders/hooks.ts';
+import { onOrderChange, sharedRead } from '../orders/hooks.ts';
+import { hasActivePrinter } from './printers.ts';
 import { enqueueKitchenTickets, enqueueReceipts, enqueueVoidTickets } from './jobs.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -22,6 +23,9 @@ export function registerPrintHooks(): void {
   registered = true;
   onOrderChange(async (trx, change) => {
     const { actor, order, items, previousStatus, newItemIds, firedItemIds, voidedItemIds } = change;
+    // tickets and receipts go to active printers only: a batch of orders changed together (sync)
+    // asks once whether there is one, instead of reading stations and printers for each order
+    if (change.shared && !(await sharedRead(change, `printers:${order.restaurant_id}`, () => hasActivePrinter(trx, order.restaurant_id)))) return;
     if (sentToKitchen(order.status)) {
       // held courses wait for their fire; voided lines are never cooked
       const sendable = (i: (typeof items)[number]) => i.held !== 1 && !i.voided_at;

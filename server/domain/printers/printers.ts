@@ -119,6 +119,12 @@ export async function deletePrinter(trx: Executor, actor: Actor, id: string) {
 }
 
 /** Active printers of a restaurant serving one station. */
+/** Whether the restaurant has a printer switched on (tickets and receipts go to none otherwise). */
+export async function hasActivePrinter(db: Executor, restaurantId: string): Promise<boolean> {
+  const row = await db.selectFrom('printers').select('id').where('restaurant_id', '=', restaurantId).where('is_active', '=', 1).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function printersForStation(db: Executor, restaurantId: string, station: string) {
   const rows = await db.selectFrom('printers').selectAll().where('restaurant_id', '=', restaurantId).where('is_active', '=', 1).orderBy('created').orderBy('id').execute();
   return rows.filter((p) => printerStations(p).includes(station));
