@@ -107,17 +107,19 @@ function NotFound() {
   );
 }
 
+// Whether the hub needs its setup, and who is signed in, asked together as the app starts (not
+// after its first draw): a tablet's first screen waits for one round trip, not two.
+void (async () => {
+  const signedIn = loadSession();
+  try {
+    setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
+  } catch {
+    setupRequired.value = false;
+  }
+  await signedIn;
+})();
+
 export function App() {
-  useEffect(() => {
-    void (async () => {
-      try {
-        setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
-      } catch {
-        setupRequired.value = false;
-      }
-      if (!setupRequired.value) await loadSession();
-    })();
-  }, []);
 
   // the live feed runs while someone is signed in (the API client stops it on a 401)
   const signedIn = !!session.value;
