@@ -342,10 +342,16 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
 function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; onPick: (i: Item) => void }) {
   const [cat, setCat] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  // made once per menu, not on each keystroke: each item's name to search in, and its tile's
+  // content (the same nodes each time, so a tile still shown is not drawn again)
+  const prepared = useMemo(() => {
+    const c = cur();
+    return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{money(i.price, c)}</small></> }]));
+  }, [items]);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return items.filter((i) => (q ? i.name.toLowerCase().includes(q) : !cat || i.category === cat));
-  }, [items, cat, search]);
+    return items.filter((i) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat));
+  }, [items, prepared, cat, search]);
   return (
     <section aria-label={t('service.search')}>
       <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
@@ -360,7 +366,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
         page={80}
         label={t('service.search')}
         keyOf={(i) => i.id}
-        render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
+        render={(i) => prepared.get(i)!.tile}
         onPick={onPick}
       />
     </section>
