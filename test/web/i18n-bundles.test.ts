@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { de } from '../../app/web/src/i18n/de.ts';
 import { en } from '../../app/web/src/i18n/en.ts';
 import { screensDe } from '../../app/web/src/i18n/screens/de.ts';
 import { screensEn } from '../../app/web/src/i18n/screens/en.ts';
@@ -65,4 +66,25 @@ describe('the texts the screens and guest pages load', () => {
     const main = readdirSync(join(dist, 'assets')).filter((f) => /^main-.*\.js$/.test(f));
     expect(main.some((f) => readFileSync(join(dist, 'assets', f), 'utf8').includes(only[0]))).toBe(true);
   });
+
+  it("the back office's first load holds English alone; another language is a file fetched for its reader", () => {
+    const dist = 'app/web/dist';
+    // German texts of the back office that no other language shares, long enough to be its own
+    const german = Object.values(de).filter((v) => v.length > 40 && !Object.values(en).includes(v as never));
+    expect(german.length).toBeGreaterThan(10);
+    const html = readFileSync(join(dist, 'index.html'), 'utf8');
+    const first = [...html.matchAll(/(?:src|href)="\/app\/assets\/([\w.-]+\.js)"/g)].map((m) => m[1]);
+    expect(first.length).toBeGreaterThan(0);
+    const code = first.map((s) => readFileSync(join(dist, 'assets', s), 'utf8')).join('\n');
+    expect(german.filter((v) => code.includes(v))).toEqual([]);
+    expect(code.includes(only(en)[0]!)).toBe(true);
+    // and a file of its own carries them all
+    const files = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dist, 'assets', f), 'utf8'));
+    expect(files.some((c) => german.every((v) => c.includes(v)))).toBe(true);
+  });
 });
+
+/** texts of the back office alone (not the screens'), long enough not to appear by chance */
+function only(dict: Record<string, string>): string[] {
+  return Object.values(dict).filter((v) => v.length > 40 && !Object.values(screensEn).includes(v as never));
+}

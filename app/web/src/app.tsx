@@ -1,15 +1,9 @@
-import './i18n/ops/index.ts';
-import './i18n/service/index.ts';
-import './i18n/payments/index.ts';
-import './i18n/first-day/index.ts';
-import './i18n/venue/index.ts';
-import './i18n/forms/index.ts';
 import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
 import { get, onUnauthorized } from './lib/api.ts';
-import { t } from './lib/i18n.ts';
+import { languageReady, t } from './lib/i18n.ts';
 import { live } from './lib/live.ts';
 import { navigate, route } from './lib/router.ts';
 import { can, loadSession, session } from './lib/session.ts';
@@ -113,17 +107,19 @@ function NotFound() {
   );
 }
 
+// Whether the hub needs its setup, and who is signed in, asked together as the app starts (not
+// after its first draw): a tablet's first screen waits for one round trip, not two.
+void (async () => {
+  const signedIn = loadSession();
+  try {
+    setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
+  } catch {
+    setupRequired.value = false;
+  }
+  await signedIn;
+})();
+
 export function App() {
-  useEffect(() => {
-    void (async () => {
-      try {
-        setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
-      } catch {
-        setupRequired.value = false;
-      }
-      if (!setupRequired.value) await loadSession();
-    })();
-  }, []);
 
   // the live feed runs while someone is signed in (the API client stops it on a 401)
   const signedIn = !!session.value;
@@ -132,7 +128,7 @@ export function App() {
   }, [signedIn]);
 
   const path = route.value.path;
-  if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined)) return <Loading />;
+  if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined) || !languageReady.value) return <Loading />;
   if (setupRequired.value) {
     return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }

@@ -1,9 +1,14 @@
 import { render } from 'preact';
+import { screensTexts } from '../i18n/screens/index.ts';
+import { addDictionaries } from '../lib/i18n.ts';
 import '../styles.css';
 import './guest.css';
 import { Feedback } from './feedback.tsx';
 import { QrOrdering } from './qr.tsx';
 import { WaitlistJoin, WaitlistStatus } from './waitlist.tsx';
+
+// the screens' texts in all five languages (this page's only ones)
+addDictionaries(screensTexts);
 
 /**
  * The guest's pages, for a phone and no sign-in: QR ordering (/qr/<token>), the waitlist (/r/<slug>/waitlist,

@@ -53,6 +53,11 @@ export function when(unixSeconds: number | null | undefined, style: Style = 'dat
   return fmt(`dt:${locale.value}:${tz}:${style}`, () => new Intl.DateTimeFormat(locale.value, { ...OPTIONS[style], timeZone: tz })).format(new Date(unixSeconds * 1000));
 }
 
+/** Hours and minutes of a moment on a given zone's wall clock (the screens' clock), in the reader's format. */
+export function clockTime(unixSeconds: number, tz: string | undefined): string {
+  return fmt(`clock:${locale.value}:${tz ?? ''}`, () => new Intl.DateTimeFormat(locale.value, { hour: '2-digit', minute: '2-digit', timeZone: tz })).format(unixSeconds * 1000);
+}
+
 /** Today's date (YYYY-MM-DD) at the restaurant. */
 export function todayAtRestaurant(offsetDays = 0): string {
   const d = new Date(Date.now() + offsetDays * 86_400_000);

@@ -19,7 +19,7 @@ const scopes = computed(() => new Set(session.value?.scopes ?? []));
 export const can = (scope: string): boolean => scopes.value.has(scope);
 
 /** The page-readable half of a session's cookies: set and cleared with the session cookie itself. */
-const mayBeSignedIn = () => document.cookie.split(/;\s*/).some((c) => c.startsWith('comanda_csrf=') && c.length > 'comanda_csrf='.length);
+export const mayBeSignedIn = () => document.cookie.split(/;\s*/).some((c) => c.startsWith('comanda_csrf=') && c.length > 'comanda_csrf='.length);
 
 export async function loadSession(): Promise<Session | null> {
   // nobody signed in on this browser: no probe (a 401 in every sign-in page's console)

@@ -3,7 +3,7 @@ import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
-import { loadSession, session } from '../lib/session.ts';
+import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
 import { OPEN_STATUSES } from '../lib/types.ts';
 import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
 import { Button, Dialog, Field } from '../ui/kit.tsx';
@@ -65,10 +65,34 @@ export function PinSignIn() {
   );
 }
 
+const loadTables = () => getAll<PlanTable>('/v1/tables');
+const loadOpen = async () => (await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })))).flat();
+
+/**
+ * A tablet opening /app/service asks for the floor while the app still asks who is signed in
+ * (this module is fetched at once for that path, see app.tsx): the first draw has the tables.
+ * Only when a session cookie is there; taken by the page's first mount, later ones ask afresh.
+ */
+let early: { tables: Promise<PlanTable[]>; orders: Promise<Order[]>; got: { tables?: PlanTable[]; orders?: Order[] } } | null = null;
+if (location.pathname.startsWith('/app/service') && mayBeSignedIn()) {
+  const got: { tables?: PlanTable[]; orders?: Order[] } = {};
+  const tables = loadTables();
+  const orders = loadOpen();
+  tables.then((x) => (got.tables = x), () => {});
+  orders.then((x) => (got.orders = x), () => {});
+  early = { tables, orders, got };
+}
+const takeEarly = () => {
+  const e = early;
+  early = null;
+  return e;
+};
+
 /** Order entry at the table: the floor plan, then a table's check with the menu beside it. */
 export function ServicePage() {
-  const [tables, setTables] = useState<PlanTable[]>([]);
-  const [orders, setOrders] = useState<Map<string, Order>>(new Map());
+  const [first] = useState(takeEarly);
+  const [tables, setTables] = useState<PlanTable[]>(() => first?.got.tables ?? []);
+  const [orders, setOrders] = useState<Map<string, Order>>(() => new Map((first?.got.orders ?? []).map((o) => [o.id, o])));
   const [table, setTable] = useState<PlanTable | null>(null);
   const [trusted, setTrusted] = useState(false);
   // tables a party sits at without a check yet (seated from a booking or the waitlist)
@@ -77,19 +101,22 @@ export function ServicePage() {
     const sittings = await getAll<{ id: string; table: string | null; status: string }>('/v1/reservations', { date: todayAtRestaurant(), status: 'seated' });
     setSeated(new Set(sittings.map((r) => r.table).filter((x): x is string => !!x)));
   };
-  const load = async () => {
-    const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
-    setOrders(new Map(lists.flat().map((o) => [o.id, o])));
+  const load = async (open: Promise<Order[]> = loadOpen()) => {
+    const list = await open;
+    setOrders(new Map(list.map((o) => [o.id, o])));
+    // after the floor is drawn: the restaurant's date needs a time-zone format, whose first
+    // build (the zone data) costs a cheap tablet more than drawing the floor
+    await new Promise((r) => setTimeout(r, 0));
     await loadSeated();
   };
   useEffect(() => {
-    void getAll<PlanTable>('/v1/tables').then(setTables);
+    void (first?.tables.catch(loadTables) ?? loadTables()).then(setTables);
     return live.listen(['orders', 'reservations'], (m) => {
       if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
       else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
-  useEffect(() => void load(), []);
+  useEffect(() => void load(first?.orders.catch(loadOpen)), []);
   const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
   const now = Date.now() / 1000;
   const stateOf = (tb: PlanTable): TableState => {
@@ -315,10 +342,16 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
 function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; onPick: (i: Item) => void }) {
   const [cat, setCat] = useState<string | null>(null);
   const [search, setSearch] = useState('');
+  // made once per menu, not on each keystroke: each item's name to search in, and its tile's
+  // content (the same nodes each time, so a tile still shown is not drawn again)
+  const prepared = useMemo(() => {
+    const c = cur();
+    return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{money(i.price, c)}</small></> }]));
+  }, [items]);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return items.filter((i) => (q ? i.name.toLowerCase().includes(q) : !cat || i.category === cat));
-  }, [items, cat, search]);
+    return items.filter((i) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat));
+  }, [items, prepared, cat, search]);
   return (
     <section aria-label={t('service.search')}>
       <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
@@ -333,7 +366,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
         page={80}
         label={t('service.search')}
         keyOf={(i) => i.id}
-        render={(i) => (<><span>{i.name}</span><small>{money(i.price, cur())}</small></>)}
+        render={(i) => prepared.get(i)!.tile}
         onPick={onPick}
       />
     </section>

@@ -1,8 +1,9 @@
 import { render } from 'preact';
+import { screensTexts } from '../i18n/screens/index.ts';
 import { useEffect, useState } from 'preact/hooks';
 import './screens.css';
 import { ApiFailure, onUnauthorized } from '../lib/api.ts';
-import { t } from '../lib/i18n.ts';
+import { addDictionaries, t } from '../lib/i18n.ts';
 import { config, startDevice, storedDevice, storeDevice, unpaired } from './device.ts';
 import { ExpoScreen } from './expo.tsx';
 import { FloorScreen } from './floor.tsx';
@@ -10,6 +11,9 @@ import { loadSession, session } from '../lib/session.ts';
 import { KitchenScreen } from './kitchen.tsx';
 import { PairScreen } from './pair.tsx';
 import { ScreenBar } from './frame.tsx';
+
+// the screens' texts in all five languages (this page's only ones)
+addDictionaries(screensTexts);
 
 /**
  * The kitchen, expo and floor screens: a page of their own (dark, large, no back-office
