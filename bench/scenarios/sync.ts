@@ -123,6 +123,20 @@ async function weekAndLag(): Promise<string[]> {
     await Promise.all(writers);
     await Promise.race([Promise.all(watchers), new Promise((res) => setTimeout(res, 30_000))]);
     const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} orders)`;
+    // an order still missing after 30 s: say which way, and whether it comes at all (a lost wake-up
+    // arrives with the next push or pull; a lost order never does, or only with the repair)
+    const missing: [string, string, Database][] = [
+      ...[...waiting.toCloud.keys()].map((id): [string, string, Database] => ['hub → cloud', id, cloudDb!]),
+      ...[...waiting.toHub.keys()].map((id): [string, string, Database] => ['cloud → hub', id, hubDb]),
+    ];
+    for (const [way, id, db] of missing) {
+      const t = performance.now();
+      const came = await poll(`order ${id}`, async () => (await db.db.selectFrom('orders').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, 60_000, 100).then(
+        () => true,
+        () => false,
+      );
+      out.push(`  ${way}: ${id} missing after 30 s; ${came ? `arrived ${((performance.now() - t) / 1000 + 30).toFixed(1)} s after the writing stopped` : 'still missing 90 s after'}`);
+    }
     const lost = waiting.toCloud.size + waiting.toHub.size;
     const ok = lost === 0 && percentile(lags.toCloud, 99) < 2000 && percentile(lags.toHub, 99) < 2000;
     out.push(`online lag at ${LAG_RATE} orders/s each way for ${LAG_SECONDS} s, from the answer to the row on the other side:`);
