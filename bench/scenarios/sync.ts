@@ -89,6 +89,9 @@ async function weekAndLag(): Promise<string[]> {
     const lags = { toCloud: [] as number[], toHub: [] as number[] };
     const waiting = { toCloud: new Map<string, number>(), toHub: new Map<string, number>() };
     let writing = true;
+    // the watchers stop only after the writers: an order still in flight when the writing stops
+    // is registered after it, and a watcher that stopped on `writing` said it "never arrived"
+    let writersDone = false;
     const writer = async (api: ApiClient, into: Map<string, number>) => {
       const begin = performance.now();
       let n = 0;
@@ -102,7 +105,7 @@ async function weekAndLag(): Promise<string[]> {
       }
     };
     const watcher = async (db: Database, from: Map<string, number>, into: number[]) => {
-      while (writing || from.size > 0) {
+      while (!writersDone || from.size > 0) {
         const ids = [...from.keys()];
         if (ids.length) {
           const seen = await db.db.selectFrom('orders').select('id').where('id', 'in', ids).execute();
@@ -121,6 +124,7 @@ async function weekAndLag(): Promise<string[]> {
     await new Promise((res) => setTimeout(res, LAG_SECONDS * 1000));
     writing = false;
     await Promise.all(writers);
+    writersDone = true;
     await Promise.race([Promise.all(watchers), new Promise((res) => setTimeout(res, 30_000))]);
     const fmt = (xs: number[]) => `p50 ${percentile(xs, 50).toFixed(0)} ms, p99 ${percentile(xs, 99).toFixed(0)} ms, max ${Math.max(...xs).toFixed(0)} ms (${xs.length} orders)`;
     // an order still missing after 30 s: say which way, and whether it comes at all (a lost wake-up
@@ -222,6 +226,7 @@ async function manyHubs(): Promise<string[]> {
     const waiting = new Map<string, number>();
     const lags: number[] = [];
     let writing = true;
+    let writersDone = false; // as above: the watcher stops only after the writers
     const writer = async (i: number) => {
       const begin = performance.now() + Math.random() * 1000;
       await new Promise((r) => setTimeout(r, begin - performance.now()));
@@ -242,7 +247,7 @@ async function manyHubs(): Promise<string[]> {
       }
     };
     const watcher = async () => {
-      while (writing || waiting.size > 0) {
+      while (!writersDone || waiting.size > 0) {
         const ids = [...waiting.keys()];
         for (let k = 0; k < ids.length; k += 500) {
           const seen = await cloudDb!.db.selectFrom('orders').select('id').where('id', 'in', ids.slice(k, k + 500)).execute();
@@ -261,6 +266,7 @@ async function manyHubs(): Promise<string[]> {
     await new Promise((r) => setTimeout(r, LAG_HUB_SECONDS * 1000));
     writing = false;
     await Promise.all(writers);
+    writersDone = true;
     await Promise.race([watching, new Promise((r) => setTimeout(r, 30_000))]);
     const p99 = percentile(lags, 99);
     out.push(
