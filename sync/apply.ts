@@ -394,6 +394,9 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
       throw new ApiError('sync_restaurant_mismatch', `The batch holds a row of another restaurant (${c.table} ${c.row_id}).`);
     }
     if (c.data.id !== c.row_id) throw new ApiError('sync_batch_invalid', `A change names row ${c.row_id} but carries another.`, 'row_id');
+    // no command removes a restaurant: a change that does is forged or broken, and applied it
+    // would leave the venue's orders without their restaurant (every later order refused)
+    if (c.table === 'restaurants' && c.op === 'delete') throw new ApiError('sync_batch_invalid', 'A batch cannot remove a restaurant.', 'op');
     const cols = await columnsOf(trx, c.table);
     for (const k of Object.keys(c.data)) {
       if (!cols.has(k)) throw new ApiError('sync_batch_invalid', `Table ${c.table} has no column ${k}.`, 'data');

@@ -132,6 +132,19 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     expect((await p.cloud.api.get(`/v1/tables/${menuB.table}`)).status).toBe(200);
   });
 
+  it('removing its own restaurant is refused whole (400): the cloud still takes the hub’s orders', async () => {
+    const head = await cloudHead();
+    const own = (await rowsOf('restaurants', A))[0];
+    const res = await push([{ table: 'restaurants', row: own, op: 'delete' }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'sync_batch_invalid', message: 'A batch cannot remove a restaurant.' });
+    expect(await cloudHead()).toBe(head);
+    expect((await rowsOf('restaurants', A))).toHaveLength(1);
+    const order = (await rowsOf('orders', A))[0];
+    const res2 = await push([{ table: 'orders', row: { ...order, id: `ord_forged${randomBytes(8).toString('hex')}` }, op: 'insert' }]);
+    expect(res2.status, JSON.stringify(res2.body)).toBe(200);
+  });
+
   it("replacing B's owner's password_hash with A's is refused: A's password does not sign in as B's owner", async () => {
     const ownerB = (await rowsOf('users', B)).find((u) => u.role === 'owner')!;
     const hash = await hashPassword('a password a chose');
