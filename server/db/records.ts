@@ -34,6 +34,18 @@ export async function insertCompleteRecord<T extends RecordTable>(trx: Executor,
   return row;
 }
 
+type Key = { id: string; restaurant_id?: string };
+
+/** A query narrowed to one record: by id, and by restaurant where the key names one. */
+const byKey = (q: any, key: Key): any => {
+  const one = q.where('id', '=', key.id);
+  return key.restaurant_id === undefined ? one : one.where('restaurant_id', '=', key.restaurant_id);
+};
+
+/** The one-row UPDATE of updateRecord and of a batch's patches: the new row, or undefined where it is gone. */
+const updateRow = (trx: Executor, table: string, key: Key, patch: Record<string, unknown>): Promise<Record<string, unknown> | undefined> =>
+  byKey((trx as Kysely<any>).updateTable(table).set(patch), key).returningAll().executeTakeFirst();
+
 /** Updates one record of one restaurant; returns the new row, or undefined if it does not exist. */
 export async function updateRecord<T extends RecordTable>(
   trx: Executor,
@@ -43,9 +55,7 @@ export async function updateRecord<T extends RecordTable>(
 ): Promise<Row<T> | undefined> {
   // a local write claims only the columns whose value it changes (see changedColumns)
   const fields = provenance.has(trx) ? [] : await changedColumns(trx, table, key, patch as Record<string, unknown>);
-  let q: any = (trx as Kysely<any>).updateTable(table as string).set(patch as any).where('id', '=', key.id);
-  if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
-  const saved = (await q.returningAll().executeTakeFirst()) as Row<T> | undefined;
+  const saved = (await updateRow(trx, table, key, patch as Record<string, unknown>)) as Row<T> | undefined;
   if (saved) await appendChange(trx, table, 'update', saved as any, fields);
   return saved;
 }
@@ -61,8 +71,7 @@ export async function updateRecord<T extends RecordTable>(
 async function changedColumns(trx: Executor, table: string, key: { id: string; restaurant_id?: string }, patch: Record<string, unknown>): Promise<string[]> {
   const cols = Object.keys(patch);
   if (cols.length === 0) return cols;
-  let q: any = (trx as Kysely<any>).selectFrom(table).select(cols).where('id', '=', key.id);
-  if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
+  let q: any = byKey((trx as Kysely<any>).selectFrom(table).select(cols), key);
   if (locksRows(trx)) q = q.forUpdate();
   const before = (await q.executeTakeFirst()) as Record<string, unknown> | undefined;
   if (!before) return cols;
@@ -97,9 +106,7 @@ export async function deleteRecord<T extends RecordTable>(
   table: T,
   key: { id: string; restaurant_id?: string },
 ): Promise<Row<T> | undefined> {
-  let q: any = (trx as Kysely<any>).deleteFrom(table as string).where('id', '=', key.id);
-  if (key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', key.restaurant_id);
-  const removed = (await q.returningAll().executeTakeFirst()) as Row<T> | undefined;
+  const removed = (await byKey((trx as Kysely<any>).deleteFrom(table as string), key).returningAll().executeTakeFirst()) as Row<T> | undefined;
   if (removed) await appendChange(trx, table, 'delete', removed as any);
   return removed;
 }
@@ -308,11 +315,7 @@ async function updateMany(trx: Executor, list: Extract<RecordWrite, { op: 'updat
   if (!locksRows(trx) || list.length === 1) {
     // the hub's SQLite runs in-process: a statement costs no round trip there
     const out: (Record<string, unknown> | undefined)[] = [];
-    for (const u of list) {
-      let q: any = (trx as Kysely<any>).updateTable(table).set(u.patch as any).where('id', '=', u.key.id);
-      if (u.key.restaurant_id !== undefined) q = q.where('restaurant_id', '=', u.key.restaurant_id);
-      out.push((await q.returningAll().executeTakeFirst()) as Record<string, unknown> | undefined);
-    }
+    for (const u of list) out.push(await updateRow(trx, table, u.key, u.patch));
     return out;
   }
   const cols = Object.keys(list[0].patch);
