@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue, IN_BROWSER } from './browser.ts';
 
 const DAY = 86_400_000;
 
@@ -12,7 +12,7 @@ const DAY = 86_400_000;
  * in words and explained; dates and percentages in German; the weekly chart's legend names the
  * week (no time of day) and shows money as money; the heat map passes axe's contrast check.
  */
-describe('analytics wording in the browser', () => {
+describe('analytics wording in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
@@ -74,9 +74,18 @@ describe('analytics wording in the browser', () => {
     const chart = page.locator('.chart').first();
     await chart.locator('.u-legend').waitFor();
     const over = chart.locator('.u-over');
-    const box = (await over.boundingBox())!;
-    await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2);
     const values = chart.locator('.u-legend .u-value');
+    // the day chart is swapped for the week chart when its numbers arrive: point at whichever is
+    // drawn, and again if it was swapped under the pointer
+    await vi.waitFor(
+      async () => {
+        const box = await over.boundingBox({ timeout: 1_000 });
+        if (!box) throw new Error('no chart yet');
+        await over.hover({ position: { x: box.width - 3, y: box.height / 2 }, timeout: 1_000 });
+        expect(await values.first().textContent({ timeout: 1_000 })).toMatch(/^Woche/);
+      },
+      { timeout: 10_000, interval: 250 },
+    );
     await expect.poll(() => values.first().textContent()).toMatch(/^Woche ab \d{1,2}\.\d{1,2}\.\d{4}$|^Woche ab \d{1,2}\. \w+\.? \d{4}$/);
     expect(await values.first().textContent()).not.toMatch(/\d:\d\d/);
     expect(await values.nth(1).textContent()).toMatch(/€$/);

@@ -6,7 +6,7 @@ import { silentLogger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
-import { checkPage, launch, shot } from './browser.ts';
+import { checkPage, launch, shot, IN_BROWSER } from './browser.ts';
 
 /**
  * The back office in a real browser against a real hub on loopback, through the UI only: a
@@ -14,7 +14,7 @@ import { checkPage, launch, shot } from './browser.ts';
  * a screenshot of each under .tmp/screenshots/). One browser for the file; the UI does not
  * depend on the database, so this runs on SQLite (the API under it is tested on both).
  */
-describe('back office in the browser', () => {
+describe('back office in the browser', IN_BROWSER, () => {
   let server: ComandaServer;
   let url: string;
   let browser: Browser;

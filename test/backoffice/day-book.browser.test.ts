@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
-import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /**
  * The reservations day book as a host uses it: a row for every table (booked or not), a booking
  * made for another day leaves the book on that day, the table picker leaves out tables taken at
  * the chosen time, and long guest names are shown whole.
  */
-describe('the reservations day book in the browser', () => {
+describe('the reservations day book in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /**
  * A new venue's first day in Chromium against a real hub: Today lists what is still missing
@@ -9,7 +9,7 @@ import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
  * through the pages, bookings say that opening hours are missing instead of "nothing free",
  * and the guest waitlist page of a venue that has it switched off says closed.
  */
-describe('first day in the browser', () => {
+describe('first day in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
@@ -90,7 +90,7 @@ describe('first day in the browser', () => {
   });
 });
 
-describe('share and connect in the browser', () => {
+describe('share and connect in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestHub } from '../helpers/server.ts';
-import { checkPage, expectAccessible, shot, signedInHub } from './browser.ts';
+import { checkPage, expectAccessible, shot, signedInHub, IN_BROWSER } from './browser.ts';
 
 /**
  * The back office's one form dialog and one confirmation, from the keyboard: a dialog opens on
@@ -9,7 +9,7 @@ import { checkPage, expectAccessible, shot, signedInHub } from './browser.ts';
  * API's), with aria-invalid and the focus on it, and focus goes back to the opener after Save;
  * a remove is asked once more.
  */
-describe('form dialogs and confirmations in the browser', () => {
+describe('form dialogs and confirmations in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let page: Page;
   let close = async () => {};

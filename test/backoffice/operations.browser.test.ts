@@ -10,7 +10,7 @@ import { applyChanges } from '../../sync/apply.ts';
 import { toWire } from '../../sync/changes.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
-import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue, IN_BROWSER } from './browser.ts';
 
 const HOUR = 3600_000;
 
@@ -22,7 +22,7 @@ const HOUR = 3600_000;
  * booking the cloud made for a table the hub had already given away, applied through the
  * sync apply path) shown in words with a link, and a server's Today without a failed request.
  */
-describe('back office operations in the browser', () => {
+describe('back office operations in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let dataDir: string;
   let emu: PrinterEmulator;

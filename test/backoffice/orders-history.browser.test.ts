@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { seedDemo } from '../../server/demo/seed.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /** Orders → History on a venue with nothing yet today (the demo, the morning after) opens on the last day with orders. */
-describe('order history in the browser', () => {
+describe('order history in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

@@ -4,7 +4,7 @@ import { PrinterEmulator } from '../../printers/emulator.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { drain } from '../printers/fixtures.ts';
-import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
+import { checkPage, launch, OWNER, setUpVenue, IN_BROWSER } from './browser.ts';
 
 /**
  * Taking payment at a tablet (800×1280) in Chromium against a real hub, through the UI only:
@@ -12,7 +12,7 @@ import { checkPage, launch, OWNER, setUpVenue } from './browser.ts';
  * change, the check is paid and its table free, a refund puts the amount back on the bill,
  * and the day's close adds it up and prints the Z report on an emulated receipt printer.
  */
-describe('payments in the browser at a tablet viewport', () => {
+describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let emu: PrinterEmulator;

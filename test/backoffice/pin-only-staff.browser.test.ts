@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /** A line cook with no email is added from the Staff page with a PIN, and listed as PIN-only. */
-describe('staff without an email in the browser', () => {
+describe('staff without an email in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

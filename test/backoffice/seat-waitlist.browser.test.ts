@@ -2,14 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, shot, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, shot, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /**
  * The host seats a waitlist party at a table from the back office: the dialog offers only the
  * free tables that fit, and the floor screen, the service floor plan (both open on other
  * tablets, not reloaded) and the day book show the table taken by that party.
  */
-describe('seating a waitlist party at a table in the browser', () => {
+describe('seating a waitlist party at a table in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let context: BrowserContext;

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn } from './browser.ts';
+import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
 
 /**
  * The venue's own settings in Chromium against a real hub: its address in guest links is
  * edited on the Settings page, and a guest's phone opening a poster printed under the old
  * address still reaches the venue (and is shown the new address).
  */
-describe('venue settings in the browser', () => {
+describe('venue settings in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

@@ -4,7 +4,7 @@ import { silentLogger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { checkPage, expectAccessible, launch, OWNER, shot } from '../backoffice/browser.ts';
+import { checkPage, expectAccessible, launch, OWNER, shot, IN_BROWSER } from '../backoffice/browser.ts';
 
 /**
  * The done-when walk of a venue's first day (issue #30), as an owner would do it: a fresh hub,
@@ -18,7 +18,7 @@ import { checkPage, expectAccessible, launch, OWNER, shot } from '../backoffice/
  * The hub is told its public address (as an operator on a LAN would be) so that the addresses
  * the back office shows are the ones this machine can open.
  */
-describe('a venue’s first day, from the setup page to a seated waitlist party', () => {
+describe('a venue’s first day, from the setup page to a seated waitlist party', IN_BROWSER, () => {
   let server: ComandaServer;
   let root: string;
   let browser: Browser;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
@@ -10,7 +10,7 @@ import { startHub, type TestHub } from '../helpers/server.ts';
  * reload (pushed over /realtime, not the old once-a-minute read), and comes back the same way.
  * A dish 86'd while in the cart is refused by name (see qr-ordering.browser.test.ts).
  */
-describe('an 86’d dish leaves an open guest menu live', () => {
+describe('an 86’d dish leaves an open guest menu live', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let browser: Browser;

@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage } from '../backoffice/browser.ts';
+import { checkPage, IN_BROWSER } from '../backoffice/browser.ts';
 import { launch } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
 /** The pass in Chromium: lines of every station, an order highlighted once all is ready, "Served". */
-describe('expo screen in the browser', () => {
+describe('expo screen in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let till: ApiClient;

@@ -1,12 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
 /** The floor plan on a manager's tablet (the back office's sign-in), live from orders and bookings. */
-describe('floor screen in the browser', () => {
+describe('floor screen in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let till: ApiClient;

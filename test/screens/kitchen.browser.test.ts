@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch, shot } from '../backoffice/browser.ts';
+import { checkPage, launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
@@ -11,7 +11,7 @@ import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
  * is the real time (the ticket timers run on the tablet's clock); it is moved back only to
  * place an order that is already old.
  */
-describe('kitchen display in the browser', () => {
+describe('kitchen display in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let till: ApiClient;

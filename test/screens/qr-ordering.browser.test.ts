@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { WEB_DIST } from '../../server/http/web-app.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
@@ -12,7 +12,7 @@ import { startHub, type TestHub } from '../helpers/server.ts';
  * A guest at table 1 orders from a 390×844 phone by the table's QR code, against a real hub,
  * while the grill's kitchen screen (a paired 1280×800 tablet) shows what arrives and moves it.
  */
-describe('QR ordering on a phone, seen by the kitchen', () => {
+describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let browser: Browser;

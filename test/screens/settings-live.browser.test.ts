@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
@@ -11,7 +11,7 @@ import { startHub, type TestHub } from '../helpers/server.ts';
  * takes new ticket colours the moment they are saved. The hub's clock is the real time (the
  * tickets' ages run on the tablet's clock).
  */
-describe('settings reach open pages live', () => {
+describe('settings reach open pages live', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let browser: Browser;

@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
 /** The guest's waitlist and feedback pages on a 390×844 phone against a real hub. */
-describe('waitlist and feedback pages in the browser', () => {
+describe('waitlist and feedback pages in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let phone: Page;

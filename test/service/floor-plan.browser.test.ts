@@ -2,11 +2,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
 /** The floor plan editor: drag a table, move one with the arrow keys, save; service and the floor screen draw the same plan. */
-describe('arranging the floor plan in the browser', () => {
+describe('arranging the floor plan in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

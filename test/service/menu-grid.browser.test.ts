@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, setUpVenue, signIn } from '../backoffice/browser.ts';
+import { launch, setUpVenue, signIn, IN_BROWSER } from '../backoffice/browser.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
 /** A long menu on the service page: the grid draws a screenful, more as it scrolls; search reaches every item. */
-describe('a 300-item menu grid on the service page', () => {
+describe('a 300-item menu grid on the service page', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;

@@ -2,12 +2,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
-import { checkPage, launch, shot } from '../backoffice/browser.ts';
+import { checkPage, launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 
 /** The walk at a tablet viewport: PIN sign-in, table 12 from the plan, seats, a held course, send, fire, void, transfer. */
-describe('order entry at the table in the browser', () => {
+describe('order entry at the table in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let menu: Menu;
   let browser: Browser;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, launch } from '../backoffice/browser.ts';
+import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
 import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
@@ -13,7 +13,7 @@ import { converged, eventually, goOffline, goOnline, startPair, type Pair } from
  * the merge settles and lists, shown as conflicts a manager can read and open, and one settled on
  * the cloud gone from the hub's list.
  */
-describe('sync in the back office', () => {
+describe('sync in the back office', IN_BROWSER, () => {
   let pair: Pair & { link(): Promise<unknown> };
   let browser: Browser;
   let page: Page;

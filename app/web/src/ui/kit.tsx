@@ -215,8 +215,19 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     },
     [],
   );
+  // Escape is the page's to act on: the native dialog would close itself and tell the page a
+  // task later, and a tap on the opener in between would find the page still thinking it open
+  const shown = useRef(open);
+  shown.current = open;
+  const cancel = (e: Event) => {
+    e.preventDefault();
+    onClose();
+  };
+  const closed = () => {
+    if (shown.current) onClose();
+  };
   return (
-    <dialog ref={ref} aria-labelledby={id} onClose={onClose} class="dialog">
+    <dialog ref={ref} aria-labelledby={id} onCancel={cancel} onClose={closed} class="dialog">
       {open ? (
         <>
           <div class="dialog-head">
