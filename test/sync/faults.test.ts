@@ -206,8 +206,11 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       await until('the hub reports the rows it cannot make the same', async () => (await comanda('sync', 'status', '--data-dir', dir)).repair.state === 'diverged', 120_000);
       const status = await comanda('sync', 'status', '--data-dir', dir);
       expect(status.repair.unconverged).toEqual([{ table: 'menu_items', id: menuItem }]);
-      expect((await hubApi().get('/v1/sync/status')).body.repair).toMatchObject({ state: 'diverged', unconverged: [{ table: 'menu_items', id: menuItem }] });
-      expect((await cloudApi().get('/v1/sync/status')).body.repair).toMatchObject({ state: 'diverged', unconverged: [{ table: 'menu_items', id: menuItem }] });
+      // each side says so too; a reconnection on a loaded box may start another round first, which
+      // ends the same way
+      const said = { state: 'diverged', unconverged: [{ table: 'menu_items', id: menuItem }] };
+      await expect.poll(async () => (await hubApi().get('/v1/sync/status')).body.repair, { timeout: 60_000, interval: 250 }).toMatchObject(said);
+      await expect.poll(async () => (await cloudApi().get('/v1/sync/status')).body.repair, { timeout: 60_000, interval: 250 }).toMatchObject(said);
 
       // a person settles it: an edit travels like any change
       expect((await hubApi().patch(`/v1/menu_items/${menuItem}`, { description: 'Guanciale, pecorino' })).status).toBe(200);
