@@ -70,8 +70,10 @@ const loadOpen = async () => (await Promise.all(OPEN.map((status) => getAll<Orde
 
 /**
  * A tablet opening /app/service asks for the floor while the app still asks who is signed in
- * (this module is fetched at once for that path, see app.tsx): the first draw has the tables.
- * Only when a session cookie is there; taken by the page's first mount, later ones ask afresh.
+ * (service.html runs this module before the app): the first draw has the tables. The server
+ * has already started these requests with the page (Link preloads, see server/http/web-app.ts),
+ * so these calls take those answers. Only when a session cookie is there; taken by the page's
+ * first mount, later ones ask afresh.
  */
 let early: { tables: Promise<PlanTable[]>; orders: Promise<Order[]>; got: { tables?: PlanTable[]; orders?: Order[] } } | null = null;
 if (location.pathname.startsWith('/app/service') && mayBeSignedIn()) {
