@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
@@ -106,9 +106,14 @@ export function ServicePage() {
   const load = async (open: Promise<Order[]> = loadOpen()) => {
     const list = await open;
     setOrders(new Map(list.map((o) => [o.id, o])));
-    // after the floor is drawn: the restaurant's date needs a time-zone format, whose first
-    // build (the zone data) costs a cheap tablet more than drawing the floor
-    await new Promise((r) => setTimeout(r, 0));
+    // after the floor is painted (the next frame, not just the next task: a task could come
+    // first and hold the paint): the restaurant's date needs a time-zone format, whose first
+    // build (the locale data) costs a cheap tablet more than drawing the floor. A hidden page
+    // draws no frames, hence the timer beside it.
+    await new Promise((r) => {
+      requestAnimationFrame(() => setTimeout(r, 0));
+      setTimeout(r, 500);
+    });
     await loadSeated();
   };
   useEffect(() => {
@@ -350,6 +355,8 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
     const c = cur();
     return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{money(i.price, c)}</small></> }]));
   }, [items]);
+  // one function per menu: the grid keeps each item's tile while it stays the same
+  const tileOf = useCallback((i: Item) => prepared.get(i)!.tile, [prepared]);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     return items.filter((i) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat));
@@ -365,10 +372,10 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
       </div>
       <TileGrid
         items={shown}
-        page={80}
+        page={40}
         label={t('service.search')}
         keyOf={(i) => i.id}
-        render={(i) => prepared.get(i)!.tile}
+        render={tileOf}
         onPick={onPick}
       />
     </section>
