@@ -372,7 +372,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
       </div>
       <TileGrid
         items={shown}
-        page={40}
+        page={80}
         label={t('service.search')}
         keyOf={(i) => i.id}
         render={tileOf}
