@@ -19,7 +19,7 @@ function sourceHash(): string {
     if (st.isDirectory()) for (const e of fs.readdirSync(p).sort()) add(path.join(p, e));
     else h.update(path.relative(here, p)).update(fs.readFileSync(p));
   };
-  for (const p of ['src', 'index.html', 'screens.html', 'guest.html', 'public', 'vite.config.ts', 'build.ts']) if (fs.existsSync(path.join(here, p))) add(path.join(here, p));
+  for (const p of ['src', 'index.html', 'service.html', 'screens.html', 'guest.html', 'public', 'vite.config.ts', 'build.ts']) if (fs.existsSync(path.join(here, p))) add(path.join(here, p));
   const lock = path.join(here, '../../package-lock.json');
   if (fs.existsSync(lock)) h.update(fs.readFileSync(lock));
   return h.digest('hex');

@@ -1,7 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 
 /**
- * The head the three pages share (index.html, screens.html, guest.html): each of those files
+ * The head the pages share (index.html, service.html, screens.html, guest.html): each of those files
  * holds only what is its own (title, colour scheme, entry script).
  */
 const sharedHead = (): Plugin => ({
@@ -32,10 +32,13 @@ export default defineConfig({
     // cheap Android tablets: keep the first load small, uPlot only on the analytics page
     chunkSizeWarningLimit: 200,
     reportCompressedSize: false,
-    // three pages: the back office, the kitchen/expo/floor screens, the guest pages (kept small for phones)
+    // three pages: the back office, the kitchen/expo/floor screens, the guest pages (kept small
+    // for phones); and the back office again with the order-entry page in its first load, for
+    // the tablets that open /app/service
     rollupOptions: {
       input: {
         main: `${import.meta.dirname}/index.html`,
+        service: `${import.meta.dirname}/service.html`,
         screens: `${import.meta.dirname}/screens.html`,
         guest: `${import.meta.dirname}/guest.html`,
       },

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
+import { SESSION_COOKIE } from './session.ts';
 
 /** Where `npm run build:web` (app/web/build.ts) writes the back office. */
 export const WEB_DIST = fileURLToPath(new URL('../../app/web/dist/', import.meta.url));
@@ -68,8 +69,19 @@ function readAssets(dir: string): Map<string, Asset> {
 /** A table's QR page: `/qr/<token>`. */
 const QR_PAGE = /^\/qr\/([A-Za-z0-9]+)$/;
 
+/** The order-entry page a tablet opens: the back office with that page in its first load. */
+const SERVICE_PAGE = /^\/app\/service\/?$/;
+
+/**
+ * What the order-entry page asks first, fetched while its scripts load when someone is signed
+ * in (`app.tsx` and `pages/service.tsx` ask for exactly these: the setup and the session, the floor and its open checks).
+ * Without them a cheap tablet waited for its scripts to run before its first request.
+ */
+const SERVICE_FIRST = ['/v1/auth/setup', '/v1/auth/session', '/v1/tables?limit=100', ...['placed', 'preparing', 'ready', 'served'].map((s) => `/v1/orders?limit=100&status=${s}`)];
+
 /** The built page of a screen or guest path, else null (the back office's /app/… or not ours). */
 function pageFor(p: string): string | null {
+  if (SERVICE_PAGE.test(p)) return '/service.html';
   if (/^\/screens(\/[\w-]*)*$/.test(p)) return '/screens.html';
   if (QR_PAGE.test(p) || /^\/r\/[\w-]+\/(waitlist|feedback)$/.test(p) || /^\/waitlist\/[\w.-]+$/.test(p)) return '/guest.html';
   return null;
@@ -102,7 +114,9 @@ export function webApp(dir: string = WEB_DIST) {
       return;
     }
     const rel = page ?? p.slice('/app'.length);
-    let asset = files.get(rel);
+    const service = rel === '/service.html';
+    // a build from before the order-entry page had a page of its own: the back office serves it
+    let asset = files.get(rel) ?? (service ? files.get('/index.html') : undefined);
     const hashed = rel.startsWith('/assets/');
     if (!asset) {
       if (hashed || /\.[a-z0-9]+$/i.test(rel)) return next();
@@ -114,7 +128,10 @@ export function webApp(dir: string = WEB_DIST) {
     if (asset.type.startsWith('text/html')) {
       const qr = QR_PAGE.exec(p);
       // a phone on a slow line fetches the table's menu while the page's scripts are still coming
-      if (qr) ctx.set('Link', [`/public/qr/${qr[1]}`, `/public/qr/${qr[1]}/menu`].map((u) => `<${u}>; rel=preload; as=fetch; crossorigin`).join(', '));
+      const preload = qr ? [`/public/qr/${qr[1]}`, `/public/qr/${qr[1]}/menu`] : service && ctx.cookies.get(SESSION_COOKIE) ? SERVICE_FIRST : [];
+      if (preload.length) ctx.set('Link', preload.map((u) => `<${u}>; rel=preload; as=fetch; crossorigin`).join(', '));
+      // the answer differs with the cookie (the preloads): no cache may give one person's to another
+      if (service) ctx.set('Cache-Control', 'no-cache, private');
       ctx.set('Content-Security-Policy', CSP);
       ctx.set('Referrer-Policy', 'same-origin');
       ctx.set('X-Frame-Options', 'DENY');

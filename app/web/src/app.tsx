@@ -13,11 +13,10 @@ import { Loading, PageHeader } from './ui/kit.tsx';
 import { homeOf, Shell } from './ui/shell.tsx';
 
 // Each page loads with its first visit (charts and QR codes with theirs), so the first load
-// carries the shell, sign-in and setup only: a tablet opening /app/service waits for that page alone.
+// carries the shell, sign-in and setup only. A tablet opening /app/service gets service.html,
+// this app with that page in its first load (service-main.tsx), so it waits for no chunk after.
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<any>) => lazy(() => load().then((m) => ({ default: pick(m) })));
 const service = () => import('./pages/service.tsx');
-// a tablet opening the service page fetches its code while the app asks who is signed in
-if (location.pathname.startsWith('/app/service')) void service();
 const ServicePage = page(service, (m) => m.ServicePage);
 const PinSignIn = page(service, (m) => m.PinSignIn);
 const TodayPage = page(() => import('./pages/today.tsx'), (m) => m.TodayPage);

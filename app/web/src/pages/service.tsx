@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
@@ -70,8 +70,10 @@ const loadOpen = async () => (await Promise.all(OPEN.map((status) => getAll<Orde
 
 /**
  * A tablet opening /app/service asks for the floor while the app still asks who is signed in
- * (this module is fetched at once for that path, see app.tsx): the first draw has the tables.
- * Only when a session cookie is there; taken by the page's first mount, later ones ask afresh.
+ * (service.html runs this module before the app): the first draw has the tables. The server
+ * has already started these requests with the page (Link preloads, see server/http/web-app.ts),
+ * so these calls take those answers. Only when a session cookie is there; taken by the page's
+ * first mount, later ones ask afresh.
  */
 let early: { tables: Promise<PlanTable[]>; orders: Promise<Order[]>; got: { tables?: PlanTable[]; orders?: Order[] } } | null = null;
 if (location.pathname.startsWith('/app/service') && mayBeSignedIn()) {
@@ -104,9 +106,14 @@ export function ServicePage() {
   const load = async (open: Promise<Order[]> = loadOpen()) => {
     const list = await open;
     setOrders(new Map(list.map((o) => [o.id, o])));
-    // after the floor is drawn: the restaurant's date needs a time-zone format, whose first
-    // build (the zone data) costs a cheap tablet more than drawing the floor
-    await new Promise((r) => setTimeout(r, 0));
+    // after the floor is painted (the next frame, not just the next task: a task could come
+    // first and hold the paint): the restaurant's date needs a time-zone format, whose first
+    // build (the locale data) costs a cheap tablet more than drawing the floor. A hidden page
+    // draws no frames, hence the timer beside it.
+    await new Promise((r) => {
+      requestAnimationFrame(() => setTimeout(r, 0));
+      setTimeout(r, 500);
+    });
     await loadSeated();
   };
   useEffect(() => {
@@ -348,6 +355,8 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
     const c = cur();
     return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{money(i.price, c)}</small></> }]));
   }, [items]);
+  // one function per menu: the grid keeps each item's tile while it stays the same
+  const tileOf = useCallback((i: Item) => prepared.get(i)!.tile, [prepared]);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     return items.filter((i) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat));
@@ -366,7 +375,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
         page={80}
         label={t('service.search')}
         keyOf={(i) => i.id}
-        render={(i) => prepared.get(i)!.tile}
+        render={tileOf}
         onPick={onPick}
       />
     </section>

@@ -1,13 +1,26 @@
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren, VNode } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+
+/** One tile, as a component: the same tile drawn again (the same node) is skipped whole by Preact. */
+function Tile({ pick, children }: { pick: () => void; children: ComponentChildren }) {
+  return (
+    <li>
+      <button type="button" class="tile" onClick={pick}>
+        {children}
+      </button>
+    </li>
+  );
+}
 
 /**
  * A grid of large tap targets (menu items, categories, PIN keys): at least 44 px, readable at
  * arm's length. With `page`, only the first `page` tiles are drawn, and the next `page` each
  * time the end of the grid scrolls near the screen (or a keyboard user tabs there): a 500-item
  * menu on a cheap tablet then redraws a screenful on each keystroke of a search, not 500 tiles.
+ * With a `render` that stays the same function (useCallback), each item's tile is made once:
+ * a tile still shown after a keystroke costs nothing, only the tiles that come in are drawn.
  */
-export function TileGrid<T>({ items, label, keyOf, render, onPick, min = 140, page }: {
+export function TileGrid<T extends object>({ items, label, keyOf, render, onPick, min = 140, page }: {
   items: T[];
   label: string;
   keyOf: (t: T) => string;
@@ -30,16 +43,19 @@ export function TileGrid<T>({ items, label, keyOf, render, onPick, min = 140, pa
     return () => seen.disconnect();
   }, [more, limit]);
   const shown = more ? items.slice(0, limit) : items;
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  // each item's tile, for as long as `render` is the same function
+  const tiles = useMemo(() => new WeakMap<T, VNode>(), [render]);
+  const tileOf = (it: T) => {
+    let v = tiles.get(it);
+    if (!v) tiles.set(it, (v = <Tile key={keyOf(it)} pick={() => pick.current(it)}>{render(it)}</Tile>));
+    return v;
+  };
   return (
     <>
-      <ul class="tile-grid" aria-label={label} data-total={items.length} style={{ gridTemplateColumns: `repeat(auto-fill, minmax(${min}px, 1fr))` }}>
-        {shown.map((it) => (
-          <li key={keyOf(it)}>
-            <button type="button" class="tile" onClick={() => onPick(it)}>
-              {render(it)}
-            </button>
-          </li>
-        ))}
+      <ul class="tile-grid" aria-label={label} data-total={items.length} data-page={page} style={{ gridTemplateColumns: `repeat(auto-fill, minmax(${min}px, 1fr))` }}>
+        {shown.map(tileOf)}
       </ul>
       {more ? <div ref={end} class="tile-grid-end" /> : null}
     </>
