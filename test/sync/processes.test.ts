@@ -175,7 +175,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const pullCut = proxy.dropMidResponse(1500, { path: '/sync/v1/pull' });
       const droppedBefore = proxy.dropped;
       proxy.restore();
-      await until('both answers were cut', async () => proxy.dropped === droppedBefore + 2);
+      await until('both answers were cut', async () => proxy.dropped === droppedBefore + 2, 120_000);
       await Promise.all([pushCut, pullCut]);
       await converged();
       await sameOrders();
