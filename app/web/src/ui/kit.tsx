@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ComponentChildren, InputHTMLAttributes } from 'preact';
-import { useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { useFieldProblem } from './field-problem.ts';
@@ -193,7 +193,10 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const id = useId();
-  useEffect(() => {
+  // the native dialog follows `open` in the same task as the render: were it left to an effect
+  // after the paint, a dialog the page already counts as closed would stay modal a moment, and
+  // the tap that should open it again would land on an inert page
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
@@ -223,8 +226,10 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     e.preventDefault();
     onClose();
   };
+  // closed other than by the page (a browser that will not let Escape be held back): tell it,
+  // unless it has opened the dialog again since
   const closed = () => {
-    if (shown.current) onClose();
+    if (shown.current && !ref.current?.open) onClose();
   };
   return (
     <dialog ref={ref} aria-labelledby={id} onCancel={cancel} onClose={closed} class="dialog">
