@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import type { Executor } from '../server/db/records.ts';
 import { sqliteFileOf } from '../server/db/statement-shapes.ts';
@@ -41,9 +42,13 @@ export function canonical(table: string, row: Record<string, unknown>): string {
 
 export const rowHash = (table: string, row: Record<string, unknown>) => createHash('sha256').update(canonical(table, row)).digest('hex').slice(0, 16);
 
-/** Rows hashed between two turns of the event loop. */
-const SLICE = 500;
-
+/**
+ * Hashing time between two turns of the event loop. Every query of a push or pull the cloud
+ * serves meanwhile resumes only at a turn: with a turn every 500 rows (100–700 ms of hashing
+ * on a loaded box), a push of 20 round trips waited 3–5 s behind one audit. A few ms a slice
+ * keeps each round trip's wait that short.
+ */
+const SLICE_MS = 4;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function rowsOf(db: Executor, table: string, restaurantId: string): Promise<Record<string, unknown>[]> {
@@ -69,7 +74,7 @@ export interface AuditSideOptions {
  * per table), only those tables are read, and the rows of those buckets come back too.
  * The hub's SQLite file is read on a thread of its own (sync/audit-thread.ts): its reads are
  * synchronous and would hold the event loop that serves pushes, pulls and orders. PostgreSQL
- * reads do not block; there the hashing lets the event loop turn every SLICE rows.
+ * reads do not block; there the hashing lets the event loop turn every SLICE_MS.
  */
 export async function auditSide(db: Executor, restaurantId: string, detail?: Record<string, string[]>, opts: AuditSideOptions = {}): Promise<SideSummary> {
   const sqlite = opts.inProcess ? undefined : sqliteFileOf(db);
@@ -82,12 +87,16 @@ export async function auditSide(db: Executor, restaurantId: string, detail?: Rec
   for (const table of SYNCED_TABLES) {
     if (detail && !detail[table]?.length) continue;
     const rows = await rowsOf(db, table, restaurantId);
+    let sliceStart = performance.now();
     const hashes = new Map<string, ReturnType<typeof createHash>>();
     const want = new Set(detail?.[table] ?? []);
     for (let i = 0; i < rows.length; i++) {
       // an audit hashes every row of a venue (a hundred thousand after a busy week) beside live
       // sync, which must not wait for it: the event loop turns between slices
-      if (i > 0 && i % SLICE === 0) await nextTurn();
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
       // held here, the audit holds this thread, as its synchronous SQLite reads would (bounded)
       if (opts.pause && ++hashed === opts.pause.afterRows) holdHere(opts.pause);
       const r = rows[i];
