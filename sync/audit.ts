@@ -140,7 +140,14 @@ export async function compareSides(
     for (const table of Object.keys(detail)) {
       const a = mineRows[table] ?? {};
       const b = theirRows[table] ?? {};
+      let sliceStart = performance.now();
       for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+        // under live traffic most buckets of the busy tables differ (rows in flight), so this
+        // hashes tens of thousands of rows on the serving thread: in slices, like auditSide
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await nextTurn();
+          sliceStart = performance.now();
+        }
         const ha = a[id] ? rowHash(table, a[id]) : null;
         const hb = b[id] ? rowHash(table, b[id]) : null;
         if (ha !== hb && differences.length < maxDifferences) differences.push({ table, id, hub: a[id] ?? null, cloud: b[id] ?? null });
