@@ -80,7 +80,13 @@ export async function auditSide(db: Executor, restaurantId: string, detail?: Rec
   const sqlite = opts.inProcess ? undefined : sqliteFileOf(db);
   if (sqlite) {
     const tables = SYNCED_TABLES.map((table) => ({ table, skip: [...skippedOf(table)] }));
-    return auditOnThread<SideSummary>({ ...sqlite, restaurantId, tables, detail, pause: opts.pause });
+    try {
+      return await auditOnThread<SideSummary>({ ...sqlite, restaurantId, tables, detail, pause: opts.pause });
+    } catch (err) {
+      // a runtime whose worker cannot open the driver (a packaged app's archive, say): the audit
+      // still runs, here on the serving thread as before, rather than not at all
+      process.emitWarning(`the sync audit read on the serving thread: ${(err as Error).message}`);
+    }
   }
   const out: SideSummary = { tables: {}, rows: detail ? {} : undefined };
   let hashed = 0;
