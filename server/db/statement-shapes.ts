@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './executor.ts';
@@ -16,6 +17,17 @@ const rawConnections = new WeakMap<object, SQLite.Database>();
 /** Lets shapes run on the raw connection of `db` inside its units of work. */
 export function registerRawSqlite(db: Kysely<any>, connection: SQLite.Database): void {
   rawConnections.set(db.getExecutor().adapter, connection);
+}
+
+/**
+ * The file behind a SQLite kysely instance, and the driver's module to open it with, for a
+ * reader on a thread of its own; undefined for PostgreSQL, an in-memory database or a
+ * transaction (another connection would not see its uncommitted rows).
+ */
+export function sqliteFileOf(db: Executor): { file: string; module: string } | undefined {
+  if ((db as Kysely<any>).isTransaction) return undefined;
+  const raw = rawConnections.get((db as Kysely<any>).getExecutor().adapter);
+  return raw && !raw.memory ? { file: raw.name, module: createRequire(import.meta.url).resolve('better-sqlite3') } : undefined;
 }
 
 function known(k: Kysely<any>) {
