@@ -37,7 +37,17 @@ export class ServeProcess {
 
   /** Starts `comanda serve ARGS` on a free loopback port (or `port`) and waits until it listens. */
   static async start(args: string[], opts: { port?: number; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
-    const port = opts.port ?? (await freePort());
+    // a port chosen here can still be taken before the process binds it: then another one
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await ServeProcess.startOn(args, opts.port ?? (await freePort()), opts);
+      } catch (err) {
+        if (opts.port !== undefined || attempt >= 3 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+      }
+    }
+  }
+
+  private static async startOn(args: string[], port: number, opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<ServeProcess> {
     // BENCH_PROFILE=DIR (bench/README.md): each serve process writes its CPU profile there when it stops
     const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
     const child = spawn(process.execPath, [...profile, BIN, 'serve', ...args, '--host', '127.0.0.1', '--port', String(port), '--json'], {
