@@ -44,12 +44,15 @@ function readFact(row: DB['analytics_order_facts'] | undefined): OrderFact | nul
   return { ...row, revenue: Number(row.revenue), items: JSON.parse(row.items) };
 }
 
-/** Adds (sign 1) or takes back (sign -1) one order's contribution. */
-async function applyFact(trx: Executor, f: OrderFact, sign: 1 | -1): Promise<void> {
-  const db = trx as Kysely<DB>;
+type DailyRow = { restaurant_id: string; day: string; hour: number; type: OrderFact['type']; weekday: number; orders: number; revenue: number };
+type ItemDailyRow = { restaurant_id: string; day: string; menu_item_id: string; quantity: number; revenue: number; orders: number };
+type StoredFact = Omit<OrderFact, 'items'> & { items: string };
+
+/** Adds rows' orders and revenue to the hourly roll-up (one order's, or a batch's summed). */
+async function addDaily(db: Kysely<DB>, rows: DailyRow[]): Promise<void> {
   await db
     .insertInto('analytics_daily')
-    .values({ restaurant_id: f.restaurant_id, day: f.day, hour: f.hour, type: f.type, weekday: f.weekday, orders: sign, revenue: sign * f.revenue })
+    .values(rows)
     .onConflict((oc) =>
       oc.columns(['restaurant_id', 'day', 'hour', 'type']).doUpdateSet((eb) => ({
         orders: eb('analytics_daily.orders', '+', eb.ref('excluded.orders')),
@@ -57,20 +60,53 @@ async function applyFact(trx: Executor, f: OrderFact, sign: 1 | -1): Promise<voi
       })),
     )
     .execute();
+}
+
+/** Adds rows' quantities, revenue and orders to the per-item daily roll-up. */
+async function addItemDaily(db: Kysely<DB>, rows: ItemDailyRow[]): Promise<void> {
+  await db
+    .insertInto('analytics_item_daily')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['restaurant_id', 'day', 'menu_item_id']).doUpdateSet((eb) => ({
+        quantity: eb('analytics_item_daily.quantity', '+', eb.ref('excluded.quantity')),
+        revenue: eb('analytics_item_daily.revenue', '+', eb.ref('excluded.revenue')),
+        orders: eb('analytics_item_daily.orders', '+', eb.ref('excluded.orders')),
+      })),
+    )
+    .execute();
+}
+
+/** Stores what orders count for now (replacing what they counted for before). */
+async function putFacts(db: Kysely<DB>, facts: OrderFact[]): Promise<void> {
+  const rows: StoredFact[] = facts.map((f) => ({ ...f, items: JSON.stringify(f.items) }));
+  await db
+    .insertInto('analytics_order_facts')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('order_id').doUpdateSet((eb) => ({
+        restaurant_id: eb.ref('excluded.restaurant_id'),
+        day: eb.ref('excluded.day'),
+        hour: eb.ref('excluded.hour'),
+        weekday: eb.ref('excluded.weekday'),
+        type: eb.ref('excluded.type'),
+        revenue: eb.ref('excluded.revenue'),
+        customer_id: eb.ref('excluded.customer_id'),
+        items: eb.ref('excluded.items'),
+      })),
+    )
+    .execute();
+}
+
+/** Adds (sign 1) or takes back (sign -1) one order's contribution. */
+async function applyFact(trx: Executor, f: OrderFact, sign: 1 | -1): Promise<void> {
+  const db = trx as Kysely<DB>;
+  await addDaily(db, [{ restaurant_id: f.restaurant_id, day: f.day, hour: f.hour, type: f.type, weekday: f.weekday, orders: sign, revenue: sign * f.revenue }]);
   if (f.items.length) {
-    await db
-      .insertInto('analytics_item_daily')
-      .values(
-        f.items.map(([id, qty, rev]) => ({ restaurant_id: f.restaurant_id, day: f.day, menu_item_id: id, quantity: sign * qty, revenue: sign * rev, orders: sign })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['restaurant_id', 'day', 'menu_item_id']).doUpdateSet((eb) => ({
-          quantity: eb('analytics_item_daily.quantity', '+', eb.ref('excluded.quantity')),
-          revenue: eb('analytics_item_daily.revenue', '+', eb.ref('excluded.revenue')),
-          orders: eb('analytics_item_daily.orders', '+', eb.ref('excluded.orders')),
-        })),
-      )
-      .execute();
+    await addItemDaily(
+      db,
+      f.items.map(([id, qty, rev]) => ({ restaurant_id: f.restaurant_id, day: f.day, menu_item_id: id, quantity: sign * qty, revenue: sign * rev, orders: sign })),
+    );
   }
   if (f.customer_id) {
     const totals = await db
@@ -117,20 +153,13 @@ export async function syncOrderRollups(trx: Executor, order: OrderRow, items: Or
   if (before) await applyFact(trx, before, -1);
   if (after) await applyFact(trx, after, 1);
   if (before && !after) await db.deleteFrom('analytics_order_facts').where('order_id', '=', order.id).execute();
-  if (after) {
-    const row = { ...after, items: JSON.stringify(after.items) };
-    await db
-      .insertInto('analytics_order_facts')
-      .values(row)
-      .onConflict((oc) => oc.column('order_id').doUpdateSet(row))
-      .execute();
-  }
+  if (after) await putFacts(db, [after]);
 }
 
 /** What the orders of one batch add to the roll-ups, written once at its end (see registerRollupHook). */
 interface HeldRollups {
-  daily: Map<string, { restaurant_id: string; day: string; hour: number; type: OrderFact['type']; weekday: number; orders: number; revenue: number }>;
-  items: Map<string, { restaurant_id: string; day: string; menu_item_id: string; quantity: number; revenue: number; orders: number }>;
+  daily: Map<string, DailyRow>;
+  items: Map<string, ItemDailyRow>;
   facts: Map<string, OrderFact | null>;
 }
 
@@ -157,52 +186,12 @@ function holdFact(held: HeldRollups, f: OrderFact, sign: 1 | -1): void {
 async function writeHeld(trx: Executor, held: HeldRollups): Promise<void> {
   const db = trx as Kysely<DB>;
   const chunks = <T>(xs: T[]) => Array.from({ length: Math.ceil(xs.length / 500) }, (_, i) => xs.slice(i * 500, i * 500 + 500));
-  for (const rows of chunks([...held.daily.values()])) {
-    await db
-      .insertInto('analytics_daily')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['restaurant_id', 'day', 'hour', 'type']).doUpdateSet((eb) => ({
-          orders: eb('analytics_daily.orders', '+', eb.ref('excluded.orders')),
-          revenue: eb('analytics_daily.revenue', '+', eb.ref('excluded.revenue')),
-        })),
-      )
-      .execute();
-  }
-  for (const rows of chunks([...held.items.values()])) {
-    await db
-      .insertInto('analytics_item_daily')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['restaurant_id', 'day', 'menu_item_id']).doUpdateSet((eb) => ({
-          quantity: eb('analytics_item_daily.quantity', '+', eb.ref('excluded.quantity')),
-          revenue: eb('analytics_item_daily.revenue', '+', eb.ref('excluded.revenue')),
-          orders: eb('analytics_item_daily.orders', '+', eb.ref('excluded.orders')),
-        })),
-      )
-      .execute();
-  }
+  for (const rows of chunks([...held.daily.values()])) await addDaily(db, rows);
+  for (const rows of chunks([...held.items.values()])) await addItemDaily(db, rows);
   const gone = [...held.facts].filter(([, f]) => f === null).map(([id]) => id);
   for (const ids of chunks(gone)) await db.deleteFrom('analytics_order_facts').where('order_id', 'in', ids).execute();
-  const kept = [...held.facts.values()].filter((f): f is OrderFact => f !== null).map((f) => ({ ...f, items: JSON.stringify(f.items) }));
-  for (const rows of chunks(kept)) {
-    await db
-      .insertInto('analytics_order_facts')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column('order_id').doUpdateSet((eb) => ({
-          restaurant_id: eb.ref('excluded.restaurant_id'),
-          day: eb.ref('excluded.day'),
-          hour: eb.ref('excluded.hour'),
-          weekday: eb.ref('excluded.weekday'),
-          type: eb.ref('excluded.type'),
-          revenue: eb.ref('excluded.revenue'),
-          customer_id: eb.ref('excluded.customer_id'),
-          items: eb.ref('excluded.items'),
-        })),
-      )
-      .execute();
-  }
+  const kept = [...held.facts.values()].filter((f): f is OrderFact => f !== null);
+  for (const facts of chunks(kept)) await putFacts(db, facts);
 }
 
 /**
