@@ -90,7 +90,13 @@ function openSqlite(dataDir: string, busyTimeoutMs: number): Database {
   // day, so keeping them prepared saves a parse and plan per query.
   const statements = new Map<string, SQLite.Statement>();
   const cached = {
-    prepare(sql: string) {
+    prepare(text: string) {
+      // Kysely begins with a plain (deferred) BEGIN. Another process on the file (a `comanda`
+      // command beside `comanda serve`) committing between such a transaction's first read and
+      // its first write makes that write fail at once with "database is locked": the busy
+      // timeout cannot help a stale snapshot. IMMEDIATE takes the write lock at BEGIN, so the
+      // two wait for each other instead; within one process there is one connection anyway.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       let stmt = statements.get(sql);
       if (!stmt) {
         stmt = sqlite.prepare(sql);
