@@ -112,9 +112,9 @@ export function ServicePage() {
     const sittings = await getAll<{ id: string; table: string | null; status: string }>('/v1/reservations', { date: todayAtRestaurant(), status: 'seated' });
     setSeated(new Set(sittings.map((r) => r.table).filter((x): x is string => !!x)));
   };
-  /** the open checks (and, the first time, the tables with them: the floor is drawn once, with both in) */
-  // the list the floor shows: the first draw's own is not set again (a second draw of the floor)
+  // the list the first draw showed: not set again when it comes back (a second draw of the floor)
   const shown = useRef(first?.got.orders);
+  /** the open checks (and, the first time, the tables with them: the floor is drawn once, with both in) */
   const load = async (open: Promise<Order[]> = loadOpen(), floor?: Promise<PlanTable[]>) => {
     const [list, all] = await Promise.all([open, floor]);
     if (all) setTables(all);
