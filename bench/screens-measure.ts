@@ -3,10 +3,15 @@ import type { ApiClient } from '../test/helpers/server.ts';
 import { benchTables, serverTablet, tapOrders } from './service-measure.ts';
 
 /** Debian's Chromium, as the browser tests drive it, with no background throttling of windows. */
+/** Chromium's features for the omnibox's WebUI popup (switched off: see launchChromium) */
+export const NO_OMNIBOX_WEBUI = 'WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup';
+
 export function launchChromium() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+    // without the omnibox's WebUI: headless Chromium 156 loads its popup (a renderer of its own)
+    // beside each new window, which kept one of this box's two cores busy through a page's load
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows', `--disable-features=${NO_OMNIBOX_WEBUI}`],
   });
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
 import { SESSION_COOKIE } from './session.ts';
+import { OPEN_STATUSES } from '../domain/orders/state-machine.ts';
 
 /** Where `npm run build:web` (app/web/build.ts) writes the back office. */
 export const WEB_DIST = fileURLToPath(new URL('../../app/web/dist/', import.meta.url));
@@ -77,7 +78,7 @@ const SERVICE_PAGE = /^\/app\/service\/?$/;
  * in (`app.tsx` and `pages/service.tsx` ask for exactly these: the setup and the session, the floor and its open checks).
  * Without them a cheap tablet waited for its scripts to run before its first request.
  */
-const SERVICE_FIRST = ['/v1/auth/setup', '/v1/auth/session', '/v1/tables?limit=100', ...['placed', 'preparing', 'ready', 'served'].map((s) => `/v1/orders?limit=100&status=${s}`)];
+const SERVICE_FIRST = ['/v1/auth/setup', '/v1/auth/session', '/v1/tables?limit=100', `/v1/orders?${new URLSearchParams({ limit: '100', status: OPEN_STATUSES.join(',') })}`];
 
 /** The built page of a screen or guest path, else null (the back office's /app/… or not ours). */
 function pageFor(p: string): string | null {

@@ -177,6 +177,32 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     }
   });
 
+  it("filters on several statuses at once (a floor's open checks in one request)", async () => {
+    const takeout = async () => {
+      const id = (await create({ type: 'takeout', items: [steakLine()] })).body.id as string;
+      expect((await hub.api.patch(`/v1/orders/${id}`, { status: 'placed' })).status).toBe(200);
+      hub.clock.advance(1000);
+      return id;
+    };
+    const [placed, ready, done] = [await takeout(), await takeout(), await takeout()];
+    expect((await hub.api.patch(`/v1/orders/${ready}`, { status: 'ready' })).status).toBe(200);
+    expect((await hub.api.patch(`/v1/orders/${done}`, { status: 'completed' })).status).toBe(200);
+    const mine = async (q: string) => {
+      const r = await hub.api.get(`/v1/orders?type=takeout&limit=100&${q}`);
+      expect(r.status, q).toBe(200);
+      return r.body.data.map((o: any) => o.id).filter((id: string) => [placed, ready, done].includes(id));
+    };
+    expect(await mine('status=placed,ready')).toEqual([ready, placed]);
+    expect(await mine('status=ready%2Cplaced%2Cready')).toEqual([ready, placed]);
+    expect(await mine('status=ready')).toEqual([ready]);
+    expect(await mine('status=completed,cancelled')).toEqual([done]);
+    for (const q of ['status=placed,open', 'status=placed,', 'status=,placed', 'status=', 'status=placed&status=ready']) {
+      const bad = await hub.api.get(`/v1/orders?${q}`);
+      expect(bad.status, q).toBe(400);
+      expect(bad.body.error.param, q).toBe('status');
+    }
+  });
+
   it('moves through the state machine, skipping forward, never backwards', async () => {
     const o = (await create({ type: 'takeout', items: [steakLine()] })).body;
     const placed = await hub.api.patch(`/v1/orders/${o.id}`, { status: 'placed' });

@@ -67,10 +67,40 @@ describe("the service page's first load", IN_BROWSER, () => {
     // calls took those answers, so each was asked once
     const link = answer!.headers().link ?? '';
     const preloaded = [...link.matchAll(/<([^>]+)>; rel=preload; as=fetch; crossorigin/g)].map((m) => m[1]!);
-    expect(preloaded).toEqual(expect.arrayContaining(['/v1/auth/session', '/v1/tables?limit=100', '/v1/orders?limit=100&status=placed', '/v1/orders?limit=100&status=served']));
+    expect(preloaded).toEqual(expect.arrayContaining(['/v1/auth/session', '/v1/tables?limit=100']));
+    // every open check in one request
+    expect(preloaded.filter((u) => u.startsWith('/v1/orders'))).toEqual(['/v1/orders?limit=100&status=placed%2Cpreparing%2Cready%2Cserved']);
     for (const u of preloaded) expect(asked.filter((a) => a.url === u), u).toHaveLength(1);
     // nothing else was asked of the API before the floor but the seated parties of today
     expect(asked.filter((a) => a.url.startsWith('/v1/') && !preloaded.includes(a.url)).map((a) => a.url.split('?')[0])).toEqual(['/v1/reservations']);
+    await context.close();
+  });
+
+  it('draws the floor in the first frame that has the shell, with its open checks (no Loading in its place, no floor without them)', async () => {
+    // an open check at table 4
+    const table = (await hub.api.get('/v1/tables?limit=100')).body.data.find((x: any) => x.number === 4);
+    const category = (await hub.api.post('/v1/menu_categories', { name: 'Drinks' })).body.id;
+    const water = (await hub.api.post('/v1/menu_items', { name: 'Water', category, price: 300 })).body.id;
+    const order = (await hub.api.post('/v1/orders', { type: 'dine_in', table: table.id, items: [{ menu_item: water, quantity: 1 }] })).body;
+    expect((await hub.api.patch(`/v1/orders/${order.id}`, { status: 'placed' })).status).toBe(200);
+    const context = await browser.newContext({ ...TABLET, storageState: signedIn });
+    // before each frame is painted: what it would show
+    await context.addInitScript(`(() => {
+      const w = globalThis; w.__frames = [];
+      const look = () => {
+        const d = w.document;
+        if (d.querySelector('.shell')) w.__frames.push(d.querySelector('[data-table="4"]')?.className ?? (d.querySelector('.shell .loading') ? 'loading' : 'empty'));
+        if (!d.querySelector('[data-table="4"]')) w.requestAnimationFrame(look);
+      };
+      w.requestAnimationFrame(look);
+    })()`);
+    const page = await context.newPage();
+    await page.routeWebSocket(/\/realtime$/, () => {});
+    await page.goto(`${hub.url}/app/service`);
+    await page.locator('[data-table="4"]').waitFor();
+    const frames: string[] = await page.evaluate(() => (globalThis as any).__frames);
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames, 'frames with the shell, until the floor').toEqual([expect.stringContaining('plan-order')]);
     await context.close();
   });
 

@@ -5,6 +5,7 @@ import { useEffect } from 'preact/hooks';
 import { get, onUnauthorized } from './lib/api.ts';
 import { languageReady, t } from './lib/i18n.ts';
 import { live } from './lib/live.ts';
+import { firstDataIn, loadedPages } from './lib/loaded-pages.ts';
 import { navigate, route } from './lib/router.ts';
 import { can, loadSession, session } from './lib/session.ts';
 import { LoginPage, loginFor, returnTo } from './pages/login.tsx';
@@ -16,9 +17,17 @@ import { homeOf, Shell } from './ui/shell.tsx';
 // carries the shell, sign-in and setup only. A tablet opening /app/service gets service.html,
 // this app with that page in its first load (service-main.tsx), so it waits for no chunk after.
 const page = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType<any>) => lazy(() => load().then((m) => ({ default: pick(m) })));
+/** the page itself when its module is already loaded (`loadedPages`), else loaded with its first visit; chosen once, so it is never swapped (and remounted) later */
+function loadedOr(name: string, Lazy: ComponentType<any>): ComponentType<any> {
+  let chosen: ComponentType<any> | undefined;
+  return (props) => {
+    const Page = (chosen ??= loadedPages.get(name) ?? Lazy);
+    return <Page {...props} />;
+  };
+}
 const service = () => import('./pages/service.tsx');
-const ServicePage = page(service, (m) => m.ServicePage);
-const PinSignIn = page(service, (m) => m.PinSignIn);
+const ServicePage = loadedOr('ServicePage', page(service, (m) => m.ServicePage));
+const PinSignIn = loadedOr('PinSignIn', page(service, (m) => m.PinSignIn));
 const TodayPage = page(() => import('./pages/today.tsx'), (m) => m.TodayPage);
 const OrdersPage = page(() => import('./pages/orders.tsx'), (m) => m.OrdersPage);
 const OrderDetailPage = page(() => import('./pages/order-detail.tsx'), (m) => m.OrderDetailPage);
@@ -127,7 +136,7 @@ export function App() {
   }, [signedIn]);
 
   const path = route.value.path;
-  if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined) || !languageReady.value) return <Loading />;
+  if (setupRequired.value === undefined || (!setupRequired.value && session.value === undefined) || !languageReady.value || (session.value && !firstDataIn.value)) return <Loading />;
   if (setupRequired.value) {
     return path === '/app/setup' ? <SetupPage onDone={() => (setupRequired.value = false)} /> : <Redirect to="/app/setup" />;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_LINES, MAX_QUANTITY } from '../../domain/orders/pricing.ts';
-import { ORDER_STATUSES, ORDER_TYPES } from '../../domain/orders/state-machine.ts';
+import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus } from '../../domain/orders/state-machine.ts';
 import { f } from '../../http/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
@@ -63,9 +63,16 @@ export const CreateOrder = z.object({
 /** A further round on an open order, rung in by staff or an integration. */
 export const AddItems = z.object({ items: lines({ menu_item: f.id(), ...seatAndCourse }), hold_courses: z.array(courseNumber()).max(20).optional() });
 
+const STATUS_LIST = new RegExp(`^(${ORDER_STATUSES.join('|')})(,(${ORDER_STATUSES.join('|')}))*$`);
+
 export const ListOrders = z.object({
   ...listParams(),
-  status: z.enum(ORDER_STATUSES).optional(),
+  /** one status, or several separated by commas (a floor's open checks in one request) */
+  status: z
+    .string()
+    .regex(STATUS_LIST, `must be one or more of ${ORDER_STATUSES.join(', ')}, separated by commas`)
+    .transform((s) => [...new Set(s.split(','))] as OrderStatus[])
+    .optional(),
   type: z.enum(ORDER_TYPES).optional(),
   table: f.id().optional(),
   'created.gte': q.int({ min: 0 }).optional(),

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiFailure, get, getAll, patch, post } from '../lib/api.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
 import { OPEN_STATUSES } from '../lib/types.ts';
 import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
@@ -66,14 +67,17 @@ export function PinSignIn() {
 }
 
 const loadTables = () => getAll<PlanTable>('/v1/tables');
-const loadOpen = async () => (await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })))).flat();
+// every open check in one request (the list takes several statuses); its URL is the one the
+// server preloads with the page (SERVICE_FIRST in server/http/web-app.ts)
+const loadOpen = () => getAll<Order>('/v1/orders', { status: OPEN.join(',') });
 
 /**
  * A tablet opening /app/service asks for the floor while the app still asks who is signed in
- * (service.html runs this module before the app): the first draw has the tables. The server
- * has already started these requests with the page (Link preloads, see server/http/web-app.ts),
- * so these calls take those answers. Only when a session cookie is there; taken by the page's
- * first mount, later ones ask afresh.
+ * (service.html loads this module with the app's), and the app's first real draw waits for
+ * both answers: the floor is drawn once, with its tables and checks. The server has already
+ * started these requests with the page (Link preloads, see server/http/web-app.ts), so these
+ * calls take those answers. Only when a session cookie is there; taken by the page's first
+ * mount, later ones ask afresh.
  */
 let early: { tables: Promise<PlanTable[]>; orders: Promise<Order[]>; got: { tables?: PlanTable[]; orders?: Order[] } } | null = null;
 if (location.pathname.startsWith('/app/service') && mayBeSignedIn()) {
@@ -83,12 +87,17 @@ if (location.pathname.startsWith('/app/service') && mayBeSignedIn()) {
   tables.then((x) => (got.tables = x), () => {});
   orders.then((x) => (got.orders = x), () => {});
   early = { tables, orders, got };
+  // the app's first draw waits for both: the floor is drawn once, with its checks
+  holdFirstDraw(Promise.allSettled([tables, orders]));
 }
 const takeEarly = () => {
   const e = early;
   early = null;
   return e;
 };
+
+// drawn at once by the app when this module came with its first load (service.html)
+loadedPages.set('ServicePage', ServicePage).set('PinSignIn', PinSignIn);
 
 /** Order entry at the table: the floor plan, then a table's check with the menu beside it. */
 export function ServicePage() {
@@ -103,9 +112,14 @@ export function ServicePage() {
     const sittings = await getAll<{ id: string; table: string | null; status: string }>('/v1/reservations', { date: todayAtRestaurant(), status: 'seated' });
     setSeated(new Set(sittings.map((r) => r.table).filter((x): x is string => !!x)));
   };
-  const load = async (open: Promise<Order[]> = loadOpen()) => {
-    const list = await open;
-    setOrders(new Map(list.map((o) => [o.id, o])));
+  // the list the first draw showed: not set again when it comes back (a second draw of the floor)
+  const shown = useRef(first?.got.orders);
+  /** the open checks (and, the first time, the tables with them: the floor is drawn once, with both in) */
+  const load = async (open: Promise<Order[]> = loadOpen(), floor?: Promise<PlanTable[]>) => {
+    const [list, all] = await Promise.all([open, floor]);
+    if (all) setTables(all);
+    if (list !== shown.current) setOrders(new Map(list.map((o) => [o.id, o])));
+    shown.current = undefined;
     // after the floor is painted (the next frame, not just the next task: a task could come
     // first and hold the paint): the restaurant's date needs a time-zone format, whose first
     // build (the locale data) costs a cheap tablet more than drawing the floor. A hidden page
@@ -117,13 +131,12 @@ export function ServicePage() {
     await loadSeated();
   };
   useEffect(() => {
-    void (first?.tables.catch(loadTables) ?? loadTables()).then(setTables);
+    void load(first?.orders.catch(loadOpen), first?.tables.catch(loadTables) ?? loadTables());
     return live.listen(['orders', 'reservations'], (m) => {
       if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
       else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
-  useEffect(() => void load(first?.orders.catch(loadOpen)), []);
   const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
   const now = Date.now() / 1000;
   const stateOf = (tb: PlanTable): TableState => {
