@@ -14,6 +14,8 @@ describe('arranging the floor plan in the browser', IN_BROWSER, () => {
 
   beforeAll(async () => {
     hub = await startHub('sqlite');
+    // the hub's clock is the tablet's: a check's age reads in minutes, not months
+    hub.clock.set(Date.now());
     await hub.server.services.tx.run(async (trx) => {
       for (const [n, seats] of [[1, 2], [2, 4], [3, 6]] as const) {
         const row = await insertRecord(trx, 'tables', {
@@ -103,5 +105,38 @@ describe('arranging the floor plan in the browser', IN_BROWSER, () => {
     expect(await at(page, 2)).toEqual([x2! + 30, y2! + 50]);
     expect(await at(page, 3)).toEqual(third);
     await checkPage(page, 'floor-screen-plan');
+  });
+
+  it('keeps a round table\'s state and check inside its circle on a portrait tablet', async () => {
+    // table 1 is round (two seats); its check served, so it waits for the bill: the longest label
+    const category = (await hub.api.post('/v1/menu_categories', { name: 'Drinks' })).body.id;
+    const water = (await hub.api.post('/v1/menu_items', { name: 'Water', category, price: 1071 })).body.id;
+    const order = (await hub.api.post('/v1/orders', { type: 'dine_in', table: ids[1], items: [{ menu_item: water, quantity: 1 }] })).body;
+    for (const status of ['placed', 'preparing', 'ready', 'served']) expect((await hub.api.patch(`/v1/orders/${order.id}`, { status })).status).toBe(200);
+    await page.setViewportSize({ width: 800, height: 1280 });
+    await page.goto(`${hub.url}/app/service`);
+    const round = page.locator('[data-table="1"].plan-round.plan-bill');
+    await round.getByText('Waiting for the bill').waitFor();
+    // every line of text lies inside the circle (its corners within the radius), none cut off
+    const outside = await round.evaluate((el) => {
+      const c = el.getBoundingClientRect();
+      const [cx, cy, r] = [c.left + c.width / 2, c.top + c.height / 2, Math.min(c.width, c.height) / 2 - 2];
+      // a circle, not an oval squeezed by its text
+      const out: string[] = Math.abs(c.width - c.height) > 2 ? [`an oval ${c.width} × ${c.height}`] : [];
+      const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+        if (node.parentElement?.closest('.sr-only') || !node.textContent?.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const line of range.getClientRects()) {
+          for (const [x, y] of [[line.left, line.top], [line.right, line.top], [line.left, line.bottom], [line.right, line.bottom]]) {
+            if (Math.hypot(x! - cx, y! - cy) > r) out.push(`${node.textContent.trim()} (${Math.round(x!)}, ${Math.round(y!)})`);
+          }
+        }
+      }
+      return [...new Set(out)];
+    });
+    expect(outside).toEqual([]);
+    await checkPage(page, 'service-floor-round-bill');
   });
 });

@@ -145,7 +145,15 @@ export function ServicePage() {
   };
   const detailOf = (tb: PlanTable) => {
     const o = openAt(tb.id);
-    return o ? `${money(o.total, o.currency)} · ${t('service.age', { n: Math.max(0, Math.round((now - o.created) / 60)) })}` : null;
+    if (!o) return null;
+    // total and age on one line; a round table, narrower at the top and bottom, stacks them
+    return (
+      <>
+        <span class="plan-total">{money(o.total, o.currency)}</span>
+        <span class="plan-sep"> · </span>
+        <span class="plan-age">{t('service.age', { n: Math.max(0, Math.round((now - o.created) / 60)) })}</span>
+      </>
+    );
   };
   const lock = async () => {
     // the feed first, or its "not signed in" would take the tablet to the password page
