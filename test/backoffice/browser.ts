@@ -59,7 +59,9 @@ export async function signedInHub(restaurantName: string): Promise<{ hub: TestHu
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+    // without the omnibox's WebUI: headless Chromium otherwise loads that popup in a renderer
+    // of its own beside each window, which kept about half a core busy (bench/README.md)
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage', '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup'],
   });
 }
 
