@@ -30,7 +30,8 @@ export class Refused extends Error {
   }
 }
 
-export const PUSH_BATCH = 1000;
+/** entries per push: as many as the cloud takes in one batch (MAX_BATCH_ENTRIES), so a long backlog takes half the round trips and commits */
+export const PUSH_BATCH = 2000;
 export const PULL_BATCH = 500;
 const PULL_WAIT_MS = 20_000;
 /**
@@ -521,7 +522,7 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
   const epoch = await currentEpoch(db);
   const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
   if (page.changes.length === 0) return page;
-  const pending = page.more ? await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch }) : 0;
+  const pending = await backlogAfter(services, link, epoch, page);
   let pos: CloudPosition;
   const sent = services.clock.now();
   try {
@@ -542,6 +543,34 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
     .where('id', '=', 1)
     .execute();
   return page;
+}
+
+/** The last count of a hub's backlog: counting it on every push walked the whole backlog each time. */
+const backlogs = new WeakMap<object, { at: number; after: number; n: number }>();
+const RECOUNT_MS = 10_000;
+
+/**
+ * How many of its own changes the hub still holds after this page, for the cloud's status.
+ * Counted once, then the count goes down by each page sent while pages follow one another
+ * from where the last one ended; counted again after RECOUNT_MS (changes committed meanwhile
+ * are then counted too), after a gap or a refusal, and never while the page was the last.
+ */
+async function backlogAfter(services: Services, link: Link, epoch: string, page: Page): Promise<number> {
+  const { db } = services;
+  if (!page.more) {
+    backlogs.delete(db);
+    return 0;
+  }
+  const now = services.clock.now();
+  const last = backlogs.get(db);
+  if (last && last.after === Number(link.push_cursor) && now - last.at < RECOUNT_MS && last.n >= page.changes.length) {
+    const n = last.n - page.changes.length;
+    backlogs.set(db, { at: last.at, after: page.last, n });
+    return n;
+  }
+  const n = await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch });
+  backlogs.set(db, { at: now, after: page.last, n });
+  return n;
 }
 
 /** Pulls one page of the cloud's changes and applies it in one transaction with its cursor. */
