@@ -50,9 +50,10 @@ export async function readLog(
     .select(['seq', 'op_id', 'origin', 'origin_seq', 'table_name', 'row_id', 'op', 'data', 'fields', 'hlc'])
     .where('restaurant_id', '=', opts.restaurantId)
     .where('seq', '>', opts.after)
-    .orderBy('seq')
     .limit(limit + 1);
-  if (opts.origin) q = q.where('origin', '=', opts.origin);
+  // A node's own entries have origin_seq = seq: read in that order, they come off the
+  // (origin, origin_seq) unique index, the log's only index by origin.
+  q = opts.origin ? q.where('origin', '=', opts.origin).where('origin_seq', '>', opts.after).orderBy('origin_seq') : q.orderBy('seq');
   if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin).where('seq', '<=', top!);
   const rows = await q.execute();
   const changes: WireChange[] = [];
@@ -107,7 +108,8 @@ export async function countLog(db: Executor, opts: { restaurantId: string; after
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('restaurant_id', '=', opts.restaurantId)
     .where('seq', '>', opts.after);
-  if (opts.origin) q = q.where('origin', '=', opts.origin);
+  // a node's own entries: by the (origin, origin_seq) index, as readLog reads them
+  if (opts.origin) q = q.where('origin', '=', opts.origin).where('origin_seq', '>', opts.after);
   if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin);
   return Number((await q.executeTakeFirst())?.n ?? 0);
 }

@@ -30,7 +30,8 @@ export class Refused extends Error {
   }
 }
 
-export const PUSH_BATCH = 1000;
+/** entries per push: as many as the cloud takes in one batch (MAX_BATCH_ENTRIES), so a long backlog takes half the round trips and commits */
+export const PUSH_BATCH = 2000;
 export const PULL_BATCH = 500;
 const PULL_WAIT_MS = 20_000;
 /**
@@ -465,6 +466,7 @@ class Unlinked extends Error {}
  */
 export async function hello(services: Services, line: LineOpts = {}): Promise<CloudPosition> {
   const { db } = services;
+  readAhead.drop(db);
   const link = await readLink(db);
   if (!link) throw new Unlinked();
   const epoch = await currentEpoch(db);
@@ -502,7 +504,11 @@ export async function hello(services: Services, line: LineOpts = {}): Promise<Cl
   patch.push_cursor = pos.cursor;
   await db.updateTable('sync_link').set(patch).where('id', '=', 1).execute();
   // what this hub stamped while its clock ran ahead, and the cloud does not hold yet
-  await withPushLock(db, () => redateAhead(services, link.restaurant_id, pos.cursor));
+  await withPushLock(db, () => {
+    // a page read ahead before the re-dating carries the old stamps
+    readAhead.drop(db);
+    return redateAhead(services, link.restaurant_id, pos.cursor);
+  });
   return pos;
 }
 
@@ -519,19 +525,24 @@ export async function pushPage(services: Services, link: Link, line: LineOpts = 
 async function pushLocked(services: Services, link: Link, line: LineOpts): Promise<Page | { again: Page }> {
   const { db } = services;
   const epoch = await currentEpoch(db);
-  const page = await readLog(db, { restaurantId: link.restaurant_id, after: Number(link.push_cursor), origin: epoch, limit: PUSH_BATCH });
+  const after = Number(link.push_cursor);
+  const page = (await readAhead.take(db, epoch, after)) ?? (await readLog(db, { restaurantId: link.restaurant_id, after, origin: epoch, limit: PUSH_BATCH }));
   if (page.changes.length === 0) return page;
-  const pending = page.more ? await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch }) : 0;
+  const pending = await backlogAfter(services, link, epoch, page);
   let pos: CloudPosition;
   const sent = services.clock.now();
   try {
-    pos = await callCloud<CloudPosition>(
+    const answer = callCloud<CloudPosition>(
       link.cloud_url,
       '/push',
-      { protocol: PROTOCOL_VERSION, epoch, after: Number(link.push_cursor), changes: page.changes, pending, heartbeat_ms: HEARTBEAT_MS },
+      { protocol: PROTOCOL_VERSION, epoch, after, changes: page.changes, pending, heartbeat_ms: HEARTBEAT_MS },
       { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
     );
+    // the next page is read while the cloud applies this one
+    if (page.more) readAhead.start(db, epoch, page.last, () => readLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch, limit: PUSH_BATCH }));
+    pos = await answer;
   } catch (err) {
+    readAhead.drop(db);
     if (err instanceof Refused && (err.code === 'sync_cursor_mismatch' || (err.code === 'sync_batch_invalid' && err.param === 'hlc'))) return { again: page };
     throw err;
   }
@@ -542,6 +553,54 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
     .where('id', '=', 1)
     .execute();
   return page;
+}
+
+/**
+ * The next page of a backlog, read while the cloud applies the page before it: taken by the
+ * next push only if that push starts where the page starts, under the same identity. Only
+ * hello changes unsent entries (it re-dates them) or where the push starts: it drops the page.
+ */
+const readAhead = {
+  pages: new WeakMap<object, { epoch: string; after: number; page: Promise<Page | null> }>(),
+  start(db: Kysely<DB>, epoch: string, after: number, read: () => Promise<Page>): void {
+    this.pages.set(db, { epoch, after, page: read().catch(() => null) });
+  },
+  async take(db: Kysely<DB>, epoch: string, after: number): Promise<Page | null> {
+    const ahead = this.pages.get(db);
+    this.pages.delete(db);
+    return ahead && ahead.epoch === epoch && ahead.after === after ? ahead.page : null;
+  },
+  drop(db: Kysely<DB>): void {
+    this.pages.delete(db);
+  },
+};
+
+/** The last count of a hub's backlog: counting it on every push walked the whole backlog each time. */
+const backlogs = new WeakMap<object, { at: number; after: number; n: number }>();
+const RECOUNT_MS = 10_000;
+
+/**
+ * How many of its own changes the hub still holds after this page, for the cloud's status.
+ * Counted once, then the count goes down by each page sent while pages follow one another
+ * from where the last one ended; counted again after RECOUNT_MS (changes committed meanwhile
+ * are then counted too), after a gap or a refusal, and never while the page was the last.
+ */
+async function backlogAfter(services: Services, link: Link, epoch: string, page: Page): Promise<number> {
+  const { db } = services;
+  if (!page.more) {
+    backlogs.delete(db);
+    return 0;
+  }
+  const now = services.clock.now();
+  const last = backlogs.get(db);
+  if (last && last.after === Number(link.push_cursor) && now - last.at < RECOUNT_MS && last.n >= page.changes.length) {
+    const n = last.n - page.changes.length;
+    backlogs.set(db, { at: last.at, after: page.last, n });
+    return n;
+  }
+  const n = await countLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch });
+  backlogs.set(db, { at: now, after: page.last, n });
+  return n;
 }
 
 /** Pulls one page of the cloud's changes and applies it in one transaction with its cursor. */

@@ -26,8 +26,12 @@ export const wireChange = z.object({
   table: z.string().min(1).max(64),
   row_id: z.string().min(1).max(64),
   op: z.enum(['insert', 'update', 'delete']),
-  /** the row after the change (the last state for a delete) */
-  data: z.record(z.string(), z.unknown()),
+  /**
+   * the row after the change (the last state for a delete). An object, taken as parsed: its
+   * columns are checked against the table's own when applied (sync/apply.ts validate), and a
+   * record schema here copied every column of every row of a batch once more.
+   */
+  data: z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'an object of the row’s columns'),
   /** columns the change set; null: all */
   fields: z.array(z.string().max(64)).max(200).nullable(),
   hlc: z.string().regex(HLC_PATTERN).nullable(),

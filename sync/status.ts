@@ -69,8 +69,9 @@ export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaura
           .select('created')
           .where('restaurant_id', '=', restaurantId)
           .where('origin', '=', origin)
+          .where('origin_seq', '>', Number(link.push_cursor))
           .where('seq', '>', Number(link.push_cursor))
-          .orderBy('seq')
+          .orderBy('origin_seq')
           .limit(1)
           .executeTakeFirst()
       : undefined;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './executor.ts';
 
 interface Shape {
@@ -70,8 +70,14 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
     const q = k.insertInto(table).values(rows);
     return returning ? q.returningAll() : q;
   };
-  // Big batches (imports, demo history) vary in size: caching each size would only hoard text.
-  if (!uniform || rows.length > 16) return (await build().execute()) as unknown as Record<string, unknown>[];
+  // Big batches (imports, demo history, a sync batch) vary in size: caching each size would only hoard text.
+  if (!uniform || rows.length > 16) {
+    if (uniform && !returning && k.getExecutor().adapter instanceof PostgresAdapter && rows.every(plainValues)) {
+      await insertFromJson(k, table, cols, rows);
+      return [];
+    }
+    return (await build().execute()) as unknown as Record<string, unknown>[];
+  }
   const { map, raw } = known(k);
   const key = `${table}|${returning ? 'r' : ''}|${rows.length}|${cols.join(',')}`;
   const shape = map.get(key);
@@ -83,6 +89,26 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
   const params: unknown[] = [];
   for (const r of rows) for (const c of cols) params.push(r[c]);
   return (await runKnown<Record<string, unknown>>(k, shape, raw, params)).rows;
+}
+
+/** Every value a string, a finite number or null: what JSON carries to PostgreSQL exactly as a bound parameter. */
+function plainValues(row: Record<string, unknown>): boolean {
+  for (const k in row) {
+    const v = row[k];
+    if (v !== null && typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v))) return false;
+  }
+  return true;
+}
+
+/**
+ * PostgreSQL: many rows as one JSON parameter, typed by the table's own row type (as a batch's
+ * patches are, db/records.ts). A VALUES list binds a parameter per value: for a sync batch of
+ * a thousand log entries that is 12,000 parameters for kysely to build and compile, the
+ * driver to bind and PostgreSQL to parse and plan, which cost more than the insert itself.
+ */
+async function insertFromJson(k: Kysely<any>, table: string, cols: string[], rows: Record<string, unknown>[]): Promise<void> {
+  const list = sql.join(cols.map((c) => sql.ref(c)));
+  await sql`insert into ${sql.table(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(k);
 }
 
 /**

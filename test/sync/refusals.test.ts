@@ -81,6 +81,21 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     expect(res.body.error.code).toBe('sync_restaurant_exists');
   });
 
+  it('a change whose row is not an object of the table’s columns is 400 and applies nothing', async () => {
+    const before = await cloudLog();
+    const at = await cursorNow();
+    for (const data of [null, ['stn_forged'], 'stn_forged', 7]) {
+      const res = await push([{ ...change({ origin_seq: at + 1 }), data }], { after: at });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+    }
+    // a key JSON makes an own property, never the object's prototype: an unknown column
+    const sneaky = JSON.parse(JSON.stringify(change({ origin_seq: at + 1 })).replace('"key":"forged"', '"key":"forged","__proto__":{"is_active":0}'));
+    const res = await push([sneaky], { after: at });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe('sync_batch_invalid');
+    expect(await cloudLog()).toBe(before);
+  });
+
   it('a wrong credential is 401, also when sent in the URL', async () => {
     expect((await push([change()], {}, 'shc_wrong')).status).toBe(401);
     const r = await fetch(`${p.cloud.url}/sync/v1/push?credential=${credential}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
