@@ -123,10 +123,11 @@ describe('arranging the floor plan in the browser', IN_BROWSER, () => {
       const [cx, cy, r] = [c.left + c.width / 2, c.top + c.height / 2, Math.min(c.width, c.height) / 2 - 2];
       // a circle, not an oval squeezed by its text
       const out: string[] = Math.abs(c.width - c.height) > 2 ? [`an oval ${c.width} × ${c.height}`] : [];
-      const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      const doc = el.ownerDocument;
+      const texts = doc.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
       for (let node = texts.nextNode(); node; node = texts.nextNode()) {
         if (node.parentElement?.closest('.sr-only') || !node.textContent?.trim()) continue;
-        const range = document.createRange();
+        const range = doc.createRange();
         range.selectNodeContents(node);
         for (const line of range.getClientRects()) {
           for (const [x, y] of [[line.left, line.top], [line.right, line.top], [line.left, line.bottom], [line.right, line.bottom]]) {
