@@ -147,7 +147,7 @@ export async function repairWithCloud(
   let stuck = null as Set<string> | null;
   let report: AuditReport;
   for (let round = 0; ; round++) {
-    report = await compareSides(db, link.restaurant_id, (detail) => call<SideSummary>('/audit', { protocol: PROTOCOL_VERSION, detail }), MAX_REPAIR_ROWS);
+    report = await compareSides(db, link.restaurant_id, (ask) => call<SideSummary>('/audit', { protocol: PROTOCOL_VERSION, ...ask }), MAX_REPAIR_ROWS);
     if (report.in_sync) {
       const outcome = { state: 'in_sync' as const, repaired_rows: repaired, unconverged: [] };
       await call('/repair', { protocol: PROTOCOL_VERSION, rows: [], want: {}, state: outcome });
