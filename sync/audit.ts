@@ -207,19 +207,21 @@ export async function compareSides(db: Executor, restaurantId: string, fetchOthe
     // a side from before per-row hashes ignores `hashes` and answers with the buckets' rows
     const theirRows = theirLook.hashes ? undefined : (theirLook.rows ?? {});
     const theirHashes = theirLook.hashes ?? (await hashesOf(theirRows!));
+    // the first ids (in order) whose hashes differ; only those are sorted, not the tens of
+    // thousands listed
     const ids: Record<string, string[]> = {};
-    let n = 0;
+    let left = Math.min(maxDifferences, MAX_AUDIT_ROWS);
     for (const table of Object.keys(detail)) {
+      if (left <= 0) break;
       const a = mineHashes[table] ?? {};
       const b = theirHashes[table] ?? {};
-      for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-        if (n >= Math.min(maxDifferences, MAX_AUDIT_ROWS)) break;
-        if (a[id] !== b[id]) {
-          (ids[table] ??= []).push(id);
-          n++;
-        }
-      }
+      const differ = Object.keys(a).filter((id) => a[id] !== b[id]);
+      for (const id of Object.keys(b)) if (!Object.hasOwn(a, id)) differ.push(id);
+      if (!differ.length) continue;
+      ids[table] = differ.sort().slice(0, left);
+      left -= ids[table].length;
     }
+    const n = Object.keys(ids).length;
     if (n) {
       const [hubRows, cloudRows] = await Promise.all([
         auditRows(db, restaurantId, ids),
