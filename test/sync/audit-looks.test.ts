@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compareSides, type AuditAsk, type SideSummary } from '../../sync/audit.ts';
 import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
+import { repairWithCloud } from '../../sync/repair.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { audit, eventually, goOffline, startPair, type Pair } from './helpers.ts';
 
@@ -105,5 +106,37 @@ describe('sync: the audit ships rows only where they differ', () => {
     const onCloud = await p.cloud.server.services.db.selectFrom('orders').selectAll().where('id', 'in', Object.keys(rows)).execute();
     for (const r of onCloud) expect(JSON.parse(JSON.stringify(r))).toEqual(rows[r.id]);
     for (const id of changed) expect(rows[id].notes).toBe('written behind the log');
+  });
+
+  it('rows only in flight (different at the second look, the same by the third): the repair stops after two audits, not four', async () => {
+    const p = (pair = await startPair());
+    const menu = await seedMenu(p.hub);
+    for (let i = 0; i < 8; i++) expect((await p.hub.api.post('/v1/orders', { type: 'takeout', customer_name: `Guest ${i}`, items: [{ menu_item: menu.pasta, quantity: 1 }] })).status).toBe(201);
+    await p.link();
+    expect(await eventually(async () => (await audit(p.hub)).in_sync, 30_000)).toBe(true);
+    await goOffline(p.hub);
+    const services = p.hub.server.services;
+    const link = (await readLink(services.db))!;
+    const order = (await services.db.selectFrom('orders').select('id').where('restaurant_id', '=', link.restaurant_id).orderBy('id').executeTakeFirstOrThrow()).id;
+    // live traffic, as the cloud's answers show it: the order changes between the looks (its
+    // bucket and its row hash differ), and by the look at its row it has arrived
+    const summaries: AuditAsk[] = [];
+    const call = async <T,>(path: string, body: unknown): Promise<T> => {
+      const ask = body as AuditAsk;
+      const answer = await callCloud<SideSummary>(link.cloud_url, path, body, { credential: credentialOf(services, link) });
+      if (path === '/audit' && !ask.detail && !ask.ids) {
+        summaries.push(ask);
+        answer.tables.orders.buckets[bucket(order)] = '0'.repeat(16);
+      }
+      if (path === '/audit' && ask.detail) answer.hashes!.orders[order] = '0'.repeat(16);
+      return answer as T;
+    };
+    const states: string[] = [];
+    const outcome = await repairWithCloud(services, link, call, async (s) => void states.push(s.state));
+    expect(outcome.report.in_sync).toBe(false);
+    expect(outcome.report.differences).toEqual([]);
+    expect(outcome).toMatchObject({ state: 'repairing', repaired_rows: 0, unconverged: [] });
+    expect(summaries).toHaveLength(2);
+    expect(states.at(-1)).toBe('repairing');
   });
 });
