@@ -148,6 +148,10 @@ export interface AuditReport {
   in_sync: boolean;
   tables: { table: string; rows: number; cloud_rows: number; in_sync: boolean }[];
   differences: { table: string; id: string; hub: Record<string, unknown> | null; cloud: Record<string, unknown> | null }[];
+  /** rows whose hashes differed but that were the same when fetched: changes crossing meanwhile */
+  in_flight: number;
+  /** more rows differed than were fetched (the cap) */
+  truncated: boolean;
 }
 
 /** The rows of `ids` (per table) this side holds for the restaurant, by table and id. */
@@ -183,6 +187,18 @@ async function hashesOf(rows: NonNullable<SideSummary['rows']>): Promise<NonNull
 }
 
 /**
+ * The other side's rows of `ids`. Behind a balancer during a rolling restart, the look at the
+ * hashes and this one may reach processes of two versions: one from before ignores `ids` and
+ * answers a summary without rows; its rows of those ids' buckets serve then.
+ */
+async function rowsOfOther(fetchOther: (ask: AuditAsk) => Promise<SideSummary>, ids: Record<string, string[]>): Promise<NonNullable<SideSummary['rows']>> {
+  const got = await fetchOther({ ids });
+  if (got.rows) return got.rows;
+  const detail = Object.fromEntries(Object.entries(ids).map(([table, list]) => [table, [...new Set(list.map(bucketOf))]]));
+  return (await fetchOther({ detail })).rows ?? {};
+}
+
+/**
  * Compares this side with the other's, in three looks: the bucket summaries; the per-row hashes
  * of the buckets that differ; the whole rows of the ids whose hashes differ (at most
  * `maxDifferences`), for the report. Under live traffic nearly every bucket of the busy tables
@@ -201,6 +217,8 @@ export async function compareSides(db: Executor, restaurantId: string, fetchOthe
     if (differ.length) detail[table] = differ;
   }
   const differences: AuditReport['differences'] = [];
+  let inFlight = 0;
+  let truncated = false;
   if (Object.keys(detail).length) {
     const [myLook, theirLook] = await Promise.all([auditSide(db, restaurantId, detail, { hashes: true }), fetchOther({ detail, hashes: true })]);
     const mineHashes = myLook.hashes ?? {};
@@ -212,28 +230,34 @@ export async function compareSides(db: Executor, restaurantId: string, fetchOthe
     const ids: Record<string, string[]> = {};
     let left = Math.min(maxDifferences, MAX_AUDIT_ROWS);
     for (const table of Object.keys(detail)) {
-      if (left <= 0) break;
       const a = mineHashes[table] ?? {};
       const b = theirHashes[table] ?? {};
       const differ = Object.keys(a).filter((id) => a[id] !== b[id]);
       for (const id of Object.keys(b)) if (!Object.hasOwn(a, id)) differ.push(id);
       if (!differ.length) continue;
+      if (left <= 0) {
+        truncated = true;
+        break;
+      }
       ids[table] = differ.sort().slice(0, left);
       left -= ids[table].length;
+      if (differ.length > ids[table].length) truncated = true;
     }
     const n = Object.keys(ids).length;
     if (n) {
       const [hubRows, cloudRows] = await Promise.all([
         auditRows(db, restaurantId, ids),
-        theirRows ? Promise.resolve(theirRows) : fetchOther({ ids }).then((s) => s.rows ?? {}),
+        theirRows ? Promise.resolve(theirRows) : rowsOfOther(fetchOther, ids),
       ]);
       for (const [table, list] of Object.entries(ids)) {
         for (const id of list) {
           const a = hubRows[table]?.[id] ?? null;
           const b = cloudRows[table]?.[id] ?? null;
           // a row that came out the same on both sides between the looks was in flight
-          if (a && b && rowHash(table, a) === rowHash(table, b)) continue;
-          if (!a && !b) continue;
+          if ((a && b && rowHash(table, a) === rowHash(table, b)) || (!a && !b)) {
+            inFlight++;
+            continue;
+          }
           differences.push({ table, id, hub: a, cloud: b });
         }
       }
@@ -245,5 +269,5 @@ export async function compareSides(db: Executor, restaurantId: string, fetchOthe
     cloud_rows: theirs.tables[table]?.rows ?? 0,
     in_sync: !detail[table],
   }));
-  return { in_sync: tables.every((t) => t.in_sync), tables, differences };
+  return { in_sync: tables.every((t) => t.in_sync), tables, differences, in_flight: inFlight, truncated };
 }
