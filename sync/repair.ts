@@ -145,7 +145,6 @@ export async function repairWithCloud(
   const ctx = { restaurantId: link.restaurant_id, role: 'hub' as const };
   let repaired = 0;
   let stuck = null as Set<string> | null;
-  let inFlightOnly = 0;
   let report: AuditReport;
   for (let round = 0; ; round++) {
     report = await compareSides(db, link.restaurant_id, (ask) => call<SideSummary>('/audit', { protocol: PROTOCOL_VERSION, ...ask }), MAX_REPAIR_ROWS);
@@ -158,9 +157,9 @@ export async function repairWithCloud(
     // every row that differed came out the same by the last look: changes crossing between the
     // looks, which the log brings together. Under live traffic that is every audit, and each
     // hashes the whole venue on both sides (seconds of the cloud's CPU; with a retry every 20 s
-    // for ever, as many times over as hubs). After a second such audit the run ends: nothing
-    // differs that the log does not mend
-    if (report.differences.length === 0 && !report.truncated && ++inFlightOnly >= 2) {
+    // for ever, as many times over as hubs). The run ends: nothing differs that the log does
+    // not mend
+    if (report.differences.length === 0 && !report.truncated) {
       const outcome = { state: 'in_sync' as const, repaired_rows: repaired, unconverged: [] };
       await call('/repair', { protocol: PROTOCOL_VERSION, rows: [], want: {}, state: outcome });
       await onState(outcome);
