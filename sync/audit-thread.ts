@@ -12,10 +12,11 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 const SQLite = require(workerData.module);
-const { file, restaurantId, tables, detail, pause } = workerData;
+const { file, restaurantId, tables, detail, hashes: byRow, pause } = workerData;
 const db = new SQLite(file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
-const out = { tables: {}, rows: detail ? {} : undefined };
+const out = { tables: {} };
+if (detail) out[byRow ? 'hashes' : 'rows'] = {};
 let hashed = 0;
 try {
   for (const { table, skip } of tables) {
@@ -39,7 +40,10 @@ try {
       const h = createHash('sha256').update(canonical).digest('hex').slice(0, 16);
       if (!hashes.has(b)) hashes.set(b, createHash('sha256'));
       hashes.get(b).update(id + ':' + h + '\\n');
-      if (want.has(b)) (out.rows[table] ??= {})[id] = r;
+      if (want.has(b)) {
+        if (byRow) (out.hashes[table] ??= {})[id] = h;
+        else (out.rows[table] ??= {})[id] = r;
+      }
     }
     out.tables[table] = { rows, buckets: Object.fromEntries([...hashes].map(([b, h]) => [b, h.digest('hex').slice(0, 16)])) };
   }
@@ -66,6 +70,8 @@ export interface ThreadAuditInput {
   /** the tables in audit order, each with the columns left out of its rows' hashes */
   tables: { table: string; skip: string[] }[];
   detail?: Record<string, string[]>;
+  /** with `detail`: per-row hashes of those buckets, not their rows (a small message to post) */
+  hashes?: boolean;
   pause?: AuditPause;
 }
 

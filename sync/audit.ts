@@ -5,17 +5,35 @@ import type { Executor } from '../server/db/records.ts';
 import { sqliteFileOf } from '../server/db/statement-shapes.ts';
 import { auditOnThread, type AuditPause } from './audit-thread.ts';
 import { MERGE_RULES, SYNCED_TABLES } from './merge-rules.ts';
+import { MAX_AUDIT_ROWS } from './protocol.ts';
 import { credentialsOf } from './write-rules.ts';
 
 /**
  * The convergence audit: each side hashes its rows of a restaurant per table, in 32 buckets
- * by the last character of the id (random in a ULID). Equal buckets are equal; only the rows
- * of differing buckets are fetched and compared one by one.
+ * by the last character of the id (random in a ULID). Equal buckets are equal; of differing
+ * buckets each side lists its per-row hashes, and only the rows whose hashes differ are
+ * fetched whole.
  */
 export interface SideSummary {
   tables: Record<string, { rows: number; buckets: Record<string, string> }>;
-  /** rows of the buckets asked for in detail, by table and id */
+  /**
+   * Whole rows, by table and id: of the buckets asked for in detail when the caller did not ask
+   * for hashes (a hub from before per-row hashes), or of the ids asked for.
+   */
   rows?: Record<string, Record<string, Record<string, unknown>>>;
+  /** per-row hashes (id → rowHash) of the buckets asked for in detail, by table */
+  hashes?: Record<string, Record<string, string>>;
+}
+
+/**
+ * What one audit request asks of a side: nothing (the bucket summary), the per-row hashes of
+ * some buckets (`detail` with `hashes`), or some rows whole (`ids`). A side from before per-row
+ * hashes ignores `hashes` and answers `detail` with the buckets' whole rows.
+ */
+export interface AuditAsk {
+  detail?: Record<string, string[]>;
+  hashes?: true;
+  ids?: Record<string, string[]>;
 }
 
 const bucketOf = (id: string) => id.slice(-1).toUpperCase();
@@ -67,11 +85,14 @@ export interface AuditSideOptions {
   pause?: AuditPause;
   /** read and hash on this thread even where a thread of its own could (tests compare the two) */
   inProcess?: boolean;
+  /** with `detail`: answer per-row hashes of those buckets rather than their rows */
+  hashes?: boolean;
 }
 
 /**
  * One side's summary: per table, its row count and a hash per bucket. With `detail` (buckets
- * per table), only those tables are read, and the rows of those buckets come back too.
+ * per table), only those tables are read, and the per-row hashes (`hashes`) or else the rows
+ * of those buckets come back too.
  * The hub's SQLite file is read on a thread of its own (sync/audit-thread.ts): its reads are
  * synchronous and would hold the event loop that serves pushes, pulls and orders. PostgreSQL
  * reads do not block; there the hashing lets the event loop turn every SLICE_MS.
@@ -81,14 +102,15 @@ export async function auditSide(db: Executor, restaurantId: string, detail?: Rec
   if (sqlite) {
     const tables = SYNCED_TABLES.map((table) => ({ table, skip: [...skippedOf(table)] }));
     try {
-      return await auditOnThread<SideSummary>({ ...sqlite, restaurantId, tables, detail, pause: opts.pause });
+      return await auditOnThread<SideSummary>({ ...sqlite, restaurantId, tables, detail, hashes: opts.hashes === true, pause: opts.pause });
     } catch (err) {
       // a runtime whose worker cannot open the driver (a packaged app's archive, say): the audit
       // still runs, here on the serving thread as before, rather than not at all
       process.emitWarning(`the sync audit read on the serving thread: ${(err as Error).message}`);
     }
   }
-  const out: SideSummary = { tables: {}, rows: detail ? {} : undefined };
+  const byRow = !!detail && opts.hashes === true;
+  const out: SideSummary = { tables: {}, ...(detail ? (byRow ? { hashes: {} } : { rows: {} }) : {}) };
   let hashed = 0;
   for (const table of SYNCED_TABLES) {
     if (detail && !detail[table]?.length) continue;
@@ -108,9 +130,13 @@ export async function auditSide(db: Executor, restaurantId: string, detail?: Rec
       const r = rows[i];
       const id = String(r.id);
       const b = bucketOf(id);
+      const h = rowHash(table, r);
       if (!hashes.has(b)) hashes.set(b, createHash('sha256'));
-      hashes.get(b)!.update(`${id}:${rowHash(table, r)}\n`);
-      if (want.has(b)) (out.rows![table] ??= {})[id] = r;
+      hashes.get(b)!.update(`${id}:${h}\n`);
+      if (want.has(b)) {
+        if (byRow) (out.hashes![table] ??= {})[id] = h;
+        else (out.rows![table] ??= {})[id] = r;
+      }
     }
     await nextTurn();
     out.tables[table] = { rows: rows.length, buckets: Object.fromEntries([...hashes].map(([b, h]) => [b, h.digest('hex').slice(0, 16)])) };
@@ -122,17 +148,67 @@ export interface AuditReport {
   in_sync: boolean;
   tables: { table: string; rows: number; cloud_rows: number; in_sync: boolean }[];
   differences: { table: string; id: string; hub: Record<string, unknown> | null; cloud: Record<string, unknown> | null }[];
+  /** rows whose hashes differed but that were the same when fetched: changes crossing meanwhile */
+  in_flight: number;
+  /** more rows differed than were fetched (the cap) */
+  truncated: boolean;
 }
 
-/** Compares this side with the other's summary, asking it for the rows of differing buckets. */
-export async function compareSides(
-  db: Executor,
-  restaurantId: string,
-  fetchOther: (detail?: Record<string, string[]>) => Promise<SideSummary>,
-  maxDifferences = 100,
-): Promise<AuditReport> {
-  const mine = await auditSide(db, restaurantId);
-  const theirs = await fetchOther();
+/** The rows of `ids` (per table) this side holds for the restaurant, by table and id. */
+export async function auditRows(db: Executor, restaurantId: string, ids: Record<string, string[]>): Promise<NonNullable<SideSummary['rows']>> {
+  const out: NonNullable<SideSummary['rows']> = {};
+  let left = MAX_AUDIT_ROWS;
+  for (const table of SYNCED_TABLES) {
+    const want = (ids[table] ?? []).slice(0, left);
+    if (!want.length) continue;
+    left -= want.length;
+    const q = (db as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', want);
+    const rows = await (table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId)).execute();
+    for (const r of rows) (out[table] ??= {})[String(r.id)] = r;
+  }
+  return out;
+}
+
+/** Per-row hashes of whole rows (the second look's answer of a side from before per-row hashes). */
+async function hashesOf(rows: NonNullable<SideSummary['rows']>): Promise<NonNullable<SideSummary['hashes']>> {
+  const out: NonNullable<SideSummary['hashes']> = {};
+  let sliceStart = performance.now();
+  for (const [table, byId] of Object.entries(rows)) {
+    const h: Record<string, string> = (out[table] = {});
+    for (const [id, row] of Object.entries(byId)) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+      h[id] = rowHash(table, row);
+    }
+  }
+  return out;
+}
+
+/**
+ * The other side's rows of `ids`. Behind a balancer during a rolling restart, the look at the
+ * hashes and this one may reach processes of two versions: one from before ignores `ids` and
+ * answers a summary without rows; its rows of those ids' buckets serve then.
+ */
+async function rowsOfOther(fetchOther: (ask: AuditAsk) => Promise<SideSummary>, ids: Record<string, string[]>): Promise<NonNullable<SideSummary['rows']>> {
+  const got = await fetchOther({ ids });
+  if (got.rows) return got.rows;
+  const detail = Object.fromEntries(Object.entries(ids).map(([table, list]) => [table, [...new Set(list.map(bucketOf))]]));
+  return (await fetchOther({ detail })).rows ?? {};
+}
+
+/**
+ * Compares this side with the other's, in three looks: the bucket summaries; the per-row hashes
+ * of the buckets that differ; the whole rows of the ids whose hashes differ (at most
+ * `maxDifferences`), for the report. Under live traffic nearly every bucket of the busy tables
+ * differs (rows in flight), and the second look used to carry whole rows of all of them: the
+ * cloud serialised tens of thousands of rows in one go (an event-loop stall of 1.9 s) and the
+ * hub parsed them (0.5 s). A hash is 16 characters. Each side's looks are taken at once, to
+ * keep the rows that change between the two sides' reads few.
+ */
+export async function compareSides(db: Executor, restaurantId: string, fetchOther: (ask: AuditAsk) => Promise<SideSummary>, maxDifferences = 100): Promise<AuditReport> {
+  const [mine, theirs] = await Promise.all([auditSide(db, restaurantId), fetchOther({})]);
   const detail: Record<string, string[]> = {};
   for (const table of SYNCED_TABLES) {
     const a = mine.tables[table]?.buckets ?? {};
@@ -141,22 +217,49 @@ export async function compareSides(
     if (differ.length) detail[table] = differ;
   }
   const differences: AuditReport['differences'] = [];
+  let inFlight = 0;
+  let truncated = false;
   if (Object.keys(detail).length) {
-    const [mineRows, theirRows] = [(await auditSide(db, restaurantId, detail)).rows ?? {}, (await fetchOther(detail)).rows ?? {}];
+    const [myLook, theirLook] = await Promise.all([auditSide(db, restaurantId, detail, { hashes: true }), fetchOther({ detail, hashes: true })]);
+    const mineHashes = myLook.hashes ?? {};
+    // a side from before per-row hashes ignores `hashes` and answers with the buckets' rows
+    const theirRows = theirLook.hashes ? undefined : (theirLook.rows ?? {});
+    const theirHashes = theirLook.hashes ?? (await hashesOf(theirRows!));
+    // the first ids (in order) whose hashes differ; only those are sorted, not the tens of
+    // thousands listed
+    const ids: Record<string, string[]> = {};
+    let left = Math.min(maxDifferences, MAX_AUDIT_ROWS);
     for (const table of Object.keys(detail)) {
-      const a = mineRows[table] ?? {};
-      const b = theirRows[table] ?? {};
-      let sliceStart = performance.now();
-      for (const id of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-        // under live traffic most buckets of the busy tables differ (rows in flight), so this
-        // hashes tens of thousands of rows on the serving thread: in slices, like auditSide
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await nextTurn();
-          sliceStart = performance.now();
+      const a = mineHashes[table] ?? {};
+      const b = theirHashes[table] ?? {};
+      const differ = Object.keys(a).filter((id) => a[id] !== b[id]);
+      for (const id of Object.keys(b)) if (!Object.hasOwn(a, id)) differ.push(id);
+      if (!differ.length) continue;
+      if (left <= 0) {
+        truncated = true;
+        break;
+      }
+      ids[table] = differ.sort().slice(0, left);
+      left -= ids[table].length;
+      if (differ.length > ids[table].length) truncated = true;
+    }
+    const n = Object.keys(ids).length;
+    if (n) {
+      const [hubRows, cloudRows] = await Promise.all([
+        auditRows(db, restaurantId, ids),
+        theirRows ? Promise.resolve(theirRows) : rowsOfOther(fetchOther, ids),
+      ]);
+      for (const [table, list] of Object.entries(ids)) {
+        for (const id of list) {
+          const a = hubRows[table]?.[id] ?? null;
+          const b = cloudRows[table]?.[id] ?? null;
+          // a row that came out the same on both sides between the looks was in flight
+          if ((a && b && rowHash(table, a) === rowHash(table, b)) || (!a && !b)) {
+            inFlight++;
+            continue;
+          }
+          differences.push({ table, id, hub: a, cloud: b });
         }
-        const ha = a[id] ? rowHash(table, a[id]) : null;
-        const hb = b[id] ? rowHash(table, b[id]) : null;
-        if (ha !== hb && differences.length < maxDifferences) differences.push({ table, id, hub: a[id] ?? null, cloud: b[id] ?? null });
       }
     }
   }
@@ -166,5 +269,5 @@ export async function compareSides(
     cloud_rows: theirs.tables[table]?.rows ?? 0,
     in_sync: !detail[table],
   }));
-  return { in_sync: tables.every((t) => t.in_sync), tables, differences };
+  return { in_sync: tables.every((t) => t.in_sync), tables, differences, in_flight: inFlight, truncated };
 }

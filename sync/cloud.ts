@@ -8,7 +8,7 @@ import { ApiError } from '../server/errors.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { Services } from '../server/services.ts';
 import { applyChanges } from './apply.ts';
-import { auditSide } from './audit.ts';
+import { auditRows, auditSide } from './audit.ts';
 import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
@@ -275,7 +275,8 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   router.post('/audit', async (ctx) => {
     const hub = await authHub(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, auditRequest));
-    sendJson(ctx, await auditSide(services.db, hub.restaurant_id, body.detail));
+    if (body.ids) sendJson(ctx, { tables: {}, rows: await auditRows(services.db, hub.restaurant_id, body.ids) });
+    else sendJson(ctx, await auditSide(services.db, hub.restaurant_id, body.detail, { hashes: body.hashes === true }));
   });
 
   router.post('/repair', async (ctx) => {

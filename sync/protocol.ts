@@ -103,10 +103,24 @@ export const pullRequest = z.object({
 /** Anyone may ask: a hub probing whether the line to its cloud carries packets again. */
 export const pingRequest = z.object({ ...header });
 
+/** Rows a side sends whole for one audit request (a report lists at most that many). */
+export const MAX_AUDIT_ROWS = 500;
+
+/**
+ * The audit's three looks (sync/audit.ts): no field, the bucket summary; `detail` with
+ * `hashes`, per-row hashes of those buckets; `ids`, those rows whole. Both fields came within
+ * protocol 5, so neither side refuses the other over them: a cloud from before ignores
+ * `hashes` and answers `detail` with the buckets' whole rows, which the hub hashes itself; a
+ * hub from before sends no `hashes` and gets those rows as it expects.
+ */
 export const auditRequest = z.object({
   ...header,
   /** per table, bucket names whose rows are wanted one by one (after the bucket hashes differed) */
   detail: z.record(z.string(), z.array(z.string().max(8)).max(256)).optional(),
+  /** with `detail`: answer each row's hash (`hashes`), not the row (`rows`) */
+  hashes: z.boolean().optional(),
+  /** per table, ids whose rows are wanted whole (after their hashes differed); 500 in all */
+  ids: z.record(z.string(), z.array(z.string().max(64)).max(MAX_AUDIT_ROWS)).optional(),
 });
 
 /** What the cloud answers a hello and every push: where it stands with this hub. */

@@ -125,8 +125,8 @@ export async function syncCommand(argv: string[]) {
       case 'audit': {
         const link = await readLink(database.db);
         if (!link) throw new CliError('this hub is not linked');
-        const report = await compareSides(database.db, link.restaurant_id, (detail) =>
-          callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: credentialOf(services, link), timeoutMs: 120_000 }),
+        const report = await compareSides(database.db, link.restaurant_id, (ask) =>
+          callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, ...ask }, { credential: credentialOf(services, link), timeoutMs: 120_000 }),
         );
         out(flags, report, report.in_sync ? 'In sync.' : JSON.stringify(report, null, 2));
         if (!report.in_sync) process.exitCode = 3;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditSide } from '../../sync/audit.ts';
+import { auditSide, rowHash } from '../../sync/audit.ts';
 import { readLink } from '../../sync/hub.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { audit, eventually, startPair, type Pair } from './helpers.ts';
@@ -74,5 +74,11 @@ describe('sync: the hub’s audit beside live sync', () => {
     const b = await auditSide(db, restaurantId, detail, { inProcess: true });
     expect(a).toEqual(b);
     expect(Object.keys(a.rows!.order_items)).toHaveLength(onThread.tables.order_items.rows);
+    // and their per-row hashes (the second look a hub asks for now)
+    const h = await auditSide(db, restaurantId, detail, { hashes: true });
+    expect(h).toEqual(await auditSide(db, restaurantId, detail, { hashes: true, inProcess: true }));
+    expect(h.rows).toBeUndefined();
+    expect(Object.keys(h.hashes!.order_items).sort()).toEqual(Object.keys(a.rows!.order_items).sort());
+    for (const [id, row] of Object.entries(a.rows!.order_items)) expect(h.hashes!.order_items[id]).toBe(rowHash('order_items', row));
   });
 });

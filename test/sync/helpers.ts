@@ -40,8 +40,8 @@ export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: str
 /** The convergence audit, as `comanda sync audit` runs it. */
 export async function audit(hub: TestHub) {
   const link = (await readLink(hub.server.services.db))!;
-  return compareSides(hub.server.services.db, link.restaurant_id, (detail) =>
-    callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, detail }, { credential: credentialOf(hub.server.services, link) }),
+  return compareSides(hub.server.services.db, link.restaurant_id, (ask) =>
+    callCloud<SideSummary>(link.cloud_url, '/audit', { protocol: PROTOCOL_VERSION, ...ask }, { credential: credentialOf(hub.server.services, link) }),
   );
 }
 
