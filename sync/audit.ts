@@ -69,9 +69,14 @@ export const rowHash = (table: string, row: Record<string, unknown>) => createHa
 const SLICE_MS = 4;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function rowsOf(db: Executor, table: string, restaurantId: string): Promise<Record<string, unknown>[]> {
+/** A table's rows of one restaurant (the restaurants table: its own row). */
+function venueRows(db: Executor, table: string, restaurantId: string) {
   const q = (db as Kysely<any>).selectFrom(table).selectAll();
-  return (table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId)).orderBy('id').execute();
+  return table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId);
+}
+
+async function rowsOf(db: Executor, table: string, restaurantId: string): Promise<Record<string, unknown>[]> {
+  return venueRows(db, table, restaurantId).orderBy('id').execute();
 }
 
 function holdHere(pause: AuditPause): void {
@@ -162,8 +167,7 @@ export async function auditRows(db: Executor, restaurantId: string, ids: Record<
     const want = (ids[table] ?? []).slice(0, left);
     if (!want.length) continue;
     left -= want.length;
-    const q = (db as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', want);
-    const rows = await (table === 'restaurants' ? q.where('id', '=', restaurantId) : q.where('restaurant_id', '=', restaurantId)).execute();
+    const rows = await venueRows(db, table, restaurantId).where('id', 'in', want).execute();
     for (const r of rows) (out[table] ??= {})[String(r.id)] = r;
   }
   return out;

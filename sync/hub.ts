@@ -526,7 +526,8 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
   const { db } = services;
   const epoch = await currentEpoch(db);
   const after = Number(link.push_cursor);
-  const page = (await readAhead.take(db, epoch, after)) ?? (await readLog(db, { restaurantId: link.restaurant_id, after, origin: epoch, limit: PUSH_BATCH }));
+  const readPage = (from: number) => readLog(db, { restaurantId: link.restaurant_id, after: from, origin: epoch, limit: PUSH_BATCH });
+  const page = (await readAhead.take(db, epoch, after)) ?? (await readPage(after));
   if (page.changes.length === 0) return page;
   const pending = await backlogAfter(services, link, epoch, page);
   let pos: CloudPosition;
@@ -539,7 +540,7 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
       { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
     );
     // the next page is read while the cloud applies this one
-    if (page.more) readAhead.start(db, epoch, page.last, () => readLog(db, { restaurantId: link.restaurant_id, after: page.last, origin: epoch, limit: PUSH_BATCH }));
+    if (page.more) readAhead.start(db, epoch, page.last, () => readPage(page.last));
     pos = await answer;
   } catch (err) {
     readAhead.drop(db);

@@ -148,18 +148,12 @@ export async function repairWithCloud(
   let report: AuditReport;
   for (let round = 0; ; round++) {
     report = await compareSides(db, link.restaurant_id, (ask) => call<SideSummary>('/audit', { protocol: PROTOCOL_VERSION, ...ask }), MAX_REPAIR_ROWS);
-    if (report.in_sync) {
-      const outcome = { state: 'in_sync' as const, repaired_rows: repaired, unconverged: [] };
-      await call('/repair', { protocol: PROTOCOL_VERSION, rows: [], want: {}, state: outcome });
-      await onState(outcome);
-      return { ...outcome, report };
-    }
-    // every row that differed came out the same by the last look: changes crossing between the
-    // looks, which the log brings together. Under live traffic that is every audit, and each
-    // hashes the whole venue on both sides (seconds of the cloud's CPU; with a retry every 20 s
-    // for ever, as many times over as hubs). The run ends: nothing differs that the log does
-    // not mend
-    if (report.differences.length === 0 && !report.truncated) {
+    // in sync, or every row that differed came out the same by the last look: changes crossing
+    // between the looks, which the log brings together. Under live traffic that is every audit,
+    // and each hashes the whole venue on both sides (seconds of the cloud's CPU; with a retry
+    // every 20 s for ever, as many times over as hubs). The run ends: nothing differs that the
+    // log does not mend
+    if (report.in_sync || (report.differences.length === 0 && !report.truncated)) {
       const outcome = { state: 'in_sync' as const, repaired_rows: repaired, unconverged: [] };
       await call('/repair', { protocol: PROTOCOL_VERSION, rows: [], want: {}, state: outcome });
       await onState(outcome);

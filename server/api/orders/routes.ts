@@ -41,7 +41,7 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const actor = c.actor();
       let qb = c.db.selectFrom('orders').selectAll().where('restaurant_id', '=', actor.restaurantId).where('livemode', '=', modeOf(actor));
-      if (c.query.status) qb = c.query.status.length === 1 ? qb.where('status', '=', c.query.status[0]!) : qb.where('status', 'in', c.query.status);
+      if (c.query.status) qb = qb.where('status', 'in', c.query.status);
       if (c.query.type) qb = qb.where('type', '=', c.query.type);
       if (c.query.table) qb = qb.where('table_id', '=', c.query.table);
       if (c.query['created.gte'] !== undefined) qb = qb.where('created', '>=', c.query['created.gte']);
