@@ -9,7 +9,7 @@ import { startHub, type TestHub } from '../helpers/server.ts';
 const TABLET = { viewport: { width: 800, height: 1280 }, locale: 'en-GB' };
 
 /** The scripts a page's HTML names: what the browser fetches as soon as it reads the page. */
-const scriptsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+const scriptsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/app\/[^"]+\.js)"/g)].map((m) => m[1]!);
 
 /**
  * A tablet opening the order-entry page cold: everything its first screen needs is asked for
