@@ -378,10 +378,10 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
   }, [items]);
   // one function per menu: the grid keeps each item's tile while it stays the same
   const tileOf = useCallback((i: Item) => prepared.get(i)!.tile, [prepared]);
-  const shows = useMemo(() => {
+  const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (i: Item) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat);
-  }, [prepared, cat, search]);
+    return items.filter((i) => (q ? prepared.get(i)!.name.includes(q) : !cat || i.category === cat));
+  }, [items, prepared, cat, search]);
   return (
     <section aria-label={t('service.search')}>
       <Field label={t('service.search')} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
@@ -392,8 +392,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
         ))}
       </div>
       <TileGrid
-        items={items}
-        shows={shows}
+        items={shown}
         page={80}
         label={t('service.search')}
         keyOf={(i) => i.id}
