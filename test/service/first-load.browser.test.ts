@@ -9,7 +9,7 @@ import { startHub, type TestHub } from '../helpers/server.ts';
 const TABLET = { viewport: { width: 800, height: 1280 }, locale: 'en-GB' };
 
 /** The scripts a page's HTML names: what the browser fetches as soon as it reads the page. */
-const scriptsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/app\/[^"]+\.js)"/g)].map((m) => m[1]!);
+const scriptsOf = (html: string) => [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
 
 /**
  * A tablet opening the order-entry page cold: everything its first screen needs is asked for
@@ -35,7 +35,7 @@ describe("the service page's first load", IN_BROWSER, () => {
     await hub?.close();
   });
 
-  it("names every script it runs in the page (no chunk found late), none of another page's, warms its number formats on a worker, and gets its first data with the page, each once", async () => {
+  it("names every script it runs in the page (no chunk found late), none of another page's, and gets its first data with the page, each once", async () => {
     // a new context: nothing cached, only the session's cookies
     const context = await browser.newContext({ ...TABLET, storageState: signedIn });
     const page = await context.newPage();
@@ -46,13 +46,9 @@ describe("the service page's first load", IN_BROWSER, () => {
       const u = new URL(r.url());
       asked.push({ url: u.pathname + u.search, type: r.resourceType() });
     });
-    // the number formats' data is loaded on a worker while the modules load (public/warm-intl.js)
-    const workers: string[] = [];
-    page.on('worker', (w) => workers.push(new URL(w.url()).pathname));
     const answer = await page.goto(`${hub.url}/app/service`);
     await page.locator('[data-table="4"]').waitFor();
     await page.waitForLoadState('networkidle');
-    expect(workers).toEqual(['/app/warm-intl.js']);
 
     const html = await answer!.text();
     const named = scriptsOf(html);
