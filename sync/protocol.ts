@@ -17,6 +17,8 @@ export const MAX_BATCH_ENTRIES = 2000;
 export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 /** what a compressed request body may be before it is inflated */
 export const MAX_COMPRESSED_BYTES = 2 * 1024 * 1024;
+/** The longest the cloud holds a push that arrived before its predecessor (`wait_ms`). */
+export const MAX_QUEUE_MS = 20_000;
 
 /** One change-log entry as it travels: the change exactly as its origin logged it. */
 export const wireChange = z.object({
@@ -81,6 +83,14 @@ export const pushRequest = z.object({
   pending: z.number().int().nonnegative().optional(),
   /** a whitespace byte this often while the cloud applies the batch (see pullRequest) */
   heartbeat_ms: z.number().int().min(250).max(30_000).optional(),
+  /**
+   * A batch sent before the cloud answered the one before it (the hub overlaps its pushes):
+   * one that starts beyond the cloud's cursor waits up to this long for its predecessor
+   * instead of being refused at once. Only sent to a cloud whose position says `queue_ms`;
+   * a cloud from before strips it and refuses such a batch as a gap, which the hub then
+   * sends again in turn.
+   */
+  wait_ms: z.number().int().min(0).max(MAX_QUEUE_MS).optional(),
 });
 
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
@@ -134,4 +144,10 @@ export interface CloudPosition {
   /** the cloud's head (its log position) and clock, to measure lag and clock offset */
   head: number;
   now: number;
+  /**
+   * The cloud holds a push that arrives before its predecessor up to this long (`wait_ms`),
+   * so the hub may send its next page before this one is answered. Absent on a cloud from
+   * before: the hub then waits for each answer. Optional, so protocol 5 stands either way.
+   */
+  queue_ms?: number;
 }
