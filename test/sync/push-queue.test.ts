@@ -133,8 +133,8 @@ describe('pushes overlapped', () => {
   });
 
   it('an early page that reaches a process from before (behind the balancer) is refused as a gap and sent again in turn, without a new hello', async () => {
-    // hello from a new process; pushes to an old one, which strips `wait_ms`; the first push is slow on the way
-    const { hub, whole } = await backlog(2 * PUSH_BATCH + PUSH_BATCH / 4, { oldPushes: true, delayFirstPushMs: 500 });
+    // hello from a new process; pushes to an old one, which strips `wait_ms`; the first push is held on the way until the second has its answer
+    const { hub, whole } = await backlog(2 * PUSH_BATCH + PUSH_BATCH / 4, { oldPushes: true, holdFirstPush: true });
     proxy!.reset();
     await syncUntilIdle(hub);
     await whole();
@@ -148,8 +148,8 @@ interface ProxyOpts {
   oldCloud?: boolean;
   /** pushes lose `wait_ms` on the way, as to a process from before */
   oldPushes?: boolean;
-  /** the first push after reset() is held this long before it is passed on */
-  delayFirstPushMs?: number;
+  /** the first push after reset() is passed on only once the second has its answer */
+  holdFirstPush?: boolean;
 }
 
 interface Proxy {
@@ -165,7 +165,10 @@ interface Proxy {
 /** Passes the hub's requests on to the cloud, counting them, and plays a side from before where asked. */
 async function startProxy(target: () => string, opts: ProxyOpts): Promise<Proxy> {
   let inFlight = 0;
-  let delayed = false;
+  // armed by reset(): the link's own pushes go straight through
+  let held = true;
+  let secondAnswered = () => {};
+  let second = new Promise<void>((r) => (secondAnswered = r));
   const state: Proxy = {
     url: '',
     pushes: 0,
@@ -174,7 +177,8 @@ async function startProxy(target: () => string, opts: ProxyOpts): Promise<Proxy>
     maxPushesInFlight: 0,
     reset() {
       state.pushes = state.hellos = state.gaps = state.maxPushesInFlight = 0;
-      delayed = false;
+      held = false;
+      second = new Promise<void>((r) => (secondAnswered = r));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -185,17 +189,17 @@ async function startProxy(target: () => string, opts: ProxyOpts): Promise<Proxy>
     let body = Buffer.concat(chunks);
     const push = req.url === '/sync/v1/push';
     if (req.url === '/sync/v1/hello') state.hellos++;
+    const nth = push ? ++state.pushes : 0;
     if (push) {
-      state.pushes++;
       state.maxPushesInFlight = Math.max(state.maxPushesInFlight, ++inFlight);
       if (opts.oldPushes) {
         const b = json(body, true);
         delete b.wait_ms;
         body = gzipSync(Buffer.from(JSON.stringify(b)));
       }
-      if (opts.delayFirstPushMs && !delayed) {
-        delayed = true;
-        await new Promise((r) => setTimeout(r, opts.delayFirstPushMs));
+      if (opts.holdFirstPush && !held) {
+        held = true;
+        await Promise.race([second, new Promise((r) => setTimeout(r, 20_000))]);
       }
     }
     const up = http.request(new URL(req.url!, target()), { method: req.method, headers: { ...req.headers, host: new URL(target()).host, 'content-length': String(body.length) } }, async (answer) => {
@@ -211,6 +215,7 @@ async function startProxy(target: () => string, opts: ProxyOpts): Promise<Proxy>
         out = gz ? gzipSync(text) : text;
       }
       if (push) inFlight--;
+      if (nth === 2) secondAnswered();
       const headers = { ...answer.headers };
       delete headers['content-length'];
       delete headers['transfer-encoding'];
