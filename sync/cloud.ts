@@ -13,7 +13,7 @@ import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
-import { auditRequest, helloRequest, linkRequest, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, parsePushPlainly, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 import { logHead } from '../server/db/log-positions.ts';
@@ -57,6 +57,7 @@ async function position(services: Services, hub: Hub): Promise<CloudPosition> {
     cursor_op_id: hub.cursor_op_id,
     head,
     now: services.clock.now(),
+    queue_ms: MAX_QUEUE_MS,
   };
 }
 
@@ -174,10 +175,14 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
 
   router.post('/push', async (ctx) => {
     const hub = await authHub(ctx, services);
-    const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
-    const apply = () =>
-      refusing(services, hub, () =>
-        services.tx.run(async (trx) => {
+    const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest, parsePushPlainly));
+    // a batch the hub sent before its predecessor was answered may get here first: it waits
+    // for that one (while the hub still waits for it) rather than be refused as a gap
+    const until = Date.now() + (body.wait_ms ?? 0);
+    let gone = false;
+    ctx.res.once('close', () => (gone = true));
+    const applyOnce = () =>
+      services.tx.run(async (trx) => {
         const h = await lockHub(trx, hub.id, services.dialect);
         if (h.epoch !== body.epoch) throw cursorMismatch(h, 'epoch');
         // a batch must follow what the cloud holds: one sent after a lost one waits for it
@@ -202,8 +207,20 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         };
         await trx.updateTable('sync_hubs').set(patch).where('id', '=', h.id).execute();
         return { ...h, ...patch } as Hub;
-        }),
-      ).then((at) => position(services, at));
+      });
+    const apply = () =>
+      refusing(services, hub, async () => {
+        for (;;) {
+          try {
+            const at = await applyOnce();
+            pushed.wake(hub.id);
+            return at;
+          } catch (err) {
+            if (!isGap(err) || gone || Date.now() >= until) throw err;
+            await pushed.next(hub.id, Math.min(QUEUE_POLL_MS, until - Date.now()));
+          }
+        }
+      }).then((at) => position(services, at));
     // a batch can take the cloud a while to apply: heartbeats keep the line audible meanwhile
     if (body.heartbeat_ms) streamJson(ctx, body.heartbeat_ms, apply, (err) => services.logger.error({ err }, 'sync: a push failed'));
     else sendJson(ctx, await apply());
@@ -326,6 +343,39 @@ async function restoredSince(services: Services, hub: Hub, body: { epoch: string
   // an entry compacted away is no sign of a restore; another op id at that position is
   return at !== undefined && at.op_id !== pulled.op_id;
 }
+
+const isGap = (err: unknown) => err instanceof ApiError && err.code === 'sync_cursor_mismatch' && err.param === 'gap';
+
+/** How often a batch waiting for its predecessor looks again (one applied by another process is not announced here). */
+const QUEUE_POLL_MS = 50;
+
+/**
+ * Pushes this process applied, by hub: a batch waiting for its predecessor is woken when one
+ * of its hub's pushes commits here, and looks again every QUEUE_POLL_MS in any case.
+ */
+const pushed = {
+  waiting: new Map<string, Set<() => void>>(),
+  wake(hubId: string): void {
+    const set = this.waiting.get(hubId);
+    this.waiting.delete(hubId);
+    for (const w of set ?? []) w();
+  },
+  next(hubId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiting.get(hubId);
+      if (!set) this.waiting.set(hubId, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        const now = this.waiting.get(hubId);
+        now?.delete(done);
+        if (now?.size === 0) this.waiting.delete(hubId);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      set.add(done);
+    });
+  },
+};
 
 function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', head?: number): ApiError {
   const why = {

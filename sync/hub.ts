@@ -389,7 +389,7 @@ export class SyncClient {
     // what commits from here on is read by this push or wakes the next one
     this.committed = false;
     const link = await this.current();
-    const pushed = await pushPage(this.services, link, this.lineOpts());
+    const pushed = await pushPage(this.services, link, this.lineOpts(), { overlap: true });
     await this.succeeded();
     this.pushIdle = !pushed.more && pushed.changes.length === 0;
     return pushed.more;
@@ -466,7 +466,7 @@ class Unlinked extends Error {}
  */
 export async function hello(services: Services, line: LineOpts = {}): Promise<CloudPosition> {
   const { db } = services;
-  readAhead.drop(db);
+  await ahead.drop(db);
   const link = await readLink(db);
   if (!link) throw new Unlinked();
   const epoch = await currentEpoch(db);
@@ -484,6 +484,8 @@ export async function hello(services: Services, line: LineOpts = {}): Promise<Cl
     { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
   );
   const back = services.clock.now();
+  if (pos.queue_ms) cloudQueueMs.set(db, pos.queue_ms);
+  else cloudQueueMs.delete(db);
   const offset = await measureOffset(services, { sent, back, cloudNow: pos.now, held: false });
   const patch: Partial<Link> = { clock_offset_ms: offset, cloud_epoch: pos.cloud_epoch, connected: 1, last_error: null, refused: null };
   if (link.cloud_epoch && link.cloud_epoch !== pos.cloud_epoch) {
@@ -504,17 +506,23 @@ export async function hello(services: Services, line: LineOpts = {}): Promise<Cl
   patch.push_cursor = pos.cursor;
   await db.updateTable('sync_link').set(patch).where('id', '=', 1).execute();
   // what this hub stamped while its clock ran ahead, and the cloud does not hold yet
-  await withPushLock(db, () => {
+  await withPushLock(db, async () => {
     // a page read ahead before the re-dating carries the old stamps
-    readAhead.drop(db);
+    await ahead.drop(db);
     return redateAhead(services, link.restaurant_id, pos.cursor);
   });
   return pos;
 }
 
-/** Sends one page of this hub's own changes; the cursor moves only on the cloud's answer. */
-export async function pushPage(services: Services, link: Link, line: LineOpts = {}): Promise<Page> {
-  const out = await withPushLock(services.db, () => pushLocked(services, link, line));
+/**
+ * Sends one page of this hub's own changes; the cursor moves only on the cloud's answer. With
+ * `overlap` (the serve loop, a link's first sync) and a cloud that holds a page arriving
+ * before its predecessor (`queue_ms`), the next page goes out as soon as it is read, before
+ * this one is answered, and the next call takes its answer: the cloud reads and checks one
+ * page while it applies the one before, with no pause between two pages.
+ */
+export async function pushPage(services: Services, link: Link, line: LineOpts = {}, opts: { overlap?: boolean } = {}): Promise<Page> {
+  const out = await withPushLock(services.db, () => pushLocked(services, link, line, opts.overlap === true));
   if (!('again' in out)) return out;
   // out of step (a lost answer, a restore), or stamps beyond the cloud's bound (this hub's
   // clock jumped): hello measures the clock, re-dates and finds where both stand, then push resumes
@@ -522,32 +530,77 @@ export async function pushPage(services: Services, link: Link, line: LineOpts = 
   return { ...out.again, more: true };
 }
 
-async function pushLocked(services: Services, link: Link, line: LineOpts): Promise<Page | { again: Page }> {
+/** A push on its way: its page, where it starts, and the cloud's answer to come. */
+interface Sent {
+  page: Page;
+  after: number;
+  at: number;
+  /** sent before the one before it was answered */
+  early: boolean;
+  answer: Promise<CloudPosition>;
+  abort: AbortController;
+}
+
+async function pushLocked(services: Services, link: Link, line: LineOpts, overlap: boolean): Promise<Page | { again: Page }> {
   const { db } = services;
   const epoch = await currentEpoch(db);
   const after = Number(link.push_cursor);
   const readPage = (from: number) => readLog(db, { restaurantId: link.restaurant_id, after: from, origin: epoch, limit: PUSH_BATCH });
-  const page = (await readAhead.take(db, epoch, after)) ?? (await readPage(after));
-  if (page.changes.length === 0) return page;
-  const pending = await backlogAfter(services, link, epoch, page);
-  let pos: CloudPosition;
-  const sent = services.clock.now();
-  try {
-    const answer = callCloud<CloudPosition>(
-      link.cloud_url,
-      '/push',
-      { protocol: PROTOCOL_VERSION, epoch, after, changes: page.changes, pending, heartbeat_ms: HEARTBEAT_MS },
-      { credential: credentialOf(services, link), ...line, idleMs: IDLE_MS },
+  const send = (page: Page, from: number, queueMs?: number): Sent => {
+    const abort = new AbortController();
+    const at = services.clock.now();
+    const answer = backlogAfter(services, link, epoch, from, page).then((pending) =>
+      callCloud<CloudPosition>(
+        link.cloud_url,
+        '/push',
+        { protocol: PROTOCOL_VERSION, epoch, after: from, changes: page.changes, pending, heartbeat_ms: HEARTBEAT_MS, ...(queueMs ? { wait_ms: queueMs } : {}) },
+        {
+          credential: credentialOf(services, link),
+          ...line,
+          signal: line.signal ? AbortSignal.any([line.signal, abort.signal]) : abort.signal,
+          idleMs: IDLE_MS,
+          // an early page's answer also waits for the page before it
+          ...(queueMs ? { timeoutMs: queueMs + 30_000 } : {}),
+        },
+      ),
     );
-    // the next page is read while the cloud applies this one
-    if (page.more) readAhead.start(db, epoch, page.last, () => readPage(page.last));
-    pos = await answer;
+    answer.catch(() => {}); // awaited by whoever takes it; one dropped unheard is no error
+    return { page, after: from, at, early: queueMs !== undefined, answer, abort };
+  };
+  let out = await ahead.takeSent(db, epoch, after);
+  if (!out) {
+    const page = (await ahead.take(db, epoch, after)) ?? (await readPage(after));
+    if (page.changes.length === 0) return page;
+    out = send(page, after);
+  }
+  const { page } = out;
+  if (page.more) {
+    const queueMs = overlap ? cloudQueueMs.get(db) : undefined;
+    // the next page is read (and, to a cloud that holds it, sent) while the cloud applies this one
+    if (queueMs) ahead.startSent(db, epoch, page.last, async () => {
+      const next = await readPage(page.last);
+      return next.changes.length > 0 ? send(next, page.last, queueMs) : null;
+    });
+    else ahead.start(db, epoch, page.last, () => readPage(page.last));
+  }
+  let pos: CloudPosition;
+  try {
+    try {
+      pos = await out.answer;
+    } catch (err) {
+      // an early page refused as a gap (a process from before behind the balancer): again, in turn
+      if (!(out.early && err instanceof Refused && err.code === 'sync_cursor_mismatch' && err.param === 'gap')) throw err;
+      await ahead.drop(db);
+      out = send(page, after);
+      pos = await out.answer;
+    }
   } catch (err) {
-    readAhead.drop(db);
+    await ahead.drop(db);
     if (err instanceof Refused && (err.code === 'sync_cursor_mismatch' || (err.code === 'sync_batch_invalid' && err.param === 'hlc'))) return { again: page };
     throw err;
   }
-  await measureOffset(services, { sent, back: services.clock.now(), cloudNow: pos.now, held: false });
+  // an early page's answer came at the end of its wait, not halfway
+  await measureOffset(services, { sent: out.at, back: services.clock.now(), cloudNow: pos.now, held: out.early });
   await db
     .updateTable('sync_link')
     .set({ push_cursor: pos.cursor, last_synced_at: Math.floor(services.clock.now() / 1000) })
@@ -556,23 +609,52 @@ async function pushLocked(services: Services, link: Link, line: LineOpts): Promi
   return page;
 }
 
+/** How long each hub's cloud holds an early push (`queue_ms` of its last hello); none: it does not. */
+const cloudQueueMs = new WeakMap<object, number>();
+
 /**
- * The next page of a backlog, read while the cloud applies the page before it: taken by the
- * next push only if that push starts where the page starts, under the same identity. Only
- * hello changes unsent entries (it re-dates them) or where the push starts: it drops the page.
+ * The next page of a backlog, read (or read and sent) while the cloud applies the page before
+ * it: taken by the next push only if that push starts where the page starts, under the same
+ * identity. Only hello changes unsent entries (it re-dates them) or where the push starts: it
+ * drops the page, and ends a push sent early (the cloud may still apply it: its op ids and
+ * cursor keep that once; the next hello or push learns where the cloud stands).
  */
-const readAhead = {
+const ahead = {
   pages: new WeakMap<object, { epoch: string; after: number; page: Promise<Page | null> }>(),
+  sent: new WeakMap<object, { epoch: string; after: number; push: Promise<Sent | null> }>(),
   start(db: Kysely<DB>, epoch: string, after: number, read: () => Promise<Page>): void {
     this.pages.set(db, { epoch, after, page: read().catch(() => null) });
   },
-  async take(db: Kysely<DB>, epoch: string, after: number): Promise<Page | null> {
-    const ahead = this.pages.get(db);
-    this.pages.delete(db);
-    return ahead && ahead.epoch === epoch && ahead.after === after ? ahead.page : null;
+  startSent(db: Kysely<DB>, epoch: string, after: number, send: () => Promise<Sent | null>): void {
+    this.sent.set(db, { epoch, after, push: send().catch(() => null) });
   },
-  drop(db: Kysely<DB>): void {
+  async take(db: Kysely<DB>, epoch: string, after: number): Promise<Page | null> {
+    const page = this.pages.get(db);
     this.pages.delete(db);
+    return page && page.epoch === epoch && page.after === after ? page.page : null;
+  },
+  async takeSent(db: Kysely<DB>, epoch: string, after: number): Promise<Sent | null> {
+    const sent = this.sent.get(db);
+    if (!sent) return null;
+    if (sent.epoch === epoch && sent.after === after) {
+      this.sent.delete(db);
+      return sent.push;
+    }
+    await this.dropSent(db);
+    return null;
+  },
+  /** Forgets what was read ahead and ends a push sent early, once it has settled. */
+  async drop(db: Kysely<DB>): Promise<void> {
+    this.pages.delete(db);
+    await this.dropSent(db);
+  },
+  async dropSent(db: Kysely<DB>): Promise<void> {
+    const sent = this.sent.get(db);
+    this.sent.delete(db);
+    const push = await sent?.push;
+    if (!push) return;
+    push.abort.abort();
+    await push.answer.catch(() => {});
   },
 };
 
@@ -581,12 +663,13 @@ const backlogs = new WeakMap<object, { at: number; after: number; n: number }>()
 const RECOUNT_MS = 10_000;
 
 /**
- * How many of its own changes the hub still holds after this page, for the cloud's status.
- * Counted once, then the count goes down by each page sent while pages follow one another
- * from where the last one ended; counted again after RECOUNT_MS (changes committed meanwhile
- * are then counted too), after a gap or a refusal, and never while the page was the last.
+ * How many of its own changes the hub still holds after this page (which starts after
+ * `after`), for the cloud's status. Counted once, then the count goes down by each page sent
+ * while pages follow one another from where the last one ended; counted again after
+ * RECOUNT_MS (changes committed meanwhile are then counted too), after a gap or a refusal,
+ * and never while the page was the last.
  */
-async function backlogAfter(services: Services, link: Link, epoch: string, page: Page): Promise<number> {
+async function backlogAfter(services: Services, link: Link, epoch: string, after: number, page: Page): Promise<number> {
   const { db } = services;
   if (!page.more) {
     backlogs.delete(db);
@@ -594,7 +677,7 @@ async function backlogAfter(services: Services, link: Link, epoch: string, page:
   }
   const now = services.clock.now();
   const last = backlogs.get(db);
-  if (last && last.after === Number(link.push_cursor) && now - last.at < RECOUNT_MS && last.n >= page.changes.length) {
+  if (last && last.after === after && now - last.at < RECOUNT_MS && last.n >= page.changes.length) {
     const n = last.n - page.changes.length;
     backlogs.set(db, { at: last.at, after: page.last, n });
     return n;
@@ -667,7 +750,7 @@ export async function syncUntilIdle(services: Services, opts: { signal?: AbortSi
   let pulled = 0;
   for (;;) {
     const link = (await readLink(services.db))!;
-    const page = await pushPage(services, link, opts);
+    const page = await pushPage(services, link, opts, { overlap: true });
     pushed += page.changes.length;
     if (page.more) continue;
     const p = await pullPage(services, (await readLink(services.db))!, { signal: opts.signal });

@@ -17,6 +17,8 @@ export const MAX_BATCH_ENTRIES = 2000;
 export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 /** what a compressed request body may be before it is inflated */
 export const MAX_COMPRESSED_BYTES = 2 * 1024 * 1024;
+/** The longest the cloud holds a push that arrived before its predecessor (`wait_ms`). */
+export const MAX_QUEUE_MS = 20_000;
 
 /** One change-log entry as it travels: the change exactly as its origin logged it. */
 export const wireChange = z.object({
@@ -81,7 +83,52 @@ export const pushRequest = z.object({
   pending: z.number().int().nonnegative().optional(),
   /** a whitespace byte this often while the cloud applies the batch (see pullRequest) */
   heartbeat_ms: z.number().int().min(250).max(30_000).optional(),
+  /**
+   * A batch sent before the cloud answered the one before it (the hub overlaps its pushes):
+   * one that starts beyond the cloud's cursor waits up to this long for its predecessor
+   * instead of being refused at once. Only sent to a cloud whose position says `queue_ms`;
+   * a cloud from before strips it and refuses such a batch as a gap, which the hub then
+   * sends again in turn.
+   */
+  wait_ms: z.number().int().min(0).max(MAX_QUEUE_MS).optional(),
 });
+
+export type PushRequest = z.infer<typeof pushRequest>;
+const pushHeader = pushRequest.omit({ changes: true });
+
+const WIRE_KEYS = new Set(Object.keys(wireChange.shape));
+const OPS = new Set(['insert', 'update', 'delete']);
+const text = (v: unknown, min: number, max: number) => typeof v === 'string' && v.length >= min && v.length <= max;
+const stamp = (v: unknown) => typeof v === 'string' && HLC_PATTERN.test(v);
+
+/** What `wireChange` accepts, with no key it would strip: checked by hand, without copying. */
+function plainWireChange(c: any): boolean {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
+  for (const k in c) if (!WIRE_KEYS.has(k)) return false;
+  if (!text(c.op_id, 3, 64) || !text(c.origin, 1, 64) || !text(c.table, 1, 64) || !text(c.row_id, 1, 64) || !OPS.has(c.op)) return false;
+  if (!Number.isSafeInteger(c.origin_seq) || c.origin_seq < 0) return false;
+  if (typeof c.data !== 'object' || c.data === null || Array.isArray(c.data)) return false;
+  if (c.fields !== null && !(Array.isArray(c.fields) && c.fields.length <= 200 && c.fields.every((f: unknown) => text(f, 0, 64)))) return false;
+  if (c.hlc !== null && !stamp(c.hlc)) return false;
+  if (c.clocks !== undefined) {
+    if (typeof c.clocks !== 'object' || c.clocks === null || Array.isArray(c.clocks)) return false;
+    for (const k in c.clocks) if (k.length > 64 || !stamp(c.clocks[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * A push as `pushRequest` parses it, its changes checked by hand rather than copied entry by
+ * entry by zod (a batch holds 2,000); undefined when any of them is not plainly valid, and
+ * then zod parses it all and says what is wrong.
+ */
+export function parsePushPlainly(body: unknown): PushRequest | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { changes, ...rest } = body as { changes?: unknown };
+  if (!Array.isArray(changes) || changes.length > MAX_BATCH_ENTRIES || !changes.every(plainWireChange)) return undefined;
+  const header = pushHeader.safeParse(rest);
+  return header.success ? { ...header.data, changes: changes as WireChange[] } : undefined;
+}
 
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
 export const unlinkRequest = z.object({ ...header });
@@ -134,4 +181,10 @@ export interface CloudPosition {
   /** the cloud's head (its log position) and clock, to measure lag and clock offset */
   head: number;
   now: number;
+  /**
+   * The cloud holds a push that arrives before its predecessor up to this long (`wait_ms`),
+   * so the hub may send its next page before this one is answered. Absent on a cloud from
+   * before: the hub then waits for each answer. Optional, so protocol 5 stands either way.
+   */
+  queue_ms?: number;
 }

@@ -57,7 +57,14 @@ async function runKnown<R>(k: Kysely<any>, shape: Shape, raw: SQLite.Database | 
  * few shapes all day: each is built and compiled by kysely once, then run again with new
  * values, which skips the builder and compiler on every order, line and log entry.
  */
-export async function insertRows(db: Executor, table: string, rows: Record<string, unknown>[], returning: boolean): Promise<Record<string, unknown>[]> {
+export async function insertRows(
+  db: Executor,
+  table: string,
+  rows: Record<string, unknown>[],
+  returning: boolean,
+  /** each row's JSON text, where the caller has it already (a batch logs it too) */
+  texts?: string[],
+): Promise<Record<string, unknown>[]> {
   const k = db as Kysely<any>;
   const cols = Object.keys(rows[0]);
   // kysely leaves out undefined values, and fills columns missing from some rows with
@@ -73,7 +80,7 @@ export async function insertRows(db: Executor, table: string, rows: Record<strin
   // Big batches (imports, demo history, a sync batch) vary in size: caching each size would only hoard text.
   if (!uniform || rows.length > 16) {
     if (uniform && !returning && k.getExecutor().adapter instanceof PostgresAdapter && rows.every(plainValues)) {
-      await insertFromJson(k, table, cols, rows);
+      await insertJsonText(k, table, cols, texts ? `[${texts.join(',')}]` : JSON.stringify(rows));
       return [];
     }
     return (await build().execute()) as unknown as Record<string, unknown>[];
@@ -101,14 +108,16 @@ function plainValues(row: Record<string, unknown>): boolean {
 }
 
 /**
- * PostgreSQL: many rows as one JSON parameter, typed by the table's own row type (as a batch's
+ * PostgreSQL: many rows as the text of one JSON array parameter (`json`, of objects whose
+ * values are strings, finite numbers and nulls; a text column may also be given a JSON object
+ * or array, stored as its text exactly as written), typed by the table's own row type (as a batch's
  * patches are, db/records.ts). A VALUES list binds a parameter per value: for a sync batch of
  * a thousand log entries that is 12,000 parameters for kysely to build and compile, the
  * driver to bind and PostgreSQL to parse and plan, which cost more than the insert itself.
  */
-async function insertFromJson(k: Kysely<any>, table: string, cols: string[], rows: Record<string, unknown>[]): Promise<void> {
+export async function insertJsonText(db: Executor, table: string, cols: string[], json: string): Promise<void> {
   const list = sql.join(cols.map((c) => sql.ref(c)));
-  await sql`insert into ${sql.table(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::json)`.execute(k);
+  await sql`insert into ${sql.table(table)} (${list}) select ${list} from json_populate_recordset(null::${sql.table(table)}, ${json}::json)`.execute(db);
 }
 
 /**

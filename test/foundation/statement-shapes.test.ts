@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../../server/errors.ts';
 import type { Database } from '../../server/db/database.ts';
+import { insertRecords } from '../../server/db/records.ts';
 import { insertRows, runShape } from '../../server/db/statement-shapes.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
@@ -117,5 +118,30 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     kinds.length = 0;
     await expect(insertRows(watched, 'stations', Array.from({ length: 20 }, (_, i) => ({ ...row(`o${i}`, 'O'), name: { not: 'text' } as unknown as string })), false).catch(() => 'refused')).resolves.toBeDefined();
     expect(kinds).toEqual(['InsertQueryNode']);
+  });
+
+  it('logs a batch of new records with each row’s text exactly as the row serialises (on PostgreSQL inside the one JSON parameter)', async () => {
+    const tx = new Transactor(database.db, { groupCommit: dialect === 'sqlite' });
+    const rows = Array.from({ length: 30 }, (_, i) => ({ ...row(`log${i}`, `Log "${i}" \\ ü ✓ \u2028 {"not":"an object"}`), position: i }));
+    const from = rows.map((r, i) => ({ op_id: `chg_log_${i}`, origin: 'node_other', origin_seq: 100 + i, hlc: `0190f0a0b0c${i % 10}.0000.other`, fields: i % 2 ? ['name', 'position'] : null }));
+    await tx.run((trx) => insertRecords(trx, 'stations', rows, from));
+    const log = await database.db.selectFrom('change_log').select(['op_id', 'origin', 'origin_seq', 'row_id', 'table_name', 'op', 'data', 'fields', 'hlc', 'restaurant_id']).where('op_id', 'like', 'chg_log_%').execute();
+    const byOp = new Map(log.map((e) => [e.op_id, e]));
+    rows.forEach((r, i) => {
+      const e = byOp.get(from[i].op_id)!;
+      expect(e.data).toBe(JSON.stringify(r));
+      expect({ ...e, origin_seq: Number(e.origin_seq), data: undefined }).toEqual({
+        op_id: from[i].op_id,
+        origin: 'node_other',
+        origin_seq: 100 + i,
+        row_id: r.id,
+        table_name: 'stations',
+        op: 'insert',
+        data: undefined,
+        fields: from[i].fields ? JSON.stringify(from[i].fields) : null,
+        hlc: from[i].hlc,
+        restaurant_id: 'rst_x',
+      });
+    });
   });
 });
