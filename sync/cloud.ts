@@ -13,7 +13,7 @@ import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
-import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, parsePushPlainly, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 import { logHead } from '../server/db/log-positions.ts';
@@ -175,7 +175,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
 
   router.post('/push', async (ctx) => {
     const hub = await authHub(ctx, services);
-    const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest, parsePushPlainly));
+    const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
     // a batch the hub sent before its predecessor was answered may get here first: it waits
     // for that one (while the hub still waits for it) rather than be refused as a gap
     const until = Date.now() + (body.wait_ms ?? 0);

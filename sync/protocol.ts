@@ -93,42 +93,6 @@ export const pushRequest = z.object({
   wait_ms: z.number().int().min(0).max(MAX_QUEUE_MS).optional(),
 });
 
-export type PushRequest = z.infer<typeof pushRequest>;
-const pushHeader = pushRequest.omit({ changes: true });
-
-const WIRE_KEYS = new Set(Object.keys(wireChange.shape));
-const OPS = new Set(['insert', 'update', 'delete']);
-const text = (v: unknown, min: number, max: number) => typeof v === 'string' && v.length >= min && v.length <= max;
-const stamp = (v: unknown) => typeof v === 'string' && HLC_PATTERN.test(v);
-
-/** What `wireChange` accepts, with no key it would strip: checked by hand, without copying. */
-function plainWireChange(c: any): boolean {
-  if (typeof c !== 'object' || c === null || Array.isArray(c)) return false;
-  for (const k in c) if (!WIRE_KEYS.has(k)) return false;
-  if (!text(c.op_id, 3, 64) || !text(c.origin, 1, 64) || !text(c.table, 1, 64) || !text(c.row_id, 1, 64) || !OPS.has(c.op)) return false;
-  if (!Number.isSafeInteger(c.origin_seq) || c.origin_seq < 0) return false;
-  if (typeof c.data !== 'object' || c.data === null || Array.isArray(c.data)) return false;
-  if (c.fields !== null && !(Array.isArray(c.fields) && c.fields.length <= 200 && c.fields.every((f: unknown) => text(f, 0, 64)))) return false;
-  if (c.hlc !== null && !stamp(c.hlc)) return false;
-  if (c.clocks !== undefined) {
-    if (typeof c.clocks !== 'object' || c.clocks === null || Array.isArray(c.clocks)) return false;
-    for (const k in c.clocks) if (k.length > 64 || !stamp(c.clocks[k])) return false;
-  }
-  return true;
-}
-
-/**
- * A push as `pushRequest` parses it, its changes checked by hand rather than copied entry by
- * entry by zod (a batch holds 2,000); undefined when any of them is not plainly valid, and
- * then zod parses it all and says what is wrong.
- */
-export function parsePushPlainly(body: unknown): PushRequest | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const { changes, ...rest } = body as { changes?: unknown };
-  if (!Array.isArray(changes) || changes.length > MAX_BATCH_ENTRIES || !changes.every(plainWireChange)) return undefined;
-  const header = pushHeader.safeParse(rest);
-  return header.success ? { ...header.data, changes: changes as WireChange[] } : undefined;
-}
 
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
 export const unlinkRequest = z.object({ ...header });

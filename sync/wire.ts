@@ -11,7 +11,7 @@ import { MAX_BATCH_BYTES, MAX_COMPRESSED_BYTES, PROTOCOL_VERSION } from './proto
  * Reads a sync request: JSON, gzip-compressed or not, bounded before and after inflating,
  * validated by its schema. Anything off is a 4xx before a row is touched.
  */
-export async function readSyncBody<T extends z.ZodType>(ctx: Context, schema: T, plainly?: (body: unknown) => z.output<T> | undefined): Promise<z.output<T>> {
+export async function readSyncBody<T extends z.ZodType>(ctx: Context, schema: T): Promise<z.output<T>> {
   const gz = /gzip/i.test(ctx.get('content-encoding'));
   const limit = gz ? MAX_COMPRESSED_BYTES : MAX_BATCH_BYTES;
   if (Number(ctx.get('content-length') || 0) > limit) throw tooLarge();
@@ -39,8 +39,6 @@ export async function readSyncBody<T extends z.ZodType>(ctx: Context, schema: T,
   if (body && typeof body === 'object' && 'protocol' in body && (body as { protocol: unknown }).protocol !== PROTOCOL_VERSION) {
     throw protocolMismatch((body as { protocol: unknown }).protocol);
   }
-  const quick = plainly?.(body);
-  if (quick !== undefined) return quick;
   const r = schema.safeParse(body);
   if (!r.success) throw zodToApiError(r.error, body, 'body');
   return r.data;
