@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../server/db/database.ts';
@@ -20,7 +20,8 @@ const WEEK_RESERVATIONS = Math.round(WEEK_ORDERS * 0.07);
 const LAG_RATE = 10;
 const LAG_SECONDS = Number(process.env.BENCH_LAG_SECONDS ?? 30);
 const HUBS = 50;
-const ORDERS_PER_HUB = 100;
+// BENCH_HUB_ORDERS=10: a smaller backlog per hub, to compare two builds' online lag sooner
+const ORDERS_PER_HUB = Number(process.env.BENCH_HUB_ORDERS ?? 100);
 const LAG_HUB_SECONDS = 30;
 
 const poll = async (what: string, cond: () => Promise<boolean>, deadlineMs: number, everyMs = 50) => {
@@ -254,6 +255,10 @@ async function manyHubs(): Promise<string[]> {
     // online: every hub takes an order a second; lag from its commit to the row in the cloud
     const waiting = new Map<string, number>();
     const lags: number[] = [];
+    // the hub's commit (wall clock) → the cloud's commit of the row (pg_xact_commit_timestamp):
+    // the lag without the watcher's polling
+    const committedAt = new Map<string, number>();
+    const toCloudCommit: number[] = [];
     let writing = true;
     let writersDone = false; // as above: the watcher stops only after the writers
     const writer = async (i: number) => {
@@ -271,6 +276,7 @@ async function manyHubs(): Promise<string[]> {
           }),
         );
         waiting.set(order.id, performance.now());
+        committedAt.set(order.id, Date.now());
         const wait = begin + (n + 1) * 1000 - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       }
@@ -279,10 +285,15 @@ async function manyHubs(): Promise<string[]> {
       while (!writersDone || waiting.size > 0) {
         const ids = [...waiting.keys()];
         for (let k = 0; k < ids.length; k += 500) {
-          const seen = await cloudDb!.db.selectFrom('orders').select('id').where('id', 'in', ids.slice(k, k + 500)).execute();
+          const seen = await cloudDb!.db
+            .selectFrom('orders')
+            .select(['id', sql<string>`(extract(epoch from pg_xact_commit_timestamp(xmin)) * 1000)::bigint`.as('at')])
+            .where('id', 'in', ids.slice(k, k + 500))
+            .execute();
           const now = performance.now();
-          for (const { id } of seen) {
+          for (const { id, at } of seen) {
             lags.push(now - waiting.get(id)!);
+            if (at !== null) toCloudCommit.push(Number(at) - committedAt.get(id)!);
             waiting.delete(id);
           }
         }
@@ -290,9 +301,21 @@ async function manyHubs(): Promise<string[]> {
       }
     };
     const online = hubs.slice(1).map((_, k) => k + 1);
+    // what each process spends in the window, and how late this process's own loop runs: its
+    // hubs' sync clients, their SQLite and the balancer all run on it
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const pids = async () => [...cloud.map((c) => c.child.pid!), ...(await sql<{ pid: number }>`select pid from pg_stat_activity`.execute(cloudDb!.db)).rows.map((r) => r.pid)];
+    const cpuAt = async () => ({ self: process.cpuUsage(), procs: new Map((await pids()).map((p) => [p, cpuSeconds(p)])) });
+    const cpu0 = await cpuAt();
+    const mono0 = process.hrtime.bigint() / 1000n;
+    const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const writers = online.map(writer);
     const watching = watcher();
     await new Promise((r) => setTimeout(r, LAG_HUB_SECONDS * 1000));
+    const mono1 = process.hrtime.bigint() / 1000n;
+    const cpu1 = await cpuAt();
+    loop.disable();
     writing = false;
     await Promise.all(writers);
     writersDone = true;
@@ -300,6 +323,16 @@ async function manyHubs(): Promise<string[]> {
     const p99 = percentile(lags, 99);
     out.push(
       `  online, ${online.length} hubs × 1 order/s for ${LAG_HUB_SECONDS} s, hub commit → row in the cloud: p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms (${lags.length} orders${waiting.size ? `, ${waiting.size} never arrived` : ''}) → ${p99 < 1000 && waiting.size === 0 ? 'PASS' : 'FAIL'} (target p99 < 1 s)`,
+    );
+    out.push(
+      `  hub commit → the cloud's commit: p50 ${percentile(toCloudCommit, 50).toFixed(0)} ms, p99 ${percentile(toCloudCommit, 99).toFixed(0)} ms (${toCloudCommit.length} orders)`,
+    );
+    const spent = (pid: number) => cpuSeconds(pid) - (cpu0.procs.get(pid) ?? 0);
+    const pgPids = [...cpu1.procs.keys()].filter((p) => !cloud.some((c) => c.child.pid === p));
+    const self = (cpu1.self.user - cpu0.self.user + cpu1.self.system - cpu0.self.system) / 1e6;
+    out.push(
+      `  CPU in the ${LAG_HUB_SECONDS} s online: the hubs' process ${self.toFixed(1)} s, cloud ${cloud.map((c) => spent(c.child.pid!).toFixed(1)).join(' + ')} s, PostgreSQL ${pgPids.reduce((a, p) => a + spent(p), 0).toFixed(1)} s; load ${load0} → ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+      `  the hubs' process's event loop late by p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms; window ${mono0}–${mono1} µs (monotonic, for slicing profiles)`,
     );
     out.push(`  the balancer's connections per process: ${balancer.perUpstream.join(' / ')}`);
     return out;
