@@ -16,7 +16,7 @@ import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairSt
 import { auditRequest, helloRequest, linkRequest, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
-import { logHead } from '../server/db/log-positions.ts';
+import { identityAndHead, logHead } from '../server/db/log-positions.ts';
 
 type Hub = SyncHubsTable;
 
@@ -48,10 +48,11 @@ async function authHub(ctx: Context, services: Services): Promise<Hub> {
 }
 
 async function position(services: Services, hub: Hub): Promise<CloudPosition> {
-  const head = await logHead(services.db);
+  // one round trip for both: every push and every pull answers them
+  const { origin, head } = await identityAndHead(services.db);
   return {
     protocol: PROTOCOL_VERSION,
-    cloud_epoch: await currentEpoch(services.db),
+    cloud_epoch: origin,
     restaurant_id: hub.restaurant_id,
     cursor: Number(hub.cursor),
     cursor_op_id: hub.cursor_op_id,
