@@ -345,9 +345,8 @@ function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', 
 /**
  * This process's commits of one restaurant as a long poll follows them: `next` resolves at
  * once when one came since the last read (`seen`), else at the next one or after `ms`
- * (another process's commits are polled). Commits of other restaurants do not count: with
- * every hub's pull woken by every commit, 50 hubs pushing once a second made each cloud
- * process read the log about 600 times a second for nothing.
+ * (another process's commits are polled). Commits of other restaurants do not count: woken
+ * by every commit, each waiting pull read the log again at every other restaurant's push.
  */
 function countCommits(services: Services, restaurantId: string) {
   let wake: (() => void) | null = null;
