@@ -85,6 +85,22 @@ describe('kitchen display in the browser', IN_BROWSER, () => {
   });
 
   it('shows an order placed through the API at once, flashed as new, with only the grill lines', async () => {
+    // the flash is watched from the page: it must come on, carry no animation (a fade repaints the
+    // whole window every frame, a third of a screen's CPU on a box driving many), and go off again
+    await grill.evaluate(() => {
+      const w = globalThis as any;
+      w.__flash = { on: 0, off: 0, animations: 0 };
+      new w.MutationObserver((records: any[]) => {
+        for (const r of records) {
+          for (const n of r.addedNodes)
+            if (n.classList?.contains('kflash')) {
+              w.__flash.on++;
+              w.__flash.animations += n.getAnimations().length;
+            }
+          for (const n of r.removedNodes) if (n.classList?.contains('kflash')) w.__flash.off++;
+        }
+      }).observe(w.document.querySelector('.kds'), { childList: true });
+    });
     const started = Date.now();
     const order = await place(
       [
@@ -104,6 +120,7 @@ describe('kitchen display in the browser', IN_BROWSER, () => {
     await ticket.getByText('Table 1').waitFor();
     expect(await ticket.getByText('Carbonara').count()).toBe(0);
     await grill.locator('.allday li', { hasText: 'Steak' }).getByText('2').waitFor();
+    await expect.poll(() => grill.evaluate(() => (globalThis as any).__flash)).toEqual({ on: 1, off: 1, animations: 0 });
     await checkPage(grill, 'kds-grill');
     const chimes = () => grill.evaluate(() => Number((globalThis as any).document.documentElement.dataset.chimes ?? 0));
     expect(await chimes()).toBe(1);
