@@ -22,7 +22,8 @@ import '../server/features/index.ts';
 
 /** An embedded PostgreSQL for the cloud, thrown away afterwards; `fresh()` makes a new database. */
 export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(): Promise<void> }> {
-  const server = await startEmbeddedPostgres(['-c', 'max_connections=300']);
+  // commit times kept: the lag scenarios split a lag at the cloud's commit (pg_xact_commit_timestamp)
+  const server = await startEmbeddedPostgres(['-c', 'max_connections=300', '-c', 'track_commit_timestamp=on']);
   return {
     async fresh() {
       const name = `sync_${randomBytes(4).toString('hex')}`;

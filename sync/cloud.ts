@@ -16,7 +16,7 @@ import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairSt
 import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
-import { logHead } from '../server/db/log-positions.ts';
+import { identityAndHead, logHead } from '../server/db/log-positions.ts';
 
 type Hub = SyncHubsTable;
 
@@ -48,10 +48,11 @@ async function authHub(ctx: Context, services: Services): Promise<Hub> {
 }
 
 async function position(services: Services, hub: Hub): Promise<CloudPosition> {
-  const head = await logHead(services.db);
+  // one round trip for both: every push and every pull answers them
+  const { origin, head } = await identityAndHead(services.db);
   return {
     protocol: PROTOCOL_VERSION,
-    cloud_epoch: await currentEpoch(services.db),
+    cloud_epoch: origin,
     restaurant_id: hub.restaurant_id,
     cursor: Number(hub.cursor),
     cursor_op_id: hub.cursor_op_id,
@@ -232,16 +233,16 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const pos = await position(services, hub);
     if (body.after > pos.head) throw cursorMismatch(hub, 'ahead', pos.head);
     await services.db.updateTable('sync_hubs').set({ pulled_through: body.after, last_seen_at: Math.floor(pos.now / 1000) }).where('id', '=', hub.id).execute();
-    // this process's commits, counted from before the first read: one that lands while a read
-    // runs is not missed (it would wait for the next poll)
-    const commits = countCommits(services);
-    const read = () => {
+    // this process's commits of this restaurant, counted from before the first read: one that
+    // lands while a read runs is not missed (it would wait for the next poll)
+    const commits = countCommits(services, hub.restaurant_id);
+    const read = (after: number) => {
       commits.seen = commits.count;
-      return readLog(services.db, { restaurantId: hub.restaurant_id, after: body.after, notOrigin: body.epoch, limit: body.limit });
+      return readLog(services.db, { restaurantId: hub.restaurant_id, after, notOrigin: body.epoch, limit: body.limit });
     };
     let page: Awaited<ReturnType<typeof read>>;
     try {
-      page = await read();
+      page = await read(body.after);
     } catch (err) {
       commits.off();
       throw err;
@@ -251,11 +252,15 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const until = Date.now() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
+    // Held while the page brings the hub nothing: the hub's own pushes move the restaurant's
+    // log too (and are left out of its pull), and answering each of them with an empty page
+    // cost the hub a round trip and a commit per push, and the cloud a pull, for nothing. The
+    // wait goes on from where the last read ended; its end answers that position as before.
     const answer = async () => {
       try {
-        while (page.last === body.after && Date.now() < until && !gone && !closing.signal.aborted) {
+        while (page.changes.length === 0 && Date.now() < until && !gone && !closing.signal.aborted) {
           await commits.next(Math.min(250, until - Date.now()));
-          page = await read();
+          page = await read(page.last);
         }
       } finally {
         commits.off();
@@ -268,7 +273,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     };
     if (closing.signal.aborted) ctx.set('Connection', 'close');
     // a wait with heartbeats answers at once and keeps the line audible while it waits
-    if (body.heartbeat_ms && page.last === body.after && until > Date.now() && !closing.signal.aborted) {
+    if (body.heartbeat_ms && page.changes.length === 0 && until > Date.now() && !closing.signal.aborted) {
       streamJson(ctx, body.heartbeat_ms, answer, (err) => services.logger.error({ err }, 'sync: a pull failed'));
     }
     else sendJson(ctx, await answer());
@@ -388,16 +393,18 @@ function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', 
 }
 
 /**
- * This process's commits as a long poll follows them: `next` resolves at once when one came
- * since the last read (`seen`), else at the next one or after `ms` (another process's commits
- * are polled).
+ * This process's commits of one restaurant as a long poll follows them: `next` resolves at
+ * once when one came since the last read (`seen`), else at the next one or after `ms`
+ * (another process's commits are polled). Commits of other restaurants do not count: woken
+ * by every commit, each waiting pull read the log again at every other restaurant's push.
  */
-function countCommits(services: Services) {
+function countCommits(services: Services, restaurantId: string) {
   let wake: (() => void) | null = null;
   const c = {
     count: 0,
     seen: 0,
-    off: services.tx.onCommit(() => {
+    off: services.tx.onCommit((scopes) => {
+      if (scopes && !scopes.has(restaurantId)) return;
       c.count++;
       wake?.();
     }),

@@ -99,6 +99,20 @@ export async function logHead(db: Executor): Promise<number> {
 }
 
 /**
+ * The node's log identity and its log head in one read (sync answers both on every push and
+ * pull): the head as logHead gives it, the identity as node_state holds it.
+ */
+export async function identityAndHead(db: Executor): Promise<{ origin: string; head: number }> {
+  if (locksRows(db)) {
+    const res = await sql<{ origin: string; head: string }>`select origin, (select case when is_called then last_value else 0 end from change_log_seq) as head
+      from node_state where id = 1`.execute(db);
+    return { origin: res.rows[0].origin, head: Number(res.rows[0].head ?? 0) };
+  }
+  const row = await db.selectFrom('node_state').select(['origin', 'seq']).where('id', '=', 1).executeTakeFirstOrThrow();
+  return { origin: row.origin, head: Number(row.seq ?? 0) };
+}
+
+/**
  * At start (PostgreSQL): the sequence moves past every position the log holds. A database
  * brought back by copying its tables (rather than pg_dump, which carries the sequence), or
  * a replica promoted after logical replication (which does not), would otherwise hand out

@@ -148,6 +148,8 @@ export async function asRemoteChange<T>(trx: Executor, from: Provenance, fn: () 
 
 /** Change-log entries of the unit of work running on a transaction, written when it ends. */
 const pending = new WeakMap<object, Entry[]>();
+/** The scopes (restaurant ids, '' for none) a transaction's units logged changes for. */
+const written = new WeakMap<object, Set<string>>();
 
 /**
  * From here until flushChanges, the changes made on `trx` are kept in memory and then
@@ -156,6 +158,20 @@ const pending = new WeakMap<object, Entry[]>();
  */
 export function beginChanges(trx: Executor): void {
   pending.set(trx, []);
+  // units that share one transaction (group commit) add to one set
+  if (!written.has(trx)) written.set(trx, new Set());
+}
+
+/**
+ * What the units of work on `trx` logged changes for, by scope, taken once before it commits:
+ * whoever waits on the commit for one restaurant (a hub's long poll on the cloud) is woken
+ * only by commits of that restaurant. A unit rolled back to a savepoint may still be counted:
+ * a needless wake-up costs a read, a missed one a change left waiting.
+ */
+export function takeWrittenScopes(trx: Executor): ReadonlySet<string> {
+  const s = written.get(trx) ?? new Set<string>();
+  written.delete(trx);
+  return s;
 }
 
 /**
@@ -208,6 +224,8 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   // its scopes in sorted order; two units that lock the same two in two flushes each may
   // deadlock, and PostgreSQL's abort makes the Transactor run one of them again.
   const scopes = entries.map((e) => scopeOf(e.table === 'restaurants' ? e.row.id : e.row.restaurant_id));
+  const wrote = written.get(trx);
+  if (wrote) for (const s of scopes) wrote.add(s);
   const clocks = new Map<string, StampClock>();
   for (const scope of [...new Set(scopes)].sort()) clocks.set(scope, stampClock(trx, await lockScope(trx, scope)));
   const n = entries.length;

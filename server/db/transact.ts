@@ -1,8 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { beginChanges, discardChanges, flushChanges } from './records.ts';
+import { beginChanges, discardChanges, flushChanges, takeWrittenScopes } from './records.ts';
 import type { DB } from './schema.ts';
 
-type Listener = () => void;
+/**
+ * Called after a commit with the scopes (restaurant ids) its units logged changes for; none
+ * given (a notify from elsewhere) means any may have changed.
+ */
+type Listener = (scopes?: ReadonlySet<string>) => void;
 
 /** PostgreSQL's deadlock_detected and serialization_failure: the unit is rolled back whole. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -51,8 +55,8 @@ export class Transactor {
 
   async run<T>(fn: Work<T>): Promise<T> {
     if (!this.groupCommit) {
-      const result = await this.alone(fn);
-      this.notify();
+      const { result, scopes } = await this.alone(fn);
+      this.notify(scopes);
       return result;
     }
     return new Promise<T>((resolve, reject) => {
@@ -70,10 +74,13 @@ export class Transactor {
    * One transaction for one unit. PostgreSQL may abort a unit that deadlocked with another
    * or lost a serialization race; nothing of it was kept or sent, so it simply runs again.
    */
-  private async alone<T>(fn: Work<T>): Promise<T> {
+  private async alone<T>(fn: Work<T>): Promise<{ result: T; scopes: ReadonlySet<string> }> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db.transaction().execute((trx) => unitOfWork(trx, fn));
+        return await this.db.transaction().execute(async (trx) => {
+          const result = await unitOfWork(trx, fn);
+          return { result, scopes: takeWrittenScopes(trx) };
+        });
       } catch (err) {
         if (attempt >= RETRIES || !RETRYABLE.has((err as { code?: string })?.code ?? '')) throw err;
         await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
@@ -85,10 +92,15 @@ export class Transactor {
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.maxBatch);
       let outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[];
+      let scopes: ReadonlySet<string> | undefined;
       try {
         outcomes = await this.db.transaction().execute(async (trx) => {
           // Alone, a unit needs no savepoint: its failure rolls the transaction back.
-          if (batch.length === 1) return [{ ok: true as const, value: await unitOfWork(trx, batch[0].fn) }];
+          if (batch.length === 1) {
+            const value = await unitOfWork(trx, batch[0].fn);
+            scopes = takeWrittenScopes(trx);
+            return [{ ok: true as const, value }];
+          }
           const out: typeof outcomes = [];
           for (const unit of batch) {
             await sql`savepoint unit`.execute(trx);
@@ -101,6 +113,7 @@ export class Transactor {
               out.push({ ok: false, err });
             }
           }
+          scopes = takeWrittenScopes(trx);
           return out;
         });
       } catch (err) {
@@ -108,7 +121,7 @@ export class Transactor {
         for (const unit of batch) unit.reject(err);
         continue;
       }
-      this.notify();
+      this.notify(scopes);
       batch.forEach((unit, i) => {
         const o = outcomes[i];
         if (o.ok) unit.resolve(o.value);
@@ -123,10 +136,10 @@ export class Transactor {
     return () => this.listeners.delete(listener);
   }
 
-  notify(): void {
+  notify(scopes?: ReadonlySet<string>): void {
     for (const l of this.listeners) {
       try {
-        l();
+        l(scopes);
       } catch {
         // a listener's failure must never fail the request that committed
       }

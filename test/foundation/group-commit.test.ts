@@ -65,6 +65,29 @@ describe.each(DIALECTS.flatMap((d) => [[d, true] as const, [d, false] as const])
     if (groupCommit) expect(seen.filter((s) => s === 'committed')).toHaveLength(1);
   });
 
+  it('tells the commit listeners which restaurants the committed units wrote, and only those', async () => {
+    const other = (await tx.run((trx) => createRestaurant(trx, Date.now(), { name: 'Other', slug: 'other' }))).id;
+    const seen: string[][] = [];
+    tx.onCommit((scopes) => seen.push([...(scopes ?? ['(any)'])].sort()));
+    await Promise.all([
+      tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'a'))),
+      tx.run((trx) => insertRecord(trx, 'stations', station(other, 'b'))),
+    ]);
+    // one commit for both (group commit) or one each
+    expect([...new Set(seen.flat())].sort()).toEqual([restaurantId, other].sort());
+    if (groupCommit) expect(seen).toEqual([[restaurantId, other].sort()]);
+    else expect(seen.map((s) => s.length)).toEqual([1, 1]);
+    seen.length = 0;
+    // a unit that logs nothing wakes nobody waiting on a restaurant
+    await tx.run(async (trx) => {
+      await trx.selectFrom('stations').select('id').execute();
+    });
+    expect(seen).toEqual([[]]);
+    seen.length = 0;
+    await tx.run((trx) => insertRecord(trx, 'stations', station(other, 'c')));
+    expect(seen).toEqual([[other]]);
+  });
+
   it('a unit reads what the units before it in the same group wrote', async () => {
     await Promise.all([
       tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'first'))),

@@ -39,6 +39,8 @@ export class TcpProxy {
   dropped = 0;
   port = 0;
 
+  /** HTTP requests that went through, by path */
+  readonly requests = new Map<string, number>();
   /** connections made to each upstream, in the order given */
   readonly perUpstream: number[];
   private next = 0;
@@ -90,7 +92,10 @@ export class TcpProxy {
     client.on('data', (chunk: Buffer) => {
       if (pipe.dead) return;
       const m = /^[A-Z]+ (\S+) HTTP\/1\.[01]\r\n/.exec(chunk.subarray(0, 512).toString('latin1'));
-      if (m) pipe.lastPath = m[1];
+      if (m) {
+        pipe.lastPath = m[1];
+        this.requests.set(m[1], (this.requests.get(m[1]) ?? 0) + 1);
+      }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => this.fromUpstream(pipe, chunk));
