@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../server/db/schema.ts';
+import { insertRecords } from '../../server/db/records.ts';
+import { newId, PREFIXES } from '../../server/ids.ts';
 import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
@@ -85,4 +87,35 @@ export async function converged(p: Pair, ms = 20_000) {
  */
 export async function logEntries(db: Kysely<DB>): Promise<number> {
   return Number((await db.selectFrom('change_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+/** `total` new tables written on a hub in units of a thousand: a backlog as a week offline makes one. */
+export async function writeTables(hub: TestHub, total: number): Promise<void> {
+  const services = hub.server.services;
+  const now = Math.floor(hub.clock.now() / 1000);
+  for (let n = 0; n < total; n += 1000) {
+    await services.tx.run((trx) =>
+      insertRecords(
+        trx,
+        'tables',
+        Array.from({ length: Math.min(1000, total - n) }, (_, i) => ({
+          id: newId(PREFIXES.table),
+          restaurant_id: hub.restaurant.id,
+          number: 1000 + n + i,
+          capacity: 4,
+          min_capacity: 1,
+          zone: 'Terrace',
+          status: 'available' as const,
+          is_active: 1,
+          plan_x: null,
+          plan_y: null,
+          plan_width: null,
+          plan_height: null,
+          shape: null,
+          created: now,
+          updated: now,
+        })),
+      ),
+    );
+  }
 }

@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { insertRecords } from '../../server/db/records.ts';
-import { newId, PREFIXES } from '../../server/ids.ts';
 import { currentEpoch } from '../../sync/epoch.ts';
 import { PUSH_BATCH, pushPage, readLink, syncUntilIdle } from '../../sync/hub.ts';
-import { goOffline, logEntries, startPair, type Pair } from './helpers.ts';
+import { goOffline, logEntries, startPair, writeTables, type Pair } from './helpers.ts';
 
 /**
  * A backlog longer than a push (a week offline) goes up in pages of PUSH_BATCH, each next
@@ -24,34 +22,9 @@ describe('a backlog of several pushes', () => {
     const hub = pair.hub.server.services;
     const cloud = pair.cloud.server.services;
     const restaurantId = pair.hub.restaurant.id;
-    const now = Math.floor(pair.hub.clock.now() / 1000);
     // two and a half pushes of new tables, written offline in a few units of work
     const total = 2 * PUSH_BATCH + PUSH_BATCH / 4;
-    for (let n = 0; n < total; n += 1000) {
-      await hub.tx.run((trx) =>
-        insertRecords(
-          trx,
-          'tables',
-          Array.from({ length: Math.min(1000, total - n) }, (_, i) => ({
-            id: newId(PREFIXES.table),
-            restaurant_id: restaurantId,
-            number: 1000 + n + i,
-            capacity: 4,
-            min_capacity: 1,
-            zone: 'Terrace',
-            status: 'available' as const,
-            is_active: 1,
-            plan_x: null,
-            plan_y: null,
-            plan_width: null,
-            plan_height: null,
-            shape: null,
-            created: now,
-            updated: now,
-          })),
-        ),
-      );
-    }
+    await writeTables(pair.hub, total);
     const epoch = await currentEpoch(hub.db);
     const mine = async () => (await hub.db.selectFrom('change_log').select('op_id').where('origin', '=', epoch).orderBy('seq').execute()).map((e) => e.op_id);
     const pendingOnCloud = async () => Number((await cloud.db.selectFrom('sync_hubs').select('hub_pending').where('restaurant_id', '=', restaurantId).executeTakeFirstOrThrow()).hub_pending);

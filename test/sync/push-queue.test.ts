@@ -2,13 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { insertRecords } from '../../server/db/records.ts';
-import { newId, PREFIXES } from '../../server/ids.ts';
 import { readLog } from '../../sync/changes.ts';
 import { currentEpoch } from '../../sync/epoch.ts';
 import { callCloud, credentialOf, hello, PUSH_BATCH, pushPage, readLink, Refused, syncUntilIdle } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
-import { eventually, goOffline, logEntries, startPair, type Pair } from './helpers.ts';
+import { eventually, goOffline, logEntries, startPair, writeTables, type Pair } from './helpers.ts';
 
 /**
  * The hub sends the next page of a backlog before the cloud answered the one before it; the
@@ -33,32 +31,7 @@ describe('pushes overlapped', () => {
     await goOffline(pair.hub);
     const hub = pair.hub.server.services;
     const restaurantId = pair.hub.restaurant.id;
-    const now = Math.floor(pair.hub.clock.now() / 1000);
-    for (let n = 0; n < total; n += 1000) {
-      await hub.tx.run((trx) =>
-        insertRecords(
-          trx,
-          'tables',
-          Array.from({ length: Math.min(1000, total - n) }, (_, i) => ({
-            id: newId(PREFIXES.table),
-            restaurant_id: restaurantId,
-            number: 1000 + n + i,
-            capacity: 4,
-            min_capacity: 1,
-            zone: 'Terrace',
-            status: 'available' as const,
-            is_active: 1,
-            plan_x: null,
-            plan_y: null,
-            plan_width: null,
-            plan_height: null,
-            shape: null,
-            created: now,
-            updated: now,
-          })),
-        ),
-      );
-    }
+    await writeTables(pair.hub, total);
     const epoch = await currentEpoch(hub.db);
     const cloud = pair.cloud.server.services;
     const ids = async (db: typeof hub.db) => (await db.selectFrom('change_log').select('op_id').where('origin', '=', epoch).orderBy('seq').execute()).map((e) => e.op_id);
