@@ -256,9 +256,17 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     // log too (and are left out of its pull), and answering each of them with an empty page
     // cost the hub a round trip and a commit per push, and the cloud a pull, for nothing. The
     // wait goes on from where the last read ended; its end answers that position as before.
+    let through = body.after;
     const answer = async () => {
       try {
         while (page.changes.length === 0 && Date.now() < until && !gone && !closing.signal.aborted) {
+          // an empty page read through the log's top: all of it is the hub's own, so the hub
+          // holds the log up to there. Compaction's watermark follows it now rather than when
+          // the wait ends (answered at once, the hub's next pull used to say so itself).
+          if (page.last > through) {
+            through = page.last;
+            await services.db.updateTable('sync_hubs').set({ pulled_through: through }).where('id', '=', hub.id).where('pulled_through', '<', through).execute();
+          }
           await commits.next(Math.min(250, until - Date.now()));
           page = await read(page.last);
         }

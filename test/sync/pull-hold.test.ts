@@ -39,6 +39,14 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(await priceAt(pair.cloud.server.services.db, 1000 + i)).toBe(true);
     }
+    // while it waits, the cloud counts the hub as holding its own entries: compaction on the
+    // cloud need not wait for the poll to end to drop what they superseded
+    const cloudDb = pair.cloud.server.services.db;
+    const restaurant = pair.hub.restaurant.id;
+    const top = Number((await cloudDb.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('top')).where('restaurant_id', '=', restaurant).executeTakeFirstOrThrow()).top);
+    const pulledThrough = async () => Number((await cloudDb.selectFrom('sync_hubs').select('pulled_through').where('restaurant_id', '=', restaurant).executeTakeFirstOrThrow()).pulled_through);
+    expect(await eventually(async () => (await pulledThrough()) >= top, 5_000)).toBe(true);
+
     // then one made on the cloud (an integration): the poll that waited through the pushes brings it
     const r = await pair.cloudApi.patch(`/v1/menu_items/${menu.pasta}`, { price: 2000 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
