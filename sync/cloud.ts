@@ -211,15 +211,22 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
       });
     const apply = () =>
       refusing(services, hub, async () => {
-        for (;;) {
-          try {
-            const at = await applyOnce();
-            pushed.wake(hub.id);
-            return at;
-          } catch (err) {
-            if (!isGap(err) || gone || Date.now() >= until) throw err;
-            await pushed.next(hub.id, Math.min(QUEUE_POLL_MS, until - Date.now()));
+        // a waiting batch is woken by its restaurant's commits here (its predecessor's among
+        // them) and looks again every QUEUE_POLL_MS for one applied by another process
+        let commits: ReturnType<typeof countCommits> | undefined;
+        try {
+          for (;;) {
+            if (commits) commits.seen = commits.count;
+            try {
+              return await applyOnce();
+            } catch (err) {
+              if (!isGap(err) || gone || Date.now() >= until) throw err;
+              commits ??= countCommits(services, hub.restaurant_id);
+              await commits.next(Math.min(QUEUE_POLL_MS, until - Date.now()));
+            }
           }
+        } finally {
+          commits?.off();
         }
       }).then((at) => position(services, at));
     // a batch can take the cloud a while to apply: heartbeats keep the line audible meanwhile
@@ -361,34 +368,6 @@ const isGap = (err: unknown) => err instanceof ApiError && err.code === 'sync_cu
 
 /** How often a batch waiting for its predecessor looks again (one applied by another process is not announced here). */
 const QUEUE_POLL_MS = 50;
-
-/**
- * Pushes this process applied, by hub: a batch waiting for its predecessor is woken when one
- * of its hub's pushes commits here, and looks again every QUEUE_POLL_MS in any case.
- */
-const pushed = {
-  waiting: new Map<string, Set<() => void>>(),
-  wake(hubId: string): void {
-    const set = this.waiting.get(hubId);
-    this.waiting.delete(hubId);
-    for (const w of set ?? []) w();
-  },
-  next(hubId: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.waiting.get(hubId);
-      if (!set) this.waiting.set(hubId, (set = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        const now = this.waiting.get(hubId);
-        now?.delete(done);
-        if (now?.size === 0) this.waiting.delete(hubId);
-        resolve();
-      };
-      const timer = setTimeout(done, Math.max(0, ms));
-      set.add(done);
-    });
-  },
-};
 
 function cursorMismatch(h: Hub, reason: 'epoch' | 'gap' | 'diverged' | 'ahead', head?: number): ApiError {
   const why = {

@@ -93,7 +93,6 @@ export const pushRequest = z.object({
   wait_ms: z.number().int().min(0).max(MAX_QUEUE_MS).optional(),
 });
 
-
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
 export const unlinkRequest = z.object({ ...header });
 

@@ -88,10 +88,13 @@ export async function lockAllScopes(trx: Executor): Promise<void> {
   if (locksRows(trx)) await sql`lock table log_clocks in exclusive mode`.execute(trx);
 }
 
+/** PostgreSQL: the sequence's last position handed out, 0 before the first. */
+const SEQUENCE_HEAD = sql`(select case when is_called then last_value else 0 end from change_log_seq)`;
+
 /** The highest log position handed out so far (some may belong to units still open). */
 export async function logHead(db: Executor): Promise<number> {
   if (locksRows(db)) {
-    const res = await sql<{ head: string }>`select case when is_called then last_value else 0 end as head from change_log_seq`.execute(db);
+    const res = await sql<{ head: string }>`select ${SEQUENCE_HEAD} as head`.execute(db);
     return Number(res.rows[0]?.head ?? 0);
   }
   const row = await db.selectFrom('node_state').select('seq').where('id', '=', 1).executeTakeFirst();
@@ -104,8 +107,7 @@ export async function logHead(db: Executor): Promise<number> {
  */
 export async function identityAndHead(db: Executor): Promise<{ origin: string; head: number }> {
   if (locksRows(db)) {
-    const res = await sql<{ origin: string; head: string }>`select origin, (select case when is_called then last_value else 0 end from change_log_seq) as head
-      from node_state where id = 1`.execute(db);
+    const res = await sql<{ origin: string; head: string }>`select origin, ${SEQUENCE_HEAD} as head from node_state where id = 1`.execute(db);
     return { origin: res.rows[0].origin, head: Number(res.rows[0].head ?? 0) };
   }
   const row = await db.selectFrom('node_state').select(['origin', 'seq']).where('id', '=', 1).executeTakeFirstOrThrow();
