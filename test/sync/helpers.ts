@@ -3,6 +3,7 @@ import type { DB } from '../../server/db/schema.ts';
 import { insertRecords } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
@@ -35,6 +36,22 @@ export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: str
     async close() {
       await hub.close();
       await cloud.close();
+    },
+  };
+}
+
+/** startPair, the hub reaching the cloud through a TCP proxy the test can cut (closed with the pair). */
+export async function startPairBehindProxy() {
+  let via = '';
+  const pair = await startPair({ cloudUrlFor: () => via });
+  const proxy = await TcpProxy.start(Number(new URL(pair.cloud.url).port));
+  via = proxy.url;
+  return {
+    ...pair,
+    proxy,
+    async close() {
+      await proxy.close();
+      await pair.close();
     },
   };
 }

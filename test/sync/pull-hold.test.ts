@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { seedMenu } from '../orders/fixtures.ts';
-import { converged, eventually, startPair, type Pair } from './helpers.ts';
+import { converged, eventually, startPairBehindProxy } from './helpers.ts';
 
 /**
  * The hub's long poll on the cloud brings it the cloud's changes of its restaurant, never its
@@ -11,20 +10,15 @@ import { converged, eventually, startPair, type Pair } from './helpers.ts';
  * is now held until the cloud has something for the hub (or its wait runs out).
  */
 describe('cloud sync: the long poll and the hub’s own pushes', () => {
-  let p: Pair | undefined;
-  let proxy: TcpProxy | undefined;
+  let p: Awaited<ReturnType<typeof startPairBehindProxy>> | undefined;
   afterEach(async () => {
-    await proxy?.close();
     await p?.close();
     p = undefined;
-    proxy = undefined;
   });
 
   it('a poll is not answered for the hub’s own pushes, and is answered by the cloud’s change', { timeout: 120_000 }, async () => {
-    let via = '';
-    const pair = (p = await startPair({ cloudUrlFor: () => via }));
-    proxy = await TcpProxy.start(Number(new URL(pair.cloud.url).port));
-    via = proxy.url;
+    const pair = (p = await startPairBehindProxy());
+    const { proxy } = pair;
     const menu = await seedMenu(pair.hub);
     await pair.link();
     expect((await converged(pair)).ok).toBe(true);

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { seedMenu } from '../orders/fixtures.ts';
-import { converged, eventually, startPair, type Pair } from './helpers.ts';
+import { converged, eventually, startPairBehindProxy } from './helpers.ts';
 
 /**
  * Service at the table through an outage: the hub is linked to its cloud through a TCP proxy
@@ -10,20 +9,15 @@ import { converged, eventually, startPair, type Pair } from './helpers.ts';
  * order, line, payment and event is on the cloud exactly once, as the hub has it.
  */
 describe('cloud sync: service at the table through an outage', () => {
-  let p: Pair | undefined;
-  let proxy: TcpProxy | undefined;
+  let p: Awaited<ReturnType<typeof startPairBehindProxy>> | undefined;
   afterEach(async () => {
-    await proxy?.close();
     await p?.close();
     p = undefined;
-    proxy = undefined;
   });
 
   it('orders rung in while the line is cut reach the cloud once when it is back', { timeout: 180_000 }, async () => {
-    let via = '';
-    const pair = (p = await startPair({ cloudUrlFor: () => via }));
-    proxy = await TcpProxy.start(Number(new URL(pair.cloud.url).port));
-    via = proxy.url;
+    const pair = (p = await startPairBehindProxy());
+    const { proxy } = pair;
     const menu = await seedMenu(pair.hub);
     const hub = pair.hub.api;
     const place = async (body: object) => {
@@ -61,7 +55,7 @@ describe('cloud sync: service at the table through an outage', () => {
     const merged = await hub.post(`/v1/orders/${first.id}/merge`, { from: second.id });
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     // the hub did try the cloud meanwhile, and was refused by the cut line
-    expect(await eventually(async () => proxy!.refused > 0, 30_000)).toBe(true);
+    expect(await eventually(async () => proxy.refused > 0, 30_000)).toBe(true);
 
     proxy.restore();
     const { ok, report } = await converged(pair, 60_000);
