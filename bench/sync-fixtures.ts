@@ -23,7 +23,9 @@ import '../server/features/index.ts';
 /** An embedded PostgreSQL for the cloud, thrown away afterwards; `fresh()` makes a new database. */
 export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(): Promise<void> }> {
   // commit times kept: the lag scenarios split a lag at the cloud's commit (pg_xact_commit_timestamp)
-  const server = await startEmbeddedPostgres(['-c', 'max_connections=300', '-c', 'track_commit_timestamp=on']);
+  // BENCH_PG_STATEMENTS=1: statements counted (pg_stat_statements), to see what an order costs
+  const statements = process.env.BENCH_PG_STATEMENTS ? ['-c', 'shared_preload_libraries=pg_stat_statements'] : [];
+  const server = await startEmbeddedPostgres(['-c', 'max_connections=300', '-c', 'track_commit_timestamp=on', ...statements]);
   return {
     async fresh() {
       const name = `sync_${randomBytes(4).toString('hex')}`;
@@ -31,6 +33,12 @@ export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(
       await c.connect();
       await c.query(`CREATE DATABASE ${name}`);
       await c.end();
+      if (statements.length) {
+        const d = new pg.Client({ connectionString: server.url.replace(/\/postgres$/, `/${name}`) });
+        await d.connect();
+        await d.query('CREATE EXTENSION pg_stat_statements');
+        await d.end();
+      }
       return server.url.replace(/\/postgres$/, `/${name}`);
     },
     stop: () => server.stop(),

@@ -325,6 +325,7 @@ async function manyHubs(): Promise<string[]> {
       Number((await sql<{ n: string }>`select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()`.execute(cloudDb!.db)).rows[0].n);
     const cpuAt = async () => ({ self: process.cpuUsage(), procs: new Map((await pids()).map((p) => [p, cpuSeconds(p)])), xacts: await xacts() });
     const cpu0 = await cpuAt();
+    if (process.env.BENCH_PG_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(cloudDb.db);
     const mono0 = process.hrtime.bigint() / 1000n;
     wall0 = Date.now();
     const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -362,6 +363,11 @@ async function manyHubs(): Promise<string[]> {
       `  CPU in the ${LAG_HUB_SECONDS} s online (${writtenInWindow} orders written, ${inWindowAtCloud} committed at the cloud): the hubs' process ${self.toFixed(1)} s, cloud ${cloudCpu.map((x) => x.toFixed(1)).join(' + ')} s, PostgreSQL ${pgCpu.toFixed(1)} s; per order at the cloud: hubs ${per(self)}, cloud ${per(cloudCpu[0] + cloudCpu[1])}, PostgreSQL ${per(pgCpu)}, ${((cpu1.xacts - cpu0.xacts) / n).toFixed(1)} PostgreSQL transactions; load ${load0} → ${load1}`,
       `  the hubs' process's event loop late by p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms; window ${mono0}–${mono1} µs (monotonic, for slicing profiles)`,
     );
+    if (process.env.BENCH_PG_STATEMENTS) {
+      const top = await sql<{ calls: string; ms: number; query: string }>`select calls, total_exec_time as ms, query from pg_stat_statements order by calls desc limit 25`.execute(cloudDb.db);
+      out.push(`  statements per order at the cloud (calls, exec ms):`);
+      for (const r of top.rows) out.push(`    ${(Number(r.calls) / n).toFixed(2)}  ${(r.ms / n).toFixed(2)} ms  ${r.query.replace(/\s+/g, ' ').slice(0, 150)}`);
+    }
     out.push(`  the balancer's connections per process: ${balancer.perUpstream.join(' / ')}`);
     return out;
   } finally {
