@@ -1,6 +1,9 @@
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Executor } from '../server/db/records.ts';
 import type { ChangeRow } from '../server/db/tables/change-log.table.ts';
 import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, type WireChange } from './protocol.ts';
+
+const isPostgres = (db: Executor) => (db as Kysely<any>).getExecutor().adapter instanceof PostgresAdapter;
 
 export function toWire(e: Pick<ChangeRow, 'op_id' | 'origin' | 'origin_seq' | 'table_name' | 'row_id' | 'op' | 'data' | 'fields' | 'hlc'>): WireChange {
   return {
@@ -22,6 +25,8 @@ export interface Page {
   last: number;
   /** more entries wait after `last` */
   more: boolean;
+  /** the op id of the entry at `last`, when the page ends on one it carries */
+  lastOpId?: string;
 }
 
 /**
@@ -39,6 +44,7 @@ export async function readLog(
   // page still ends at the top read first, so the reader moves past the entries left out;
   // a restaurant's seqs are taken and committed in order (db/log-positions.ts), so none of
   // its entries at or below it is late. (Across restaurants they are not: read one only.)
+  if (opts.notOrigin && isPostgres(db)) return readPulledPage(db, { ...opts, notOrigin: opts.notOrigin }, limit);
   const top = opts.notOrigin
     ? Number(
         (await db.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('top')).where('restaurant_id', '=', opts.restaurantId).executeTakeFirst())?.top ??
@@ -55,10 +61,39 @@ export async function readLog(
   // (origin, origin_seq) unique index, the log's only index by origin.
   q = opts.origin ? q.where('origin', '=', opts.origin).where('origin_seq', '>', opts.after).orderBy('origin_seq') : q.orderBy('seq');
   if (opts.notOrigin) q = q.where('origin', '!=', opts.notOrigin).where('seq', '<=', top!);
-  const rows = await q.execute();
+  return toPage(db, await q.execute(), opts.after, limit, top, undefined);
+}
+
+type LogRow = Pick<ChangeRow, 'seq' | 'op_id' | 'origin' | 'origin_seq' | 'table_name' | 'row_id' | 'op' | 'data' | 'fields' | 'hlc'>;
+
+/**
+ * readLog's pull on PostgreSQL in one statement: the top, the compacted position and the page
+ * (three round trips before, on every long poll's read). One statement also reads all three
+ * in one snapshot.
+ */
+async function readPulledPage(db: Executor, opts: { restaurantId: string; after: number; notOrigin: string }, limit: number): Promise<Page> {
+  const rows = (
+    await sql<LogRow & { top: number | null; compacted: number | null }>`
+      with t as (
+        select (select max(seq) from change_log where restaurant_id = ${opts.restaurantId}) as top,
+               (select compacted_through from node_state where id = 1) as compacted
+      )
+      select t.top, t.compacted, c.* from t left join lateral (
+        select seq, op_id, origin, origin_seq, table_name, row_id, op, data, fields, hlc from change_log
+        where restaurant_id = ${opts.restaurantId} and seq > ${opts.after} and origin <> ${opts.notOrigin} and seq <= t.top
+        order by seq limit ${limit + 1}
+      ) c on true
+      order by c.seq`.execute(db)
+  ).rows;
+  const head = rows[0]!;
+  const entries = head.seq === null ? [] : rows;
+  return toPage(db, entries, opts.after, limit, Number(head.top ?? opts.after), Number(head.compacted ?? 0));
+}
+
+async function toPage(db: Executor, rows: LogRow[], after: number, limit: number, top: number | null, compacted: number | undefined): Promise<Page> {
   const changes: WireChange[] = [];
   const seqs: number[] = [];
-  let last = opts.after;
+  let last = after;
   let bytes = 0;
   let more = rows.length > limit;
   for (const r of rows.slice(0, limit)) {
@@ -72,17 +107,17 @@ export async function readLog(
     changes.push(toWire(r));
     seqs.push(last);
   }
-  await withCompactedClocks(db, changes, seqs);
+  await withCompactedClocks(db, changes, seqs, compacted);
+  const lastOpId = changes.length ? changes[changes.length - 1]!.op_id : undefined;
   // every entry up to the top was read or left out: the next page starts after it
-  if (top !== null && !more && top > last) last = top;
-  return { changes, last, more };
+  if (top !== null && !more && top > last) return { changes, last: top, more };
+  return { changes, last, more, lastOpId };
 }
 
 /** Entries at or below the compacted position carry what compaction kept of their row's clocks. */
-async function withCompactedClocks(db: Executor, changes: WireChange[], seqs: number[]): Promise<void> {
+async function withCompactedClocks(db: Executor, changes: WireChange[], seqs: number[], compacted: number | undefined): Promise<void> {
   if (changes.length === 0) return;
-  const node = await db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirst();
-  const through = Number(node?.compacted_through ?? 0);
+  const through = compacted ?? Number((await db.selectFrom('node_state').select('compacted_through').where('id', '=', 1).executeTakeFirst())?.compacted_through ?? 0);
   const byTable = new Map<string, WireChange[]>();
   changes.forEach((c, i) => {
     if (seqs[i] > through) return;

@@ -16,7 +16,7 @@ import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairSt
 import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
-import { identityAndHead, logHead } from '../server/db/log-positions.ts';
+import { identityAndHead, identityAndHeadColumns, logHead } from '../server/db/log-positions.ts';
 
 type Hub = SyncHubsTable;
 
@@ -40,16 +40,23 @@ const lockHub = async (trx: Executor, id: string, dialect: string): Promise<Hub>
 
 /** The hub's credential, from `Authorization: Bearer …` (never a URL: proxies log those). */
 async function authHub(ctx: Context, services: Services): Promise<Hub> {
-  const m = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
-  if (!m) throw new ApiError('sync_credential_invalid', 'Send the hub credential as Authorization: Bearer ….');
-  const hub = await services.db.selectFrom('sync_hubs').selectAll().where('credential_hash', '=', hashSecret(m[1])).executeTakeFirst();
-  if (!hub || hub.revoked_at !== null) throw new ApiError('sync_credential_invalid', 'This hub credential is unknown or was revoked.');
-  return hub as Hub;
+  return (await authHubAt(ctx, services)).hub;
 }
 
-async function position(services: Services, hub: Hub): Promise<CloudPosition> {
+/** authHub, with the cloud's log identity and head read in the same statement (a pull answers them). */
+async function authHubAt(ctx: Context, services: Services): Promise<{ hub: Hub; at: { origin: string; head: number } }> {
+  const m = /^Bearer (\S+)$/.exec(ctx.get('authorization'));
+  if (!m) throw new ApiError('sync_credential_invalid', 'Send the hub credential as Authorization: Bearer ….');
+  const node = identityAndHeadColumns(services.db);
+  const row = await services.db.selectFrom('sync_hubs').selectAll().select([node.origin, node.head]).where('credential_hash', '=', hashSecret(m[1])).executeTakeFirst();
+  if (!row || row.revoked_at !== null) throw new ApiError('sync_credential_invalid', 'This hub credential is unknown or was revoked.');
+  const { node_origin, node_head, ...hub } = row as typeof row & { node_head: unknown };
+  return { hub: hub as Hub, at: { origin: node_origin, head: Number(node_head ?? 0) } };
+}
+
+async function position(services: Services, hub: Hub, known?: { origin: string; head: number }): Promise<CloudPosition> {
   // one round trip for both: every push and every pull answers them
-  const { origin, head } = await identityAndHead(services.db);
+  const { origin, head } = known ?? (await identityAndHead(services.db));
   return {
     protocol: PROTOCOL_VERSION,
     cloud_epoch: origin,
@@ -230,14 +237,14 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         }
       }).then((at) => position(services, at));
     // a batch can take the cloud a while to apply: heartbeats keep the line audible meanwhile
-    if (body.heartbeat_ms) streamJson(ctx, body.heartbeat_ms, apply, (err) => services.logger.error({ err }, 'sync: a push failed'));
+    if (body.heartbeat_ms) streamJson(ctx, body.heartbeat_ms, apply, (err) => services.logger.error({ err }, 'sync: a push failed'), { small: true });
     else sendJson(ctx, await apply());
   });
 
   router.post('/pull', async (ctx) => {
-    const hub = await authHub(ctx, services);
+    const { hub, at: node } = await authHubAt(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, pullRequest));
-    const pos = await position(services, hub);
+    const pos = await position(services, hub, node);
     if (body.after > pos.head) throw cursorMismatch(hub, 'ahead', pos.head);
     await services.db.updateTable('sync_hubs').set({ pulled_through: body.after, last_seen_at: Math.floor(pos.now / 1000) }).where('id', '=', hub.id).execute();
     // this process's commits of this restaurant, counted from before the first read: one that
@@ -282,7 +289,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
       }
       const waiting = page.more ? await countLog(services.db, { restaurantId: hub.restaurant_id, after: page.last, notOrigin: body.epoch }) : 0;
       // the hub's checkpoint: the op id at the position it will have pulled through
-      const at = page.last > 0 ? await services.db.selectFrom('change_log').select('op_id').where('seq', '=', page.last).executeTakeFirst() : undefined;
+      const at = page.lastOpId !== undefined ? { op_id: page.lastOpId } : page.last > 0 ? await services.db.selectFrom('change_log').select('op_id').where('seq', '=', page.last).executeTakeFirst() : undefined;
       // the time of the answer, not of the question: the hub measures its clock by it
       return { ...pos, ...page, pending: waiting, now: services.clock.now(), last_op_id: at?.op_id ?? null };
     };

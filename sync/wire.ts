@@ -73,10 +73,12 @@ export const STREAMED_HEADER = 'X-Sync-Streamed';
  * (whitespace before it is still JSON). A client that hears nothing for a few heartbeats knows
  * the line is dead. The status is 200 before the outcome is known, so a refusal is written as
  * its usual error body with `"status"` beside it (the hub reads it as that status).
- * Compressed as sendJson does, each heartbeat flushed through the gzip stream.
+ * Compressed as sendJson does, each heartbeat flushed through the gzip stream, unless the
+ * answer is known to be small (`small`: a push's answer is a few hundred bytes, and a gzip
+ * stream per push, flushed at every heartbeat, cost the cloud more than the bytes it saved).
  */
-export function streamJson(ctx: Context, heartbeatMs: number, answer: () => Promise<unknown>, onError: (err: unknown) => void = () => {}): void {
-  const gz = /gzip/i.test(ctx.get('accept-encoding'));
+export function streamJson(ctx: Context, heartbeatMs: number, answer: () => Promise<unknown>, onError: (err: unknown) => void = () => {}, opts: { small?: boolean } = {}): void {
+  const gz = !opts.small && /gzip/i.test(ctx.get('accept-encoding'));
   const out: Transform = gz ? createGzip({ level: 1 }) : new PassThrough();
   ctx.status = 200;
   ctx.type = 'application/json';

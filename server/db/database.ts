@@ -3,6 +3,7 @@ import { catchUpPositions } from './log-positions.ts';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { PreparingClient } from './pg-prepared.ts';
 import pg from 'pg';
 import { ulid } from 'ulid';
 import { DATA_DIR_MODE, DATA_FILE_MODE, makeDirSync } from '../make-dir.ts';
@@ -131,7 +132,7 @@ const pgTypes = {
 };
 
 function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes as any });
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes as any, Client: PreparingClient });
   // An idle connection dropped by the server (restart, failover) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', () => {});

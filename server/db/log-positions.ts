@@ -115,6 +115,17 @@ export async function identityAndHead(db: Executor): Promise<{ origin: string; h
 }
 
 /**
+ * identityAndHead as two columns to add to another read (a sync pull reads them with the
+ * hub's credential, one round trip for both).
+ */
+export function identityAndHeadColumns(db: Executor) {
+  return {
+    origin: sql<string>`(select origin from node_state where id = 1)`.as('node_origin'),
+    head: (locksRows(db) ? SEQUENCE_HEAD : sql`(select seq from node_state where id = 1)`).as('node_head'),
+  };
+}
+
+/**
  * At start (PostgreSQL): the sequence moves past every position the log holds. A database
  * brought back by copying its tables (rather than pg_dump, which carries the sequence), or
  * a replica promoted after logical replication (which does not), would otherwise hand out
