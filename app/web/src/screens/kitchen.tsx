@@ -203,6 +203,14 @@ interface ListProps {
 }
 
 /**
+ * Tickets drawn at first, and drawn on each time the cook scrolls the list's end within a screen:
+ * a few screenfuls. A kitchen with a backlog gets its new orders at the end, out of sight; drawn,
+ * each cost the screen a card to build and lay out and the whole list laid out again (the grid
+ * places every card), and the clock rewrote every card's age each second.
+ */
+const PAGE = 24;
+
+/**
  * The tickets, in runs that keep their members from one draw to the next (`cutRuns`): a new
  * order (it goes to the end) or a bump redraws one run, and the list compares a few runs
  * instead of every card on the screen.
@@ -210,16 +218,32 @@ interface ListProps {
 function TicketList({ board, shown, recalled, busy, warn, late, onTap, onBump }: ListProps) {
   const members = useRef(new Map<string, number>());
   const lastKey = useRef(0);
+  const [limit, setLimit] = useState(PAGE);
+  const list = useRef<HTMLElement>(null);
+  const end = useRef<HTMLParagraphElement>(null);
   const tickets = shown.value;
-  const cut = cutRuns(tickets, members.current, () => ++lastKey.current, RUN);
+  const more = Math.max(0, tickets.length - limit);
+  // observed again after each page, so a page that leaves the end in reach draws the next one
+  useEffect(() => {
+    if (!more || !end.current) return;
+    const seen = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && setLimit((l) => l + PAGE), { root: list.current, rootMargin: '0px 0px 100% 0px' });
+    seen.observe(end.current);
+    return () => seen.disconnect();
+  }, [limit, more > 0]);
+  const cut = cutRuns(more ? tickets.slice(0, limit) : tickets, members.current, () => ++lastKey.current, RUN);
   members.current = cut.members;
   const common = { fresh: board.fresh.value, recalled: recalled.value, busy: busy.value, warn, late, onTap, onBump };
   return (
-    <main class="kds-tickets" aria-label={t('kds.tickets')}>
+    <main class="kds-tickets" aria-label={t('kds.tickets')} ref={list}>
       {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !tickets.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
       {cut.runs.map((r) => (
         <TicketRun key={r.key} tickets={r.tickets} {...common} />
       ))}
+      {more ? (
+        <p class="kds-more" ref={end}>
+          {t('kds.more', { n: more })}
+        </p>
+      ) : null}
     </main>
   );
 }
