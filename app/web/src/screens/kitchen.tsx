@@ -203,10 +203,11 @@ interface ListProps {
 }
 
 /**
- * Tickets drawn at first, and drawn on each time the cook scrolls the list's end within a screen:
- * a few screenfuls. A kitchen with a backlog gets its new orders at the end, out of sight; drawn,
- * each cost the screen a card to build and lay out and the whole list laid out again (the grid
- * places every card), and the clock rewrote every card's age each second.
+ * Tickets drawn in full at first, and drawn on each time the cook scrolls within a screen of the
+ * first one not drawn yet: a few screenfuls. The others are in the list as their frame with their
+ * number (`TicketLater`), so the list, its order and its scroll length are whole. A kitchen with
+ * a backlog gets its new orders at the end, out of sight: each cost the screen a card of some 25
+ * elements to build, and its age rewritten every second, for a card nobody could see.
  */
 const PAGE = 24;
 
@@ -220,36 +221,36 @@ function TicketList({ board, shown, recalled, busy, warn, late, onTap, onBump }:
   const lastKey = useRef(0);
   const [limit, setLimit] = useState(PAGE);
   const list = useRef<HTMLElement>(null);
-  const end = useRef<HTMLParagraphElement>(null);
   const tickets = shown.value;
-  const more = Math.max(0, tickets.length - limit);
-  // observed again after each page, so a page that leaves the end in reach draws the next one
+  const later = tickets.length > limit;
+  // observed again after each page, so a page that leaves the next one in reach draws it too
   useEffect(() => {
-    if (!more || !end.current) return;
+    const next = later ? list.current?.querySelector('.ticket-later') : null;
+    if (!next) return;
     const seen = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && setLimit((l) => l + PAGE), { root: list.current, rootMargin: '0px 0px 100% 0px' });
-    seen.observe(end.current);
+    seen.observe(next);
     return () => seen.disconnect();
-  }, [limit, more > 0]);
-  const cut = cutRuns(more ? tickets.slice(0, limit) : tickets, members.current, () => ++lastKey.current, RUN);
+  }, [limit, later]);
+  const cut = cutRuns(tickets, members.current, () => ++lastKey.current, RUN);
   members.current = cut.members;
   const common = { fresh: board.fresh.value, recalled: recalled.value, busy: busy.value, warn, late, onTap, onBump };
+  let first = 0;
   return (
     <main class="kds-tickets" aria-label={t('kds.tickets')} ref={list}>
       {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !tickets.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
-      {cut.runs.map((r) => (
-        <TicketRun key={r.key} tickets={r.tickets} {...common} />
-      ))}
-      {more ? (
-        <p class="kds-more" ref={end}>
-          {t('kds.more', { n: more })}
-        </p>
-      ) : null}
+      {cut.runs.map((r) => {
+        const drawn = Math.max(0, Math.min(r.tickets.length, limit - first));
+        first += r.tickets.length;
+        return <TicketRun key={r.key} tickets={r.tickets} drawn={drawn} {...common} />;
+      })}
     </main>
   );
 }
 
 interface RunProps {
   tickets: Ticket[];
+  /** how many of them (the first) are drawn in full */
+  drawn: number;
   /** the board's "just in" marks (set only with their ticket) */
   fresh: ReadonlyMap<string, number>;
   recalled: string[];
@@ -261,32 +262,47 @@ interface RunProps {
 }
 
 const TicketRun = memo(
-  function TicketRun({ tickets, fresh, recalled, busy, warn, late, onTap, onBump }: RunProps) {
+  function TicketRun({ tickets, drawn, fresh, recalled, busy, warn, late, onTap, onBump }: RunProps) {
     return (
       <>
-        {tickets.map((tk) => (
-          <TicketCard
-            key={tk.id}
-            tk={tk}
-            warn={warn}
-            late={late}
-            freshAt={fresh.get(tk.id)}
-            recalled={recalled.includes(tk.id)}
-            busy={busy.size ? [...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',') : ''}
-            onTap={onTap}
-            onBump={onBump}
-          />
-        ))}
+        {tickets.map((tk, i) =>
+          i < drawn ? (
+            <TicketCard
+              key={tk.id}
+              tk={tk}
+              warn={warn}
+              late={late}
+              freshAt={fresh.get(tk.id)}
+              recalled={recalled.includes(tk.id)}
+              busy={busy.size ? [...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',') : ''}
+              onTap={onTap}
+              onBump={onBump}
+            />
+          ) : (
+            <TicketLater key={tk.id} tk={tk} />
+          ),
+        )}
       </>
     );
   },
   (a, b) =>
+    a.drawn === b.drawn &&
     a.warn === b.warn &&
     a.late === b.late &&
     a.recalled === b.recalled &&
     a.busy === b.busy &&
     a.tickets.length === b.tickets.length &&
     a.tickets.every((tk, i) => tk === b.tickets[i] && sameMark(a.fresh.get(tk.id), b.fresh.get(tk.id))),
+);
+
+/** A ticket beyond the tickets drawn so far: its place in the list, with its number. */
+const TicketLater = memo(
+  ({ tk }: { tk: Ticket }) => (
+    <article class="ticket ticket-later" data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+      <span class="ticket-no">#{tk.number}</span>
+    </article>
+  ),
+  (a, b) => a.tk.id === b.tk.id && a.tk.number === b.tk.number,
 );
 
 interface CardProps {

@@ -14,7 +14,6 @@ export const screensDe: Record<ScreensKey, string> = {
   'kds.tickets': 'Bons',
   'kds.loading': 'Wird geladen…',
   'kds.empty': 'Keine offenen Bons',
-  'kds.more': '{n, plural, one {# weiterer Bon weiter unten} other {# weitere Bons weiter unten}}',
   'kds.ticketLabel': 'Bestellung {n}',
   'kds.round': 'Runde {n}',
   'kds.new': 'Eingang',

@@ -13,7 +13,6 @@ export const screensEn = {
   'kds.tickets': 'Tickets',
   'kds.loading': 'Loading…',
   'kds.empty': 'No open tickets',
-  'kds.more': '{n, plural, one {# more ticket below} other {# more tickets below}}',
   'kds.ticketLabel': 'Order {n}',
   'kds.round': 'Round {n}',
   'kds.new': 'Just in',

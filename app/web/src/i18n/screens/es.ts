@@ -14,7 +14,6 @@ export const screensEs: Record<ScreensKey, string> = {
   'kds.tickets': 'Comandas',
   'kds.loading': 'Cargando…',
   'kds.empty': 'No hay comandas abiertas',
-  'kds.more': '{n, plural, one {# comanda más abajo} other {# comandas más abajo}}',
   'kds.ticketLabel': 'Pedido {n}',
   'kds.round': 'Ronda {n}',
   'kds.new': 'Entrante',

@@ -14,7 +14,6 @@ export const screensFr: Record<ScreensKey, string> = {
   'kds.tickets': 'Bons',
   'kds.loading': 'Chargement…',
   'kds.empty': 'Aucun bon ouvert',
-  'kds.more': '{n, plural, one {# autre bon plus bas} other {# autres bons plus bas}}',
   'kds.ticketLabel': 'Commande {n}',
   'kds.round': 'Envoi {n}',
   'kds.new': 'Arrivée',

@@ -14,7 +14,6 @@ export const screensIt: Record<ScreensKey, string> = {
   'kds.tickets': 'Comande',
   'kds.loading': 'Caricamento…',
   'kds.empty': 'Nessuna comanda aperta',
-  'kds.more': '{n, plural, one {# altra comanda più in basso} other {# altre comande più in basso}}',
   'kds.ticketLabel': 'Ordine {n}',
   'kds.round': 'Giro {n}',
   'kds.new': 'In arrivo',
