@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
 import { launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
@@ -18,7 +19,8 @@ describe('kitchen screen updates in the browser', IN_BROWSER, () => {
   let grill: Page;
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
+    // the hub's clock is the real time: the ages on the tickets run on the tablet's clock
+    hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
     menu = await seedMenu(hub);
     till = hub.api.withKey(hub.keys.widget);
     browser = await launch();
@@ -37,6 +39,7 @@ describe('kitchen screen updates in the browser', IN_BROWSER, () => {
   });
 
   const place = async (name: string) => {
+    hub.clock.set(Date.now());
     const r = await till.post('/public/orders', { type: 'takeout', customerName: name, items: [{ menuItemId: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
     expect(r.status).toBe(201);
     return r.body as { id: string };
