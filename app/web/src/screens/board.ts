@@ -120,7 +120,7 @@ export function makeBoard(): Board {
   return board;
 }
 
-const JUST_IN_SECONDS = 4;
+export const JUST_IN_SECONDS = 4;
 
 /** Whether a ticket is still "just in" (read inside a render or a computed: it follows the clock). */
 export const isJustIn = (board: Board, id: string): boolean => {

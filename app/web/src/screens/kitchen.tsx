@@ -1,9 +1,10 @@
-import { computed, signal, useComputed, type Signal } from '@preact/signals';
-import { memo } from 'preact/compat';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
+import { memo } from '../lib/memo.ts';
+import { chime, formatAge, JUST_IN_SECONDS, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
+import { cutRuns } from './runs.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
 import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, startedAt, type Line, type Ticket } from './tickets.ts';
@@ -35,11 +36,33 @@ export function KitchenScreen({ station }: { station: string }) {
   const [sound, setSound, soundNow] = useSound();
   const [flash] = useState(() => signal(0));
   const lastFlash = useRef(0);
-  const [bumped, setBumped] = useState<string[]>([]);
-  const [recalled, setRecalled] = useState<string[]>([]);
-  const [busy, setBusy] = useState<Set<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
-  const tables = computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number])));
+  // signals, not component state: a new order redraws the list and the all-day count, not the screen
+  const [desk] = useState(() => {
+    const bumped = signal<string[]>([]);
+    const recalled = signal<string[]>([]);
+    const busy = signal<ReadonlySet<string>>(new Set());
+    // oldest first; each ticket's start worked out once, not in every comparison
+    const shown = computed(() => {
+      const back = recalled.value;
+      return [...board.tickets.value.values()]
+        .filter((tk) => onKitchen(tk) || back.includes(tk.id))
+        .map((tk) => ({ tk, at: startedAt(tk) ?? 0 }))
+        .sort((a, b) => a.at - b.at || a.tk.id.localeCompare(b.tk.id))
+        .map((x) => x.tk);
+    });
+    // a ticket that left the screen (bumped here or on another screen) can be recalled
+    const recallable = computed(() => {
+      const tickets = board.tickets.value;
+      const back = recalled.value;
+      return bumped.value.filter((id) => {
+        const tk = tickets.get(id);
+        return tk !== undefined && !onKitchen(tk) && !back.includes(id);
+      });
+    });
+    return { bumped, recalled, busy, shown, recallable };
+  });
+  const [tables] = useState(() => computed(() => new Map((config.value?.tables ?? []).map((x) => [x.id, x.number]))));
   const st = config.value?.stations.find((s) => s.key === station);
   const warn = (st?.warnAfterMinutes ?? 8) * 60;
   const late = (st?.lateAfterMinutes ?? 15) * 60;
@@ -63,27 +86,21 @@ export function KitchenScreen({ station }: { station: string }) {
     board,
   );
 
-  const all = [...board.tickets.value.values()];
-  const shown = all
-    .filter((tk) => onKitchen(tk) || recalled.includes(tk.id))
-    .sort((a, b) => (startedAt(a) ?? 0) - (startedAt(b) ?? 0) || a.id.localeCompare(b.id));
-  // a ticket that leaves the screen (bumped here or on another screen) can be recalled
-  const gone = all.filter((tk) => !onKitchen(tk) && !recalled.includes(tk.id)).map((tk) => tk.id);
-  const recallable = [...bumped.filter((id) => gone.includes(id))];
-
+  const setBusy = (key: string, on: boolean) => {
+    const next = new Set(desk.busy.value);
+    if (on) next.add(key);
+    else next.delete(key);
+    desk.busy.value = next;
+  };
   const run = async (key: string, fn: () => Promise<void>) => {
-    setBusy((b) => new Set(b).add(key));
+    setBusy(key, true);
     setError(null);
     try {
       await fn();
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : String(e));
     } finally {
-      setBusy((b) => {
-        const n = new Set(b);
-        n.delete(key);
-        return n;
-      });
+      setBusy(key, false);
     }
   };
   const move = (tk: Ticket, line: Line, to: string) =>
@@ -94,33 +111,35 @@ export function KitchenScreen({ station }: { station: string }) {
     if (!to) return;
     void run(`${tk.id}:${line.index}`, () => move(tk, line, to));
   };
+  const putBack = (tk: Ticket) => {
+    desk.recalled.value = desk.recalled.value.filter((id) => id !== tk.id);
+    desk.bumped.value = [tk.id, ...desk.bumped.value.filter((id) => id !== tk.id)].slice(0, RECALL_DEPTH);
+  };
   const bump = (tk: Ticket) =>
     void run(tk.id, async () => {
       for (const line of tk.lines) if (line.status === 'pending' || line.status === 'preparing') await move(tk, line, 'ready');
-      setRecalled((r) => r.filter((id) => id !== tk.id));
-      setBumped((b) => [tk.id, ...b.filter((id) => id !== tk.id)].slice(0, RECALL_DEPTH));
+      putBack(tk);
     });
   // a recalled ticket bumped again goes back on top of the recall list: recallable as often as needed
-  const bumpRecalled = (tk: Ticket) => {
-    setRecalled((r) => r.filter((id) => id !== tk.id));
-    setBumped((b) => [tk.id, ...b.filter((id) => id !== tk.id)].slice(0, RECALL_DEPTH));
-  };
   const recall = () => {
-    const id = recallable[0];
+    const id = desk.recallable.value[0];
     if (!id) return;
-    setRecalled((r) => [...r, id]);
-    setBumped((b) => b.filter((x) => x !== id));
+    desk.recalled.value = [...desk.recalled.value, id];
+    desk.bumped.value = desk.bumped.value.filter((x) => x !== id);
   };
+  // the cards get the same two handlers on every draw (they call the latest ones)
+  const acts = useRef({ tap, bump, putBack });
+  acts.current = { tap, bump, putBack };
+  const [handlers] = useState(() => ({
+    onTap: (tk: Ticket, line: Line) => acts.current.tap(tk, line),
+    onBump: (tk: Ticket) => (onKitchen(tk) ? acts.current.bump(tk) : acts.current.putBack(tk)),
+  }));
 
-  const counts = allDay(shown);
   return (
     <div class="kds">
       <Flash count={flash} />
       <ScreenBar title={st?.name ?? station} chooser>
-        <button type="button" class="kbtn" onClick={recall} disabled={!recallable.length}>
-          {t('kds.recall')}
-          {recallable.length ? ` (${recallable.length})` : ''}
-        </button>
+        <RecallButton recallable={desk.recallable} onClick={recall} />
         <button type="button" class="kbtn" aria-pressed={sound} onClick={() => setSound(!sound)}>
           {sound ? t('kds.soundOn') : t('kds.soundOff')}
         </button>
@@ -131,47 +150,167 @@ export function KitchenScreen({ station }: { station: string }) {
         </p>
       ) : null}
       <div class="kds-body">
-        <main class="kds-tickets" aria-label={t('kds.tickets')}>
-          {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !shown.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
-          {shown.map((tk) => (
-            <TicketCard
-              key={tk.id}
-              tk={tk}
-              warn={warn}
-              late={late}
-              board={board}
-              recalled={recalled.includes(tk.id)}
-              busy={[...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',')}
-              onTap={tap}
-              onBump={(x) => (onKitchen(x) ? bump(x) : bumpRecalled(x))}
-            />
-          ))}
-        </main>
-        <aside class="allday" aria-labelledby="allday-title">
-          <h2 id="allday-title">{t('kds.allDay')}</h2>
-          {counts.length ? (
-            <ul>
-              {counts.map(([name, n]) => (
-                <li key={name}>
-                  <span class="allday-n">{n}</span> {name}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p class="muted">{t('kds.allDayNone')}</p>
-          )}
-        </aside>
+        <TicketList board={board} shown={desk.shown} recalled={desk.recalled} busy={desk.busy} warn={warn} late={late} onTap={handlers.onTap} onBump={handlers.onBump} />
+        <AllDay shown={desk.shown} />
       </div>
     </div>
   );
 }
 
+function RecallButton({ recallable, onClick }: { recallable: ReadonlySignal<string[]>; onClick: () => void }) {
+  const n = recallable.value.length;
+  return (
+    <button type="button" class="kbtn" onClick={onClick} disabled={!n}>
+      {t('kds.recall')}
+      {n ? ` (${n})` : ''}
+    </button>
+  );
+}
+
+/** How many of each item are still to cook, across the tickets shown. */
+function AllDay({ shown }: { shown: ReadonlySignal<Ticket[]> }) {
+  const counts = allDay(shown.value);
+  return (
+    <aside class="allday" aria-labelledby="allday-title">
+      <h2 id="allday-title">{t('kds.allDay')}</h2>
+      {counts.length ? (
+        <ul>
+          {counts.map(([name, n]) => (
+            <li key={name}>
+              <span class="allday-n">{n}</span> {name}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">{t('kds.allDayNone')}</p>
+      )}
+    </aside>
+  );
+}
+
+/** Tickets in a run: a run whose tickets all stay as they were is skipped whole. */
+const RUN = 8;
+
+interface ListProps {
+  board: Board;
+  shown: ReadonlySignal<Ticket[]>;
+  recalled: ReadonlySignal<string[]>;
+  busy: ReadonlySignal<ReadonlySet<string>>;
+  warn: number;
+  late: number;
+  onTap: (tk: Ticket, line: Line) => void;
+  onBump: (tk: Ticket) => void;
+}
+
+/**
+ * Tickets drawn in full at first, and drawn on each time the cook scrolls within a screen of the
+ * first one not drawn yet: a few screenfuls. The others are in the list as their frame with their
+ * number (`TicketLater`), so the list, its order and its scroll length are whole. A kitchen with
+ * a backlog gets its new orders at the end, out of sight: each cost the screen a card of some 25
+ * elements to build, and its age rewritten every second, for a card nobody could see.
+ */
+const PAGE = 24;
+
+/**
+ * The tickets, in runs that keep their members from one draw to the next (`cutRuns`): a new
+ * order (it goes to the end) or a bump redraws one run, and the list compares a few runs
+ * instead of every card on the screen.
+ */
+function TicketList({ board, shown, recalled, busy, warn, late, onTap, onBump }: ListProps) {
+  const members = useRef(new Map<string, number>());
+  const lastKey = useRef(0);
+  const [limit, setLimit] = useState(PAGE);
+  const list = useRef<HTMLElement>(null);
+  const tickets = shown.value;
+  const later = tickets.length > limit;
+  // observed again after each page, so a page that leaves the next one in reach draws it too
+  useEffect(() => {
+    const next = later ? list.current?.querySelector('.ticket-later') : null;
+    if (!next) return;
+    const seen = new IntersectionObserver((es) => es.some((e) => e.isIntersecting) && setLimit((l) => l + PAGE), { root: list.current, rootMargin: '0px 0px 100% 0px' });
+    seen.observe(next);
+    return () => seen.disconnect();
+  }, [limit, later]);
+  const cut = cutRuns(tickets, members.current, () => ++lastKey.current, RUN);
+  members.current = cut.members;
+  const common = { fresh: board.fresh.value, recalled: recalled.value, busy: busy.value, warn, late, onTap, onBump };
+  let first = 0;
+  return (
+    <main class="kds-tickets" aria-label={t('kds.tickets')} ref={list}>
+      {!board.loaded.value ? <p class="kds-empty">{t('kds.loading')}</p> : !tickets.length ? <p class="kds-empty">{t('kds.empty')}</p> : null}
+      {cut.runs.map((r) => {
+        const drawn = Math.max(0, Math.min(r.tickets.length, limit - first));
+        first += r.tickets.length;
+        return <TicketRun key={r.key} tickets={r.tickets} drawn={drawn} {...common} />;
+      })}
+    </main>
+  );
+}
+
+interface RunProps {
+  tickets: Ticket[];
+  /** how many of them (the first) are drawn in full */
+  drawn: number;
+  /** the board's "just in" marks (set only with their ticket) */
+  fresh: ReadonlyMap<string, number>;
+  recalled: string[];
+  busy: ReadonlySet<string>;
+  warn: number;
+  late: number;
+  onTap: (tk: Ticket, line: Line) => void;
+  onBump: (tk: Ticket) => void;
+}
+
+const TicketRun = memo(
+  function TicketRun({ tickets, drawn, fresh, recalled, busy, warn, late, onTap, onBump }: RunProps) {
+    return (
+      <>
+        {tickets.map((tk, i) =>
+          i < drawn ? (
+            <TicketCard
+              key={tk.id}
+              tk={tk}
+              warn={warn}
+              late={late}
+              freshAt={fresh.get(tk.id)}
+              recalled={recalled.includes(tk.id)}
+              busy={busy.size ? [...busy].filter((k) => k === tk.id || k.startsWith(`${tk.id}:`)).join(',') : ''}
+              onTap={onTap}
+              onBump={onBump}
+            />
+          ) : (
+            <TicketLater key={tk.id} tk={tk} />
+          ),
+        )}
+      </>
+    );
+  },
+  (a, b) =>
+    a.drawn === b.drawn &&
+    a.warn === b.warn &&
+    a.late === b.late &&
+    a.recalled === b.recalled &&
+    a.busy === b.busy &&
+    a.tickets.length === b.tickets.length &&
+    a.tickets.every((tk, i) => tk === b.tickets[i] && sameMark(a.fresh.get(tk.id), b.fresh.get(tk.id))),
+);
+
+/** A ticket beyond the tickets drawn so far: its place in the list, with its number. */
+const TicketLater = memo(
+  ({ tk }: { tk: Ticket }) => (
+    <article class="ticket ticket-later" data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+      <span class="ticket-no">#{tk.number}</span>
+    </article>
+  ),
+  (a, b) => a.tk.id === b.tk.id && a.tk.number === b.tk.number,
+);
+
 interface CardProps {
   tk: Ticket;
   warn: number;
   late: number;
-  /** the board, for its "just in" marks: each card reads its own, so a mark redraws that card alone */
-  board: Board;
+  /** when the ticket came in (or got a new round), in the device's seconds, if it did lately */
+  freshAt: number | undefined;
   recalled: boolean;
   /** the busy keys of this ticket (`id`, `id:line`), joined: a string, so an unchanged card is not redrawn */
   busy: string;
@@ -185,7 +324,7 @@ interface CardProps {
  * screen reader hears before it is fixed text, not a label rewritten every second).
  */
 function Age({ from }: { from: number | null }) {
-  const text = useComputed(() => formatAge(from === null ? 0 : nowSeconds.value - from));
+  const text = useMemo(() => computed(() => formatAge(from === null ? 0 : nowSeconds.value - from)), [from]);
   return (
     <time class="ticket-age">
       <span class="sr-only">{t('kds.waiting')} </span>
@@ -216,25 +355,33 @@ function Flash({ count }: { count: Signal<number> }) {
 }
 
 /**
- * One ticket. Redrawn only when its order, flags or thresholds change (the handlers only call
- * state setters, so an older copy of them does the same), or when its colour turns.
+ * One ticket. Drawn again only when its order, flags or thresholds change (the handlers are the
+ * same functions on every draw). Its colour and its "new" mark follow the clock as a class bound
+ * straight to the element: the tick that turns them sets one attribute and draws nothing.
  */
 const TicketCard = memo(
-  function TicketCard({ tk, warn, late, board, recalled, busy, onTap, onBump }: CardProps) {
+  function TicketCard({ tk, warn, late, freshAt, recalled, busy, onTap, onBump }: CardProps) {
     const from = startedAt(tk);
-    const tone = useComputed(() => {
-      const age = from === null ? 0 : nowSeconds.value - from;
-      return age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
-    }).value;
-    const isNew = useComputed(() => isJustIn(board, tk.id)).value;
+    const cls = useMemo(
+      () =>
+        computed(() => {
+          const now = nowSeconds.value;
+          const age = from === null ? 0 : now - from;
+          const tone = age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
+          const isNew = freshAt !== undefined && now - freshAt < JUST_IN_SECONDS;
+          return `ticket ticket-${tone}${isNew ? ' ticket-new' : ''}${recalled ? ' ticket-recalled' : ''}`;
+        }),
+      [from, warn, late, freshAt, recalled],
+    );
     const rounds = Math.max(...tk.lines.map((l) => l.round));
     const busyKeys = new Set(busy.split(','));
     return (
-      <article class={`ticket ticket-${tone} ${isNew ? 'ticket-new' : ''} ${recalled ? 'ticket-recalled' : ''}`} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
+      <article class={cls} data-order={tk.id} aria-label={t('kds.ticketLabel', { n: tk.number })}>
         <header class="ticket-head">
           <div>
             <span class="ticket-no">#{tk.number}</span>
-            {isNew ? <span class="tag tag-new">{t('kds.new')}</span> : null}
+            {/* shown by the class above while the ticket is new */}
+            <span class="tag tag-new">{t('kds.new')}</span>
             {rounds > 1 ? <span class="tag tag-round">{t('kds.round', { n: rounds })}</span> : null}
             {recalled ? <span class="tag">{t('kds.recalled')}</span> : null}
           </div>
@@ -270,5 +417,9 @@ const TicketCard = memo(
       </article>
     );
   },
-  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && a.board === b.board && a.recalled === b.recalled && a.busy === b.busy,
+  (a, b) => a.tk === b.tk && a.warn === b.warn && a.late === b.late && sameMark(a.freshAt, b.freshAt) && a.recalled === b.recalled && a.busy === b.busy,
 );
+
+/** Two "just in" marks that draw the same: equal, or both too old to show (the old one was only dropped from the list). */
+const sameMark = (a: number | undefined, b: number | undefined) => a === b || (!recent(a) && !recent(b));
+const recent = (at: number | undefined) => at !== undefined && nowSeconds.peek() - at < JUST_IN_SECONDS;
