@@ -88,6 +88,8 @@ async function weekAndLag(): Promise<string[]> {
       `a week offline: ${written.orders} orders, ${written.reservations} reservations, ${written.entries} change-log entries (${written.entries - before} unsent) written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
+    if (process.env.BENCH_PG_STATEMENTS) await sql`select pg_stat_statements_reset()`.execute(cloudDb.db);
+    const load0 = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const start = performance.now();
     hubProc = await ServeProcess.start(['--data-dir', hub.dir]);
     const ready = performance.now();
@@ -100,8 +102,17 @@ async function weekAndLag(): Promise<string[]> {
     out.push(
       `  replicated in ${total.toFixed(1)} s from the hub's restart (${pushing.toFixed(1)} s after it listened; ${Math.round(unsent / pushing)} entries/s) → ${total < 10 ? 'PASS' : 'FAIL'} (target < 10 s, ≥ 10,000 entries/s)`,
       // CPU time is what a loaded box does not distort much: compare builds by it
-      `  CPU from the hub's listening to the cloud holding the week: hub ${cpu.hub.toFixed(2)} s, cloud ${cpu.cloud.toFixed(2)} s, PostgreSQL ${cpu.pg.toFixed(2)} s; ${Math.round(((cpu.hub + cpu.cloud + cpu.pg) * 1e6) / unsent)} µs per entry in all`,
+      `  CPU from the hub's listening to the cloud holding the week: hub ${cpu.hub.toFixed(2)} s, cloud ${cpu.cloud.toFixed(2)} s, PostgreSQL ${cpu.pg.toFixed(2)} s; ${Math.round(((cpu.hub + cpu.cloud + cpu.pg) * 1e6) / unsent)} µs per entry in all (hub ${Math.round((cpu.hub * 1e6) / unsent)}, cloud ${Math.round((cpu.cloud * 1e6) / unsent)}, PostgreSQL ${Math.round((cpu.pg * 1e6) / unsent)}); load ${load0} → ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
     );
+    if (process.env.BENCH_PG_STATEMENTS) {
+      // what PostgreSQL spent the week on, per entry: by time, then by calls
+      const per = (x: number) => x / Math.max(1, unsent);
+      for (const [by, order] of [['exec time', sql`total_exec_time`], ['calls', sql`calls`]] as const) {
+        const top = await sql<{ calls: string; ms: number; query: string }>`select calls, total_exec_time as ms, query from pg_stat_statements order by ${order} desc limit 15`.execute(cloudDb.db);
+        out.push(`  the cloud's statements by ${by}, per entry (calls, exec µs):`);
+        for (const r of top.rows) out.push(`    ${per(Number(r.calls)).toFixed(4)}  ${(per(r.ms) * 1000).toFixed(1)} µs  ${r.query.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
+    }
 
     // (ii) online, once the hub also holds what the cloud wrote meanwhile: 10 orders/s each side for 30 s
     await poll(

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import { newId, PREFIXES } from '../ids.ts';
-import { insertJsonText, insertRows } from './statement-shapes.ts';
+import { insertColumns, insertRows } from './statement-shapes.ts';
 import { nodeOf, stampClock, type StampClock } from './hlc.ts';
 import { lockScope, saveStamp, scopeOf, takePositions } from './log-positions.ts';
 import type { DB, RecordTable } from './schema.ts';
@@ -238,17 +238,30 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   for (const [scope, clock] of clocks) await saveStamp(trx, scope, clock.last(node));
   const created = Date.now();
   if (n > 16 && locksRows(trx)) {
-    // PostgreSQL: the entries as the text of one JSON parameter (insertJsonText), each row's
-    // text put in as it is, not escaped into a string again
-    const parts = new Array<string>(n);
+    // PostgreSQL: one array per column (insertColumns), each row's text put in as it is
+    const ids = new Array<string>(n);
+    const origins = new Array<string>(n);
+    const originSeqs = new Array<number>(n);
     for (let i = 0; i < n; i++) {
-      const e = entries[i];
-      parts[i] =
-        `{"seq":${seqs[i]},"op_id":${str(e.from?.op_id ?? newId(PREFIXES.change))},"origin":${str(e.from?.origin ?? origin)},` +
-        `"origin_seq":${e.from?.origin_seq ?? seqs[i]},"restaurant_id":${scopes[i] === '' ? 'null' : str(scopes[i])},"table_name":${str(e.table)},` +
-        `"row_id":${str(e.row.id)},"op":"${e.op}","data":${e.data},"created":${created},"hlc":${str(stamps[i])},"fields":${e.fields ? JSON.stringify(e.fields) : 'null'}}`;
+      const from = entries[i].from;
+      ids[i] = from?.op_id ?? newId(PREFIXES.change);
+      origins[i] = from?.origin ?? origin;
+      originSeqs[i] = from?.origin_seq ?? seqs[i];
     }
-    await insertJsonText(trx, 'change_log', LOG_COLUMNS, `[${parts.join(',')}]`);
+    await insertColumns(trx, 'change_log', [
+      { name: 'seq', type: 'bigint', values: seqs },
+      { name: 'op_id', type: 'text', values: ids },
+      { name: 'origin', type: 'text', values: origins },
+      { name: 'origin_seq', type: 'bigint', values: originSeqs },
+      { name: 'restaurant_id', type: 'text', values: scopes.map((s) => (s === '' ? null : s)) },
+      { name: 'table_name', type: 'text', values: entries.map((e) => e.table) },
+      { name: 'row_id', type: 'text', values: entries.map((e) => e.row.id) },
+      { name: 'op', type: 'text', values: entries.map((e) => e.op) },
+      { name: 'data', json: entries.map((e) => e.data) },
+      { name: 'created', type: 'bigint', values: new Array<number>(n).fill(created) },
+      { name: 'hlc', type: 'text', values: stamps },
+      { name: 'fields', type: 'text', values: entries.map((e) => (e.fields ? JSON.stringify(e.fields) : null)) },
+    ]);
     return;
   }
   const log = entries.map((e, i) => ({
@@ -269,8 +282,6 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   for (let i = 0; i < log.length; i += 1000) await insertRows(trx, 'change_log', log.slice(i, i + 1000), false);
 }
 
-const LOG_COLUMNS = ['seq', 'op_id', 'origin', 'origin_seq', 'restaurant_id', 'table_name', 'row_id', 'op', 'data', 'created', 'hlc', 'fields'];
-const str = (v: string) => JSON.stringify(v);
 
 /**
  * Many new records of one table at once (imports, demo history): multi-row INSERTs in
@@ -308,16 +319,13 @@ export type RecordWrite =
 export async function writeRecords(trx: Executor, writes: RecordWrite[]): Promise<(Record<string, unknown> | undefined)[]> {
   const out: (Record<string, unknown> | undefined)[] = new Array(writes.length);
   if (writes.length === 0) return out;
-  const inserts = new Map<string, { rows: Record<string, unknown>[]; texts: string[] }>();
+  const inserts = new Map<string, Record<string, unknown>[]>();
   const updates = new Map<string, number[]>();
-  // a new row's text, made once: its table's insert (on PostgreSQL) and its log entry both take it
-  const texts: string[] = new Array(writes.length);
   writes.forEach((w, i) => {
     if (w.op === 'insert') {
       let rows = inserts.get(w.table);
-      if (!rows) inserts.set(w.table, (rows = { rows: [], texts: [] }));
-      rows.rows.push(w.row);
-      rows.texts.push((texts[i] = JSON.stringify(w.row)));
+      if (!rows) inserts.set(w.table, (rows = []));
+      rows.push(w.row);
       return;
     }
     const group = `${w.table}|${'restaurant_id' in w.key ? 'r' : ''}|${Object.keys(w.patch).sort().join(',')}`;
@@ -327,9 +335,9 @@ export async function writeRecords(trx: Executor, writes: RecordWrite[]): Promis
   });
   // Both dialects bind at most ~32k parameters per statement; stay well below.
   const perChunk = (cols: number) => Math.max(1, Math.min(1000, Math.floor(30_000 / cols)));
-  for (const [table, { rows, texts: text }] of inserts) {
+  for (const [table, rows] of inserts) {
     const size = perChunk(Object.keys(rows[0]).length);
-    for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size), false, text.slice(i, i + size));
+    for (let i = 0; i < rows.length; i += size) await insertRows(trx, table, rows.slice(i, i + size), false);
   }
   for (const list of updates.values()) {
     const saved = await updateMany(trx, list.map((i) => writes[i] as Extract<RecordWrite, { op: 'update' }>));
@@ -338,7 +346,7 @@ export async function writeRecords(trx: Executor, writes: RecordWrite[]): Promis
   const entries: Entry[] = [];
   writes.forEach((w, i) => {
     if (w.op === 'insert') {
-      entries.push({ table: w.table, op: 'insert', row: w.row as LogRow, data: texts[i], fields: w.from?.fields ?? null, from: w.from });
+      entries.push({ table: w.table, op: 'insert', row: w.row as LogRow, data: JSON.stringify(w.row), fields: w.from?.fields ?? null, from: w.from });
     } else if (out[i]) {
       entries.push({ table: w.table, op: 'update', row: out[i] as LogRow, data: JSON.stringify(out[i]), fields: w.from.fields, from: w.from });
     }

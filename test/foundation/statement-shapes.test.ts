@@ -92,17 +92,22 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     expect(await stored('u4')).toBeUndefined();
   });
 
-  it('stores many rows at once exactly as given (on PostgreSQL as one JSON parameter, not a value each); a clash stores none of them', async () => {
+  it('stores many rows at once exactly as given (on PostgreSQL as one array parameter per column, not a value each); a clash stores none of them', async () => {
     const kinds: string[] = [];
     const watched = database.db.withPlugin({ transformQuery: (a) => (kinds.push(a.node.kind), a.node), transformResult: async (a) => a.result }) as Kysely<any>;
     // values JSON must carry exactly: quotes, backslashes, unicode, a number-like text, nulls, big and negative numbers
     const many = Array.from({ length: 40 }, (_, i) => ({
-      ...row(`m${i}`, `Station "${i}" \\ ü ✓ ${i % 3 === 0 ? '[1,2]' : '0012'}`),
+      // whole values an array literal could misread: the word NULL, an empty text, braces and commas
+      ...row(`m${i}`, [`NULL`, ``, `{1, "x"}\\`, ` padded `][i] ?? `Station "${i}" \\ ü ✓ ${i % 3 === 0 ? '[1,2]' : '0012'}`),
       warn_after_minutes: i % 2 ? null : i * 7,
       late_after_minutes: i % 5 ? -i : null,
       position: 2_000_000_000 + i,
     }));
-    await insertRows(watched, 'stations', many, false);
+    await insertRows(watched, 'stations', many.slice(0, 20), false);
+    // on PostgreSQL the table's column types are read from the catalog once, then one statement a batch
+    expect(kinds).toEqual(dialect === 'postgres' ? ['RawNode', 'RawNode'] : ['InsertQueryNode']);
+    kinds.length = 0;
+    await insertRows(watched, 'stations', many.slice(20), false);
     expect(kinds).toEqual([dialect === 'postgres' ? 'RawNode' : 'InsertQueryNode']);
     const back = await database.db.selectFrom('stations').selectAll().where('id', 'in', many.map((r) => r.id)).orderBy('id').execute();
     const num = (v: unknown) => (v === null ? null : Number(v));
@@ -120,7 +125,7 @@ describe.each(DIALECTS)('statements of one shape on %s', (dialect) => {
     expect(kinds).toEqual(['InsertQueryNode']);
   });
 
-  it('logs a batch of new records with each row’s text exactly as the row serialises (on PostgreSQL inside the one JSON parameter)', async () => {
+  it('logs a batch of new records with each row’s text exactly as the row serialises (on PostgreSQL as one JSON array of the rows’ texts)', async () => {
     const tx = new Transactor(database.db, { groupCommit: dialect === 'sqlite' });
     const rows = Array.from({ length: 30 }, (_, i) => ({ ...row(`log${i}`, `Log "${i}" \\ ü ✓ \u2028 {"not":"an object"}`), position: i }));
     const from = rows.map((r, i) => ({ op_id: `chg_log_${i}`, origin: 'node_other', origin_seq: 100 + i, hlc: `0190f0a0b0c${i % 10}.0000.other`, fields: i % 2 ? ['name', 'position'] : null }));
