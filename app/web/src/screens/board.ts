@@ -47,7 +47,7 @@ export function useBoard(opts: Options, board: Board): void {
       const newRound = wasShown && t.lines.some((l) => !knownLines.has(l.index));
       if (!wasShown || newRound) {
         const now = nowSeconds.value;
-        const marks = new Map([...board.fresh.value].filter(([, at]) => now - at < JUST_IN_SECONDS));
+        const marks = new Map([...board.fresh.value].filter(([, at]) => justIn(at, now)));
         board.fresh.value = marks.set(t.id, now);
         opts.onNew(t);
       }
@@ -120,13 +120,13 @@ export function makeBoard(): Board {
   return board;
 }
 
-export const JUST_IN_SECONDS = 4;
+const JUST_IN_SECONDS = 4;
+
+/** Whether a ticket marked new at `at` (none: never) is still "just in" at `now` (seconds). */
+export const justIn = (at: number | undefined, now: number): boolean => at !== undefined && now - at < JUST_IN_SECONDS;
 
 /** Whether a ticket is still "just in" (read inside a render or a computed: it follows the clock). */
-export const isJustIn = (board: Board, id: string): boolean => {
-  const at = board.fresh.value.get(id);
-  return at !== undefined && nowSeconds.value - at < JUST_IN_SECONDS;
-};
+export const isJustIn = (board: Board, id: string): boolean => justIn(board.fresh.value.get(id), nowSeconds.value);
 
 /** A second hand for the age timers: it runs on the device's clock, with or without the hub. */
 export const nowSeconds = signal(Math.floor(Date.now() / 1000));

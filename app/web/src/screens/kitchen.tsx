@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiFailure, get, patch } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { memo } from '../lib/memo.ts';
-import { chime, formatAge, JUST_IN_SECONDS, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
+import { chime, formatAge, justIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
 import { cutRuns } from './runs.ts';
 import { config } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
@@ -368,7 +368,7 @@ const TicketCard = memo(
           const now = nowSeconds.value;
           const age = from === null ? 0 : now - from;
           const tone = age >= late ? 'late' : age >= warn ? 'warn' : 'ok';
-          const isNew = freshAt !== undefined && now - freshAt < JUST_IN_SECONDS;
+          const isNew = justIn(freshAt, now);
           return `ticket ticket-${tone}${isNew ? ' ticket-new' : ''}${recalled ? ' ticket-recalled' : ''}`;
         }),
       [from, warn, late, freshAt, recalled],
@@ -421,5 +421,4 @@ const TicketCard = memo(
 );
 
 /** Two "just in" marks that draw the same: equal, or both too old to show (the old one was only dropped from the list). */
-const sameMark = (a: number | undefined, b: number | undefined) => a === b || (!recent(a) && !recent(b));
-const recent = (at: number | undefined) => at !== undefined && nowSeconds.peek() - at < JUST_IN_SECONDS;
+const sameMark = (a: number | undefined, b: number | undefined) => a === b || (!justIn(a, nowSeconds.peek()) && !justIn(b, nowSeconds.peek()));
