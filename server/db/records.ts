@@ -237,33 +237,6 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   });
   for (const [scope, clock] of clocks) await saveStamp(trx, scope, clock.last(node));
   const created = Date.now();
-  if (n > 16 && locksRows(trx)) {
-    // PostgreSQL: one array per column (insertColumns), each row's text put in as it is
-    const ids = new Array<string>(n);
-    const origins = new Array<string>(n);
-    const originSeqs = new Array<number>(n);
-    for (let i = 0; i < n; i++) {
-      const from = entries[i].from;
-      ids[i] = from?.op_id ?? newId(PREFIXES.change);
-      origins[i] = from?.origin ?? origin;
-      originSeqs[i] = from?.origin_seq ?? seqs[i];
-    }
-    await insertColumns(trx, 'change_log', [
-      { name: 'seq', type: 'bigint', values: seqs },
-      { name: 'op_id', type: 'text', values: ids },
-      { name: 'origin', type: 'text', values: origins },
-      { name: 'origin_seq', type: 'bigint', values: originSeqs },
-      { name: 'restaurant_id', type: 'text', values: scopes.map((s) => (s === '' ? null : s)) },
-      { name: 'table_name', type: 'text', values: entries.map((e) => e.table) },
-      { name: 'row_id', type: 'text', values: entries.map((e) => e.row.id) },
-      { name: 'op', type: 'text', values: entries.map((e) => e.op) },
-      { name: 'data', json: entries.map((e) => e.data) },
-      { name: 'created', type: 'bigint', values: new Array<number>(n).fill(created) },
-      { name: 'hlc', type: 'text', values: stamps },
-      { name: 'fields', type: 'text', values: entries.map((e) => (e.fields ? JSON.stringify(e.fields) : null)) },
-    ]);
-    return;
-  }
   const log = entries.map((e, i) => ({
     seq: seqs[i],
     op_id: e.from?.op_id ?? newId(PREFIXES.change),
@@ -278,10 +251,35 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
     hlc: stamps[i],
     fields: e.fields ? JSON.stringify(e.fields) : null,
   }));
+  if (n > 16 && locksRows(trx)) {
+    // PostgreSQL: one array per column (insertColumns); each row's text goes in as an element
+    // of one JSON array, stored as written (an array literal would escape every quote in it)
+    await insertColumns(
+      trx,
+      'change_log',
+      LOG_COLUMNS.map(([name, type]) => (name === 'data' ? { name, json: log.map((r) => r.data) } : { name, type, values: log.map((r) => r[name]) })),
+    );
+    return;
+  }
   // Both dialects bind at most ~32k parameters per statement; 12 columns per entry.
   for (let i = 0; i < log.length; i += 1000) await insertRows(trx, 'change_log', log.slice(i, i + 1000), false);
 }
 
+/** The change log's columns with their PostgreSQL types, for insertColumns. */
+const LOG_COLUMNS = [
+  ['seq', 'bigint'],
+  ['op_id', 'text'],
+  ['origin', 'text'],
+  ['origin_seq', 'bigint'],
+  ['restaurant_id', 'text'],
+  ['table_name', 'text'],
+  ['row_id', 'text'],
+  ['op', 'text'],
+  ['data', 'text'],
+  ['created', 'bigint'],
+  ['hlc', 'text'],
+  ['fields', 'text'],
+] as const;
 
 /**
  * Many new records of one table at once (imports, demo history): multi-row INSERTs in
