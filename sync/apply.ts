@@ -436,10 +436,13 @@ async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange
         .where('id', 'in', ids)
         .where((eb) => eb.or([eb(owner, '<>', ctx.restaurantId), eb(owner, 'is', null)]));
     });
-    const theirs = (await parts.slice(1).reduce((q, p) => q.unionAll(p), parts[0]!).execute())[0] as { t: string; id: string } | undefined;
+    const theirs = (await unionAll(parts).execute())[0] as { t: string; id: string } | undefined;
     if (theirs) throw new ApiError('sync_restaurant_mismatch', `The batch names a row of another restaurant (${theirs.t} ${theirs.id}).`);
   }
 }
+
+/** One statement of several selects of the same columns (one per table of a chunk). */
+const unionAll = <Q extends { unionAll(other: Q): Q }>(parts: Q[]): Q => parts.slice(1).reduce((q, p) => q.unionAll(p), parts[0]!);
 
 /** Row ids by table, cut into statements of at most 500 ids in all. */
 function chunksOf(byTable: Map<string, Iterable<string>>): { table: string; ids: string[] }[][] {
@@ -538,11 +541,7 @@ export async function loadClocks(trx: Executor, byTable: Map<string, string[]>):
     const histories = chunk.map(({ table, ids }) =>
       k.selectFrom('change_log').select(['seq', 'table_name', 'row_id', 'op', 'hlc', 'fields']).where('table_name', '=', table).where('row_id', 'in', ids),
     );
-    const history: { table_name: string; row_id: string; op: string; hlc: string | null; fields: string | null }[] = await histories
-      .slice(1)
-      .reduce((q, p) => q.unionAll(p), histories[0]!)
-      .orderBy('seq')
-      .execute();
+    const history: { table_name: string; row_id: string; op: string; hlc: string | null; fields: string | null }[] = await unionAll(histories).orderBy('seq').execute();
     for (const h of history) {
       const rc = get(`${h.table_name}:${h.row_id}`);
       const hlc = h.hlc ?? LOW;
@@ -554,7 +553,7 @@ export async function loadClocks(trx: Executor, byTable: Map<string, string[]>):
       else if (hlc > rc.all) rc.all = hlc;
     }
     const keptOf = chunk.map(({ table, ids }) => k.selectFrom('sync_row_clocks').select(['table_name', 'row_id', 'clocks']).where('table_name', '=', table).where('row_id', 'in', ids));
-    const kept: { table_name: string; row_id: string; clocks: string }[] = await keptOf.slice(1).reduce((q, p) => q.unionAll(p), keptOf[0]!).execute();
+    const kept: { table_name: string; row_id: string; clocks: string }[] = await unionAll(keptOf).execute();
     for (const kc of kept) {
       const rc = get(`${kc.table_name}:${kc.row_id}`);
       const clocks = JSON.parse(kc.clocks) as Record<string, string>;
