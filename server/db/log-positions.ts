@@ -106,12 +106,10 @@ export async function logHead(db: Executor): Promise<number> {
  * pull): the head as logHead gives it, the identity as node_state holds it.
  */
 export async function identityAndHead(db: Executor): Promise<{ origin: string; head: number }> {
-  if (locksRows(db)) {
-    const res = await sql<{ origin: string; head: string }>`select origin, ${SEQUENCE_HEAD} as head from node_state where id = 1`.execute(db);
-    return { origin: res.rows[0].origin, head: Number(res.rows[0].head ?? 0) };
-  }
-  const row = await db.selectFrom('node_state').select(['origin', 'seq']).where('id', '=', 1).executeTakeFirstOrThrow();
-  return { origin: row.origin, head: Number(row.seq ?? 0) };
+  const node = identityAndHeadColumns(db);
+  const row = await (db as Kysely<DB>).selectNoFrom([node.origin, node.head]).executeTakeFirstOrThrow();
+  if (row.node_origin === null) throw new Error('This database has no node identity yet (node_state is empty).');
+  return { origin: row.node_origin, head: Number(row.node_head ?? 0) };
 }
 
 /**
@@ -121,7 +119,7 @@ export async function identityAndHead(db: Executor): Promise<{ origin: string; h
 export function identityAndHeadColumns(db: Executor) {
   return {
     origin: sql<string>`(select origin from node_state where id = 1)`.as('node_origin'),
-    head: (locksRows(db) ? SEQUENCE_HEAD : sql`(select seq from node_state where id = 1)`).as('node_head'),
+    head: (locksRows(db) ? SEQUENCE_HEAD : sql<number | string | null>`(select seq from node_state where id = 1)`).as('node_head'),
   };
 }
 
