@@ -7,7 +7,7 @@ import type { SyncHubsTable } from '../server/db/schema/sync.ts';
 import { ApiError } from '../server/errors.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { Services } from '../server/services.ts';
-import { applyChanges } from './apply.ts';
+import { applyChanges, CheckedChanges } from './apply.ts';
 import { auditRows, auditSide } from './audit.ts';
 import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
@@ -67,6 +67,26 @@ async function position(services: Services, hub: Hub, known?: { origin: string; 
     now: services.clock.now(),
     queue_ms: MAX_QUEUE_MS,
   };
+}
+
+/**
+ * How far the hub holds the log (compaction's watermark), and when it was last heard of. A
+ * raise waits for no one: the hub's row is locked by each of its pushes, and a pull that
+ * queued behind one sent nothing (not even its heartbeat) and held a pooled connection, while
+ * its update, granted between two pushes, held up the next. A raise skipped is made by the
+ * next; a lower position (a hub restored from a backup pulls again) always waits and lands.
+ */
+async function notePulled(services: Services, hub: Hub, through: number, seenAt?: number): Promise<void> {
+  const set = { pulled_through: through, ...(seenAt !== undefined ? { last_seen_at: seenAt } : {}) };
+  if (services.dialect !== 'postgres' || through < Number(hub.pulled_through)) {
+    await services.db.updateTable('sync_hubs').set(set).where('id', '=', hub.id).execute();
+    return;
+  }
+  await services.db
+    .updateTable('sync_hubs')
+    .set(set)
+    .where('id', '=', (eb) => eb.selectFrom('sync_hubs').select('id').where('id', '=', hub.id).where('pulled_through', '<=', through).forUpdate().skipLocked())
+    .execute();
 }
 
 /**
@@ -184,6 +204,9 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   router.post('/push', async (ctx) => {
     const hub = await authHub(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
+    // checked before the hub's lock: the check needs nothing the push before may change, and
+    // the pushes of a backlog follow one another through that lock
+    const checked = await refusing(services, hub, () => CheckedChanges.of(services.db, { restaurantId: hub.restaurant_id, role: 'cloud', now: services.clock.now() }, body.changes));
     // a batch the hub sent before its predecessor was answered may get here first: it waits
     // for that one (while the hub still waits for it) rather than be refused as a gap
     const until = Date.now() + (body.wait_ms ?? 0);
@@ -204,10 +227,10 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
           if (c.origin_seq === Number(h.cursor) && h.cursor_op_id && c.op_id !== h.cursor_op_id) throw cursorMismatch(h, 'diverged');
         }
         // what the cloud already holds is acknowledged again and not applied twice
-        const fresh = body.changes.filter((c) => c.origin_seq > Number(h.cursor));
-        refuseStampsAhead(fresh, services.clock.now());
+        const fresh = checked.only((c) => c.origin_seq > Number(h.cursor));
+        refuseStampsAhead(fresh.changes, services.clock.now());
         await applyChanges(trx, { restaurantId: h.restaurant_id, role: 'cloud', now: services.clock.now() }, fresh);
-        const top = fresh.at(-1);
+        const top = fresh.changes.at(-1);
         const patch = {
           ...(top ? { cursor: top.origin_seq, cursor_op_id: top.op_id } : {}),
           hub_pending: body.pending ?? 0,
@@ -246,7 +269,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const body = await refusing(services, hub, () => readSyncBody(ctx, pullRequest));
     const pos = await position(services, hub, node);
     if (body.after > pos.head) throw cursorMismatch(hub, 'ahead', pos.head);
-    await services.db.updateTable('sync_hubs').set({ pulled_through: body.after, last_seen_at: Math.floor(pos.now / 1000) }).where('id', '=', hub.id).execute();
+    await notePulled(services, hub, body.after, Math.floor(pos.now / 1000));
     // this process's commits of this restaurant, counted from before the first read: one that
     // lands while a read runs is not missed (it would wait for the next poll)
     const commits = countCommits(services, hub.restaurant_id);
@@ -279,7 +302,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
           // the wait ends (answered at once, the hub's next pull used to say so itself).
           if (page.last > through) {
             through = page.last;
-            await services.db.updateTable('sync_hubs').set({ pulled_through: through }).where('id', '=', hub.id).where('pulled_through', '<', through).execute();
+            await notePulled(services, hub, through);
           }
           await commits.next(Math.min(250, until - Date.now()));
           page = await read(page.last);

@@ -126,9 +126,26 @@ export type ColumnValues = { name: string; type: string; values: unknown[] } | {
  */
 export async function insertColumns(db: Executor, table: string, columns: ColumnValues[]): Promise<void> {
   const names = sql.join(columns.map((c) => sql.ref(c.name)));
-  const sources = sql.join(columns.map((c) => ('json' in c ? sql`json_array_elements(${`[${c.json.join(',')}]`}::json)` : sql`unnest(${arrayLiteral(c.values)}::${sql.raw(c.type)}[])`)));
+  const sources = sql.join(
+    columns.map((c) => {
+      if ('json' in c) return sql`json_array_elements(${`[${c.json.join(',')}]`}::json)`;
+      // texts go as one JSON array: V8's JSON.stringify escapes them natively, where an array
+      // literal escaped each quote of a text holding JSON (an event's payload) in script
+      if (c.type === 'text' && c.values.every(jsonSafeText)) return sql`json_array_elements_text(${JSON.stringify(c.values)}::json)`;
+      return sql`unnest(${arrayLiteral(c.values)}::${sql.raw(c.type)}[])`;
+    }),
+  );
   await sql`insert into ${sql.table(table)} (${names}) select * from rows from (${sources})`.execute(db);
 }
+
+/**
+ * A value JSON carries to a PostgreSQL text exactly: null, or a string PostgreSQL can hold as
+ * JSON text (no lone surrogate, which JSON.stringify writes as an escape PostgreSQL refuses;
+ * no NUL, which no text holds either way).
+ */
+const jsonSafeText = (v: unknown): boolean => v === null || (typeof v === 'string' && (v as WellFormed).isWellFormed() && !v.includes('\0'));
+/** ES2024's String.prototype.isWellFormed, which Node 20 has and this project's `lib` does not name */
+type WellFormed = string & { isWellFormed(): boolean };
 
 const ESCAPED = /["\\]/;
 

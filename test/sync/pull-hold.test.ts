@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
+import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
+import { currentEpoch } from '../../sync/epoch.ts';
+import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { converged, eventually, startPairBehindProxy } from './helpers.ts';
 
 /**
@@ -50,6 +53,32 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     // ran out meanwhile. Answered at every push, there were six more.
     const pulls = (proxy.requests.get('/sync/v1/pull') ?? 0) - pullsBefore;
     expect(pulls).toBeLessThanOrEqual(2);
+    expect((await converged(pair)).ok).toBe(true);
+  });
+
+  it('a poll is answered while a push of the same hub holds the hub’s row', { timeout: 120_000 }, async () => {
+    const pair = (p = await startPairBehindProxy());
+    await seedMenu(pair.hub);
+    await pair.link();
+    expect((await converged(pair)).ok).toBe(true);
+    const services = pair.hub.server.services;
+    const link = (await readLink(services.db))!;
+    const cloudDb = pair.cloud.server.services.db;
+    // a push applying holds the hub's row (select … for update) until it commits. A poll
+    // notes how far the hub pulled on that row: it used to queue behind the push there, silent
+    // (no heartbeat had gone out yet) and holding a pooled connection.
+    let answered: unknown = 'still waiting when the push committed';
+    await cloudDb.transaction().execute(async (trx) => {
+      await trx.selectFrom('sync_hubs').select('id').where('restaurant_id', '=', link.restaurant_id).forUpdate().execute();
+      const poll = callCloud<{ changes: unknown[]; last: number }>(
+        link.cloud_url,
+        '/pull',
+        { protocol: PROTOCOL_VERSION, epoch: await currentEpoch(services.db), after: Number(link.pull_cursor), wait_ms: 0 },
+        { credential: credentialOf(services, link), timeoutMs: 20_000 },
+      );
+      answered = await Promise.race([poll, new Promise((r) => setTimeout(() => r('no answer within 15 s while the row was held'), 15_000))]);
+    });
+    expect(answered).toMatchObject({ changes: [], last: Number(link.pull_cursor) });
     expect((await converged(pair)).ok).toBe(true);
   });
 });
