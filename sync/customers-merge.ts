@@ -29,7 +29,23 @@ export async function mergeCustomers(
   t: { customers: Set<string>; repointed: Map<string, string> },
   referring: { orders: string[]; reservations: string[] },
 ): Promise<void> {
+  // one look for the whole batch first: most customers a batch brings have no twin, and asking
+  // for each (it and its twin, then each order's customer) cost two round trips a customer
+  const brought = await customersIn(trx, ctx, [...t.customers]);
+  const keys = { email: new Set<string>(), phone: new Set<string>() };
+  for (const c of brought.values()) {
+    if (c.email) keys.email.add(c.email);
+    if (c.phone) keys.phone.add(c.phone);
+  }
+  const sharing = new Map<string, number>();
+  for (const c of await sharingKeys(trx, ctx, keys)) {
+    if (c.email) sharing.set(`e:${c.email}`, (sharing.get(`e:${c.email}`) ?? 0) + 1);
+    if (c.phone) sharing.set(`p:${c.phone}`, (sharing.get(`p:${c.phone}`) ?? 0) + 1);
+  }
+  const mayHaveTwin = (c: Customer) => (c.email !== null && (sharing.get(`e:${c.email}`) ?? 0) > 1) || (c.phone !== null && (sharing.get(`p:${c.phone}`) ?? 0) > 1);
   for (const id of [...t.customers].sort()) {
+    const first = brought.get(id);
+    if (!first || !mayHaveTwin(first)) continue;
     for (;;) {
       const me = await customer(trx, ctx, id);
       if (!me || (!me.email && !me.phone)) break;
@@ -58,12 +74,37 @@ export async function mergeCustomers(
     const ids = referring[table];
     if (ids.length === 0) continue;
     const rows = await trx.selectFrom(table).select(['id', 'customer_id']).where('id', 'in', ids).where('customer_id', 'is not', null).execute();
+    const present = await customersIn(trx, ctx, [...new Set(rows.map((r) => r.customer_id!))]);
     for (const r of rows) {
-      if (await customer(trx, ctx, r.customer_id!)) continue;
+      if (present.has(r.customer_id!)) continue;
       const survivor = await survivorOf(trx, ctx, r.customer_id!);
       if (survivor) await moveReferences(trx, ctx, r.customer_id!, survivor);
     }
   }
+}
+
+/** The restaurant's customers of these ids, by id (500 at a time). */
+async function customersIn(trx: Executor, ctx: ApplyContext, ids: string[]): Promise<Map<string, Customer>> {
+  const out = new Map<string, Customer>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await trx.selectFrom('customers').selectAll().where('restaurant_id', '=', ctx.restaurantId).where('id', 'in', ids.slice(i, i + 500)).execute()) as Customer[];
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
+/** The restaurant's customers with one of these emails or phones (each one's email and phone). */
+async function sharingKeys(trx: Executor, ctx: ApplyContext, keys: { email: Set<string>; phone: Set<string> }): Promise<{ email: string | null; phone: string | null }[]> {
+  // by id: a customer found by its email and again by its phone is one
+  const out = new Map<string, { email: string | null; phone: string | null }>();
+  for (const [column, set] of [['email', keys.email], ['phone', keys.phone]] as const) {
+    const all = [...set];
+    for (let i = 0; i < all.length; i += 500) {
+      const rows = await trx.selectFrom('customers').select(['id', 'email', 'phone']).where('restaurant_id', '=', ctx.restaurantId).where(column, 'in', all.slice(i, i + 500)).execute();
+      for (const r of rows) out.set(r.id, r);
+    }
+  }
+  return [...out.values()];
 }
 
 const customer = (trx: Executor, ctx: ApplyContext, id: string) =>
