@@ -204,15 +204,12 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   router.post('/push', async (ctx) => {
     const hub = await authHub(ctx, services);
     const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
-    // checked before the hub's lock: the check needs nothing the push before may change, and
-    // the pushes of a backlog follow one another through that lock
-    const checked = await refusing(services, hub, () => CheckedChanges.of(services.db, { restaurantId: hub.restaurant_id, role: 'cloud', now: services.clock.now() }, body.changes));
     // a batch the hub sent before its predecessor was answered may get here first: it waits
     // for that one (while the hub still waits for it) rather than be refused as a gap
     const until = Date.now() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
-    const applyOnce = () =>
+    const applyOnce = (checked: CheckedChanges) =>
       services.tx.run(async (trx) => {
         const h = await lockHub(trx, hub.id, services.dialect);
         if (h.epoch !== body.epoch) throw cursorMismatch(h, 'epoch');
@@ -244,11 +241,15 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         // a waiting batch is woken by its restaurant's commits here (its predecessor's among
         // them) and looks again every QUEUE_POLL_MS for one applied by another process
         let commits: ReturnType<typeof countCommits> | undefined;
+        // checked before the hub's lock (the check needs nothing the push before may change, and
+        // the pushes of a backlog follow one another through that lock), and after the first
+        // heartbeat: a pool busy with other pushes must not leave the line silent
+        const checked = await CheckedChanges.of(services.db, { restaurantId: hub.restaurant_id, role: 'cloud', now: services.clock.now() }, body.changes);
         try {
           for (;;) {
             if (commits) commits.seen = commits.count;
             try {
-              return await applyOnce();
+              return await applyOnce(checked);
             } catch (err) {
               if (!isGap(err) || gone || Date.now() >= until) throw err;
               commits ??= countCommits(services, hub.restaurant_id);
