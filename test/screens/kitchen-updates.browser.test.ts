@@ -120,7 +120,7 @@ describe('kitchen screen updates in the browser', IN_BROWSER, () => {
   const frames = async (during: () => Promise<void>) => {
     const cdp = await grill.context().newCDPSession(grill);
     const events: { name: string; ph: string; pid: number; tid: number; ts: number }[] = [];
-    cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as typeof events)));
+    cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as typeof events)));
     const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
     await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame'] }, transferMode: 'ReportEvents' });
     await during();
