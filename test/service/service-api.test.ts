@@ -63,6 +63,34 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     await hub.api.patch('/v1/settings', { prices_include_tax: true });
   });
 
+  it('places an order with the request that makes it (a server’s Send): tickets at once, the held course kept back; any other status refused, nothing written', async () => {
+    const orders = async () => Number((await hub.server.services.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const items = [
+      { menu_item: menu.steak, quantity: 1, modifiers: ['Rare'], seat: 1, course: 1 },
+      { menu_item: menu.pasta, quantity: 1, seat: 2, course: 2 },
+    ];
+    const before = await orders();
+    const refused = await hub.api.post('/v1/orders', { type: 'takeout', items, status: 'preparing' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'parameter_invalid', param: 'status' });
+    expect(await orders()).toBe(before);
+
+    const sent = await hub.api.post('/v1/orders', { type: 'takeout', items, hold_courses: [2], status: 'placed' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.status).toBe('placed');
+    expect(sent.body.placed_at).not.toBeNull();
+    expect(sent.body.items.map((i: any) => [i.held, i.sent_to_kitchen_at !== null])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    // the steak's ticket with no PATCH; the held pasta is nowhere until its course is fired
+    expect((await tickets(sent.body.id)).map((j) => j.station)).toEqual(['grill']);
+    // without a status it is a draft, as before: no ticket
+    const draft = await hub.api.post('/v1/orders', { type: 'takeout', items });
+    expect(draft.body.status).toBe('draft');
+    expect(await tickets(draft.body.id)).toEqual([]);
+  });
+
   it('holds a course until it is fired, voids a sent line with a void ticket, and moves the check to another table', async () => {
     const created = await hub.api.post('/v1/orders', {
       type: 'dine_in',

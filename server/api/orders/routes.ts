@@ -83,7 +83,7 @@ export const routes: RouteSpec[] = [
     path: '/v1/orders',
     errors: ['resource_missing', 'menu_item_unavailable', 'modifier_invalid', 'delivery_address_required'],
     response: OrderSchema,
-    summary: 'Create an order (a draft); names and prices come from the menu',
+    summary: 'Create an order (a draft, or placed at once with `status: placed`); names and prices come from the menu',
     tag,
     auth: 'secret',
     sandbox: 'own_mode',
@@ -101,7 +101,7 @@ export const routes: RouteSpec[] = [
           // a staff member ringing in an order is its server unless they name another
           server: c.body.server !== undefined ? c.body.server : (c.caller?.staff?.id ?? null),
           source: c.caller?.staff ? 'staff' : 'api',
-          status: 'draft',
+          status: c.body.status ?? 'draft',
         }),
       ),
   }),

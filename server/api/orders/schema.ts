@@ -53,6 +53,11 @@ export const CreateOrder = z.object({
   items: lines({ menu_item: f.id(), ...seatAndCourse }),
   /** courses whose lines wait for POST /v1/orders/{id}/fire (dessert until the mains are cleared) */
   hold_courses: z.array(courseNumber()).max(20).optional(),
+  /**
+   * `placed`: sent to the kitchen with this request (a server's Send), as a draft placed by
+   * PATCH would be, in one round trip. Absent or `draft`: a draft, as the spec says.
+   */
+  status: z.enum(['draft', 'placed']).optional(),
   table: f.id().nullable().optional(),
   server: f.id().nullable().optional(),
   ...contact,
