@@ -59,7 +59,12 @@ export function FloorScreen() {
       const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
       setOrders(new Map(lists.flat().map((o) => [o.id, o])));
     };
-    const loadBookings = async () => setBookings(await getAll<Reservation>('/v1/reservations', { date: todayAtRestaurant() }));
+    // today's, and tomorrow's within the hour: at 23:40 a table booked for 00:10 is reserved soon
+    const loadBookings = async () => {
+      const [today, tomorrow] = await Promise.all([todayAtRestaurant(), todayAtRestaurant(1)].map((date) => getAll<Reservation>('/v1/reservations', { date })));
+      const horizon = Date.now() / 1000 + SOON_SECONDS;
+      setBookings([...today, ...tomorrow.filter((r) => r.starts_at <= horizon)]);
+    };
     const loadAll = () => void Promise.all([getAll<Table>('/v1/tables').then(setTables), loadOrders(), loadBookings()]).catch(() => {});
     const stop = live.listen(
       ['orders', 'reservations'],
