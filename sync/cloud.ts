@@ -77,16 +77,14 @@ async function position(services: Services, hub: Hub, known?: { origin: string; 
  * next; a lower position (a hub restored from a backup pulls again) always waits and lands.
  */
 async function notePulled(services: Services, hub: Hub, through: number, seenAt?: number): Promise<void> {
-  const set = { pulled_through: through, ...(seenAt !== undefined ? { last_seen_at: seenAt } : {}) };
-  if (services.dialect !== 'postgres' || through < Number(hub.pulled_through)) {
-    await services.db.updateTable('sync_hubs').set(set).where('id', '=', hub.id).execute();
+  const update = services.db.updateTable('sync_hubs').set({ pulled_through: through, ...(seenAt !== undefined ? { last_seen_at: seenAt } : {}) });
+  if (through < Number(hub.pulled_through)) {
+    await update.where('id', '=', hub.id).execute();
     return;
   }
-  await services.db
-    .updateTable('sync_hubs')
-    .set(set)
-    .where('id', '=', (eb) => eb.selectFrom('sync_hubs').select('id').where('id', '=', hub.id).where('pulled_through', '<=', through).forUpdate().skipLocked())
-    .execute();
+  let raised = services.db.selectFrom('sync_hubs').select('id').where('id', '=', hub.id).where('pulled_through', '<=', through);
+  if (services.dialect === 'postgres') raised = raised.forUpdate().skipLocked();
+  await update.where('id', '=', raised).execute();
 }
 
 /**
