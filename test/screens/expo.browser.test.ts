@@ -1,8 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { checkPage, IN_BROWSER } from '../backoffice/browser.ts';
-import { launch } from '../backoffice/browser.ts';
+import { checkPage, IN_BROWSER, launch, pairScreen } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
@@ -28,9 +27,7 @@ describe('expo screen in the browser', IN_BROWSER, () => {
   });
 
   it('a screen paired without a station chooses the expo, which follows every line to "Served"', async () => {
-    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Pass' })).body.code;
-    await expo.goto(`${hub.url}/screens/pair?code=${code}`);
-    await expo.getByRole('button', { name: 'Pair' }).click();
+    await pairScreen(expo, hub, { name: 'Pass' });
     await expo.getByRole('heading', { name: 'Choose a screen' }).waitFor();
     await checkPage(expo, 'screens-choose');
     await expo.getByRole('link', { name: 'Expo' }).click();
@@ -92,11 +89,9 @@ describe('expo screen in the browser', IN_BROWSER, () => {
   });
 
   it('an order placed after the first load but before the feed confirms the topic still shows', async () => {
-    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Pass 2' })).body.code;
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(`${hub.url}/screens/pair?code=${code}`);
-    await page.getByRole('button', { name: 'Pair' }).click();
+    await pairScreen(page, hub, { name: 'Pass 2' });
     await page.getByRole('heading', { name: 'Choose a screen' }).waitFor();
     // the screen's subscribe waits at a gate (a slow Wi-Fi) until the order below is in
     let open!: () => void;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
-import { launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
+import { launch, pairScreen, shot, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
@@ -28,9 +28,7 @@ describe('kitchen screen updates in the browser', IN_BROWSER, () => {
     await context.addInitScript("localStorage.setItem('comanda.sound', 'off')");
     grill = await context.newPage();
     grill.setDefaultTimeout(10_000);
-    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Grill tablet', station: 'grill' })).body.code;
-    await grill.goto(`${hub.url}/screens/pair?code=${code}`);
-    await grill.getByRole('button', { name: 'Pair' }).click();
+    await pairScreen(grill, hub, { name: 'Grill tablet', station: 'grill' });
     await grill.getByText('No open tickets').waitFor();
   }, 60_000);
   afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { WEB_DIST } from '../../server/http/web-app.ts';
-import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
+import { checkPage, launch, pairScreen, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
@@ -35,9 +35,7 @@ describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
     const tablet = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' });
     kitchen = await tablet.newPage();
     kitchen.setDefaultTimeout(10_000);
-    const code = (await hub.api.post('/v1/devices/pairing_codes', { name: 'Grill tablet', station: 'grill' })).body.code;
-    await kitchen.goto(`${hub.url}/screens/pair?code=${code}`);
-    await kitchen.getByRole('button', { name: 'Pair' }).click();
+    await pairScreen(kitchen, hub, { name: 'Grill tablet', station: 'grill' });
     await kitchen.getByText('No open tickets').waitFor();
   }, 60_000);
   afterAll(async () => {
