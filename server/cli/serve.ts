@@ -108,7 +108,7 @@ export async function serveCommand(argv: string[]) {
   const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
-  startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
+  const watchdog = startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
   const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
 
   let stopping = false;
@@ -124,17 +124,21 @@ export async function serveCommand(argv: string[]) {
       logger.error({ signal, graceMs }, 'stop took too long: exiting now');
       process.exit(1);
     }, graceMs);
+    // The watchdog's thread ends before process.exit: an exit that finds a worker thread
+    // still starting up can wait for it for ever (a hub told to stop within a second of
+    // starting stayed alive with its port closed).
+    const exit = (code: number) => void watchdog.stop().finally(() => process.exit(code));
     Promise.all([announcer?.stop(), server.close()])
       .then(
         () => {
           lock?.release();
           logger.info('stopped');
-          process.exit(0);
+          exit(0);
         },
         (err) => {
           lock?.release();
           logger.error({ err }, 'stop failed');
-          process.exit(1);
+          exit(1);
         },
       );
   };

@@ -89,44 +89,50 @@ describe('server supervision (real server process)', { timeout: 180_000 }, () =>
     }
   });
 
+  // Three at once, each killed as soon as its hub answers: a hub told to stop while a worker
+  // thread of its own was still starting once hung in process.exit (about one in four).
   it('when the app dies (kill -9) the server stops by itself: lock released, port free, database closed cleanly', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-orphan-'));
-    dirs.push(dataDir);
-    const port = await freePort();
-    const parent = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/desktop/supervised-parent.ts'), dataDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      const ready = await new Promise<{ pid: number; url: string }>((resolve, reject) => {
-        parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
-        readline.createInterface({ input: parent.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-      });
-      expect(ready.url).toBe(`http://127.0.0.1:${port}`);
-      expect((await fetch(`${ready.url}/health`)).status).toBe(200);
-      const alive = (pid: number) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      };
-      expect(alive(ready.pid)).toBe(true);
-
-      parent.kill('SIGKILL');
-      await until('the orphaned server to exit', () => !alive(ready.pid));
-      // a graceful stop, not a kill: the lock is released and the log says why
-      expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
-      expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');
-      const refused = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(port, '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(false)));
-        socket.once('error', () => resolve(true));
-      });
-      expect(refused).toBe(true);
-      const db = new SQLite(path.join(dataDir, 'comanda.sqlite'), { readonly: true });
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      db.close();
-    } finally {
-      if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
-    }
+    await Promise.all([0, 1, 2].map(() => orphanedServerStops()));
   });
 });
+
+async function orphanedServerStops(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-orphan-'));
+  dirs.push(dataDir);
+  const port = await freePort();
+  const parent = spawn(process.execPath, ['--import', 'tsx', path.resolve('test/desktop/supervised-parent.ts'), dataDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const ready = await new Promise<{ pid: number; url: string }>((resolve, reject) => {
+      parent.once('exit', (code) => reject(new Error(`the parent exited (${code})`)));
+      readline.createInterface({ input: parent.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+    });
+    expect(ready.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await fetch(`${ready.url}/health`)).status).toBe(200);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(ready.pid)).toBe(true);
+
+    parent.kill('SIGKILL');
+    await until('the orphaned server to exit', () => !alive(ready.pid));
+    // a graceful stop, not a kill: the lock is released and the log says why
+    expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
+    expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    const db = new SQLite(path.join(dataDir, 'comanda.sqlite'), { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  } finally {
+    if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
+  }
+}
