@@ -117,17 +117,17 @@ export async function serveCommand(argv: string[]) {
     stopping = true;
     stopReports();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
+    // The watchdog's thread ends before process.exit: an exit with it still running sometimes
+    // never returned (5 of 18 hubs stopped just after they started stayed alive, port closed,
+    // the main thread waiting on the worker for ever).
+    const exit = (code: number) => void watchdog.stop().finally(() => process.exit(code));
     // a stop that hangs (a job that never ends, a disk that never answers) still ends the
     // process; within the desktop supervisor's own limit (15 s), so ours comes first and is logged
     setTimeout(() => {
       lock?.release();
       logger.error({ signal, graceMs }, 'stop took too long: exiting now');
-      process.exit(1);
+      exit(1);
     }, graceMs);
-    // The watchdog's thread ends before process.exit: an exit that finds a worker thread
-    // still starting up can wait for it for ever (a hub told to stop within a second of
-    // starting stayed alive with its port closed).
-    const exit = (code: number) => void watchdog.stop().finally(() => process.exit(code));
     Promise.all([announcer?.stop(), server.close()])
       .then(
         () => {
