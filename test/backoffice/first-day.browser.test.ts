@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
+import { checkPage, launch, setUpVenue, signedInHub, signIn, IN_BROWSER } from './browser.ts';
 
 /**
  * A new venue's first day in Chromium against a real hub: Today lists what is still missing
@@ -13,19 +13,12 @@ describe('first day in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
-    await setUpVenue(hub.url, 'Bistro Neuf');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, hub.url);
+    ({ hub, browser, page, close } = await signedInHub('Bistro Neuf'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  afterAll(() => close());
 
   const checklist = () => page.getByRole('region', { name: 'Before your first service' });
   const step = (key: string) => checklist().locator(`li[data-step="${key}"]`);

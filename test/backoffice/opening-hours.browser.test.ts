@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { checkPage, signedInHub, IN_BROWSER } from './browser.ts';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -10,19 +10,12 @@ describe('opening hours in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
-    await setUpVenue(hub.url, 'Bistro Neuf');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, hub.url);
+    ({ hub, browser, page, close } = await signedInHub('Bistro Neuf'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  afterAll(() => close());
 
   it('copies one day\'s hours to every day', async () => {
     await page.goto(`${hub.url}/app/settings#hours`);

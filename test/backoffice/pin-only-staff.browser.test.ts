@@ -1,26 +1,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { checkPage, signedInHub, IN_BROWSER } from './browser.ts';
 
 /** A line cook with no email is added from the Staff page with a PIN, and listed as PIN-only. */
 describe('staff without an email in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
-    await setUpVenue(hub.url, 'Bistro Neuf');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, hub.url);
+    ({ hub, browser, page, close } = await signedInHub('Bistro Neuf'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  afterAll(() => close());
 
   it('adds a PIN-only person and lists them sensibly', async () => {
     await page.getByRole('link', { name: 'Staff', exact: true }).click();

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { checkPage, launch, setUpVenue, signIn, IN_BROWSER } from './browser.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { checkPage, signedInHub, IN_BROWSER } from './browser.ts';
 
 /**
  * The venue's own settings in Chromium against a real hub: its address in guest links is
@@ -12,19 +12,12 @@ describe('venue settings in the browser', IN_BROWSER, () => {
   let hub: TestHub;
   let browser: Browser;
   let page: Page;
+  let close = async () => {};
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
-    await setUpVenue(hub.url, 'Chez Ada');
-    browser = await launch();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
-    page.setDefaultTimeout(10_000);
-    await signIn(page, hub.url);
+    ({ hub, browser, page, close } = await signedInHub('Chez Ada'));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
-  });
+  afterAll(() => close());
 
   it('edits the address in guest links; the old waitlist link still opens the venue', async () => {
     await page.getByRole('link', { name: 'Settings' }).click();
