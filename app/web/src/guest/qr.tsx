@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, get } from '../lib/api.ts';
 import { money } from '../lib/format.ts';
+import { useFormFor } from '../lib/form-for.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { Dialog } from '../ui/kit.tsx';
@@ -328,18 +329,19 @@ export function QrOrdering({ token }: { token: string }) {
 }
 
 function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; currency: string; onClose: () => void; onAdd: (l: CartLine) => void }) {
-  const [picks, setPicks] = useState<Record<string, string[]>>({});
-  const [quantity, setQuantity] = useState(1);
-  const [notes, setNotes] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [full, setFull] = useState<{ group: string; text: string } | null>(null);
-  useEffect(() => {
-    setFull(null);
-    setPicks(Object.fromEntries((item?.modifierGroups ?? []).map((g) => [g.id, g.modifiers.filter((m) => m.isDefault).map((m) => m.name).slice(0, g.maxSelections)])));
-    setQuantity(1);
-    setNotes('');
-    setProblem(null);
-  }, [item?.id]);
+  // the dish's defaults ticked from the sheet's first frame, and nothing of the dish before
+  const [{ picks, quantity, notes, problem, full }, set] = useFormFor(item?.id ?? null, () => ({
+    picks: Object.fromEntries((item?.modifierGroups ?? []).map((g) => [g.id, g.modifiers.filter((m) => m.isDefault).map((m) => m.name).slice(0, g.maxSelections)])) as Record<string, string[]>,
+    quantity: 1,
+    notes: '',
+    problem: null as string | null,
+    full: null as { group: string; text: string } | null,
+  }));
+  const setPicks = (v: Record<string, string[]>) => set({ picks: v });
+  const setQuantity = (v: number) => set({ quantity: v });
+  const setNotes = (v: string) => set({ notes: v });
+  const setProblem = (v: string | null) => set({ problem: v });
+  const setFull = (v: { group: string; text: string } | null) => set({ full: v });
   if (!item) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
 
   const chosen = item.modifierGroups.flatMap((g) => (picks[g.id] ?? []).map((n) => ({ groupId: g.id, group: g.name, name: n, priceAdjustment: g.modifiers.find((m) => m.name === n)?.priceAdjustment ?? 0 })));

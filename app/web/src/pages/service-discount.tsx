@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
+import { useFormFor } from '../lib/form-for.ts';
 import { money, parseMoney } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { session } from '../lib/session.ts';
@@ -10,6 +11,10 @@ export type DiscountTarget = { line: { index: number; name: string } | null; bas
 export type DiscountBody = { amount?: number; percent?: number; reason: string; manager_pin?: string };
 
 type Mode = 'comp' | 'percent' | 'amount';
+type Form = { mode: Mode; value: string; reason: string; pin: string; error: string | null };
+
+/** A line opens on a comp (the usual case: a dish sent back), the check on a percent. */
+const blank = (target: DiscountTarget | null): Form => ({ mode: target?.line ? 'comp' : 'percent', value: '', reason: '', pin: '', error: null });
 
 /** A manager or owner approves their own discounts; anyone else needs a manager to type their PIN (the API's rule). */
 export const needsApproval = () => !['owner', 'manager'].includes(session.value?.role ?? '');
@@ -20,13 +25,12 @@ export const needsApproval = () => !['owner', 'manager'].includes(session.value?
  * on a refusal (a wrong PIN is typed again, not the whole form).
  */
 export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTarget | null; onClose: () => void; onApply: (body: DiscountBody) => Promise<void> }) {
-  const [mode, setMode] = useState<Mode>('comp');
-  const [value, setValue] = useState('');
-  const [reason, setReason] = useState('');
-  const [pin, setPin] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [{ mode, value, reason, pin, error }, set] = useFormFor(target, blank);
+  const setMode = (m: Mode) => set({ mode: m, value: '' });
+  const setValue = (v: string) => set({ value: v });
+  const setReason = (v: string) => set({ reason: v });
+  const setPin = (v: string) => set({ pin: v });
   const [busy, setBusy] = useState(false);
-  useEffect(() => (setMode(target?.line ? 'comp' : 'percent'), setValue(''), setReason(''), setPin(''), setError(null)), [target]);
   if (!target) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
   const approval = needsApproval();
   const cur = target.currency.toUpperCase();
@@ -42,12 +46,11 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
   const off = amountOff();
   const apply = async (body: DiscountBody) => {
     setBusy(true);
-    setError(null);
+    set({ error: null });
     try {
       await onApply({ ...body, ...(approval ? { manager_pin: pin } : {}) });
     } catch (e) {
-      setError(e instanceof ApiFailure ? e.message : String(e));
-      setPin('');
+      set({ error: e instanceof ApiFailure ? e.message : String(e), pin: '' });
     } finally {
       setBusy(false);
     }
@@ -65,7 +68,7 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
       <form class="discount-sheet" onSubmit={submit}>
         <div class="chips" role="group" aria-label={t('service.discount.how')}>
           {(['comp', 'percent', 'amount'] as const).map((m) => (
-            <Button key={m} class="chip" aria-pressed={mode === m} onClick={() => (setMode(m), setValue(''))}>
+            <Button key={m} class="chip" aria-pressed={mode === m} onClick={() => setMode(m)}>
               {t(`service.discount.mode.${m}`)}
             </Button>
           ))}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { ApiFailure, get, getAll, post } from '../lib/api.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import { useFormFor } from '../lib/form-for.ts';
 import { live } from '../lib/live.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
@@ -450,10 +451,12 @@ function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null;
   );
 }
 
+const BLANK_VOID = () => ({ reason: '', pin: '' });
+
 function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () => void; onVoid: (reason: string, pin: string) => void }) {
-  const [reason, setReason] = useState('');
-  const [pin, setPin] = useState('');
-  useEffect(() => (setReason(''), setPin('')), [line]);
+  const [{ reason, pin }, set] = useFormFor(line, BLANK_VOID);
+  const setReason = (v: string) => set({ reason: v });
+  const setPin = (v: string) => set({ pin: v });
   return (
     <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
       <form onSubmit={(e) => (e.preventDefault(), onVoid(reason, pin))}>
