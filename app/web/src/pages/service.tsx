@@ -404,8 +404,8 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
 
 /** Modifiers, quantity and note for one item; a group's bounds are enforced as you tap. */
 function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null; groups: Map<string, Group>; onClose: () => void; onAdd: (d: Draft) => void }) {
-  const [d, setD] = useState<Draft | null>(draft);
-  useEffect(() => setD(draft), [draft]);
+  const [{ d }, set] = useFormFor(draft, (x) => ({ d: x }));
+  const setD = (next: Draft | null) => set({ d: next });
   const mine = (d?.item.modifier_groups ?? []).flatMap((id) => groups.get(id) ?? []);
   const chosenIn = (g: Group) => (d?.modifiers ?? []).filter((m) => m.group === g.id);
   const ok = mine.every((g) => {
