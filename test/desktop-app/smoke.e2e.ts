@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isRunning } from '../helpers/comanda-process.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 // The packaged app itself (dist/…-unpacked, made by `npm run desktop:dist -- --dir`), started
@@ -114,7 +115,7 @@ describe('the packaged desktop app (real Electron)', () => {
     running.length = 0;
     await until('the port to be free', async () => !(await listening(port)));
     expect(fs.existsSync(lock)).toBe(false);
-    expect(() => process.kill(hub, 0)).toThrow();
+    expect(isRunning(hub)).toBe(false);
   });
 
   it('the hub goes with the app when the app is killed', async () => {
@@ -124,14 +125,7 @@ describe('the packaged desktop app (real Electron)', () => {
     const hub = hubPid(lock)!;
     app.process().kill('SIGKILL');
     running.length = 0;
-    await until('the hub to end', () => {
-      try {
-        process.kill(hub, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    await until('the hub to end', () => !isRunning(hub));
     await until('the port to be free', async () => !(await listening(port)));
   });
 });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServerProcess } from '../../app/desktop/server-process.ts';
 import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
 import { freePort } from '../helpers/free-port.ts';
-import { until } from '../helpers/comanda-process.ts';
+import { isRunning, until } from '../helpers/comanda-process.ts';
 import { ApiClient } from '../helpers/server.ts';
 
 const dirs: string[] = [];
@@ -108,23 +108,10 @@ async function orphanedServerStops(): Promise<void> {
     });
     expect(ready.url).toBe(`http://127.0.0.1:${port}`);
     expect((await fetch(`${ready.url}/health`)).status).toBe(200);
-    // an exited process nobody has reaped yet (its parent was killed) is a zombie: dead
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-      } catch {
-        return false;
-      }
-      try {
-        return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
-      } catch {
-        return true; // no /proc (macOS): kill's answer stands
-      }
-    };
-    expect(alive(ready.pid)).toBe(true);
+    expect(isRunning(ready.pid)).toBe(true);
 
     parent.kill('SIGKILL');
-    await until('the orphaned server to exit', () => !alive(ready.pid));
+    await until('the orphaned server to exit', () => !isRunning(ready.pid));
     // a graceful stop, not a kill: the lock is released and the log says why
     expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
     expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');

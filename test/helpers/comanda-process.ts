@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
@@ -108,5 +109,22 @@ export async function until(what: string, cond: () => boolean | Promise<boolean>
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Whether the process of this id still runs. One that exited but that nobody has reaped yet
+ * (its parent was killed, and its new parent has not waited on it) is a zombie: it has exited.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill's answer stands
   }
 }
