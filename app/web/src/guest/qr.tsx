@@ -337,11 +337,6 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
     problem: null as string | null,
     full: null as { group: string; text: string } | null,
   }));
-  const setPicks = (v: Record<string, string[]>) => set({ picks: v });
-  const setQuantity = (v: number) => set({ quantity: v });
-  const setNotes = (v: string) => set({ notes: v });
-  const setProblem = (v: string | null) => set({ problem: v });
-  const setFull = (v: { group: string; text: string } | null) => set({ full: v });
   if (!item) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
 
   const chosen = item.modifierGroups.flatMap((g) => (picks[g.id] ?? []).map((n) => ({ groupId: g.id, group: g.name, name: n, priceAdjustment: g.modifiers.find((m) => m.name === n)?.priceAdjustment ?? 0 })));
@@ -351,13 +346,11 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
     const now = picks[g.id] ?? [];
     // a tick past the group's maximum is refused as it is tapped, and said beside the group
     if (g.maxSelections > 1 && !now.includes(name) && now.length >= g.maxSelections) {
-      setFull({ group: g.id, text: t('qr.maxReached', { n: g.maxSelections, group: g.name }) });
+      set({ full: { group: g.id, text: t('qr.maxReached', { n: g.maxSelections, group: g.name }) } });
       return false;
     }
     const next = g.maxSelections === 1 ? [name] : now.includes(name) ? now.filter((n) => n !== name) : [...now, name];
-    setPicks({ ...picks, [g.id]: next });
-    setFull(null);
-    setProblem(null);
+    set({ picks: { ...picks, [g.id]: next }, full: null, problem: null });
     return true;
   };
   const add = () => {
@@ -365,8 +358,8 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
     for (const g of item.modifierGroups) {
       const n = (picks[g.id] ?? []).length;
       const min = Math.max(g.minSelections, g.required ? 1 : 0);
-      if (n < min) return setProblem(t('qr.pickMin', { n: min, group: g.name }));
-      if (n > g.maxSelections) return setProblem(t('qr.pickMax', { n: g.maxSelections, group: g.name }));
+      if (n < min) return set({ problem: t('qr.pickMin', { n: min, group: g.name }) });
+      if (n > g.maxSelections) return set({ problem: t('qr.pickMax', { n: g.maxSelections, group: g.name }) });
     }
     onAdd({ item, quantity, picks: chosen, notes: notes.trim() });
   };
@@ -407,17 +400,17 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
         </fieldset>
       ))}
       <div class="qty" role="group" aria-label={t('qr.quantity')}>
-        <button type="button" class="btn" onClick={() => setQuantity(Math.max(1, quantity - 1))} aria-label={t('qr.less')}>
+        <button type="button" class="btn" onClick={() => set({ quantity: Math.max(1, quantity - 1) })} aria-label={t('qr.less')}>
           −
         </button>
         <output aria-live="polite">{quantity}</output>
-        <button type="button" class="btn" onClick={() => setQuantity(Math.min(99, quantity + 1))} aria-label={t('qr.more')}>
+        <button type="button" class="btn" onClick={() => set({ quantity: Math.min(99, quantity + 1) })} aria-label={t('qr.more')}>
           +
         </button>
       </div>
       <div class="field">
         <label for="line-note">{t('qr.note')}</label>
-        <textarea id="line-note" rows={2} maxLength={500} value={notes} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
+        <textarea id="line-note" rows={2} maxLength={500} value={notes} onInput={(e) => set({ notes: (e.target as HTMLTextAreaElement).value })} />
       </div>
       {problem ? <p class="error-text" role="alert">{problem}</p> : null}
       <button type="button" class="btn btn-primary wide big" onClick={add}>

@@ -26,10 +26,6 @@ export const needsApproval = () => !['owner', 'manager'].includes(session.value?
  */
 export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTarget | null; onClose: () => void; onApply: (body: DiscountBody) => Promise<void> }) {
   const [{ mode, value, reason, pin, error }, set] = useFormFor(target, blank);
-  const setMode = (m: Mode) => set({ mode: m, value: '' });
-  const setValue = (v: string) => set({ value: v });
-  const setReason = (v: string) => set({ reason: v });
-  const setPin = (v: string) => set({ pin: v });
   const [busy, setBusy] = useState(false);
   if (!target) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
   const approval = needsApproval();
@@ -68,20 +64,20 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
       <form class="discount-sheet" onSubmit={submit}>
         <div class="chips" role="group" aria-label={t('service.discount.how')}>
           {(['comp', 'percent', 'amount'] as const).map((m) => (
-            <Button key={m} class="chip" aria-pressed={mode === m} onClick={() => setMode(m)}>
+            <Button key={m} class="chip" aria-pressed={mode === m} onClick={() => set({ mode: m, value: '' })}>
               {t(`service.discount.mode.${m}`)}
             </Button>
           ))}
         </div>
         {mode === 'percent' ? (
-          <Field label={t('service.discount.percent')} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+          <Field label={t('service.discount.percent')} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => set({ value: (e.target as HTMLInputElement).value })} />
         ) : mode === 'amount' ? (
-          <Field label={t('service.discount.amount', { max: money(target.base, cur) })} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+          <Field label={t('service.discount.amount', { max: money(target.base, cur) })} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => set({ value: (e.target as HTMLInputElement).value })} />
         ) : null}
         <p class="discount-preview" aria-live="polite">
           {off !== null ? t('service.discount.preview', { off: money(off, cur), left: money(target.base - off, cur) }) : t('service.discount.enter')}
         </p>
-        <Field label={t('service.discount.reason')} value={reason} required onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        <Field label={t('service.discount.reason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />
         {approval ? (
           <Field
             label={t('service.discount.managerPin')}
@@ -91,7 +87,7 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
             autoComplete="off"
             maxLength={6}
             value={pin}
-            onInput={(e) => setPin((e.target as HTMLInputElement).value)}
+            onInput={(e) => set({ pin: (e.target as HTMLInputElement).value })}
           />
         ) : null}
         {error ? <p class="error-text" role="alert">{error}</p> : null}

@@ -455,14 +455,12 @@ const BLANK_VOID = () => ({ reason: '', pin: '' });
 
 function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () => void; onVoid: (reason: string, pin: string) => void }) {
   const [{ reason, pin }, set] = useFormFor(line, BLANK_VOID);
-  const setReason = (v: string) => set({ reason: v });
-  const setPin = (v: string) => set({ pin: v });
   return (
     <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
       <form onSubmit={(e) => (e.preventDefault(), onVoid(reason, pin))}>
-        <Field label={t('service.voidReason')} value={reason} required onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
+        <Field label={t('service.voidReason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />
         {session.value?.role === 'server' ? (
-          <Field label={t('service.managerPin')} type="password" inputMode="numeric" maxLength={6} value={pin} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
+          <Field label={t('service.managerPin')} type="password" inputMode="numeric" maxLength={6} value={pin} onInput={(e) => set({ pin: (e.target as HTMLInputElement).value })} />
         ) : null}
         <Button variant="danger" type="submit" disabled={!reason.trim()}>{t('service.void')}</Button>
       </form>
