@@ -211,17 +211,23 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
       if (back?.isConnected) back.focus();
     }
   }, [open]);
-  // a page may drop the dialog from its tree instead of closing it (after Save): same hand-back
-  useEffect(
-    () => () => {
-      if (opener.current?.isConnected) opener.current.focus();
-    },
-    [],
-  );
   // Escape is the page's to act on: the native dialog would close itself and tell the page a
   // task later, and a tap on the opener in between would find the page still thinking it open
   const shown = useRef(open);
   shown.current = open;
+  // A page may drop the dialog from its tree instead of closing it (after Save, or on an Escape
+  // it was allowed to hold back): same hand-back. The dialog leaves the top layer first: while
+  // it is modal the page outside it is inert and refuses focus, and once it is gone from the
+  // document the focus falls to the body. A layout effect: an effect runs after the paint, and
+  // a dialog closed before that (a busy tablet, a quick Escape) would have no hand-back at all.
+  useLayoutEffect(() => {
+    const d = ref.current;
+    return () => {
+      shown.current = false;
+      if (d?.open) d.close();
+      if (opener.current?.isConnected) opener.current.focus();
+    };
+  }, []);
   const cancel = (e: Event) => {
     e.preventDefault();
     onClose();
