@@ -295,13 +295,18 @@ describe('back office in the browser', IN_BROWSER, () => {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('New table');
-    // an Escape the browser lets the page hold back (Chromium does once the user has typed in
-    // the dialog): the page then drops the dialog while it is still modal, and the page
-    // outside it refuses focus; the same hand-back (this Escape is sent as its cancel event,
-    // which the browser's own Escape makes holdable only some of the time)
-    await page.keyboard.press('Enter');
-    await page.getByRole('dialog', { name: 'New table' }).waitFor();
-    await page.evaluate(() => document.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true })));
+    // closed before the browser painted it (a busy tablet, a quick Escape), by an Escape the
+    // page holds back (Chromium lets it once the user has typed): the page drops the dialog
+    // while it is still modal, when the page outside it refuses focus. The same hand-back.
+    const shown = await page.evaluate(async () => {
+      (document.activeElement as HTMLElement).click();
+      // Preact renders on a microtask: the dialog opens and closes within this one task
+      for (let i = 0; i < 20 && !document.querySelector('dialog[open]'); i++) await Promise.resolve();
+      const opened = !!document.querySelector('dialog[open]');
+      document.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+      return opened;
+    });
+    expect(shown).toBe(true);
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('New table');
     // a dialog the page drops once its work is done (Save) hands focus back too: the page
