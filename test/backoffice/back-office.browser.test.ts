@@ -299,11 +299,13 @@ describe('back office in the browser', IN_BROWSER, () => {
     // page holds back (Chromium lets it once the user has typed): the page drops the dialog
     // while it is still modal, when the page outside it refuses focus. The same hand-back.
     const shown = await page.evaluate(async () => {
-      (document.activeElement as HTMLElement).click();
+      // run in the page: its globals are reached through globalThis
+      const doc = (globalThis as any).document;
+      doc.activeElement.click();
       // Preact renders on a microtask: the dialog opens and closes within this one task
-      for (let i = 0; i < 20 && !document.querySelector('dialog[open]'); i++) await Promise.resolve();
-      const opened = !!document.querySelector('dialog[open]');
-      document.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+      for (let i = 0; i < 20 && !doc.querySelector('dialog[open]'); i++) await Promise.resolve();
+      const opened = !!doc.querySelector('dialog[open]');
+      doc.querySelector('dialog').dispatchEvent(new Event('cancel', { cancelable: true }));
       return opened;
     });
     expect(shown).toBe(true);

@@ -104,10 +104,11 @@ export class ServeProcess {
 }
 
 /** Waits for a condition with a generous deadline (a safety net, never a measured time). */
-export async function until(what: string, cond: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
+export async function until(what: string | (() => string | Promise<string>), cond: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
+    // a description made when giving up says what the wait still lacked
+    if (Date.now() > end) throw new Error(`gave up waiting: ${typeof what === 'string' ? what : await what()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -87,7 +87,7 @@ export class TcpProxy {
       // a drop bound to this connection that closed before its bytes passed breaks the next
       // one instead (bound to a closed one, it never fired: a small pull answer on a
       // connection then closed left a test waiting for its cut until it timed out)
-      for (const d of this.drops) if (d.pipe === pipe) Object.assign(d, { pipe: null, passed: 0 });
+      this.release(pipe);
       client.destroy();
       upstream.destroy();
     };
@@ -99,10 +99,20 @@ export class TcpProxy {
       if (m) {
         pipe.lastPath = m[1];
         this.requests.set(m[1], (this.requests.get(m[1]) ?? 0) + 1);
+        // a new request on a kept-alive connection: the answer a drop was counting has ended
+        // short of its bytes, and the next answer here may be to another path (bound still,
+        // a pull's cut fired on the push that came next on its connection, and the push's own
+        // cut then waited for a push answer that never came)
+        this.release(pipe);
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => this.fromUpstream(pipe, chunk));
+  }
+
+  /** Drops counting an answer on this connection wait for the next answer to their path. */
+  private release(pipe: Pipe): void {
+    for (const d of this.drops) if (d.pipe === pipe) Object.assign(d, { pipe: null, passed: 0 });
   }
 
   private fromUpstream(pipe: Pipe, chunk: Buffer): void {
@@ -157,9 +167,10 @@ export class TcpProxy {
   }
 
   /**
-   * Lets the next `bytes` of an answer through (of a request to a path starting with `path`,
-   * when given), then destroys that connection. Resolves once it has. Several may be armed
-   * at once; each breaks one connection.
+   * Lets the first `bytes` of an answer through (of a request to a path starting with `path`,
+   * when given), then destroys that connection. An answer shorter than that passes whole and
+   * the drop waits for the next one to its path. Resolves once it has broken one. Several may
+   * be armed at once; each breaks one connection.
    */
   dropMidResponse(bytes: number, opts: { path?: string } = {}): Promise<void> {
     return new Promise((resolve) => {
@@ -169,6 +180,12 @@ export class TcpProxy {
 
   get connections(): number {
     return this.pipes.size;
+  }
+
+  /** What a test that gave up waiting on a drop reports: the drops still armed, and the requests that went through. */
+  describe(): string {
+    const armed = this.drops.map((d) => `${d.path ?? 'any'} after ${d.bytes} bytes: ${d.pipe ? `bound to an open connection (last ${d.pipe.lastPath}), ${d.passed} passed` : 'waiting for an answer'}`);
+    return `armed drops [${armed.join('; ')}], ${this.dropped} dropped, ${this.pipes.size} connections open, requests ${JSON.stringify(Object.fromEntries(this.requests))}`;
   }
 
   async close(): Promise<void> {

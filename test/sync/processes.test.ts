@@ -175,7 +175,13 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const pullCut = proxy.dropMidResponse(1500, { path: '/sync/v1/pull' });
       const droppedBefore = proxy.dropped;
       proxy.restore();
-      await until('both answers were cut', async () => proxy.dropped === droppedBefore + 2, 120_000);
+      // given up, it says whether the hub was still talking to the cloud (a test that only
+      // waits) or had stopped (a stuck hub, a sync bug)
+      const stalled = async () => {
+        const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_synced_at', 'last_error', 'push_cursor', 'pull_cursor', 'refused']).executeTakeFirst();
+        return `both answers were cut: ${proxy.describe()}; the hub's link ${JSON.stringify(link)}`;
+      };
+      await until(stalled, async () => proxy.dropped === droppedBefore + 2, 120_000);
       await Promise.all([pushCut, pullCut]);
       await converged();
       await sameOrders();
