@@ -46,6 +46,11 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     const hubApi = () => new ApiClient(hub.url, key);
     const cloudApi = () => new ApiClient(cloud.url, key);
     const cloudArgs = () => ['--role', 'cloud', '--database-url', cloudDb.url!, '--webhooks-allow-private'];
+    /** What a wait that gave up adds: whether the hub still talked to the cloud, and what it last heard. */
+    const waiting = (what: string) => async () => {
+      const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_synced_at', 'last_error', 'push_cursor', 'pull_cursor', 'cloud_epoch', 'refused', 'repair_state']).executeTakeFirst();
+      return `${what}: the hub's link ${JSON.stringify(link)}; ${proxy.describe()}`;
+    };
 
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-syncfaults-'));
@@ -92,7 +97,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     async function converged(deadlineMs = 90_000): Promise<any> {
       let report: any = null;
       await until(
-        'hub and cloud converged',
+        waiting('hub and cloud converged'),
         async () => {
           report = await comanda('sync', 'audit', '--data-dir', dir);
           return report.in_sync;
@@ -173,7 +178,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       // after the dump: an order on each side, exchanged
       const lostOnCloud = await order(cloudApi(), 'Web guest after the dump');
       const fromHub = await order(hubApi(), 'Hub guest after the dump');
-      await until('the cloud’s order reached the hub', async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', lostOnCloud.id).executeTakeFirst()));
+      await until(waiting('the cloud’s order reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', lostOnCloud.id).executeTakeFirst()));
       await converged();
 
       // the cloud's database is lost and restored from the dump
@@ -184,8 +189,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       cloud = await ServeProcess.start(cloudArgs(), { port: cloud.port });
       const afterRestore = await order(cloudApi(), 'Web guest after the restore');
 
-      await until('the cloud took a new log identity', async () => (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin !== epochBefore);
-      await until('the order taken after the restore reached the hub', async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', afterRestore.id).executeTakeFirst()));
+      await until(waiting('the cloud took a new log identity'), async () => (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin !== epochBefore);
+      await until(waiting('the order taken after the restore reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', afterRestore.id).executeTakeFirst()));
       await converged();
       const ids = [lostOnCloud.id, fromHub.id, afterRestore.id].sort();
       for (const db of [hubDb.db, cloudDb.db]) {

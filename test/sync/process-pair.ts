@@ -84,7 +84,15 @@ export async function startProcessPair(opts: { name: string; cloudArgs?: string[
       const end = Date.now() + deadlineMs;
       let report: any = null;
       for (;;) {
-        await until('hub and cloud exchanged their changes', () => pair.exchanged(), Math.max(1000, end - Date.now()));
+        await until(
+          async () => {
+            // given up: how far each side got, and whether the hub still talked to the cloud
+            const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_error', 'push_cursor', 'pull_cursor', 'refused', 'repair_state']).executeTakeFirst();
+            return `hub and cloud exchanged their changes: the hub's link ${JSON.stringify(link)}, the cloud's cursor ${await pair.cloudCursor()}; ${proxy.describe()}`;
+          },
+          () => pair.exchanged(),
+          Math.max(1000, end - Date.now()),
+        );
         report = await comanda('sync', 'audit', '--data-dir', dir);
         if (report.in_sync || Date.now() > end) break;
       }
