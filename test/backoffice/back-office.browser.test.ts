@@ -296,8 +296,8 @@ describe('back office in the browser', IN_BROWSER, () => {
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('New table');
     // closed before the browser painted it (a busy tablet, a quick Escape), by an Escape the
-    // page holds back (Chromium lets it once the user has typed): the page drops the dialog
-    // while it is still modal, when the page outside it refuses focus. The same hand-back.
+    // page holds back to close the dialog itself: the page drops the dialog while it is still
+    // modal, when the page outside it refuses focus. The same hand-back.
     const shown = await page.evaluate(async () => {
       // run in the page: its globals are reached through globalThis
       const doc = (globalThis as any).document;
