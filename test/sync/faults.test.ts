@@ -12,6 +12,7 @@ import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { copyPostgres } from '../helpers/pg-copy.ts';
+import { lineState } from './process-pair.ts';
 import { compactLog } from '../../sync/compact.ts';
 
 async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
@@ -47,10 +48,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     const cloudApi = () => new ApiClient(cloud.url, key);
     const cloudArgs = () => ['--role', 'cloud', '--database-url', cloudDb.url!, '--webhooks-allow-private'];
     /** What a wait that gave up adds: whether the hub still talked to the cloud, and what it last heard. */
-    const waiting = (what: string) => async () => {
-      const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_synced_at', 'last_error', 'push_cursor', 'pull_cursor', 'cloud_epoch', 'refused', 'repair_state']).executeTakeFirst();
-      return `${what}: the hub's link ${JSON.stringify(link)}; ${proxy.describe()}`;
-    };
+    const waiting = (what: string) => async () => `${what}: ${await lineState(hubDb, proxy)}`;
 
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-syncfaults-'));

@@ -34,10 +34,25 @@ export interface ProcessPair {
   exchanged(): Promise<boolean>;
   /** Waits until the logs are exchanged and `comanda sync audit` finds no difference; its report. */
   converged(deadlineMs?: number): Promise<any>;
+  /** What a wait for `what` that gave up reports (for `until`): how far each side got, and whether the hub still talked to the cloud. */
+  stalled(what: string): () => Promise<string>;
   hubEpoch(): Promise<string>;
   maxSeq(db: Kysely<DB>, where: (q: any) => any): Promise<number>;
   cloudCursor(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * Where a hub's line stands, for a wait that gave up: its link (connected, last error, cursors)
+ * and the proxy's armed cuts and requests. A hub still talking to the cloud means a test that
+ * only waits; one that stopped, a sync bug.
+ */
+export async function lineState(hubDb: Database, proxy: TcpProxy): Promise<string> {
+  const link = await hubDb.db
+    .selectFrom('sync_link')
+    .select(['connected', 'last_synced_at', 'last_error', 'push_cursor', 'pull_cursor', 'cloud_epoch', 'refused', 'repair_state'])
+    .executeTakeFirst();
+  return `the hub's link ${JSON.stringify(link)}; ${proxy.describe()}`;
 }
 
 /**
@@ -84,15 +99,7 @@ export async function startProcessPair(opts: { name: string; cloudArgs?: string[
       const end = Date.now() + deadlineMs;
       let report: any = null;
       for (;;) {
-        await until(
-          async () => {
-            // given up: how far each side got, and whether the hub still talked to the cloud
-            const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_error', 'push_cursor', 'pull_cursor', 'refused', 'repair_state']).executeTakeFirst();
-            return `hub and cloud exchanged their changes: the hub's link ${JSON.stringify(link)}, the cloud's cursor ${await pair.cloudCursor()}; ${proxy.describe()}`;
-          },
-          () => pair.exchanged(),
-          Math.max(1000, end - Date.now()),
-        );
+        await until(pair.stalled('hub and cloud exchanged their changes'), () => pair.exchanged(), Math.max(1000, end - Date.now()));
         report = await comanda('sync', 'audit', '--data-dir', dir);
         if (report.in_sync || Date.now() > end) break;
       }
@@ -100,6 +107,12 @@ export async function startProcessPair(opts: { name: string; cloudArgs?: string[
       expect(report.in_sync).toBe(true);
       expect(report.tables.find((t: any) => t.table === 'orders')).toMatchObject({ in_sync: true });
       return report;
+    },
+    stalled: (what) => async () => {
+      const epoch = await pair.hubEpoch();
+      const ownTop = await pair.maxSeq(hubDb.db, (q) => q.where('origin', '=', epoch));
+      const status = (await pair.hubApi().get('/v1/sync/status')).body;
+      return `${what}: ${await lineState(hubDb, proxy)}; the hub's own top ${ownTop}, the cloud's cursor ${await pair.cloudCursor()}; the hub's status ${JSON.stringify(status)}; its last log lines ${pair.hub.log.slice(-10).join(' | ')}`;
     },
     async close() {
       await pair.hub?.kill9();

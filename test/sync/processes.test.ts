@@ -166,15 +166,6 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     });
 
     it('a connection dropped in the middle of a push answer and of a pull answer: retried, nothing lost, nothing twice', async () => {
-      // given up, a wait says whether the hub was still talking to the cloud (a test that only
-      // waits) or had stopped (a stuck hub, a sync bug)
-      const stalled = (what: string) => async () => {
-        const link = await hubDb.db.selectFrom('sync_link').select(['connected', 'last_synced_at', 'last_error', 'push_cursor', 'pull_cursor', 'refused']).executeTakeFirst();
-        const epoch = await hubEpoch();
-        const ownTop = await pair.maxSeq(hubDb.db, (q) => q.where('origin', '=', epoch));
-        const status = (await hubApi().get('/v1/sync/status')).body;
-        return `${what}: ${proxy.describe()}; the hub's link ${JSON.stringify(link)}, its own top ${ownTop}, the cloud's cursor ${await cloudCursor()}; the hub's status ${JSON.stringify(status)}; its last log lines ${pair.hub.log.slice(-10).join(' | ')}`;
-      };
       // One cut at a time. Both armed at once, the pull's could break first: the hub then ends
       // everything on that line, its push too before a byte of the answer came back, and when
       // the cloud had already applied that push there is nothing left to push for the push's cut.
@@ -184,7 +175,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       let droppedBefore = proxy.dropped;
       const pushCut = proxy.dropMidResponse(120, { path: '/sync/v1/push' });
       proxy.restore();
-      await until(stalled('the push answer was cut'), async () => proxy.dropped === droppedBefore + 1, 120_000);
+      await until(pair.stalled('the push answer was cut'), async () => proxy.dropped === droppedBefore + 1, 120_000);
       await pushCut;
       await converged();
       // then the pull's: orders taken online (a few at a time, as several integrations would)
@@ -193,7 +184,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       droppedBefore = proxy.dropped;
       const pullCut = proxy.dropMidResponse(1500, { path: '/sync/v1/pull' });
       proxy.restore();
-      await until(stalled('the pull answer was cut'), async () => proxy.dropped === droppedBefore + 1, 120_000);
+      await until(pair.stalled('the pull answer was cut'), async () => proxy.dropped === droppedBefore + 1, 120_000);
       await pullCut;
       await converged();
       await sameOrders();
