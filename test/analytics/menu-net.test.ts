@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { up as netMenuMix } from '../../server/db/migrations/2670_menu_mix_net.ts';
 import { rebuildRollups } from '../../server/domain/analytics/rebuild.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
@@ -87,6 +88,43 @@ describe.each(DIALECTS)('menu analytics net of voids and comps on %s', (dialect)
 
   it('gives the same after the roll-ups are rebuilt from the orders (a time-zone change, a sync)', async () => {
     await hub.server.services.tx.run((trx) => rebuildRollups(trx, hub.restaurant.id));
+    await check();
+  });
+
+  it('puts right the days a hub counted at list price before (migration 2670)', async () => {
+    const db = hub.server.services.db;
+    // the roll-ups as the old rule left them: every line of these checks at its list price
+    for (const id of ids) {
+      const fact = await db.selectFrom('analytics_order_facts').selectAll().where('order_id', '=', id).executeTakeFirstOrThrow();
+      const lines = await db.selectFrom('order_items').selectAll().where('order_id', '=', id).execute();
+      const old = new Map<string, [string, number, number]>();
+      for (const l of lines) {
+        const e = old.get(l.menu_item_id) ?? [l.menu_item_id, 0, 0];
+        e[1] += l.quantity;
+        e[2] += l.line_subtotal;
+        old.set(l.menu_item_id, e);
+      }
+      const now = new Map((JSON.parse(fact.items) as [string, number, number][]).map((e) => [e[0], e]));
+      for (const [item, [, quantity, revenue]] of old) {
+        const [, q, r] = now.get(item) ?? [item, 0, 0];
+        const row = { restaurant_id: fact.restaurant_id, day: fact.day, menu_item_id: item };
+        await db
+          .updateTable('analytics_item_daily')
+          .set((eb) => ({ quantity: eb('quantity', '+', quantity - q), revenue: eb('revenue', '+', revenue - r), orders: eb('orders', '+', now.has(item) ? 0 : 1) }))
+          .where('restaurant_id', '=', row.restaurant_id)
+          .where('day', '=', row.day)
+          .where('menu_item_id', '=', item)
+          .execute();
+      }
+      await db.updateTable('analytics_order_facts').set({ items: JSON.stringify([...old.values()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) }).where('order_id', '=', id).execute();
+    }
+    const { abc } = await report();
+    // every line rung in: two steaks, three carbonaras, four waters
+    expect(abc.summary.totalRevenue).toBe(2 * 2990 + 3 * 1450 + 4 * 333);
+    await netMenuMix(db);
+    await check();
+    // run again, it finds nothing left to change
+    await netMenuMix(db);
     await check();
   });
 
