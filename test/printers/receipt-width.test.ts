@@ -18,7 +18,7 @@ function line(idx: number, name: string, amount: number, extra: Partial<OrderIte
     line_subtotal: amount, tax_rate: 0.1, tax_amount: Math.round((amount - (extra.discount_amount ?? 0)) / 11), notes: null, status: 'served',
     station: 'kitchen', round: 1, seat: null, course: null, held: 0, discount_amount: 0, discount_reason: null, discount_approved_by: null,
     voided_at: null, void_reason: null, voided_by: null, sent_to_kitchen_at: null, ready_at: null, created: 0, updated: 0, ...extra,
-  };
+  } as OrderItemRow;
 }
 
 /** A tax-inclusive check of `total`: the main line, a comped espresso, a voided water; half of it paid by card. */
@@ -32,7 +32,7 @@ function check(total: number, currency: string) {
     check_discount_amount: 0, discount_reason: null, discount_approved_by: null, amount_paid: paid, currency, notes: null, placed_at: 0, completed_at: null,
     cancelled_at: null, cancel_reason: null, merged_into: null, is_self_service: 0, is_virtual_table: 0, virtual_table_label: null, qr_code_id: null,
     livemode: 1, created: 0, updated: 0,
-  } satisfies OrderRow;
+  } as OrderRow; // the receipt reads none of the columns added since
   const payments: ReceiptPayment[] = [{ method: 'card', amount: paid, tip_amount: 0, tendered_amount: null, change_amount: null, reference: null, refunded: 0 }];
   return receipt({ ...ctx, currency }, order, items, Date.UTC(2026, 10, 28, 20), payments);
 }
