@@ -12,11 +12,13 @@ import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
 import { startWatchdog } from '../operator/watchdog.ts';
+import { watchClockSteps } from '../operator/clock-steps.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
 import { parentChannel } from './parent-channel.ts';
 import { configFromFlags } from './config.ts';
+import { startFailure } from './start-failure.ts';
 
 export async function serveCommand(argv: string[]) {
   const flags = readFlags(argv, {
@@ -38,12 +40,13 @@ export async function serveCommand(argv: string[]) {
 
   // One hub per data dir; `comanda restore` checks the same lock.
   let lock: ReturnType<typeof acquireHubLock> | null = null;
+  const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
   if (!cfg.databaseUrl) {
     try {
       lock = acquireHubLock(cfg.dataDir);
     } catch (err) {
       if (err instanceof HubLockedError) throw new CliError(err.message);
-      throw err;
+      throw startFailure(err, where);
     }
   }
   let database: Database | null = null;
@@ -71,7 +74,7 @@ export async function serveCommand(argv: string[]) {
     // ends (a supervisor then retries) instead of idling with the database open.
     await (server ? server.close() : database?.close())?.catch(() => {});
     lock?.release();
-    throw err;
+    throw startFailure(err, where);
   }
   const urls = reachableUrls(cfg.host, port);
   // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
@@ -110,12 +113,15 @@ export async function serveCommand(argv: string[]) {
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
   const watchdog = startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
   const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
+  // a step of the PC's clock is said once in the log, with its size
+  const stopClockWatch = watchClockSteps(server.services.clock, logger);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
+    stopClockWatch();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     // The watchdog's thread ends before process.exit: an exit with it still running sometimes
     // never returned (5 of 18 hubs stopped just after they started stayed alive, port closed,
