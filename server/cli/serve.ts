@@ -34,13 +34,20 @@ export async function serveCommand(argv: string[]) {
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
-  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3) });
+  const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
+  let logFile: RotatingLog | undefined;
+  try {
+    logFile = cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3);
+  } catch (err) {
+    // the first write to the data dir: a folder this user may not write says so here
+    throw startFailure(err, where);
+  }
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: logFile });
   const role = cfg.server.role;
   if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
   // One hub per data dir; `comanda restore` checks the same lock.
   let lock: ReturnType<typeof acquireHubLock> | null = null;
-  const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
   if (!cfg.databaseUrl) {
     try {
       lock = acquireHubLock(cfg.dataDir);
