@@ -28,10 +28,10 @@ export async function approver(c: Asking, pin: string | undefined): Promise<stri
   const ip = clientIp(c.ctx, c.services);
   const account = `approve:${c.caller!.restaurantId}`;
   const throttle = signInThrottle(c.services);
-  await throttle.check(account, ip, c.services.clock.now());
+  await throttle.check(account, ip);
   const manager = await managerByPin(c.db, c.caller!.restaurantId, pin);
   if (!manager) {
-    await throttle.fail(account, ip, c.services.clock.now());
+    await throttle.fail(account, ip);
     throw new ApiError('approval_required', 'That is not a manager’s PIN.', 'manager_pin');
   }
   return manager.id;
