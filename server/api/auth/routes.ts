@@ -22,10 +22,11 @@ async function present(c: Call<any, any, any>, s: StaffSession) {
 }
 
 /** Opens a session for a checked person and hands the browser its cookies. */
-export async function signInAs(c: Call<any, any, any>, who: { userId: string; restaurantId: string }) {
+export async function signInAs(c: Call<any, any, any>, who: { userId: string; restaurantId: string }, pin?: { serviceTabletId: string }) {
   const lifetime = lifetimeOf(c.services);
   const opened = await createSession(c.services.db, {
     ...who,
+    ...(pin && { pin }),
     ip: clientIp(c.ctx, c.services),
     userAgent: c.ctx.get('user-agent') || null,
     nowMs: c.services.clock.now(),

@@ -7,7 +7,22 @@ import type { Services } from '../../services.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { guestIp, limitIp } from '../guest/guard.ts';
-import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from '../../presenters/devices.ts';
+import {
+  DeviceCredentialSchema,
+  DeviceListSchema,
+  DeviceSchema,
+  PairingCodeSchema,
+  presentDevice,
+  presentPairingCode,
+  presentScreenStation,
+  presentServiceTablet,
+  ScreenConfigSchema,
+  ServiceTabletListSchema,
+  ServiceTabletSchema,
+} from '../../presenters/devices.ts';
+import { listTablets, revokeTablet } from '../../domain/staff/service-tablets.ts';
+import { credentialsRevoked } from '../../auth/revocations.ts';
+import { managersRead } from '../../http/managers-read.ts';
 
 const tag = 'Screens and devices';
 
@@ -55,6 +70,7 @@ export const routes: RouteSpec[] = [
     sandbox: 'live_only',
     scope: 'settings:read',
     handler: async (c) => {
+      managersRead(c.caller);
       const rows = await c.db
         .selectFrom('device_pairings as p')
         .innerJoin('api_keys as k', 'k.id', 'p.api_key_id')
@@ -83,6 +99,37 @@ export const routes: RouteSpec[] = [
         }),
       );
       return { object: 'list' as const, data, has_more: false };
+    },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/v1/devices/service_tablets',
+    response: ServiceTabletListSchema,
+    summary: 'Service tablets a manager trusted for staff PIN sign-in, newest first (revoked and expired ones too)',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    handler: async (c) => ({ object: 'list' as const, data: (await listTablets(c.services.db, c.actor().restaurantId)).map(presentServiceTablet), has_more: false }),
+  }),
+
+  defineRoute({
+    method: 'delete',
+    path: '/v1/devices/service_tablets/:id',
+    response: ServiceTabletSchema,
+    errors: ['resource_missing'],
+    summary: 'Revoke a service tablet: its PIN pad closes and every session opened on it ends',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    params: idParam('tab_ id of the service tablet'),
+    handler: async (c) => {
+      const { restaurantId } = c.actor();
+      const { tablet, ended } = await revokeTablet(c.services.db, restaurantId, c.params.id, c.now);
+      if (ended > 0) credentialsRevoked(c.services, restaurantId);
+      return presentServiceTablet(tablet);
     },
   }),
 
