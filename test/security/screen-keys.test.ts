@@ -144,7 +144,7 @@ describe.each(DIALECTS)('a paired screen’s key is bound to what it was paired 
 
   it('neither a website’s widget key nor a kitchen or expo screen is a service tablet: no staff list, no PIN sign-in', async () => {
     const web = await hub.api.withKey(hub.keys.widget).get('/v1/auth/pin_staff');
-    expect(web.status).toBe(403);
+    expect(web.status).toBe(401);
     expect((await grill.get('/v1/auth/pin_staff')).status).toBe(403);
     expect((await expo.get('/v1/auth/pin_staff')).status).toBe(403);
   });

@@ -4,6 +4,7 @@ import { FailureWindow } from '../../auth/failure-window.ts';
 import { checkPin, PIN_PATTERN } from '../../domain/staff/pins.ts';
 import { SERVICE_TABLET_DAYS, tabletOfToken, trustTablet } from '../../domain/staff/service-tablets.ts';
 import { ApiError } from '../../errors.ts';
+import { restaurantOfDeviceKey } from '../../http/authenticate.ts';
 import { f } from '../../http/fields.ts';
 import { defineRoute, type Call, type RouteSpec } from '../../http/route.ts';
 import { named, unix } from '../../http/schemas.ts';
@@ -37,7 +38,10 @@ function personGuard(services: Services): FailureWindow {
 async function serviceTablet(c: Call<any, any, any>) {
   const tablet = await tabletOfToken(c.services.db, c.ctx.cookies.get(PIN_DEVICE_COOKIE), c.services.clock.now());
   if (tablet) return tablet;
-  if (c.ctx.get('x-api-key')) throw new ApiError('insufficient_scope', 'A kitchen or expo screen does not sign staff in: a manager trusts a service tablet for PINs at /app/service.');
+  const key = c.ctx.get('x-api-key');
+  if (key && (await restaurantOfDeviceKey(c.services, key))) {
+    throw new ApiError('insufficient_scope', 'A kitchen or expo screen does not sign staff in: a manager trusts a service tablet for PINs at /app/service.');
+  }
   throw new ApiError('not_signed_in', 'PIN sign-in works on a service tablet a manager has trusted; ask a manager.');
 }
 

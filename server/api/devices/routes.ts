@@ -2,7 +2,8 @@ import { stationsInOrder } from '../../domain/menu/stations.ts';
 import { z } from 'zod';
 import { failureLogFor } from '../../auth/failure-log.ts';
 import { FailureWindow } from '../../auth/failure-window.ts';
-import { codeShapeFor, invalidPairingCode, makePairingCode, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
+import { codeShapeFor, invalidPairingCode, makePairingCode, pairingRestaurantOf, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
+import { clientKey } from '../../http/client-ip.ts';
 import type { Services } from '../../services.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
@@ -27,9 +28,11 @@ import { managersRead } from '../../http/managers-read.ts';
 const tag = 'Screens and devices';
 
 /**
- * Wrong pairing codes of this whole server, whoever sends them: past this many in ten minutes
- * every pairing waits (429), so guessing from many addresses gains nothing over one. A venue
- * pairs a handful of tablets, mistyping now and then; far below this.
+ * Wrong pairing codes are counted per address (IPv6 per /64) and per restaurant whose open code
+ * they aim at: past this many in ten minutes that address, or that restaurant's pairing, waits
+ * (429). Never for the whole server: a stranger's wrong codes must not pause every venue's
+ * tablets. Each code also dies after five tries, and guessing among 10⁸ secrets (the cloud)
+ * from many addresses gains a guesser nothing worth the try.
  */
 const PAIRING_FAILURES_PER_WINDOW = 30;
 const PAIRING_WINDOW_MS = 10 * 60 * 1000;
@@ -39,6 +42,7 @@ function pairingGuard(services: Services): FailureWindow {
   if (!w) pairingFailures.set(services, (w = new FailureWindow(failureLogFor(services), 'pairing', PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)));
   return w;
 }
+const PAUSED = 'Too many wrong pairing codes were tried lately; pairing is paused here for a few minutes.';
 
 export const routes: RouteSpec[] = [
   defineRoute({
@@ -165,8 +169,11 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const guard = pairingGuard(c.services);
       const ip = guestIp(c);
-      await guard.check('all', c.now, 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
+      const ipKey = `ip:${clientKey(ip)}`;
+      await guard.check(ipKey, c.now, PAUSED);
       const shape = codeShapeFor(c.services.config.role);
+      const aimedAt = await pairingRestaurantOf(c.services.db, c.now, c.body.code, shape);
+      if (aimedAt) await guard.check(`rst:${aimedAt}`, c.now, PAUSED);
       // the try is counted (and committed) before the code is checked: a code takes only so many
       const tried = await takePairingTry(c.services.db, c.now, c.body.code, shape);
       let redeemed;
@@ -174,7 +181,8 @@ export const routes: RouteSpec[] = [
         if (!tried) throw invalidPairingCode();
         redeemed = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, tried.id, c.body.code));
       } catch (err) {
-        await guard.fail('all', c.now);
+        await guard.fail(ipKey, c.now);
+        if (aimedAt) await guard.fail(`rst:${aimedAt}`, c.now);
         c.services.logger.warn({ ip, locator: tried?.locator ?? null, code_known: tried !== null }, 'device pairing refused');
         throw err;
       }
