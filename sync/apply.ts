@@ -23,7 +23,7 @@ import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export type { ApplyContext } from './apply-context.ts';
 import type { ApplyContext } from './apply-context.ts';
-import { formerSlugsOf, restaurantBySlugOrFormer } from '../server/domain/restaurants/slugs.ts';
+import { formerSlugsOf, MAX_FORMER_SLUGS, restaurantBySlugOrFormer } from '../server/domain/restaurants/slugs.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';
 
 export interface ApplyResult {
@@ -444,7 +444,11 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
 async function checkSlugs(trx: Executor, ctx: ApplyContext, c: WireChange): Promise<void> {
   const stored = await trx.selectFrom('restaurants').select(['slug', 'former_slugs']).where('id', '=', ctx.restaurantId).executeTakeFirst();
   const held = new Set(stored ? [stored.slug, ...formerSlugsOf(stored)] : []);
-  const claimed = [c.data.slug, ...formerSlugsOf({ former_slugs: typeof c.data.former_slugs === 'string' ? c.data.former_slugs : null })];
+  const formers = formerSlugsOf({ former_slugs: typeof c.data.former_slugs === 'string' ? c.data.former_slugs : null });
+  if (formers.length > MAX_FORMER_SLUGS && formers.length > (stored ? formerSlugsOf(stored).length : 0)) {
+    throw new ApiError('sync_batch_invalid', `A restaurant keeps at most ${MAX_FORMER_SLUGS} former guest addresses.`, 'data');
+  }
+  const claimed = [c.data.slug, ...formers];
   for (const slug of claimed) {
     if (typeof slug !== 'string' || held.has(slug)) continue;
     const holder = await restaurantBySlugOrFormer(trx, slug);

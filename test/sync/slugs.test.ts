@@ -91,6 +91,9 @@ describe('cloud sync: a slug another restaurant holds is refused to a linked hub
       expect(res.status, JSON.stringify(res.body)).toBe(403);
       expect(res.body.error.code).toBe('sync_restaurant_mismatch');
     }
+    // nor can a push hold a pile of free addresses as former slugs
+    const pile = await pushOwn({ ...own, former_slugs: JSON.stringify(Array.from({ length: 30 }, (_, i) => `squat-${i}`)) });
+    expect(pile.status, JSON.stringify(pile.body)).toBe(400);
     const after = await cloudRow(p.hub.restaurant.id);
     expect(after.slug).toBe('bistro-renamed');
     expect(after.former_slugs).toBe(own.former_slugs);
