@@ -294,6 +294,8 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     let checked = 0;
     // one of A's keys as a paired screen's (api_keys.screen), so every credential column has a value to forge
     await db.updateTable('api_keys').set({ screen: 'kitchen' }).where('restaurant_id', '=', A).where('kind', '=', 'widget').execute();
+    // and a staff PIN on the cloud (users.pin_hash): a hub must not replace it, then sign in with its own
+    await db.updateTable('users').set({ pin_hash: await hashPassword('2468') }).where('restaurant_id', '=', A).execute();
     for (const [table, rule] of Object.entries(WRITE_RULES)) {
       if (!rule.credentials) continue;
       for (const column of rule.credentials) {
@@ -314,6 +316,19 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
       }
     }
     expect(checked).toBe(Object.values(WRITE_RULES).reduce((n, r) => n + (r.credentials?.length ?? 0), 0));
+  });
+
+  it('a staff PIN the cloud has is not replaced by a hub’s (issue 40)', async () => {
+    const db = p.cloud.server.services.db as any;
+    const A = p.hub.restaurant.id;
+    const person: Row = await db.selectFrom('users').selectAll().where('restaurant_id', '=', A).orderBy('id').executeTakeFirstOrThrow();
+    const cloudPin = await hashPassword('1357');
+    await db.updateTable('users').set({ pin_hash: cloudPin }).where('id', '=', person.id).execute();
+    const forged = await hashPassword('0000');
+    const res = await pushOwn([{ table: 'users', row: { ...person, pin_hash: forged }, op: 'update', fields: ['pin_hash'] }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await db.selectFrom('users').select('pin_hash').where('id', '=', person.id).executeTakeFirstOrThrow();
+    expect(after.pin_hash).toBe(cloudPin);
   });
 
   it('a key the hub creates travels with its hash: it opens the cloud for the hub’s own restaurant', async () => {

@@ -764,6 +764,8 @@ export type components = {
         };
         PinDevice: {
             expires: number;
+            /** @description the service tablet, listed in Settings → Screens */
+            id: string;
             /** @constant */
             object: "pin_device";
             restaurant: string;
@@ -1159,6 +1161,20 @@ export type components = {
             seat: number | null;
             tax_amount: number;
         };
+        ServiceTablet: {
+            created: number;
+            expires_at: number;
+            id: string;
+            ip: string | null;
+            last_used_at: number | null;
+            name: string;
+            /** @constant */
+            object: "service_tablet";
+            revoked_at: number | null;
+            /** @description the manager or owner whose session trusted it */
+            trusted_by: string;
+            user_agent: string | null;
+        };
         Session: {
             csrf_token: string;
             expires_at: number;
@@ -1185,6 +1201,11 @@ export type components = {
                 name: string;
                 role: string;
             };
+            /**
+             * @description pin: opened with a staff PIN on a service tablet, service work only whatever the role
+             * @enum {string}
+             */
+            via: "password" | "pin";
         };
         Settings: {
             auto_confirm_max_party_size: number;
@@ -1256,6 +1277,8 @@ export type components = {
             role: string;
             staff_user: string;
             user_agent: string | null;
+            /** @enum {string} */
+            via: "password" | "pin";
         };
         StaffUser: {
             created: number;
