@@ -79,7 +79,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
           await until('the menu and the endpoint reached the cloud', async () => {
             const has = await cloudDb.db.selectFrom('webhook_endpoints').select('id').where('restaurant_id', '=', r.restaurant.id).executeTakeFirst();
             return !!has && !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', item.body.id).executeTakeFirst());
-          });
+          }, 60_000);
           hubs[i] = { dir, proc, db: await openDatabase({ dataDir: dir }), line, restaurantId: r.restaurant.id, key: r.keys.secret, menuItem: item.body.id, skewFile };
         }),
       );

@@ -81,9 +81,9 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     const item = (db: Kysely<DB>) => db.selectFrom('menu_items').select(['name', 'price']).where('id', '=', menuItem).executeTakeFirstOrThrow();
 
     it('the hub sees a silent line within seconds, and after it returns both sides’ changes meet and the audit is clean', async () => {
-      await until('the hub is connected', async () => (await status()).connected);
+      await until('the hub is connected', async () => (await status()).connected, 60_000);
       // the long poll is held open on the cloud when the line falls silent
-      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()));
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()), 60_000);
 
       proxy.blackhole();
       await until('the hub shows the outage', async () => !(await status()).connected, 20_000);

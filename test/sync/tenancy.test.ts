@@ -9,7 +9,8 @@ import { SYNCED_TABLES } from '../../sync/merge-rules.ts';
 import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
-import { eventually, goOffline, goOnline, startPair, logEntries } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { goOffline, goOnline, startPair, logEntries } from './helpers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -382,7 +383,7 @@ describe('cloud sync: a refused push shows on both sides', () => {
     goOnline(p.hub);
     const hubSays = async () => String((await p!.hub.api.get('/v1/sync/status')).body.last_error ?? '');
     const cloudSays = async () => String((await p!.cloudApi.get('/v1/sync/status')).body.last_error ?? '');
-    expect(await eventually(async () => (await hubSays()).startsWith('sync_restaurant_mismatch'))).toBe(true);
+    await until('the hub says the restaurant does not match', async () => (await hubSays()).startsWith('sync_restaurant_mismatch'));
     expect(await cloudSays()).toMatch(/^sync_restaurant_mismatch/);
     expect((await p.cloud.api.get(`/v1/customers/${theirs.body.id}`)).body.name).toBe('Bea');
   });
