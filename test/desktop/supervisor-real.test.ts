@@ -16,7 +16,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 // The real `comanda serve` in its own process, as the desktop app runs it.
-describe('server supervision (real server process)', { timeout: 180_000 }, () => {
+describe('server supervision (real server process)', { timeout: 180_000 }, () => { // 180 s: a real server started, killed and started again
   it('kill -9 brings the server back on the same address with every answered order intact; stop closes it cleanly', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-supervised-'));
     dirs.push(dataDir);

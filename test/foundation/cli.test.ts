@@ -24,7 +24,7 @@ async function comanda(...args: string[]) {
 }
 
 // Each command is a fresh Node process compiling TypeScript: slow on a loaded 2-core box.
-describe('comanda CLI', { timeout: 180_000 }, () => {
+describe('comanda CLI', { timeout: 180_000 }, () => { // 180 s: each command a fresh Node process
   it('init prints the restaurant, owner and three keys; a second init adds a restaurant', async () => {
     const dir = tmp();
     const a = await comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', 'trattoria', '--currency', 'EUR', '--timezone', 'Europe/Rome', '--json');

@@ -108,7 +108,7 @@ function expectOneOrderPerKey(notes: string[], sent: Map<string, unknown>) {
   expect(new Set(notes)).toEqual(new Set(sent.keys()));
 }
 
-describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
+describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => { // 240 s: kill -9 of a real server mid-burst, then a restart
   const cleanups: (() => unknown)[] = [];
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c();

@@ -34,7 +34,7 @@ interface Hub {
  * clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`two cloud processes on one ${dialect}, three hubs`, { timeout: 180_000 }, () => {
+  describe(`two cloud processes on one ${dialect}, three hubs`, { timeout: 180_000 }, () => { // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let tmp: string;
     let cloudDb: Database;
     const cloud: ServeProcess[] = [];
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
           hubs[i] = { dir, proc, db: await openDatabase({ dataDir: dir }), line, restaurantId: r.restaurant.id, key: r.keys.secret, menuItem: item.body.id, skewFile };
         }),
       );
-    }, 180_000);
+    }, 180_000); // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await Promise.all([...hubs.map((h) => h?.proc.kill9()), ...cloud.map((c) => c.kill9())]);

@@ -33,7 +33,7 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  * `comanda sync audit` clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`sync faults between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`sync faults between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let cloudDb: Database;
     let cloud: ServeProcess;
     let hub: ServeProcess;
@@ -72,7 +72,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
       const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
       expect(linked).toMatchObject({ linked: true, mode: 'push', restaurant_id: restaurantId });
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await hub?.kill9();

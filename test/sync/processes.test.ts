@@ -34,7 +34,7 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  * pair, each ending with the convergence audit (`comanda sync audit`) clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let pair: ProcessPair;
     let menuItem: string;
     // the pair's parts, named as the scenarios read them (hub and cloud change when one is restarted)
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         },
       });
       ({ cloudDb, hubDb, proxy, dir, restaurantId } = pair);
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(() => pair?.close());
 

@@ -20,7 +20,7 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     p = undefined;
   });
 
-  it('a poll is not answered for the hub’s own pushes, and is answered by the cloud’s change', { timeout: 120_000 }, async () => {
+  it('a poll is not answered for the hub’s own pushes, and is answered by the cloud’s change', { timeout: 120_000 }, async () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     const pair = (p = await startPairBehindProxy());
     const { proxy } = pair;
     const menu = await seedMenu(pair.hub);
@@ -57,7 +57,7 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     expect((await converged(pair)).ok).toBe(true);
   });
 
-  it('a poll is answered while a push of the same hub holds the hub’s row', { timeout: 120_000 }, async () => {
+  it('a poll is answered while a push of the same hub holds the hub’s row', { timeout: 120_000 }, async () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     const pair = (p = await startPairBehindProxy());
     await seedMenu(pair.hub);
     await pair.link();

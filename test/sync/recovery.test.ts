@@ -136,7 +136,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
       const numbers = (await api.get('/v1/orders?limit=100')).body.data.map((o: any) => o.order_number);
       expect(new Set(numbers).size).toBe(numbers.length);
     }
-  }, 90_000);
+  }, 90_000); // 90 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
   it('webhooks go out once, from the cloud: events the hub made offline and the cloud’s own', async () => {
     const rcv = await Receiver.start();

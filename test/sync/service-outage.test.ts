@@ -16,7 +16,7 @@ describe('cloud sync: service at the table through an outage', () => {
     p = undefined;
   });
 
-  it('orders rung in while the line is cut reach the cloud once when it is back', { timeout: 180_000 }, async () => {
+  it('orders rung in while the line is cut reach the cloud once when it is back', { timeout: 180_000 }, async () => { // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     const pair = (p = await startPairBehindProxy());
     const { proxy } = pair;
     const menu = await seedMenu(pair.hub);

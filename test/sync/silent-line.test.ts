@@ -24,7 +24,7 @@ import { TcpProxy } from '../helpers/tcp-proxy.ts';
  * 30 s after the line came back.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let cloudDb: Database;
     let cloud: ServeProcess;
     let hub: ServeProcess;
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
       const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
       expect(linked).toMatchObject({ linked: true, mode: 'push' });
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await hub?.kill9();

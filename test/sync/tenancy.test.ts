@@ -98,7 +98,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     expect((await p.cloud.api.post('/v1/customers', { name: 'Bea', email: 'bea@b.example' })).status).toBe(201);
     const ownerB = (await rowsOf('users', B)).find((u) => u.role === 'owner')!;
     expect((await p.cloud.api.post(`/v1/staff/${ownerB.id}/password`, { password: 'the owner of b password' })).status).toBe(200);
-  }, 120_000);
+  }, 120_000); // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
   afterAll(() => p?.close());
 
   /** Each attack must be refused whole (403), apply nothing, leave B as it was, and show in the cloud's status. */
@@ -252,7 +252,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     // the batches were not all refused for some other reason: both kinds ran
     expect(accepted).toBeGreaterThan(0);
     expect(refusedBatches).toBeGreaterThan(0);
-  }, 240_000);
+  }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 });
 
 describe('cloud sync: credentials are the cloud’s once a row has one', () => {

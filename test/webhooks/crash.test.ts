@@ -35,7 +35,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('SIGKILL in the middle of a burst loses nothing: every event ends delivered to every endpoint', { timeout: 180_000 }, async () => {
+  it('SIGKILL in the middle of a burst loses nothing: every event ends delivered to every endpoint', { timeout: 180_000 }, async () => { // 180 s: a burst, kill -9 of a child process and a restart; every event delivered to every endpoint
     let target: string;
     if (dialect === 'sqlite') {
       target = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-crash-'));
@@ -98,7 +98,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
         cursor = page.body.has_more ? page.body.next_cursor : null;
       } while (cursor);
       return delivered === stored.length;
-    }, 90_000);
+    }, 90_000); // 90 s: a burst, kill -9 of a child process and a restart; every event delivered to every endpoint
     second.kill('SIGTERM');
     await exited(second);
     expect(second.exitCode).toBe(0);
