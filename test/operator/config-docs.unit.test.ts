@@ -14,10 +14,10 @@ const rows = doc
   .map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
 const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 
-/** The keys of a row's first cell; `.x` after `a.b` is `a.x`. */
+/** The keys of a row's first cell (what is in parentheses are values); `.x` after `a.b` is `a.x`. */
 const keysOf = (cell: string) => {
   let prefix = '';
-  return ticked(cell)
+  return ticked(cell.replace(/\([^)]*\)/g, ''))
     .filter((t) => /^\.?[a-z][A-Za-z.]*$/.test(t))
     .map((t) => {
       if (t.startsWith('.')) return prefix + t.slice(1);
