@@ -6,8 +6,9 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 // all, `npm run test:quick` unit and API on SQLite. A file's tier follows from its folder, its
 // name or what it imports, never from a list, so a new file finds its tier by itself:
 //   unit        *.unit.test.ts and test/web/: no server, no database
-//   api:<d>     the rest, in process: one project per dialect (TEST_DIALECTS=<d> inside it), a
-//               file that never reads DIALECTS only in the first
+//   api         the rest, in process, each file on every dialect of the run (describe.each(DIALECTS));
+//               not one project per dialect: several files hold dialect-free suites beside the
+//               per-dialect ones, which a split would run twice
 //   processes   files that start processes (child_process, helpers/comanda-process) and the
 //               hub–cloud pairs of test/sync (SQLite hub, PostgreSQL cloud)
 //   browser     *.browser.test.ts, driving Chromium
@@ -27,7 +28,6 @@ const source = new Map(files('test').map((f) => [f.split(path.sep).join('/'), fs
 const inProcess = (f: string) => !/\.(unit|browser)\.test\.ts$/.test(f) && !f.startsWith('test/web/') && !f.startsWith('test/sync/');
 const startsProcesses = (src: string) => /from '(node:)?child_process'|helpers\/comanda-process/.test(src);
 const PROCESSES = [...source].filter(([f, src]) => inProcess(f) && startsProcesses(src)).map(([f]) => f);
-const WITHOUT_DIALECTS = [...source].filter(([f, src]) => inProcess(f) && !startsProcesses(src) && !/\bDIALECTS\b/.test(src)).map(([f]) => f);
 
 const shared = {
   globalSetup: [] as string[], // the root's (below) runs once for every project: one build, one PostgreSQL
@@ -48,13 +48,7 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       tier('unit', { include: UNIT }),
-      ...dialects.map((dialect, i) =>
-        tier(`api:${dialect}`, {
-          include: ['test/**/*.test.ts'],
-          exclude: [...UNIT, ...BROWSER, ...SYNC, ...PROCESSES, ...(dialect === 'postgres' ? [] : PG_ONLY), ...(i === 0 ? [] : WITHOUT_DIALECTS)],
-          env: { TEST_DIALECTS: dialect },
-        }),
-      ),
+      tier('api', { include: ['test/**/*.test.ts'], exclude: [...UNIT, ...BROWSER, ...SYNC, ...PROCESSES] }),
       tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER }),
       tier('browser', { include: BROWSER }),
     ],
