@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyOf } from '../../http/api-key-header.ts';
 import { serviceSecret } from '../../domain/service-secret.ts';
 import { checkPin, deviceToken, PIN_PATTERN, readDeviceToken } from '../../domain/staff/pins.ts';
 import { ApiError } from '../../errors.ts';
@@ -19,7 +20,7 @@ const secretOf = (c: Call<any, any, any>) => serviceSecret(c.services.db, 'pin_d
 
 /** The restaurant this device may PIN into: a paired screen's key, or the cookie a manager's session left. */
 async function trustedRestaurant(c: Call<any, any, any>): Promise<string> {
-  const key = c.ctx.get('x-api-key');
+  const key = keyOf(c.ctx);
   if (key) {
     const r = await restaurantOfDeviceKey(c.services, key);
     if (r) return r;
