@@ -4,6 +4,7 @@ import { idempotencyOf, type RouteSpec } from './route.ts';
 import { namedSchemas } from './schemas.ts';
 import { queryJsonSchemas } from './query.ts';
 import { webhookComponents, webhooksSection } from './openapi-webhooks.ts';
+import { addExamples } from './openapi-examples.ts';
 
 /**
  * A request schema as JSON Schema, seen from the client's side (`io: 'input'`). A pipe into an
@@ -112,7 +113,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
     if (r.body) op.requestBody = { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: toJson(r.body) } } };
     (paths[path] ??= {})[r.method] = op;
   }
-  return tidy({
+  const doc = tidy({
     openapi: '3.1.0',
     info: {
       title: 'comanda restaurant operations API',
@@ -134,6 +135,8 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
       },
     },
   });
+  addExamples(doc);
+  return doc;
 }
 
 const IDEMPOTENCY_KEY = {

@@ -55,6 +55,9 @@ describe.each(DIALECTS)('the API for integrators on %s', (dialect) => {
     expect(docs.headers.get('request-id')).toMatch(/^req_/);
     const html = await docs.text();
     for (const code of ['route_not_found', 'resource_missing', 'method_not_allowed']) expect(html).toContain(`id="error-${code}"`);
+    // and shows the webhooks and the examples of the document
+    expect(html).toContain('id="webhook_order_created"');
+    expect(html).toContain('<details class="example"><summary>Example</summary>');
   });
 
   it('replays a PATCH and an action POST sent again with the same Idempotency-Key and body', async () => {
