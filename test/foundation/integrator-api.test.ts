@@ -48,6 +48,15 @@ describe.each(DIALECTS)('the API for integrators on %s', (dialect) => {
     const line = lines.find((l) => l.request_id === id);
     expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/orders/ord_nope', status: 404, code: 'resource_missing', level: 30 });
     expect(lines.find((l) => l.request_id === okId)).toMatchObject({ status: 200, level: 20 });
+    // a method the path does not take: 405 with Allow; OPTIONS: 200, empty, with Allow, no key
+    const wrongMethod = await hub.api.request('PUT', '/v1/orders', { body: {} });
+    expectError(wrongMethod, 405, 'method_not_allowed');
+    expect(wrongMethod.headers.get('allow')).toMatch(/GET.*POST|POST.*GET/);
+    const options = await fetch(`${hub.url}/v1/orders`, { method: 'OPTIONS' });
+    expect(options.status).toBe(200);
+    expect(await options.text()).toBe('');
+    expect(options.headers.get('allow')).toMatch(/GET.*POST|POST.*GET/);
+    expect(options.headers.get('request-id')).toMatch(/^req_/);
     // unknown routes and methods too; the doc_url's anchor exists in /docs
     const unknown = await hub.api.get('/v1/nothing_here');
     expectError(unknown, 404, 'route_not_found');
