@@ -20,6 +20,7 @@ import { answerClientErrors } from './http/client-error.ts';
 import { mountDocs } from './http/docs.ts';
 import { mountRoutes } from './http/route.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { requestIdMiddleware } from './http/request-id.ts';
 import { Scheduler } from './scheduler.ts';
 import type { Services } from './services.ts';
 
@@ -85,6 +86,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
       ctx.set('X-Content-Type-Options', 'nosniff');
     }
   });
+  app.use(requestIdMiddleware(logger));
   app.use(errorMiddleware(logger));
   // the back office (app/web) is static files; everything it does goes through the API below
   app.use(webApp(opts.webDist));

@@ -112,7 +112,7 @@ export const scenarios: BenchScenario[] = [
         const t = performance.now();
         await ctx.services.tx.run(async (trx) => {
           const row = await updateMenuItem(trx, actorOf(ctx), item.id, { sort_order: i % 1000 });
-          if (withEvent) await emitEvent(trx, actorOf(ctx), 'menu_item.updated', row);
+          if (withEvent) await emitEvent(trx, actorOf(ctx), 'order.updated', row);
         });
         return performance.now() - t;
       };

@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { sessionOf } from './session.ts';
+import { keyOf } from './api-key-header.ts';
 import type { StaffSession } from '../domain/staff/sessions.ts';
 import { screenOf, type ScreenBinding } from './screen-keys.ts';
 import { monotonicMs } from '../clock.ts';
@@ -97,12 +98,12 @@ export async function authenticate(
   kind: 'secret' | 'widget',
   scope: Scope | undefined,
 ): Promise<Caller> {
-  const key = ctx.get('x-api-key');
+  const key = keyOf(ctx);
   if (!key) {
     // A signed-in staff member: the role's scopes stand in for a key's, checked the same way.
     const session = await sessionOf(ctx, services);
     if (session) return sessionCaller(session, scope, services);
-    throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header.');
+    throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header (or as Authorization: Bearer).');
   }
   const known = await resolveKey(services, key);
   if (!known) throw new ApiError('api_key_invalid', 'Invalid API key provided.');

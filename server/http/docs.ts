@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { ApiError, ERROR_CODES } from '../errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RouteSpec } from './route.ts';
 
@@ -75,6 +76,12 @@ function schemaBlock(s: Schema | undefined): string {
   return `<div class="schema">${s.properties || s.allOf ? fields(s) : typeOf(s)}</div>`;
 }
 
+/** An example as the reader copies it. */
+function example(value: unknown): string {
+  if (value === undefined) return '';
+  return `<details class="example"><summary>Example</summary><pre><code>${esc(JSON.stringify(value, null, 2))}</code></pre></details>`;
+}
+
 function operation(path: string, method: string, op: any): string {
   const params = (op.parameters ?? []) as { name: string; in: string; required: boolean; schema: Schema }[];
   const paramRows = params
@@ -85,23 +92,46 @@ function operation(path: string, method: string, op: any): string {
         }</td></tr>`,
     )
     .join('');
-  const body = op.requestBody?.content?.['application/json']?.schema;
+  const bodyMedia = op.requestBody?.content?.['application/json'];
+  const body = bodyMedia?.schema;
   const responses = Object.entries<any>(op.responses)
     .map(([status, r]) => {
       const [type, media] = Object.entries<any>(r.content ?? {})[0] ?? [];
       const ok = status.startsWith('2');
-      const shown = ok ? schemaBlock(media?.schema) : '';
+      const shown = ok ? `${schemaBlock(media?.schema)}${example(media?.example)}` : '';
       return `<li><span class="status s${status[0]}">${esc(status)}</span> ${esc(r.description)}${type && ok && type !== 'application/json' ? ` <code>${esc(type)}</code>` : ''}${shown}</li>`;
     })
     .join('');
   return `<section class="op" id="${esc(op.operationId)}">
 <h3><span class="method ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>
 <p>${esc(op.summary ?? '')}</p>
-${op['x-scope'] ? `<p class="scope">Scope <code>${esc(op['x-scope'])}</code></p>` : op.security ? '' : '<p class="scope">No key (guest route)</p>'}
+${op['x-scope'] ? `<p class="scope">Scope <code>${esc(op['x-scope'])}</code></p>` : op.security?.length ? '' : '<p class="scope">No key</p>'}
 ${paramRows ? `<h4>Parameters</h4><table class="params">${paramRows}</table>` : ''}
-${body ? `<h4>Request body${op.requestBody.required ? '' : ' (optional)'}</h4>${schemaBlock(body)}` : ''}
+${body ? `<h4>Request body${op.requestBody.required ? '' : ' (optional)'}</h4>${schemaBlock(body)}${example(bodyMedia.example)}` : ''}
 <h4>Responses</h4><ul class="responses">${responses}</ul>
 </section>`;
+}
+
+/** One entry per error code: the anchor an error body's `doc_url` points at. */
+function errorsSection(): string {
+  const rows = ERROR_CODES.map((code) => {
+    const e = new ApiError(code, '');
+    return `<tr id="error-${esc(code)}"><td><code>${esc(code)}</code></td><td>${e.status}</td><td><code>${esc(e.type)}</code></td></tr>`;
+  }).join('');
+  return `<h2 id="errors">Errors</h2>
+<p>Every refusal is the <a href="#${anchor('Error')}">one error body</a>: <code>code</code> is from this closed list and fixes the status. <code>request_id</code> names the request (also the <code>Request-Id</code> header of every answer, and the server's log line for it): quote it to support. <code>doc_url</code> points here.</p>
+<table class="errors"><tr><th>code</th><th>status</th><th>type</th></tr>${rows}</table>`;
+}
+
+/** The deliveries a receiver gets, one per event type (the document's `webhooks`). */
+function webhooksSection(doc: ReturnType<typeof buildOpenApi>): string {
+  const hooks = Object.entries<Record<string, any>>(doc.webhooks).map(([type, { post }]) => {
+    const media = post.requestBody.content['application/json'];
+    return `<section class="op" id="${esc(post.operationId)}"><h3><span class="method post">POST</span> <code>${esc(type)}</code></h3><p>${esc(post.description)}</p>${schemaBlock(media.schema)}${example(media.example)}</section>`;
+  });
+  return `<h2 id="webhooks">Webhooks</h2>
+<p>Signed as Standard Webhooks (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Any 2xx acknowledges; 410 disables the endpoint; anything else is retried. Deliveries may arrive out of order after retries: order by the event's <code>created</code> and <code>id</code>, and de-duplicate on <code>webhook-id</code>.</p>
+${hooks.join('\n')}`;
 }
 
 export function renderDocs(doc: ReturnType<typeof buildOpenApi>): string {
@@ -117,7 +147,7 @@ export function renderDocs(doc: ReturnType<typeof buildOpenApi>): string {
   const tags = [...byTag.keys()];
   const slug = (t: string) => `tag-${t.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   const components = Object.entries<Schema>(doc.components.schemas)
-    .map(([name, s]) => `<section class="component" id="${anchor(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(s.description)}</p>` : ''}${schemaBlock(s)}</section>`)
+    .map(([name, s]) => `<section class="component" id="${anchor(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${esc(s.description)}</p>` : ''}${schemaBlock(s)}${example(s.examples?.[0])}</section>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -132,12 +162,16 @@ export function renderDocs(doc: ReturnType<typeof buildOpenApi>): string {
 <p class="brand">${esc(doc.info.title)}</p>
 <p><a href="/v1/openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)})</p>
 ${tags.map((t) => `<details><summary><a href="#${slug(t)}">${esc(t)}</a></summary><ul>${toc.get(t)!.join('')}</ul></details>`).join('\n')}
+<p><a href="#webhooks">Webhooks</a></p>
+<p><a href="#errors">Errors</a></p>
 <p><a href="#schemas">Schemas</a></p>
 </nav>
 <main>
 <h1>${esc(doc.info.title)}</h1>
-<p>Authenticate with <code>X-API-Key</code>: a secret key (<code>sk_live_…</code>, <code>sk_test_…</code>) on <code>/v1</code>, a widget key (<code>wk_…</code>) on <code>/public/orders</code>; guest routes take none. Every error is <a href="#${anchor('Error')}">one body</a> whose <code>code</code> fixes the status.</p>
+<p>Authenticate with <code>X-API-Key</code> (or <code>Authorization: Bearer</code> with the same key): a secret key (<code>sk_live_…</code>, <code>sk_test_…</code>) on <code>/v1</code>, a widget key (<code>wk_…</code>) on <code>/public/orders</code>; guest routes take none. Every error is <a href="#${anchor('Error')}">one body</a> whose <code>code</code> fixes the status.</p>
 ${tags.map((t) => `<h2 id="${slug(t)}">${esc(t)}</h2>\n${byTag.get(t)!.join('\n')}`).join('\n')}
+${webhooksSection(doc)}
+${errorsSection()}
 <h2 id="schemas">Schemas</h2>
 ${components}
 </main>
@@ -171,6 +205,9 @@ td table{margin-top:4px}
 .responses{list-style:none;padding:0}
 .responses li{margin:4px 0}
 .status{display:inline-block;min-width:40px;font:700 12px ui-monospace,monospace}
+.example summary{cursor:pointer;font-size:12px;color:#5b6472}
+.example pre{background:#f5f6f8;padding:8px;border-radius:4px;overflow:auto;max-height:400px;font-size:12px}
+.errors tr:target{background:#fff6d6}
 .status.s2{color:#2f7d32}.status.s4{color:#b26a00}.status.s5{color:#b3261e}
 `;
 

@@ -1,6 +1,15 @@
 import type { Context, Next } from 'koa';
 import { ApiError, isBadValue, isUnavailable, isUniqueViolation } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { requestIdOf } from './request-id.ts';
+
+/** Where /docs describes an error code (http/docs.ts makes the anchor). */
+export const docUrlOf = (code: string) => `/docs#error-${code}`;
+
+/** An error body as answered: the request's id and the code's entry in /docs added. */
+export function answeredErrorBody(ctx: Context, body: { error: { code: string } & Record<string, unknown> }) {
+  return { error: { ...body.error, request_id: requestIdOf(ctx), doc_url: docUrlOf(body.error.code) } };
+}
 
 /** The one place an error becomes an HTTP answer. Anything not an ApiError is a 500 that says nothing inside. */
 export function errorMiddleware(logger: Logger) {
@@ -15,10 +24,10 @@ export function errorMiddleware(logger: Logger) {
       }
     } catch (err) {
       const apiErr = toApiError(err);
-      if (apiErr.status >= 500) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      if (apiErr.status >= 500) logger.error({ err, request_id: requestIdOf(ctx), method: ctx.method, path: ctx.path, status: apiErr.status }, 'request failed');
       ctx.status = apiErr.status;
       for (const [k, v] of Object.entries(apiErr.headers)) ctx.set(k, v);
-      ctx.body = apiErr.toBody();
+      ctx.body = answeredErrorBody(ctx, apiErr.toBody());
     }
   };
 }

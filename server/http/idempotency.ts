@@ -57,10 +57,17 @@ export async function withIdempotency(
   status: number,
   run: (trx: Transaction<DB>) => Promise<unknown>,
   refuseReplay?: (answer: any) => ApiError,
+  /**
+   * `transaction` (routes declared `idempotent`): the handler runs in one transaction with the
+   * stored answer. `after` (every other POST and PATCH): the handler runs its own
+   * transactions and the answer is stored once they have committed; a process that dies
+   * between the two leaves its claim to be taken over, and the retry runs the request again.
+   */
+  mode: 'transaction' | 'after' = 'transaction',
 ): Promise<Reply> {
   const header = ctx.get('idempotency-key');
   if (!header || !scope) {
-    const body = await services.tx.run(run);
+    const body = mode === 'transaction' ? await services.tx.run(run) : await run(services.db as Transaction<DB>);
     return { status, body };
   }
   if (header.length > MAX_KEY_LENGTH) {
@@ -137,6 +144,7 @@ export async function withIdempotency(
     break;
   }
 
+  if (mode === 'after') return runThenStore(services, { restaurant_id, key, owner: owner.id, now }, status, run, refuseReplay);
   try {
     const body = await services.tx.run(async (trx) => {
       const result = await run(trx);
@@ -170,6 +178,38 @@ export async function withIdempotency(
       .catch(() => undefined);
     throw err;
   }
+}
+
+/** The `after` mode: the handler commits its own work; its answer is stored next (see withIdempotency). */
+async function runThenStore(
+  services: Services,
+  claim: { restaurant_id: string; key: string; owner: string; now: number },
+  status: number,
+  run: (trx: Transaction<DB>) => Promise<unknown>,
+  refuseReplay?: (answer: any) => ApiError,
+): Promise<Reply> {
+  const mine = <Q extends { where: (...a: any[]) => Q }>(q: Q) =>
+    q
+      .where('restaurant_id', '=', claim.restaurant_id)
+      .where('key', '=', claim.key)
+      .where('owner', '=', claim.owner)
+      .where('locked_at', '=', claim.now)
+      .where('state', '=', 'in_flight');
+  let result: unknown;
+  try {
+    result = await run(services.db as Transaction<DB>);
+  } catch (err) {
+    await mine(services.db.deleteFrom('idempotency_keys') as any)
+      .execute()
+      .catch(() => undefined);
+    throw err;
+  }
+  const kept = storedAnswer(status, Buffer.isBuffer(result) ? JSON.parse(result.toString('utf8')) : result, refuseReplay);
+  // the work is committed: a failure to keep its answer must not turn it into an error
+  await mine(services.db.updateTable('idempotency_keys').set({ state: 'done', response_status: kept.status, response_body: JSON.stringify(kept.body) }) as any)
+    .execute()
+    .catch((err: unknown) => services.logger.warn({ err }, 'could not store an idempotent answer'));
+  return { status, body: result };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, ERROR_CODES, errorStatus, type ErrorCode } from '../errors.ts';
-import type { RouteSpec } from './route.ts';
+import { idempotencyOf, type RouteSpec } from './route.ts';
 
 /** The one error body (errors.ts), as the component every error response refers to. */
 export function errorComponent() {
@@ -16,8 +16,10 @@ export function errorComponent() {
           code: { type: 'string', enum: ERROR_CODES },
           message: { type: 'string' },
           param: { type: ['string', 'null'], description: 'the parameter at fault, when one is' },
+          request_id: { type: 'string', description: 'the request, as in the Request-Id header and the server log: quote it to support' },
+          doc_url: { type: 'string', description: "the code's entry in /docs (relative to the server)" },
         },
-        required: ['type', 'code', 'message', 'param'],
+        required: ['type', 'code', 'message', 'param', 'request_id', 'doc_url'],
         additionalProperties: false,
       },
     },
@@ -47,7 +49,7 @@ export function errorCodesOf(r: RouteSpec): ErrorCode[] {
   if (r.scope) add('insufficient_scope');
   if (r.preflight) add('rate_limited');
   if (r.params) add('resource_missing');
-  if (r.idempotent) add('idempotency_key_in_use', 'idempotency_key_reused');
+  if (idempotencyOf(r)) add('idempotency_key_in_use', 'idempotency_key_reused');
   for (const c of r.errors ?? []) add(c);
   return [...codes];
 }

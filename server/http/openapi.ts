@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { errorComponent, errorResponses } from './openapi-errors.ts';
-import type { RouteSpec } from './route.ts';
+import { idempotencyOf, type RouteSpec } from './route.ts';
 import { namedSchemas } from './schemas.ts';
+import { queryJsonSchemas } from './query.ts';
+import { webhookComponents, webhooksSection } from './openapi-webhooks.ts';
+import { addExamples } from './openapi-examples.ts';
 
 /**
  * A request schema as JSON Schema, seen from the client's side (`io: 'input'`). A pipe into an
@@ -13,6 +16,12 @@ const toJson = (schema: z.ZodType) =>
     io: 'input',
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
+      const typed = queryJsonSchemas.get(zodSchema as unknown as z.ZodType);
+      if (typed) {
+        for (const k of Object.keys(jsonSchema)) delete (jsonSchema as Record<string, unknown>)[k];
+        Object.assign(jsonSchema, typed);
+        return;
+      }
       const def = (zodSchema as any)._zod?.def;
       const out = def?.type === 'pipe' ? def.out?._zod?.def : undefined;
       if (out?.type === 'enum') jsonSchema.enum = Object.values(out.entries);
@@ -21,7 +30,8 @@ const toJson = (schema: z.ZodType) =>
 
 const COMPONENT = '#/components/schemas/';
 
-export const operationId = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method}_${r.path.replace(/[/:{}]+/g, '_').replace(/^_|_$/g, '')}`;
+/** `get_v1_orders_id`: the method and the path, in the characters every generator takes. */
+export const operationId = (r: Pick<RouteSpec, 'method' | 'path'>) => `${r.method}_${r.path.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
 
 /** A JSON Schema of the document without the keywords only a standalone schema carries. */
 function bare(schema: Record<string, unknown>) {
@@ -35,8 +45,10 @@ function bare(schema: Record<string, unknown>) {
  */
 function responseSchemas(routes: readonly RouteSpec[]) {
   const registry = z.registry<{ id: string }>();
-  for (const [id, schema] of namedSchemas) registry.add(schema, { id });
-  const idOf = new Map<z.ZodType, string>([...namedSchemas].map(([id, s]) => [s, id]));
+  // the webhook payloads are components too, referring to the same resources
+  const named = new Map([...namedSchemas, ...webhookComponents()]);
+  for (const [id, schema] of named) registry.add(schema, { id });
+  const idOf = new Map<z.ZodType, string>([...named].map(([id, s]) => [s, id]));
   const routeIds = new Map<RouteSpec, string>();
   for (const r of routes) {
     if (!r.response) continue;
@@ -52,9 +64,9 @@ function responseSchemas(routes: readonly RouteSpec[]) {
     schemas: Record<string, Record<string, unknown>>;
   };
   const components: Record<string, unknown> = {};
-  for (const id of namedSchemas.keys()) components[id] = bare(schemas[id]);
+  for (const id of named.keys()) components[id] = bare(schemas[id]);
   const byRoute = new Map<RouteSpec, unknown>();
-  for (const [r, id] of routeIds) byRoute.set(r, namedSchemas.has(id) ? { $ref: COMPONENT + id } : bare(schemas[id]));
+  for (const [r, id] of routeIds) byRoute.set(r, named.has(id) ? { $ref: COMPONENT + id } : bare(schemas[id]));
   return { components, byRoute };
 }
 
@@ -79,7 +91,7 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
     if (r.expand) {
       parameters.push({ name: 'expand[]', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } } });
     }
-    if (r.idempotent) parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+    if (idempotencyOf(r)) parameters.push(IDEMPOTENCY_KEY);
     const status = String(r.status ?? 200);
     const schema = byRoute.get(r);
     const success = r.responseType
@@ -91,7 +103,8 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
       operationId: operationId(r),
       parameters,
       responses: { [status]: success, ...errorResponses(r) },
-      ...(r.auth !== 'none' && { security: [{ [r.auth === 'widget' ? 'widgetKey' : 'secretKey']: r.scope ? [r.scope] : [] }] }),
+      // a keyless route says so (`[]`): "no key" is not "key forgotten" to a generator
+      security: r.auth === 'none' ? [] : [{ [r.auth === 'widget' ? 'widgetKey' : 'secretKey']: r.scope ? [r.scope] : [] }, { bearerKey: r.scope ? [r.scope] : [] }],
       ...(r.scope && { 'x-scope': r.scope }),
       // what a sandbox key may do here (docs/integrators/api.md, "Sandbox keys")
       ...(r.auth !== 'none' && { 'x-sandbox': r.sandbox }),
@@ -100,17 +113,54 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
     if (r.body) op.requestBody = { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: toJson(r.body) } } };
     (paths[path] ??= {})[r.method] = op;
   }
-  return {
+  const doc = tidy({
     openapi: '3.1.0',
-    info: { title: 'comanda restaurant operations API', version: 'v1' },
+    info: {
+      title: 'comanda restaurant operations API',
+      version: 'v1',
+      description: 'The API of a comanda hub (and of its cloud). Every error is one body (`Error`) whose `code` fixes the status; every answer carries a `Request-Id` header.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-comanda' },
+    },
+    // the hub is reached at whatever address the venue gives it: the document's own origin
+    servers: [{ url: '/', description: 'the hub or cloud serving this document' }],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: { Error: errorComponent(), ...components },
       securitySchemes: {
         secretKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'sk_live_… or sk_test_…' },
         widgetKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'wk_… for /public/orders' },
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'the same key as `Authorization: Bearer sk_…` (or `wk_…`)' },
       },
     },
+  });
+  addExamples(doc);
+  return doc;
+}
+
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'The same key and body within 24 h replay the first answer (Idempotent-Replayed: true); another body with it is 422.',
+  schema: { type: 'string', maxLength: 255 },
+};
+
+/** Schema constructs generators and linters trip on, said plainly: a one-choice `oneOf`/`anyOf` is its choice. */
+function tidy<T>(doc: T): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    let o = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) as Record<string, unknown>;
+    for (const key of ['oneOf', 'anyOf'] as const) {
+      const list = o[key];
+      if (Array.isArray(list) && list.length === 1 && typeof list[0] === 'object') {
+        const { [key]: _one, ...rest } = o;
+        o = { ...rest, ...(list[0] as Record<string, unknown>) };
+      }
+    }
+    return o;
   };
+  return walk(doc) as T;
 }

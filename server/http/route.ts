@@ -15,6 +15,7 @@ import { sessionOf } from './session.ts';
 import { expandsPersonal, readExpandParam, validateExpand } from './expand.ts';
 import { withIdempotency, type IdempotencyScope } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
+import { answeredErrorBody } from './error-middleware.ts';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -86,7 +87,12 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   body?: B;
   /** root type for `expand` (see http/expand.ts); routes without it refuse the parameter */
   expand?: string;
-  /** honours Idempotency-Key; the handler then runs inside one transaction with the stored answer */
+  /**
+   * true: honours Idempotency-Key, the handler running inside one transaction with the stored
+   * answer (it must write through `c.db`). Unset: a keyed POST or PATCH honours it too, its
+   * answer stored once the handler's own transactions have committed (see `idempotencyOf`).
+   * false: the route takes no Idempotency-Key.
+   */
   idempotent?: boolean;
   /**
    * An idempotent route whose answer carries a `secret`: the secret is never stored
@@ -157,11 +163,24 @@ function refuseUnknown(known: Set<string> | null, query: Record<string, unknown>
   }
 }
 
+/**
+ * How a route honours Idempotency-Key: every POST and PATCH does (a retried action or
+ * update replays its first answer), those declared `idempotent` in one transaction with
+ * their writes. A keyless route needs its own scope (`idempotencyScope`), else it has none.
+ */
+export function idempotencyOf(spec: Pick<RouteSpec, 'method' | 'auth' | 'idempotent' | 'idempotencyScope' | 'responseType'>): 'transaction' | 'after' | null {
+  if (spec.idempotent === true) return 'transaction';
+  if (spec.idempotent === false || spec.responseType) return null;
+  if (spec.method !== 'post' && spec.method !== 'patch') return null;
+  return spec.auth !== 'none' || spec.idempotencyScope ? 'after' : null;
+}
+
 export function mountRoutes(router: Router, services: Services, specs: readonly RouteSpec[]): void {
   for (const spec of specs) {
     const sandbox = sandboxPolicyOf(spec);
     const querySchema = strictQuery(spec.query);
     const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
+    const idempotency = idempotencyOf(spec);
     router[spec.method](spec.path, async (ctx) => {
       spec.preflight?.(ctx, services);
       // ids and query values never hold a NUL either (see readJsonBody)
@@ -211,7 +230,7 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
       };
       if (spec.approval) call.approve = await approvalOf(call, (body as { manager_pin?: string } | undefined)?.manager_pin);
       const status = spec.status ?? 200;
-      if (spec.idempotent) {
+      if (idempotency) {
         // a person's key across their sessions (a retry after signing in again replays); a key's its own
         const who = caller?.staff ? `usr_${caller.staff.id}` : caller?.keyId;
         const scope = caller
@@ -224,9 +243,11 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
           status,
           (trx: Transaction<DB>) => spec.handler({ ...call, db: trx }),
           spec.refuseReplay as ((answer: unknown) => ApiError) | undefined,
+          idempotency,
         );
         ctx.status = reply.status;
-        ctx.body = reply.body;
+        // a replayed refusal (refuseReplay) names this request, like any other error
+        ctx.body = reply.status >= 400 ? answeredErrorBody(ctx, reply.body as any) : reply.body;
         return;
       }
       const result = await spec.handler(call);

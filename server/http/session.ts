@@ -4,6 +4,7 @@ import { failureLogFor } from '../auth/failure-log.ts';
 import { SignInThrottle } from '../auth/sign-in-throttle.ts';
 import { resolveSession, type SessionLifetime, type StaffSession } from '../domain/staff/sessions.ts';
 import { callerIp, clientKey } from './client-ip.ts';
+import { keyOf } from './api-key-header.ts';
 import { ApiError } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { isLoopbackHost, requireKnownHost } from './hosts.ts';
@@ -43,7 +44,7 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 export async function sessionOf(ctx: Context, services: Services): Promise<StaffSession | null> {
   if (ctx.state.session !== undefined) return ctx.state.session;
   ctx.state.session = null;
-  if (ctx.get('x-api-key')) return null;
+  if (keyOf(ctx)) return null;
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token || token.length > 100) return null;
   requireKnownHost(ctx, services);

@@ -4,6 +4,7 @@ import type { WebhookAttemptsTable } from '../db/tables/webhook-attempts.table.t
 import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.table.ts';
 import { z } from 'zod';
 import { named, unix } from '../http/schemas.ts';
+import { EVENT_TYPES, type EventType } from '../domain/events/types.ts';
 
 export const WebhookAttemptSchema = named(
   'WebhookAttempt',
@@ -34,7 +35,7 @@ export const EventSchema = named(
     id: z.string(),
     object: z.literal('event'),
     created: unix(),
-    type: z.string(),
+    type: z.enum(EVENT_TYPES),
     livemode: z.boolean(),
     status: z.enum(['pending', 'delivered', 'failed', 'no_endpoints']),
     data: z.record(z.string(), z.unknown()),
@@ -72,7 +73,7 @@ export function presentEvent(row: Selectable<EventsTable>, deliveries: Presented
     id: row.id,
     object: 'event',
     created: row.created,
-    type: row.type,
+    type: row.type as EventType,
     livemode: row.livemode === 1,
     status: row.status as Event['status'],
     data: JSON.parse(row.data) as Record<string, unknown>,

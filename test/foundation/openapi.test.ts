@@ -93,14 +93,14 @@ describe('OpenAPI document', () => {
     expect(checkAnswer('GET', '/v1/menu_items/mi_1', 418, 'application/json', {})?.problem).toMatch(/not documented/);
     const refused = { error: { type: 'conflict_error', code: 'invalid_transition', message: 'x', param: null } };
     expect(checkAnswer('GET', '/v1/menu_items/mi_1', 409, 'application/json', refused)?.problem).toMatch(/not documented|does not match/);
-    const missing = { error: { type: 'not_found_error', code: 'resource_missing', message: 'x', param: 'id' } };
+    const missing = { error: { type: 'not_found_error', code: 'resource_missing', message: 'x', param: 'id', request_id: 'req_1', doc_url: '/docs#error-resource_missing' } };
     expect(checkAnswer('GET', '/v1/menu_items/mi_1', 404, 'application/json', missing)).toBeNull();
   });
 
   it('a URL past the HTTP parser\'s limit is refused in the one error shape too (431, documented on every route)', async () => {
     const r = await hub.api.get(`/v1/menu_items?category=${'x'.repeat(20_000)}`);
     expect(r.status).toBe(431);
-    expect(r.body).toEqual({ error: { type: 'invalid_request_error', code: 'request_too_large', message: expect.any(String), param: null } });
+    expect(r.body).toEqual({ error: { type: 'invalid_request_error', code: 'request_too_large', message: expect.any(String), param: null, request_id: expect.stringMatching(/^req_/), doc_url: '/docs#error-request_too_large' } });
     // the server still answers on a new connection
     expect((await hub.api.get('/health', { key: null })).status).toBe(200);
   });

@@ -110,3 +110,22 @@ export function assertConforms(method: string, url: string, status: number, cont
   }
   throw new Error(`OpenAPI: ${wrong.method} ${wrong.path} → ${wrong.status}: ${wrong.problem}\n${JSON.stringify(body).slice(0, 500)}`);
 }
+
+/**
+ * What is wrong with a webhook delivery's body, or null: it must be of the document's
+ * `webhooks` entry for its type (an unknown type is wrong too).
+ */
+export function checkWebhookBody(body: unknown): string | null {
+  const { doc, ajv, validators } = load();
+  const type = (body as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !doc.webhooks?.[type]) return `no webhook in the document for type ${JSON.stringify(type)}`;
+  const ref = `${DOC_ID}#/${pointer('webhooks', type, 'post', 'requestBody', 'content', 'application/json', 'schema')}`;
+  let validate = validators.get(ref);
+  if (!validate) {
+    validate = ajv.getSchema(ref);
+    if (!validate) throw new Error(`no schema at ${ref}`);
+    validators.set(ref, validate);
+  }
+  if (validate(body)) return null;
+  return `${type}: ${(validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`;
+}

@@ -2,7 +2,7 @@ import { ManualClock } from '../../server/clock.ts';
 import type { Config } from '../../server/config.ts';
 import type { Database, Dialect } from '../../server/db/database.ts';
 import { provisionRestaurant } from '../../server/domain/restaurants/provision.ts';
-import { silentLogger } from '../../server/logger.ts';
+import { silentLogger, type Logger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
 import { freshDatabase, reopen } from './db.ts';
 import { assertConforms } from './openapi-conformance.ts';
@@ -82,14 +82,14 @@ export interface TestHub {
 /** A real server on loopback over a fresh database, with one provisioned restaurant. */
 export async function startHub(
   dialect: Dialect,
-  opts: { config?: Partial<Config>; clock?: ManualClock; dataDir?: string; slug?: string } = {},
+  opts: { config?: Partial<Config>; clock?: ManualClock; dataDir?: string; slug?: string; logger?: Logger } = {},
 ): Promise<TestHub> {
   const database = await freshDatabase(dialect, { dataDir: opts.dataDir });
   const clock = opts.clock ?? new ManualClock();
   const server = createServer({
     database,
     clock,
-    logger: silentLogger,
+    logger: opts.logger ?? silentLogger,
     config: { rateLimit: false, guestRateLimit: false, ...opts.config },
   });
   const { url } = await server.listen(0, '127.0.0.1');

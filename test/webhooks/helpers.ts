@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { emitEvent } from '../../server/domain/events/emit.ts';
 import { WEBHOOK_JOBS } from '../../server/features/webhooks.ts';
 import type { TestHub } from '../helpers/server.ts';
+import type { EventType } from '../../server/domain/events/types.ts';
 
 export interface Received {
   id: string;
@@ -79,7 +80,7 @@ export class Receiver {
 }
 
 /** Emits one event through the real outbox path (a transaction, the fan-out hook, the commit wake-up). */
-export async function emit(hub: TestHub, type = 'order.created', opts: { livemode?: boolean; restaurantId?: string; object?: unknown } = {}) {
+export async function emit(hub: TestHub, type: EventType = 'order.created', opts: { livemode?: boolean; restaurantId?: string; object?: unknown } = {}) {
   const actor = { restaurantId: opts.restaurantId ?? hub.restaurant.id, livemode: opts.livemode ?? true, now: hub.clock.now() };
   return hub.server.services.tx.run((trx) =>
     emitEvent(trx, actor, type, opts.object ?? { id: `ord_test${Math.random().toString(36).slice(2, 8)}`, object: 'order', total: 1234 }),

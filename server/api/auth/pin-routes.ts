@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyOf } from '../../http/api-key-header.ts';
 import { failureLogFor } from '../../auth/failure-log.ts';
 import { FailureWindow } from '../../auth/failure-window.ts';
 import { checkPin, PIN_PATTERN } from '../../domain/staff/pins.ts';
@@ -38,7 +39,7 @@ function personGuard(services: Services): FailureWindow {
 async function serviceTablet(c: Call<any, any, any>) {
   const tablet = await tabletOfToken(c.services.db, c.ctx.cookies.get(PIN_DEVICE_COOKIE), c.services.clock.now());
   if (tablet) return tablet;
-  const key = c.ctx.get('x-api-key');
+  const key = keyOf(c.ctx);
   if (key && (await restaurantOfDeviceKey(c.services, key))) {
     throw new ApiError('insufficient_scope', 'A kitchen or expo screen does not sign staff in: a manager trusts a service tablet for PINs at /app/service.');
   }

@@ -10,6 +10,7 @@ import { listParams } from '../../http/query.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { deliveriesByEvent, EventSchema, presentEvent } from '../../presenters/events.ts';
 import { listOf } from '../../http/schemas.ts';
+import { eventType } from '../webhooks/schema.ts';
 
 const tag = 'Events';
 
@@ -38,7 +39,7 @@ export const routes: RouteSpec[] = [
     auth: 'secret',
     sandbox: 'own_mode',
     scope: 'events:read',
-    query: z.object({ ...listParams(), type: z.string().min(1).max(100).optional() }),
+    query: z.object({ ...listParams(), type: eventType.optional() }),
     handler: async (c) => {
       const actor = c.actor();
       let qb = c.db
@@ -46,7 +47,11 @@ export const routes: RouteSpec[] = [
         .selectAll()
         .where('restaurant_id', '=', actor.restaurantId)
         .where('livemode', '=', actor.livemode ? 1 : 0);
-      if (c.query.type) qb = qb.where('type', '=', c.query.type);
+      const type = c.query.type;
+      if (type === '*' || type === undefined) {
+        // every type
+      } else if (type.endsWith('.*')) qb = qb.where('type', 'like', `${type.slice(0, -1)}%`);
+      else qb = qb.where('type', '=', type);
       const page = await paginate(qb, { ...c.query, keys: NEWEST_FIRST('events'), url: '/v1/events' });
       return mapPage(page, (rows) => present(c.db, actor.restaurantId, rows));
     },

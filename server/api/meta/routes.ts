@@ -5,7 +5,7 @@ import { named } from '../../http/schemas.ts';
 
 const OpenApiDocumentSchema = named(
   'OpenApiDocument',
-  z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }) }).catchall(z.unknown()),
+  z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).catchall(z.unknown()) }).catchall(z.unknown()),
 );
 const HealthSchema = named('Health', z.object({ status: z.literal('ok'), role: z.enum(['hub', 'cloud']), dialect: z.enum(['sqlite', 'postgres']) }));
 

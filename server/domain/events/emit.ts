@@ -3,6 +3,7 @@ import { insertCompleteRecord } from '../../db/records.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
+import type { EventType } from './types.ts';
 
 /** What a hook decides before the event is stored: its status, and what to write once it is. */
 export interface EventPlan {
@@ -29,7 +30,7 @@ export function onEventEmitted(hook: EventHook): void {
 export async function emitEvent(
   trx: Executor,
   actor: Actor,
-  type: string,
+  type: EventType,
   object: unknown,
   extra: Record<string, unknown> = {},
 ) {

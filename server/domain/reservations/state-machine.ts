@@ -1,5 +1,6 @@
 import type { ReservationStatus, ReservationsTable } from '../../db/tables/reservations.table.ts';
 import { ApiError } from '../../errors.ts';
+import type { EventType } from '../events/types.ts';
 
 /**
  * Every allowed move, in one place. The lifecycle runs pending → confirmed → arrived →
@@ -27,7 +28,7 @@ export const STAMPED_ON_ENTRY: Partial<Record<ReservationStatus, 'arrived_at' | 
   cancelled: 'cancelled_at',
 };
 
-export function eventFor(to: ReservationStatus): string {
+export function eventFor(to: ReservationStatus): EventType {
   if (to === 'cancelled') return 'reservation.cancelled';
   if (to === 'no_show') return 'reservation.no_show';
   return 'reservation.updated';

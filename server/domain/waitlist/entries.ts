@@ -15,6 +15,7 @@ import { enqueueMessage } from '../guest/outbox.ts';
 import { buildNotice } from './notice.ts';
 import { estimateWaitMinutes, seatingPace, type Queue } from './estimate.ts';
 import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
+import type { EventType } from '../events/types.ts';
 
 type Status = WaitlistEntriesTable['status'];
 export const ACTIVE: Status[] = ['waiting', 'notified'];
@@ -112,7 +113,7 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
   return row;
 }
 
-const EVENT_OF: Record<Status, string> = {
+const EVENT_OF: Record<Status, EventType> = {
   waiting: 'waitlist.joined',
   notified: 'waitlist.notified',
   seated: 'waitlist.seated',

@@ -11,6 +11,7 @@ import type { EventPlan } from '../events/emit.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { sendingSide } from './hand-off.ts';
+import { eventMatches } from '../events/types.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -80,7 +81,7 @@ export async function fanOut(
 ): Promise<EventPlan> {
   let side = as ?? sendingSide(trx, event.restaurantId);
   const endpoints = await enabledEndpoints(trx, event.restaurantId, event.livemode);
-  const wanted = endpoints.filter((e) => e.types.includes('*') || e.types.includes(event.type));
+  const wanted = endpoints.filter((e) => eventMatches(e.types, event.type));
   // a restaurant with no hub on this cloud: its `hub` endpoints have no one else to send them
   if (side === 'cloud' && wanted.some((e) => e.sentBy === 'hub') && !(await hasLinkedHub(trx, event.restaurantId))) side = 'all';
   const targets = side === 'all' ? wanted : wanted.filter((e) => e.sentBy === side);

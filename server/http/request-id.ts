@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import type { Logger } from '../logger.ts';
+
+/**
+ * Every answer names its request (`Request-Id`, and `request_id` in an error body), and the
+ * request's log line carries the same id, so a venue can quote it to support and support can
+ * find the line. Made here, never taken from the request: a client cannot plant one.
+ */
+export const newRequestId = () => `req_${randomBytes(12).toString('base64url')}`;
+
+export function requestIdOf(ctx: Context): string {
+  return (ctx.state.requestId ??= newRequestId());
+}
+
+/**
+ * Sets the header and writes the request's one log line: a refusal (4xx) at info, anything
+ * else at debug (LOG_LEVEL=debug). A 5xx is logged by the error middleware, with its error.
+ */
+export function requestIdMiddleware(logger: Logger) {
+  return async (ctx: Context, next: Next) => {
+    const id = requestIdOf(ctx);
+    ctx.set('Request-Id', id);
+    const started = Date.now();
+    try {
+      await next();
+    } finally {
+      const status = ctx.status;
+      const level = status >= 500 ? null : status >= 400 ? 'info' : 'debug';
+      if (level && logger.isLevelEnabled(level)) {
+        const code = status >= 400 ? (ctx.body as { error?: { code?: string } } | undefined)?.error?.code : undefined;
+        logger[level]({ request_id: id, method: ctx.method, path: ctx.path, status, ms: Date.now() - started, ...(code && { code }) }, 'request');
+      }
+    }
+  };
+}
