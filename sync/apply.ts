@@ -214,7 +214,18 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   const decided = new Set<string>();
 
   const life = rule.lifecycle;
-  if (life) {
+  // A check merged into another stays merged (cancelled, `merged_into`), on both sides, whatever
+  // the other side did to it apart: its lines and money are the survivor's, and what the other
+  // side aimed at it follows them (sync/merge-redirect.ts). A completion made apart used to
+  // win by rank and erase the link to the survivor.
+  if (life && c.table === 'orders' && (local.merged_into != null || (c.data.merged_into != null && (asked.includes('merged_into') || asked.includes(life.column))))) {
+    if (local.merged_into == null) {
+      patch[life.column] = c.data[life.column];
+      for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    }
+    decided.add(life.column);
+    life.follows.forEach((f) => decided.add(f));
+  } else if (life) {
     const mine = rankOf(life, local[life.column]);
     const theirs = rankOf(life, c.data[life.column]);
     const inChange = asked.includes(life.column);
