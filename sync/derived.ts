@@ -49,7 +49,9 @@ export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): 
   await runHooksForOrders(trx, ctx, t);
   const counted = new Set([...t.orders.keys(), ...t.paid, ...survivors]);
   await countPaymentsAgain(trx, ctx, counted);
-  await reopenOwing(trx, ctx, counted);
+  // only checks whose money this batch moved: a check completed with no payment recorded
+  // (paid outside comanda, the demo's history) is not reopened
+  await reopenOwing(trx, ctx, [...t.paid, ...survivors]);
   await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
   for (const c of t.unapplied) {

@@ -94,9 +94,15 @@ export async function reopenOwing(trx: Executor, ctx: ApplyContext, orderIds: It
       .where('id', 'in', ids.slice(i, i + 500))
       .where('status', '=', 'completed')
       .execute();
-    for (const o of done) {
+    const owing = done.filter((o) => balanceOf(o).amount_due > 0);
+    if (owing.length === 0) continue;
+    // money is kept for a check once it has a payment; one completed without any was paid outside comanda
+    const withPayments = new Set(
+      (await trx.selectFrom('payments').select('order_id').distinct().where('order_id', 'in', owing.map((o) => o.id)).execute()).map((x) => x.order_id),
+    );
+    for (const o of owing) {
+      if (!withPayments.has(o.id)) continue;
       const { amount_due } = balanceOf(o);
-      if (amount_due <= 0) continue;
       await updateRecord(trx, 'orders', o, { status: 'served', completed_at: null, updated: now });
       await recordConflict(trx, ctx, OWING_AFTER_SYNC, 'orders', [o.id], { total: Number(o.total), amount_paid: Number(o.amount_paid), amount_due });
     }
