@@ -18,7 +18,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const started = Date.now();
       let passed = 0;
       for (let i = 0; i < runs; i++) {
-        const seed = process.env.FUZZ_SEED && runs === 1 ? first : first + i * 7919;
+        const seed = first + i * 7919;
         await fuzzRun(seed, ops, process.env.FUZZ_VERBOSE ? (l) => console.log(l) : undefined);
         passed++;
         if (runs > 1) console.log(`sync fuzz: seed ${seed} passed (${passed}/${runs}, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
