@@ -70,9 +70,9 @@ async function rebillWhole(trx: Executor, orderId: string, now: number): Promise
   const order = await trx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
   const lines = await trx.selectFrom('order_items').selectAll().where('order_id', '=', orderId).execute();
   const totals = totalsOf(lines, order);
-  const paid = await countPaid(trx, orderId);
+  const counted = await countPaid(trx, orderId);
   const patch: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries({ ...totals, amount_paid: paid })) if (Number(order[k as keyof OrderRow]) !== v) patch[k] = v;
+  for (const [k, v] of Object.entries({ ...totals, ...counted })) if (Number(order[k as keyof OrderRow]) !== v) patch[k] = v;
   if (Object.keys(patch).length) await updateRecord(trx, 'orders', order, { ...patch, updated: now });
 }
 

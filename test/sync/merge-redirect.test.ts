@@ -6,7 +6,7 @@ import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.
  * Service on both sides while apart, money in the right place after (issue 45, items 1–2): a
  * merge is a redirect on both sides, and a check is completed only when it owes nothing.
  */
-describe('cloud sync: merged checks and money owed', () => {
+describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () => {
   let p: Pair | undefined;
   afterEach(async () => {
     await p?.close();
@@ -44,7 +44,8 @@ describe('cloud sync: merged checks and money owed', () => {
 
     goOnline(pair.hub);
     const { ok, report } = await converged(pair);
-    expect(report?.differences).toEqual([]);
+    const status = async () => JSON.stringify([(await pair.hub.api.get('/v1/sync/status')).body, (await pair.cloudApi.get('/v1/sync/status')).body]);
+    expect(report?.differences, await status()).toEqual([]);
     expect(ok).toBe(true);
 
     for (const api of [pair.hub.api, pair.cloudApi]) {
