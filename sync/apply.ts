@@ -14,11 +14,12 @@ import {
 import { isUniqueViolation } from '../server/errors.ts';
 import type { DB, RecordTable } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
-import { MERGE_RULES, isSyncedTable, rankOf, type TableRule } from './merge-rules.ts';
+import { MERGE_RULES, isSyncedTable, rankOf, type SyncedTable, type TableRule } from './merge-rules.ts';
+import { PREFIXES } from '../server/ids.ts';
 import type { WireChange } from './protocol.ts';
 import { mergeCustomers } from './customers-merge.ts';
 import { afterApply, type Touched } from './derived.ts';
-import { columnsOf } from './columns.ts';
+import { columnInfoOf, type ColumnInfo } from './columns.ts';
 import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export type { ApplyContext } from './apply-context.ts';
@@ -214,7 +215,18 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   const decided = new Set<string>();
 
   const life = rule.lifecycle;
-  if (life) {
+  // A check merged into another stays merged (cancelled, `merged_into`), on both sides, whatever
+  // the other side did to it apart: its lines and money are the survivor's, and what the other
+  // side aimed at it follows them (sync/merge-redirect.ts). A completion made apart used to
+  // win by rank and erase the link to the survivor.
+  if (life && c.table === 'orders' && (local.merged_into != null || (c.data.merged_into != null && (asked.includes('merged_into') || asked.includes(life.column))))) {
+    if (local.merged_into == null) {
+      patch[life.column] = c.data[life.column];
+      for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    }
+    decided.add(life.column);
+    life.follows.forEach((f) => decided.add(f));
+  } else if (life) {
     const mine = rankOf(life, local[life.column]);
     const theirs = rankOf(life, c.data[life.column]);
     const inChange = asked.includes(life.column);
@@ -424,15 +436,30 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
     // no command removes a restaurant: a change that does is forged or broken, and applied it
     // would leave the venue's orders without their restaurant (every later order refused)
     if (c.table === 'restaurants' && c.op === 'delete') throw new ApiError('sync_batch_invalid', 'A batch cannot remove a restaurant.', 'op');
-    const cols = await columnsOf(trx, c.table);
+    const cols = await columnInfoOf(trx, c.table);
     for (const k of Object.keys(c.data)) {
       if (!cols.has(k)) throw new ApiError('sync_batch_invalid', `Table ${c.table} has no column ${k}.`, 'data');
     }
     // a change carries the whole row as it left it, whatever columns it set
     if (Object.keys(c.data).length !== cols.size) throw new ApiError('sync_batch_invalid', `A change of ${c.table} must carry the whole row.`, 'data');
+    // every value as its column takes it: refused here, named, rather than failing the
+    // write (a 500 the hub would send again for ever) or stored as something else
+    if (c.op !== 'delete') for (const [k, info] of cols) checkValue(c, k, info);
     if (c.table === 'restaurants' && ctx.role === 'cloud') await checkSlugs(trx, ctx, c);
   }
   await checkOwners(trx, ctx, changes);
+}
+
+/** A value of a change fits its column: not null where the column requires one, a number or a string as the column holds. */
+function checkValue(c: WireChange, col: string, info: ColumnInfo): void {
+  const v = c.data[col];
+  const where = `change ${c.op_id} (${c.table} ${c.row_id})`;
+  if (v === null || v === undefined) {
+    if (!info.nullable) throw new ApiError('sync_batch_invalid', `In ${where}, ${col} is required but null.`, 'data');
+    return;
+  }
+  const fits = info.kind === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+  if (!fits) throw new ApiError('sync_batch_invalid', `In ${where}, ${col} must be ${info.kind === 'number' ? 'a number' : 'text'}.`, 'data');
 }
 
 /**
@@ -475,6 +502,12 @@ async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange
     for (const [col, ref] of Object.entries(WRITE_RULES[c.table as keyof typeof WRITE_RULES].references ?? {})) {
       for (const id of idsIn(c, col, ref.many === true)) name(ref.table, id);
     }
+    // every other value that names a row (by its id's shape, whatever its column is called:
+    // `refunded_by`, `counted_by`, `resolved_by`, a conflict's `row_ids`) is checked the same way
+    for (const [col, v] of Object.entries(c.data)) {
+      if (col === 'id' || col === 'restaurant_id' || typeof v !== 'string') continue;
+      for (const [table, id] of rowIdsIn(v)) name(table, id);
+    }
   }
   // one statement for every table named (500 ids at most): only the rows of another
   // restaurant come back, so the answer is empty when the batch is clean
@@ -490,6 +523,57 @@ async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange
     const theirs = (await unionAll(parts).execute())[0] as { t: string; id: string } | undefined;
     if (theirs) throw new ApiError('sync_restaurant_mismatch', `The batch names a row of another restaurant (${theirs.t} ${theirs.id}).`);
   }
+}
+
+/** The synced table of each id prefix (server/ids.ts). */
+const TABLE_OF_PREFIX: Readonly<Record<string, SyncedTable>> = {
+  [PREFIXES.restaurant]: 'restaurants',
+  [PREFIXES.apiKey]: 'api_keys',
+  [PREFIXES.user]: 'users',
+  [PREFIXES.station]: 'stations',
+  [PREFIXES.menuCategory]: 'menu_categories',
+  [PREFIXES.menuItem]: 'menu_items',
+  [PREFIXES.modifierGroup]: 'modifier_groups',
+  [PREFIXES.table]: 'tables',
+  [PREFIXES.customer]: 'customers',
+  [PREFIXES.order]: 'orders',
+  [PREFIXES.orderItem]: 'order_items',
+  [PREFIXES.reservation]: 'reservations',
+  [PREFIXES.event]: 'events',
+  [PREFIXES.webhookEndpoint]: 'webhook_endpoints',
+  [PREFIXES.printer]: 'printers',
+  [PREFIXES.shift]: 'shifts',
+  [PREFIXES.inventoryItem]: 'inventory_items',
+  [PREFIXES.waitlistEntry]: 'waitlist_entries',
+  [PREFIXES.feedback]: 'feedback',
+  [PREFIXES.qrCode]: 'qr_codes',
+  [PREFIXES.delivery]: 'deliveries',
+  [PREFIXES.syncResolution]: 'sync_resolutions',
+  [PREFIXES.payment]: 'payments',
+  [PREFIXES.refund]: 'payment_refunds',
+  [PREFIXES.cashCount]: 'cash_counts',
+};
+const ROW_ID = /^([a-z]+)_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** The rows a text value names: itself when it is a row id, or the row ids of a JSON list. */
+function rowIdsIn(v: string): [SyncedTable, string][] {
+  const one = (s: unknown): [SyncedTable, string] | null => {
+    if (typeof s !== 'string') return null;
+    const m = ROW_ID.exec(s);
+    const table = m ? TABLE_OF_PREFIX[m[1]!] : undefined;
+    return table ? [table, s] : null;
+  };
+  if (v.startsWith('[')) {
+    let list: unknown;
+    try {
+      list = JSON.parse(v);
+    } catch {
+      return [];
+    }
+    return Array.isArray(list) ? list.map(one).filter((x): x is [SyncedTable, string] => x !== null) : [];
+  }
+  const hit = one(v);
+  return hit ? [hit] : [];
 }
 
 /** One statement of several selects of the same columns (one per table of a chunk). */

@@ -6,6 +6,8 @@ import type { ApplyContext } from './apply-context.ts';
 import { recordConflict } from './derived.ts';
 
 export const CUSTOMER_MERGE = 'customer_merge';
+/** a merged customer's other email or phone, which the survivor has no room for */
+export const CUSTOMER_CONTACT = 'customer_contact';
 
 /** Rows that name a customer, repointed to the survivor of a merge. */
 const REFERRING = ['orders', 'reservations', 'waitlist_entries'] as const;
@@ -139,6 +141,15 @@ async function merge(trx: Executor, ctx: ApplyContext, survivor: Customer, loser
   if (Object.keys(learned).length) await updateRecord(trx, 'customers', { id: survivor.id, restaurant_id: ctx.restaurantId }, learned);
   await moveReferences(trx, ctx, loser.id, survivor.id);
   await recordConflict(trx, ctx, CUSTOMER_MERGE, 'customers', [survivor.id, loser.id], { survivor: survivor.id, merged: loser.id, matched_by: matchedBy });
+  // a customer holds one email and one phone: the other's different one is not dropped in
+  // silence but listed for a person, who keeps the right one in the back office
+  const other: Record<string, string> = {};
+  if (survivor.email && loser.email && survivor.email !== loser.email) other.email = loser.email;
+  if (survivor.phone && loser.phone && survivor.phone !== loser.phone) other.phone = loser.phone;
+  if (Object.keys(other).length) {
+    const kept = Object.fromEntries(Object.keys(other).map((k) => [k, survivor[k as 'email' | 'phone']]));
+    await recordConflict(trx, ctx, CUSTOMER_CONTACT, 'customers', [survivor.id, loser.id], { survivor: survivor.id, merged: loser.id, kept, other });
+  }
 }
 
 /** Every row naming `from` names `to`; the roll-ups move with them, and the survivor's points follow its spend. */

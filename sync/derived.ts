@@ -10,6 +10,10 @@ import type { ApplyContext } from './apply-context.ts';
 import type { WireChange } from './protocol.ts';
 import type { OrderItemRow } from '../server/db/tables/order-items.table.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';
+import { recordConflict } from './record-conflict.ts';
+
+export { recordConflict };
+import { redirectMerged, reopenOwing } from './merge-redirect.ts';
 
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
 export interface Touched {
@@ -39,8 +43,15 @@ export const HOLDING: ReservationStatus[] = ['pending', 'confirmed', 'arrived', 
  * the rules could not settle alone is listed for a person.
  */
 export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): Promise<void> {
+  // what the other side aimed at a check merged away lands on its survivor first: the bills
+  // and payments counted next are then the survivor's
+  const survivors = await redirectMerged(trx, ctx, [...t.orders.keys(), ...t.paid]);
   await runHooksForOrders(trx, ctx, t);
-  await countPaymentsAgain(trx, ctx, new Set([...t.orders.keys(), ...t.paid]));
+  const counted = new Set([...t.orders.keys(), ...t.paid, ...survivors]);
+  await countPaymentsAgain(trx, ctx, counted);
+  // only checks whose money this batch moved: a check completed with no payment recorded
+  // (paid outside comanda, the demo's history) is not reopened
+  await reopenOwing(trx, ctx, [...t.paid, ...survivors]);
   await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
   for (const c of t.unapplied) {
@@ -151,21 +162,4 @@ async function findDoubleBookings(trx: Executor, ctx: ApplyContext, ids: Set<str
       await recordConflict(trx, ctx, 'double_booking', 'reservations', [r.id, o.id], { table_id: r.table_id, starts_at: r.starts_at });
     }
   }
-}
-
-export async function recordConflict(trx: Executor, ctx: ApplyContext, kind: string, table: string, rowIds: string[], detail: unknown): Promise<void> {
-  await trx
-    .insertInto('sync_conflicts')
-    .values({
-      id: newId(PREFIXES.syncConflict),
-      restaurant_id: ctx.restaurantId,
-      kind,
-      table_name: table,
-      row_ids: JSON.stringify([...rowIds].sort()),
-      detail: JSON.stringify(detail),
-      resolved_at: null,
-      created: Math.floor(ctx.now / 1000),
-    })
-    .onConflict((oc) => oc.columns(['kind', 'row_ids']).doNothing())
-    .execute();
 }

@@ -67,7 +67,8 @@ export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
 export const NOT_REFERENCES: Readonly<Record<string, readonly string[]>> = {
   // the delivery provider's own id for it
   deliveries: ['external_id'],
-  // the rows of a conflict, matched within the restaurant (sync/conflicts.ts)
+  // the rows of a conflict, of several tables (sync/conflicts.ts): checked by their ids' shape,
+  // as every value that names a row is (sync/apply.ts rowIdsIn)
   sync_resolutions: ['row_ids'],
 };
 

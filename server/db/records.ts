@@ -281,10 +281,15 @@ const LOG_COLUMNS = [
   ['fields', 'text'],
 ] as const;
 
+/** How many columns each table has, learned from a row read back (insertRecords). */
+const widths = new Map<string, number>();
+
 /**
  * Many new records of one table at once (imports, demo history): multi-row INSERTs in
  * chunks, and one change-log entry per row, exactly as insertRecord would append them.
- * Rows must carry every column; they are stored (and logged) as given.
+ * A change carries the whole row (the other node refuses less), so local rows that leave
+ * columns to their defaults (kysely lets a nullable or generated column be left out) are
+ * read back as stored and logged so; rows as wide as the table are logged as given.
  */
 export async function insertRecords<T extends RecordTable>(
   trx: Executor,
@@ -293,6 +298,21 @@ export async function insertRecords<T extends RecordTable>(
   /** per row, where it came from when sync applies other nodes' inserts in bulk */
   from?: Provenance[],
 ): Promise<void> {
+  if (rows.length === 0) return;
+  const width = widths.get(table);
+  if (!from && (width === undefined || rows.some((r) => Object.keys(r).length < width))) {
+    const stored = new Map<string, Record<string, unknown>>();
+    for (let i = 0; i < rows.length; i += 500) {
+      for (const r of await insertRows(trx, table, rows.slice(i, i + 500) as Record<string, unknown>[], true)) stored.set(String(r.id), r);
+    }
+    const whole = rows.map((r) => stored.get(String((r as { id: unknown }).id))!);
+    widths.set(table, Object.keys(whole[0]).length);
+    await logChanges(
+      trx,
+      whole.map((row) => ({ table, op: 'insert' as const, row: row as LogRow, data: JSON.stringify(row), fields: null, from: undefined })),
+    );
+    return;
+  }
   await writeRecords(
     trx,
     rows.map((row, i) => ({ op: 'insert' as const, table, row: row as Record<string, unknown>, from: from?.[i] })),

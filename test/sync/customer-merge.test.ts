@@ -8,7 +8,7 @@ import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.
  * same one on both nodes, with every order pointing to it, and the merge listed in the sync
  * status of both.
  */
-describe('the same guest made on both sides while apart', () => {
+describe('the same guest made on both sides while apart', { timeout: 120_000 }, () => {
   let p: Pair | undefined;
   afterEach(async () => {
     await p?.close();
@@ -51,6 +51,30 @@ describe('the same guest made on both sides while apart', () => {
     for (const api of [pair.hub.api, pair.cloudApi]) {
       const status = (await api.get('/v1/sync/status')).body;
       expect(status.conflicts).toContainEqual(expect.objectContaining({ kind: 'customer_merge', table: 'customers', row_ids: [survivor, merged].sort() }));
+    }
+  });
+
+  it('merged by phone, the other guest’s different email is listed for a person (customer_contact), on both nodes', async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    await pair.link();
+    await goOffline(pair.hub);
+    const order = async (api: typeof pair.hub.api, guest: Record<string, string>) => {
+      const r = await api.post('/v1/orders', { type: 'takeout', status: 'placed', items: [{ menu_item: menu.water, quantity: 1 }], ...guest });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    };
+    await order(pair.hub.api, { customer_name: 'Bea Conti', customer_phone: '030 7654321', customer_email: 'bea@home.example' });
+    await order(pair.cloudApi, { customer_name: 'Bea Conti', customer_phone: '+49 30 7654321', customer_email: 'bea.conti@work.example' });
+    goOnline(pair.hub);
+    const done = await converged(pair);
+    expect(done.ok, JSON.stringify(done.report?.differences)).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const status = (await api.get('/v1/sync/status')).body;
+      const contact = status.conflicts.find((c: any) => c.kind === 'customer_contact');
+      expect(contact, JSON.stringify(status.conflicts)).toBeDefined();
+      expect([contact.detail.kept.email, contact.detail.other.email].sort()).toEqual(['bea.conti@work.example', 'bea@home.example']);
+      const kept = (await api.get(`/v1/customers/${contact.detail.survivor}`)).body;
+      expect(kept.email).toBe(contact.detail.kept.email);
     }
   });
 });

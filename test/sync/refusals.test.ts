@@ -5,6 +5,7 @@ import { createInvite } from '../../sync/cloud.ts';
 import { linkHub } from '../../sync/link.ts';
 import { MAX_BATCH_BYTES, PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { startHub } from '../helpers/server.ts';
+import { columnInfoOf } from '../../sync/columns.ts';
 import { startPair, type Pair, logEntries } from './helpers.ts';
 
 /** A raw sync request, as a hub (or an attacker) would send it. */
@@ -161,6 +162,52 @@ describe('cloud sync: what the cloud refuses, applying nothing', () => {
     }
     expect((await send(p.cloud.url, '/push', null, credential, { raw: Buffer.from('{not json') })).status).toBe(400);
     expect((await send(p.cloud.url, '/push', null, credential, { raw: Buffer.from('garbage'), gzip: false })).status).toBe(400);
+    expect(await cloudLog()).toBe(before);
+  });
+
+  /** A whole row of `table` for a forged change: every column filled as its type takes it, then `over`. */
+  const rowOf = async (table: string, over: Record<string, unknown>) => {
+    const cols = await columnInfoOf(p.cloud.server.services.db, table);
+    const row: Record<string, unknown> = {};
+    for (const [c, info] of cols) row[c] = info.nullable ? null : info.kind === 'number' ? 1 : 'x';
+    return { ...row, restaurant_id: p.hub.restaurant.id, ...over };
+  };
+
+  it('a null in a required column, an object for text or text for a number is 400 sync_batch_invalid naming the change, and the next batch still applies', async () => {
+    const before = await cloudLog();
+    const at = await cursorNow();
+    for (const data of [{ name: null }, { key: null }, { name: { text: 'Forged' } }, { name: ['Forged'] }, { position: 'first' }, { is_active: true }]) {
+      const bad = change({ origin_seq: at + 1 }, data);
+      const res = await push([bad], { after: at });
+      expect(res.status, JSON.stringify(data)).toBe(400);
+      expect(res.body.error.code).toBe('sync_batch_invalid');
+      expect(res.body.error.message).toContain(bad.op_id);
+      expect(res.body.error.message).toContain(Object.keys(data)[0]);
+    }
+    expect(await cloudLog()).toBe(before);
+    const good = await push([change({ origin_seq: at + 1, row_id: 'stn_fine' }, { id: 'stn_fine', key: 'fine' })], { after: at });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    expect(await p.cloud.server.services.db.selectFrom('stations').select('name').where('id', '=', 'stn_fine').executeTakeFirst()).toEqual({ name: 'Forged' });
+  });
+
+  it('a column naming another restaurant’s row is 403 whatever it is called (refunded_by, counted_by, resolved_by, row_ids)', async () => {
+    const otherUser = (await p.cloud.server.services.db.selectFrom('users').select('id').where('restaurant_id', '=', p.cloud.restaurant.id).executeTakeFirstOrThrow()).id;
+    await p.cloud.server.services.db.insertInto('tables').values((await rowOf('tables', { id: 'tbl_01ARZ3NDEKTSV4RRFFQ69G5FAV', restaurant_id: p.cloud.restaurant.id, number: 4242, status: 'available' })) as any).execute();
+    const before = await cloudLog();
+    const at = await cursorNow();
+    const cases: [string, string, Record<string, unknown>][] = [
+      ['payment_refunds', 're_forged', { refunded_by: otherUser }],
+      ['cash_counts', 'cc_forged', { counted_by: otherUser }],
+      ['sync_resolutions', 'sres_forged', { resolved_by: otherUser }],
+      ['sync_resolutions', 'sres_forged', { row_ids: JSON.stringify(['tbl_01ARZ3NDEKTSV4RRFFQ69G5FAV']) }],
+    ];
+    for (const [table, id, over] of cases) {
+      const data = await rowOf(table, { id, ...over });
+      const forged = { ...change({ origin_seq: at + 1, table, row_id: id }), data };
+      const refused = await push([forged], { after: at });
+      expect(refused.status, `${table} ${JSON.stringify(over)}: ${JSON.stringify(refused.body)}`).toBe(403);
+      expect(refused.body.error.code).toBe('sync_restaurant_mismatch');
+    }
     expect(await cloudLog()).toBe(before);
   });
 

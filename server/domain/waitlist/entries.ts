@@ -142,9 +142,12 @@ export async function moveEntry(
   // Claim the row as it was read first: a concurrent move of the same entry (it holds the
   // row lock until commit) leaves nothing to claim, and this one is refused. That includes a
   // re-notify, which restarts the expiry clock: an expiry read before it must not act.
+  // The claim writes nothing (a column set to itself): a value set here, behind the change
+  // log, would already be stored when updateRecord compares, so its change would not claim
+  // it and the other node would keep its own `updated` for good (issue 45).
   let claim = trx
     .updateTable('waitlist_entries')
-    .set({ updated: now })
+    .set((eb) => ({ updated: eb.ref('updated') }))
     .where('id', '=', entry.id)
     .where('restaurant_id', '=', entry.restaurant_id)
     .where('status', '=', entry.status);

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedMenu } from '../orders/fixtures.ts';
+import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+
+/**
+ * Service on both sides while apart, money in the right place after (issue 45, items 1–2): a
+ * merge is a redirect on both sides, and a check is completed only when it owes nothing.
+ */
+describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () => {
+  let p: Pair | undefined;
+  afterEach(async () => {
+    await p?.close();
+    p = undefined;
+  });
+
+  const setup = async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    const newCheck = async (table: string) => {
+      const o = (await pair.hub.api.post('/v1/orders', { type: 'dine_in', table, items: [{ menu_item: menu.pasta, quantity: 2 }] })).body;
+      return (await pair.hub.api.patch(`/v1/orders/${o.id}`, { status: 'placed' })).body;
+    };
+    const one = await newCheck(menu.table);
+    const two = await newCheck(menu.table2);
+    await pair.link();
+    expect((await converged(pair)).ok).toBe(true);
+    await goOffline(pair.hub);
+    return { pair, menu, one, two };
+  };
+
+  const conflictsOf = async (api: Pair['cloudApi']) => (await api.get('/v1/sync/status')).body.conflicts as any[];
+
+  it('a round added to and a payment taken on a check merged away on the other side land on its survivor, listed', async () => {
+    const { pair, menu, one, two } = await setup();
+    // the hub merges table 2's check into table 1's; apart from it, an integration on the cloud adds a round to table 2 and pays it in full
+    pair.hub.clock.advance(1000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    pair.cloud.clock.advance(2000);
+    const round = await pair.cloudApi.post(`/v1/orders/${two.id}/items`, { items: [{ menu_item: menu.pasta, quantity: 1 }] });
+    expect(round.status, JSON.stringify(round.body)).toBe(201);
+    const due = (await pair.cloudApi.get(`/v1/orders/${two.id}`)).body.amount_due;
+    const paid = await pair.cloudApi.post(`/v1/orders/${two.id}/payments`, { method: 'card', amount: due });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    const status = async () => JSON.stringify([(await pair.hub.api.get('/v1/sync/status')).body, (await pair.cloudApi.get('/v1/sync/status')).body]);
+    expect(report?.differences, await status()).toEqual([]);
+    expect(ok).toBe(true);
+
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const merged = (await api.get(`/v1/orders/${two.id}`)).body;
+      expect(merged).toMatchObject({ status: 'cancelled', total: 0, amount_paid: 0 });
+      const survivor = (await api.get(`/v1/orders/${one.id}`)).body;
+      // 2 + 2 pasta from the two checks, 1 more from the cloud's round; the cloud's payment counted here
+      expect(survivor.items.filter((l: any) => !l.voided_at).reduce((n: number, l: any) => n + l.quantity, 0)).toBe(5);
+      expect(survivor.amount_paid).toBe(due);
+      expect(survivor.amount_due).toBe(Math.max(0, survivor.total - due));
+      expect(survivor.amount_due).toBeGreaterThan(0);
+      expect(survivor.status).not.toBe('completed');
+      expect((await api.get(`/v1/payments?order=${one.id}`)).body.data.map((x: any) => x.id)).toContain(paid.body.id);
+    }
+    const listed = [...(await conflictsOf(pair.hub.api)), ...(await conflictsOf(pair.cloudApi))].filter((c) => c.kind === 'merge_redirect');
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed[0]).toMatchObject({ table: 'orders', row_ids: [one.id, two.id].sort(), detail: { from: two.id, into: one.id } });
+  });
+
+  it('a refund on the cloud and the rest paid on the hub leave the check open and owing, in the day close, listed on both sides', async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    const o = (await pair.hub.api.post('/v1/orders', { type: 'dine_in', table: menu.table, items: [{ menu_item: menu.pasta, quantity: 3 }] })).body;
+    const check = (await pair.hub.api.patch(`/v1/orders/${o.id}`, { status: 'placed' })).body;
+    const first = await pair.hub.api.post(`/v1/orders/${check.id}/payments`, { method: 'card', amount: 2000 });
+    expect(first.status).toBe(201);
+    await pair.link();
+    expect((await converged(pair)).ok).toBe(true);
+    await goOffline(pair.hub);
+
+    // the cloud gives 7.61 back on the first payment; the hub, apart from it, takes the rest
+    pair.cloud.clock.advance(1000);
+    expect((await pair.cloudApi.post(`/v1/payments/${first.body.id}/refund`, { amount: 761, reason: 'cold' })).status).toBe(200);
+    pair.hub.clock.advance(2000);
+    const rest = await pair.hub.api.post(`/v1/orders/${check.id}/payments`, { method: 'cash', amount: check.total - 2000 });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(201);
+    expect(rest.body.order?.status ?? (await pair.hub.api.get(`/v1/orders/${check.id}`)).body.status).toBe('completed');
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+
+    const { business_date: date } = await pair.hub.server.services.db.selectFrom('orders').select('business_date').where('id', '=', check.id).executeTakeFirstOrThrow();
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const after = (await api.get(`/v1/orders/${check.id}`)).body;
+      expect(after).toMatchObject({ amount_paid: check.total - 761, amount_due: 761, payment_status: 'partially_paid' });
+      expect(after.status).not.toBe('completed');
+      const res = await api.get(`/v1/reports/day_close?date=${date}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const close = res.body;
+      expect(close.open_orders.orders.map((x: any) => x.id)).toContain(check.id);
+      const owing = (await conflictsOf(api)).find((c) => c.kind === 'owing_after_sync');
+      expect(owing, JSON.stringify(await conflictsOf(api))).toMatchObject({ table: 'orders', row_ids: [check.id], detail: { amount_due: 761 } });
+    }
+  });
+});
