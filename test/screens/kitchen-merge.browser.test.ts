@@ -70,4 +70,16 @@ describe('kitchen and expo screens after a merge, a void and a completion', IN_B
     for (const page of [grill, expo]) await page.locator(`[data-order="${into.id}"]`).waitFor({ state: 'detached' });
     await grill.getByText('No open tickets').waitFor();
   });
+
+  it('the Recall list survives a reload of the station screen', async () => {
+    const o = await check(menu.table, [{ menu_item: menu.steak, quantity: 1, modifiers: [{ group: menu.doneness, name: 'Rare' }] }]);
+    const card = grill.locator(`[data-order="${o.id}"]`);
+    await card.getByRole('button', { name: 'Bump' }).click();
+    await card.waitFor({ state: 'detached' });
+    await grill.getByRole('button', { name: 'Recall (1)' }).waitFor();
+    await grill.reload();
+    await grill.getByText('No open tickets').waitFor();
+    await grill.getByRole('button', { name: 'Recall (1)' }).click();
+    await card.getByText('Recalled').waitFor();
+  });
 });

@@ -9,9 +9,9 @@ import { named, unix } from '../../http/schemas.ts';
 import { clientIp, overHttps, sessionOf, signInThrottle } from '../../http/session.ts';
 import { SessionSchema } from '../../presenters/auth.ts';
 import { signInAs } from './routes.ts';
+import { PIN_DEVICE_COOKIE, setPinTabletHint } from '../../http/pin-tablet.ts';
 
 const tag = 'Sessions';
-export const PIN_DEVICE_COOKIE = 'comanda_pin_device';
 /** A tablet stays trusted for PINs for 90 days, then a manager signs it in again. */
 const DEVICE_DAYS = 90;
 
@@ -32,7 +32,12 @@ async function trustedRestaurant(c: Call<any, any, any>): Promise<string> {
 const PinDeviceSchema = named('PinDevice', z.object({ object: z.literal('pin_device'), restaurant: z.string(), expires: unix() }));
 const PinStaffSchema = named(
   'PinStaffList',
-  z.object({ object: z.literal('list'), data: z.array(z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), role: z.string() })) }),
+  z.object({
+    object: z.literal('list'),
+    data: z.array(z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), role: z.string() })),
+    // the venue's name, at the top of the PIN pad
+    restaurant: z.object({ name: z.string() }),
+  }),
 );
 
 export const routes: RouteSpec[] = [
@@ -53,6 +58,7 @@ export const routes: RouteSpec[] = [
       c.ctx.cookies.set(PIN_DEVICE_COOKIE, deviceToken(await secretOf(c), s.restaurantId, expires), {
         path: '/', httpOnly: true, sameSite: 'strict', secure: overHttps(c.ctx, c.services), maxAge: DEVICE_DAYS * 86_400_000, overwrite: true,
       });
+      setPinTabletHint(c.ctx, true, { secure: overHttps(c.ctx, c.services), maxAge: DEVICE_DAYS * 86_400_000 });
       return { object: 'pin_device' as const, restaurant: s.restaurantId, expires: Math.floor(expires / 1000) };
     },
   }),
@@ -76,7 +82,8 @@ export const routes: RouteSpec[] = [
         .where('pin_hash', 'is not', null)
         .orderBy('name')
         .execute();
-      return { object: 'list' as const, data: rows.map((r) => ({ id: r.id, object: 'staff_user' as const, name: r.name, role: r.role })) };
+      const venue = await c.db.selectFrom('restaurants').select('name').where('id', '=', restaurantId).executeTakeFirst();
+      return { object: 'list' as const, data: rows.map((r) => ({ id: r.id, object: 'staff_user' as const, name: r.name, role: r.role })), restaurant: { name: venue?.name ?? '' } };
     },
   }),
 

@@ -367,6 +367,8 @@ export const de: Record<Key, string> = {
   'settings.timezone': 'Zeitzone',
   'settings.currency': 'Währung',
   'settings.tax': 'Standard-Steuersatz %',
+  'settings.pricesIncludeTax': "Preise auf der Karte enthalten die Steuer",
+  'settings.pricesIncludeTaxHint': "An: der Preis auf der Karte ist, was der Gast zahlt. Aus: die Steuer kommt obendrauf (üblich in den USA und Kanada). Offene Rechnungen behalten ihre Regel.",
   'settings.hours': 'Öffnungszeiten',
   'settings.hoursHint': 'Geschlossene Tage leer lassen. Eine Schließzeit vor der Öffnungszeit reicht über Mitternacht.',
   'settings.opens': 'Öffnet',

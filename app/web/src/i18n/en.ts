@@ -366,6 +366,8 @@ export const en = {
   'settings.timezone': 'Time zone',
   'settings.currency': 'Currency',
   'settings.tax': 'Default tax rate %',
+  'settings.pricesIncludeTax': "Menu prices include tax",
+  'settings.pricesIncludeTaxHint': "On: the price on the menu is what the guest pays. Off: tax is added on top (usual in the USA and Canada). Open checks keep the rule they were made under.",
   'settings.hours': 'Opening hours',
   'settings.hoursHint': 'Leave a day empty when closed. A closing time before the opening time runs past midnight.',
   'settings.opens': 'Opens',

@@ -367,6 +367,8 @@ export const es: Record<Key, string> = {
   'settings.timezone': 'Zona horaria',
   'settings.currency': 'Moneda',
   'settings.tax': 'IVA por defecto %',
+  'settings.pricesIncludeTax': "Los precios de la carta incluyen el IVA",
+  'settings.pricesIncludeTaxHint': "Activado: el precio de la carta es lo que paga el cliente. Desactivado: el impuesto se suma (habitual en EE. UU. y Canadá). Las cuentas abiertas mantienen su regla.",
   'settings.hours': 'Horario',
   'settings.hoursHint': 'Deje vacío un día cerrado. Un cierre antes de la apertura pasa de medianoche.',
   'settings.opens': 'Abre',

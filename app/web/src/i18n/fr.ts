@@ -367,6 +367,8 @@ export const fr: Record<Key, string> = {
   'settings.timezone': 'Fuseau horaire',
   'settings.currency': 'Devise',
   'settings.tax': 'TVA par défaut %',
+  'settings.pricesIncludeTax': "Les prix de la carte incluent la TVA",
+  'settings.pricesIncludeTaxHint': "Activé : le prix de la carte est ce que le client paie. Désactivé : la taxe s’ajoute (usuel aux États-Unis et au Canada). Les additions ouvertes gardent leur règle.",
   'settings.hours': 'Horaires d’ouverture',
   'settings.hoursHint': 'Laissez vide un jour de fermeture. Une fermeture avant l’ouverture passe minuit.',
   'settings.opens': 'Ouvre',

@@ -367,6 +367,8 @@ export const it: Record<Key, string> = {
   'settings.timezone': 'Fuso orario',
   'settings.currency': 'Valuta',
   'settings.tax': 'IVA predefinita %',
+  'settings.pricesIncludeTax': "I prezzi del menu includono l’IVA",
+  'settings.pricesIncludeTaxHint': "Attivo: il prezzo del menu è quello che paga l’ospite. Spento: l’imposta si aggiunge (uso di USA e Canada). I conti aperti mantengono la loro regola.",
   'settings.hours': 'Orari di apertura',
   'settings.hoursHint': 'Lascia vuoto un giorno di chiusura. Una chiusura prima dell’apertura va oltre la mezzanotte.',
   'settings.opens': 'Apre',

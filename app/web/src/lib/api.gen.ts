@@ -729,6 +729,9 @@ export type components = {
             }[];
             /** @constant */
             object: "list";
+            restaurant: {
+                name: string;
+            };
         };
         Pricing: {
             /** @constant */
