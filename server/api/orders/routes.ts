@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { approver } from './approval.ts';
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import { modeOf } from '../../domain/modes.ts';
@@ -132,7 +133,7 @@ export const routes: RouteSpec[] = [
   defineRoute({
     method: 'patch',
     path: '/v1/orders/:id',
-    errors: ['invalid_transition'],
+    errors: ['invalid_transition', 'approval_required'],
     response: OrderSchema,
     summary: 'Move an order to another status (cancel_reason required for cancelled)',
     tag,
@@ -143,15 +144,20 @@ export const routes: RouteSpec[] = [
     body: UpdateOrder,
     expand: 'order',
     handler: async (c) =>
-      one(c, await c.services.tx.run((trx) => changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+      one(
+        c,
+        await c.services.tx.run((trx) =>
+          changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body, () => approver(c, c.body.manager_pin)),
+        ),
+      ),
   }),
 
   defineRoute({
     method: 'post',
     path: '/v1/orders/:id/cancel',
-    errors: ['invalid_transition'],
+    errors: ['invalid_transition', 'approval_required'],
     response: OrderSchema,
-    summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
+    summary: 'Cancel an order; cancelling a cancelled order returns it unchanged. With lines at the stations or money taken, a manager approves it (a server sends manager_pin)',
     tag,
     auth: 'secret',
     sandbox: 'own_mode',
@@ -162,7 +168,9 @@ export const routes: RouteSpec[] = [
     handler: async (c) =>
       one(
         c,
-        await c.services.tx.run((trx) => cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null)),
+        await c.services.tx.run((trx) =>
+          cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null, () => approver(c, c.body.manager_pin)),
+        ),
       ),
   }),
 ];
