@@ -144,6 +144,8 @@ export const de: Record<Key, string> = {
   'source.api': 'API',
   'source.pos': 'Personal',
   'source.qr': 'QR-Code',
+  'source.staff': "Personal",
+  'source.widget': "Website-Widget",
   'order.created': 'Angelegt',
   'order.placed': 'Aufgegeben',
   'order.completed': 'Abgeschlossen',

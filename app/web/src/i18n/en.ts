@@ -143,6 +143,8 @@ export const en = {
   'source.api': 'API',
   'source.pos': 'Staff',
   'source.qr': 'QR code',
+  'source.staff': "Staff",
+  'source.widget': "Website widget",
   'order.created': 'Created',
   'order.placed': 'Placed',
   'order.completed': 'Completed',

@@ -144,6 +144,8 @@ export const es: Record<Key, string> = {
   'source.api': 'API',
   'source.pos': 'Personal',
   'source.qr': 'Código QR',
+  'source.staff': "Personal",
+  'source.widget': "Widget de la web",
   'order.created': 'Creado',
   'order.placed': 'Realizado',
   'order.completed': 'Completado',

@@ -144,6 +144,8 @@ export const fr: Record<Key, string> = {
   'source.api': 'API',
   'source.pos': 'Équipe',
   'source.qr': 'QR code',
+  'source.staff': "Personnel",
+  'source.widget': "Widget du site",
   'order.created': 'Créée',
   'order.placed': 'Passée',
   'order.completed': 'Terminée',

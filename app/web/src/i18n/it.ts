@@ -144,6 +144,8 @@ export const it: Record<Key, string> = {
   'source.api': 'API',
   'source.pos': 'Personale',
   'source.qr': 'Codice QR',
+  'source.staff': "Personale",
+  'source.widget': "Widget del sito",
   'order.created': 'Creato',
   'order.placed': 'Inviato',
   'order.completed': 'Concluso',
