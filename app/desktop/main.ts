@@ -205,6 +205,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       isOnline: () => host.isOnline(),
       hours: () => hours,
       now: () => timers.now(),
+      monotonic: () => timers.monotonic(),
       log,
       install: async () => {
         await supervisor.stop();

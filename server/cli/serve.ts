@@ -12,11 +12,13 @@ import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports } from '../operator/status-report.ts';
 import { VERSION } from '../operator/version.ts';
 import { startWatchdog } from '../operator/watchdog.ts';
+import { watchClockSteps } from '../operator/clock-steps.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
 import { parentChannel } from './parent-channel.ts';
 import { configFromFlags } from './config.ts';
+import { startFailure } from './start-failure.ts';
 
 export async function serveCommand(argv: string[]) {
   const flags = readFlags(argv, {
@@ -32,7 +34,15 @@ export async function serveCommand(argv: string[]) {
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
-  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3) });
+  const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
+  let logFile: RotatingLog | undefined;
+  try {
+    logFile = cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3);
+  } catch (err) {
+    // the first write to the data dir: a folder this user may not write says so here
+    throw startFailure(err, where);
+  }
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: logFile });
   const role = cfg.server.role;
   if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
@@ -43,7 +53,7 @@ export async function serveCommand(argv: string[]) {
       lock = acquireHubLock(cfg.dataDir);
     } catch (err) {
       if (err instanceof HubLockedError) throw new CliError(err.message);
-      throw err;
+      throw startFailure(err, where);
     }
   }
   let database: Database | null = null;
@@ -71,7 +81,7 @@ export async function serveCommand(argv: string[]) {
     // ends (a supervisor then retries) instead of idling with the database open.
     await (server ? server.close() : database?.close())?.catch(() => {});
     lock?.release();
-    throw err;
+    throw startFailure(err, where);
   }
   const urls = reachableUrls(cfg.host, port);
   // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
@@ -110,12 +120,15 @@ export async function serveCommand(argv: string[]) {
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
   const watchdog = startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
   const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
+  // a step of the PC's clock is said once in the log, with its size
+  const stopClockWatch = watchClockSteps(server.services.clock, logger);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
+    stopClockWatch();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     // The watchdog's thread ends before process.exit: an exit with it still running sometimes
     // never returned (5 of 18 hubs stopped just after they started stayed alive, port closed,

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { approver } from './approval.ts';
 import { cancelOrder, changeOrderStatus } from '../../domain/orders/change-status.ts';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import { modeOf } from '../../domain/modes.ts';
@@ -143,13 +142,9 @@ export const routes: RouteSpec[] = [
     params: idParam('ord_ id'),
     body: UpdateOrder,
     expand: 'order',
+    approval: true,
     handler: async (c) =>
-      one(
-        c,
-        await c.services.tx.run((trx) =>
-          changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body, () => approver(c, c.body.manager_pin)),
-        ),
-      ),
+      one(c, await c.services.tx.run((trx) => changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body, c.approve))),
   }),
 
   defineRoute({
@@ -165,12 +160,8 @@ export const routes: RouteSpec[] = [
     params: idParam('ord_ id'),
     body: CancelOrder,
     expand: 'order',
+    approval: true,
     handler: async (c) =>
-      one(
-        c,
-        await c.services.tx.run((trx) =>
-          cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null, () => approver(c, c.body.manager_pin)),
-        ),
-      ),
+      one(c, await c.services.tx.run((trx) => cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null, c.approve))),
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approver } from './approval.ts';
+import { approver } from '../../http/approval.ts';
 import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';

@@ -10,7 +10,6 @@ import { listOf } from '../../http/schemas.ts';
 import { paymentContext } from './context.ts';
 import { PaymentSchema, presentPayment } from '../../presenters/payments.ts';
 import { AdjustTip, CreatePayment, ListPayments, RefundPayment } from './schema.ts';
-import { approver } from '../orders/approval.ts';
 import { adjustTip } from '../../domain/payments/adjust-tip.ts';
 import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
@@ -36,11 +35,12 @@ export const routes: RouteSpec[] = [
     body: CreatePayment,
     idempotent: true,
     status: 201,
+    approval: true,
     handler: async (c) => {
       const { payment } = await takePayment(c.db, c.actor(), paymentContext(c.services), c.params.id, {
         ...c.body,
         takenBy: c.caller?.staff?.id ?? null,
-        approveTip: () => approver(c, c.body.manager_pin),
+        approveTip: c.approve,
       });
       return (await present(c.db, [payment]))[0];
     },
@@ -120,8 +120,9 @@ export const routes: RouteSpec[] = [
     params: idParam('pay_ id'),
     body: AdjustTip,
     idempotent: true,
+    approval: true,
     handler: async (c) => {
-      const payment = await c.services.tx.run((trx) => adjustTip(trx, c.actor(), c.params.id, c.body.tip_amount, () => approver(c, c.body.manager_pin)));
+      const payment = await adjustTip(c.db, c.actor(), c.params.id, c.body.tip_amount, c.approve);
       return (await present(c.db, [payment]))[0];
     },
   }),

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/records.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { catalogueOf } from '../menu/catalogue.ts';
-import { localTime, money } from '../printers/documents.ts';
+import { localTime, money, moneyColumn } from '../printers/documents.ts';
 import { enqueueJob } from '../printers/jobs.ts';
 import { receiptPrinters } from '../printers/printers.ts';
 import type { DayClose } from './day-close.ts';
@@ -16,20 +16,30 @@ const METHOD_LABEL = { cash: 'Cash', card: 'Card', other: 'Other' } as const;
  * The day's close as a ReceiptLine document: the Z report kept with the day's takings, in the
  * order an accountant ties it out (payments.md, "The close"): sales from gross to net, returns,
  * tax by rate on its base, payments by method net of refunds, tips, the drawer, what is still
- * open, cancellations and voids. The amounts' column is as wide as the longest amount.
+ * open, cancellations and voids. The amounts' column is as wide as the longest amount, so a
+ * figure never breaks over two lines at 58 or 80 mm.
  */
 export function zReport(restaurantName: string, timezone: string, d: DayClose, atMs: number): string {
   const m = (n: number) => money(n, d.currency);
   const minus = (n: number) => (n ? `-${m(n)}` : m(0));
   const s = d.sales;
   const rows: string[] = [];
-  const row = (label: string, amount: string) => rows.push(`|${label} | ${amount}`);
-  rows.push('^SALES');
+  const amounts: string[] = [];
+  const row = (label: string, amount: string) => {
+    amounts.push(amount);
+    rows.push(`|${label} | ${amount}`);
+  };
+  // the figures a reader looks for first: bold (double width would not fit 58 mm for long amounts)
+  const strong = (label: string, amount: string) => row(`"${label}"`, `"${amount}"`);
+  // a heading spans the paper; the rows after it go back to the amounts' column
+  const COLUMN = '\u0000column';
+  const heading = (title: string) => rows.push('{width:*}', `^${title}`, COLUMN);
+  heading('SALES');
   row(`Orders`, String(s.orders));
   row(`Gross sales`, m(s.gross));
   row(`Discounts (${d.discounts.count})`, minus(s.discounts));
   row(`Comps (${d.comps.count})`, minus(s.comps));
-  row(`^Net sales${d.prices_include_tax ? ' incl. tax' : ''}`, `^${m(s.net)}`);
+  strong(`Net sales${d.prices_include_tax ? ' incl. tax' : ''}`, m(s.net));
   for (const r of s.by_tax_rate) row(`Tax ${+(r.rate * 100).toFixed(2)}% on ${m(r.base)}`, m(r.tax));
   row('Tax', m(s.tax));
   row('Net excl. tax', m(s.net_excl_tax));
@@ -37,15 +47,17 @@ export function zReport(restaurantName: string, timezone: string, d: DayClose, a
   if (s.order_tips) row('Tips on orders', m(s.order_tips));
   row('Billed', m(s.total));
   row(`Returns (${d.refunds.returns.count})`, minus(s.refunds));
-  row('^Net after returns', `^${m(s.net_after_returns)}`);
+  strong('Net after returns', m(s.net_after_returns));
   row(`Voids (${d.voids.count})`, m(d.voids.amount));
-  rows.push('---', '^PAYMENTS');
+  rows.push('---');
+  heading('PAYMENTS');
   for (const x of d.by_method) row(`${METHOD_LABEL[x.method]} (${x.count})`, m(x.amount));
   row(`Refunds (${d.refunds.count})`, minus(d.payments.refunded));
-  row('^Payments, net', `^${m(d.payments.net)}`);
+  strong('Payments, net', m(d.payments.net));
   row('Tips', m(d.total_tips));
   for (const t of d.tips_by_server) row(`~~${literal(t.name ?? 'No server')}`, m(t.tip_amount));
-  rows.push('---', '^CASH DRAWER');
+  rows.push('---');
+  heading('CASH DRAWER');
   row('Opening float', m(d.cash.opening_float));
   row('Cash sales', m(d.cash.sales));
   row('Cash tips', m(d.cash.tips));
@@ -61,10 +73,8 @@ export function zReport(restaurantName: string, timezone: string, d: DayClose, a
   for (const o of d.open_orders.orders) row(`~~#${literal(o.order_number)}`, m(o.amount_due));
   row(`Cancelled checks (${d.cancellations.count})`, m(d.cancellations.amount));
   for (const c of d.cancellations.orders) row(`~~#${literal(c.order_number)} ${literal(c.approved_by_name ?? (c.approved_by ? '' : 'key'))}`, m(c.amount));
-  const widest = Math.max(...rows.map((r) => (r.startsWith('|') ? r.slice(r.lastIndexOf('| ') + 2).replace(/^\^/, '').length : 0)));
-  // a bold (^) amount prints no wider; the column fits the longest amount, the label takes the rest
-  const column = `{width:*,${Math.max(10, widest + 1)}}`;
-  const out = [`^^${literal(restaurantName)}`, '^^Z REPORT', '{width:auto}', `|Business day | ${d.date}`, `|Printed | ${localTime(atMs, timezone)}`, '---', column, ...rows];
+  // the column fits the longest amount; the label takes the rest of the line
+  const out = [`^^${literal(restaurantName)}`, '^^Z REPORT', '{width:auto}', `|Business day | ${d.date}`, `|Printed | ${localTime(atMs, timezone)}`, '---', ...rows.map((r) => (r === COLUMN ? moneyColumn(amounts) : r))];
   out.push('{width:*}', '', '=');
   return out.join('\n');
 }
