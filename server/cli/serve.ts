@@ -3,7 +3,7 @@ import { processClock, systemClock } from '../clock.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
-import { setupNeeded } from '../domain/staff/setup.ts';
+import { FIRST_START_SLUG, setupNeeded } from '../domain/staff/setup.ts';
 import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
@@ -70,7 +70,7 @@ export async function serveCommand(argv: string[]) {
     if (!any && role === 'hub') {
       firstRun = await provisionRestaurant(server.services.tx, systemClock.now(), {
         name: 'My Restaurant',
-        slug: 'my-restaurant',
+        slug: FIRST_START_SLUG,
       });
       if (!flags.json) {
         process.stdout.write(`\nFirst start: created a restaurant and its API keys (shown this once).\n${describe(firstRun)}\nIts name, time zone and currency are set on the back office's setup page.\n\n`);

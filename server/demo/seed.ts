@@ -4,7 +4,8 @@ import { createCategory } from '../domain/menu/categories.ts';
 import { createMenuItem } from '../domain/menu/items.ts';
 import { createModifierGroup } from '../domain/menu/modifier-groups.ts';
 import { createStation } from '../domain/menu/stations.ts';
-import { updateSettings } from '../domain/restaurants/restaurants.ts';
+import { getSettings, updateSettings } from '../domain/restaurants/restaurants.ts';
+import { pricesIncludeTaxByDefault } from '../domain/restaurants/settings.ts';
 import { newId, PREFIXES } from '../ids.ts';
 import type { Actor } from '../services.ts';
 import { DEMO_GROUPS, DEMO_MENU } from './menu.ts';
@@ -35,7 +36,10 @@ export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions):
   const result: Record<string, unknown> = {};
   await tx.run(async (trx) => {
     await createStation(trx, actor, { key: 'grill', name: 'Grill' });
+    // the demo venue follows setup's rule: menu prices include the tax unless in USD or CAD
+    const { currency } = await getSettings(trx, actor.restaurantId);
     await updateSettings(trx, actor, {
+      prices_include_tax: pricesIncludeTaxByDefault(currency),
       opening_hours: {
         tuesday: lunchAndDinner,
         wednesday: lunchAndDinner,

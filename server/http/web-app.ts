@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
 import { SESSION_COOKIE } from './session.ts';
+import { PIN_DEVICE_COOKIE, PIN_TABLET_HINT, setPinTabletHint } from './pin-tablet.ts';
 import { OPEN_STATUSES } from '../domain/orders/state-machine.ts';
 
 /** Where `npm run build:web` (app/web/build.ts) writes the back office. */
@@ -133,6 +134,9 @@ export function webApp(dir: string = WEB_DIST) {
       if (preload.length) ctx.set('Link', preload.map((u) => `<${u}>; rel=preload; as=fetch; crossorigin`).join(', '));
       // the answer differs with the cookie (the preloads): no cache may give one person's to another
       if (service) ctx.set('Cache-Control', 'no-cache, private');
+      // the PIN pad's hint follows the tablet's trust (a tablet trusted before the hint existed gets it here)
+      const trusted = !!ctx.cookies.get(PIN_DEVICE_COOKIE);
+      if (service && trusted !== (ctx.cookies.get(PIN_TABLET_HINT) === '1')) setPinTabletHint(ctx, trusted, { secure: ctx.secure });
       ctx.set('Content-Security-Policy', CSP);
       ctx.set('Referrer-Policy', 'same-origin');
       ctx.set('X-Frame-Options', 'DENY');

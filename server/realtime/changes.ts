@@ -5,6 +5,9 @@ import { feedForTable, ORDER_TABLES, type RowFeed, type Topic } from './topics.t
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 import type { ChangeRow } from '../db/tables/change-log.table.ts';
+import { OPEN_STATUSES } from '../domain/orders/state-machine.ts';
+
+const isClosed = (status: string) => status !== 'draft' && !(OPEN_STATUSES as readonly string[]).includes(status);
 
 /**
  * One message to be sent, before it is shaped for a topic. Orders are assembled (the order
@@ -119,7 +122,9 @@ export function matches(change: Change, topic: Topic): boolean {
   if (change.kind === 'order') {
     if (topic.kind === 'orders') return true;
     if (topic.kind === 'order') return topic.id === change.orderId;
-    if (topic.kind === 'station') return change.order !== null && change.items.some((i) => i.station === topic.station);
+    // a closed order goes to every station too: a merged check's lines have left it (they belong to
+    // the check it went into), so its own lines no longer name the stations still showing it
+    if (topic.kind === 'station') return change.order !== null && (change.items.some((i) => i.station === topic.station) || isClosed(change.order.status));
     return false;
   }
   if (topic.kind === 'collection') return topic.feed === change.feed;

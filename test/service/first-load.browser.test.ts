@@ -76,7 +76,7 @@ describe("the service page's first load", IN_BROWSER, () => {
     await context.close();
   });
 
-  it('draws the floor in the first frame that has the shell, with its open checks (no Loading in its place, no floor without them)', async () => {
+  it('draws the floor in the first frame that has the service mode, with its open checks (no Loading in its place, no floor without them)', async () => {
     // an open check at table 4
     const table = (await hub.api.get('/v1/tables?limit=100')).body.data.find((x: any) => x.number === 4);
     const category = (await hub.api.post('/v1/menu_categories', { name: 'Drinks' })).body.id;
@@ -89,7 +89,7 @@ describe("the service page's first load", IN_BROWSER, () => {
       const w = globalThis; w.__frames = [];
       const look = () => {
         const d = w.document;
-        if (d.querySelector('.shell')) w.__frames.push(d.querySelector('[data-table="4"]')?.className ?? (d.querySelector('.shell .loading') ? 'loading' : 'empty'));
+        if (d.querySelector('.service-mode')) w.__frames.push(d.querySelector('[data-table="4"]')?.className ?? (d.querySelector('.service-mode .loading') ? 'loading' : 'empty'));
         if (!d.querySelector('[data-table="4"]')) w.requestAnimationFrame(look);
       };
       w.requestAnimationFrame(look);
@@ -100,7 +100,7 @@ describe("the service page's first load", IN_BROWSER, () => {
     await page.locator('[data-table="4"]').waitFor();
     const frames: string[] = await page.evaluate(() => (globalThis as any).__frames);
     expect(frames.length).toBeGreaterThan(0);
-    expect(frames, 'frames with the shell, until the floor').toEqual([expect.stringContaining('plan-order')]);
+    expect(frames, 'frames of the service mode, until the floor').toEqual([expect.stringContaining('plan-order')]);
     await context.close();
   });
 

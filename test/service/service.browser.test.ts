@@ -63,7 +63,7 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     await page.locator('[data-table="12"]').click();
     await page.getByRole('heading', { name: 'Table 12' }).waitFor();
     // seat 1: a steak, rare (a required choice: Add stays off until it is made)
-    await page.getByRole('button', { name: /Steak/ }).click();
+    await page.getByRole('button', { name: /^Steak/ }).click();
     const add = page.getByRole('button', { name: 'Add', exact: true });
     expect(await add.isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Rare' }).click();
@@ -72,13 +72,13 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     // seat 2: carbonara with chili
     await page.getByRole('button', { name: 'Seat 2' }).click();
     await page.getByRole('searchbox').fill('carb');
-    await page.getByRole('button', { name: /Carbonara/ }).click();
+    await page.getByRole('button', { name: /^Carbonara/ }).click();
     await page.getByRole('button', { name: /Chili/ }).click();
     await add.click();
     // dessert course (3) for seat 1, held
     await page.getByRole('button', { name: 'Seat 1' }).click();
     await page.getByRole('button', { name: 'Course 3' }).click();
-    await page.getByRole('button', { name: /Carbonara/ }).click();
+    await page.getByRole('button', { name: /^Carbonara/ }).click();
     await add.click();
     await page.getByRole('button', { name: 'Hold course 3' }).click();
     await checkPage(page, 'service-check');
@@ -179,7 +179,7 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     await checkPage(page, 'service-merge');
     await pick.click();
     // seats are numbered on after the check's own (1 and 2): seat 1 of table 12 is seat 3 here
-    await page.getByText(/2× Water · S3 · C–/).waitFor();
+    await page.locator('.check-lines li', { hasText: '2× Water' }).getByText('S3 · C–').waitFor();
     const kept = (await hub.api.get(`/v1/orders/${keptId}`)).body;
     expect(kept.total).toBe(before.total + other.body.total);
     await page.locator(`[data-total="${kept.total}"]`).waitFor();

@@ -11,7 +11,7 @@ import { can, loadSession, session } from './lib/session.ts';
 import { LoginPage, loginFor, returnTo } from './pages/login.tsx';
 import { SetupPage } from './pages/setup.tsx';
 import { Loading, PageHeader } from './ui/kit.tsx';
-import { homeOf, Shell } from './ui/shell.tsx';
+import { homeOf, OfflineBanner, Shell } from './ui/shell.tsx';
 
 // Each page loads with its first visit (charts and QR codes with theirs), so the first load
 // carries the shell, sign-in and setup only. A tablet opening /app/service gets service.html,
@@ -57,7 +57,6 @@ const PAGES: PageRoute[] = [
   { pattern: /^\/app\/$/, scope: 'reservations:read', page: TodayPage },
   { pattern: /^\/app\/orders\/?$/, scope: 'orders:read', page: OrdersPage },
   // ringing in at a table needs the floor: servers, managers, owners; not the kitchen (which moves lines)
-  { pattern: /^\/app\/service\/?$/, scope: 'tables:read', page: ServicePage },
   { pattern: /^\/app\/orders\/(ord_[A-Za-z0-9]+)$/, scope: 'orders:read', page: OrderDetailPage },
   { pattern: /^\/app\/close\/?$/, scope: 'payments:manage', page: DayClosePage },
   { pattern: /^\/app\/menu\/?$/, scope: 'menu:read', page: MenuPage },
@@ -75,6 +74,8 @@ const PAGES: PageRoute[] = [
   { pattern: /^\/app\/api-keys\/?$/, scope: 'api_keys:read', page: ApiKeysPage },
   { pattern: /^\/app\/account\/?$/, scope: null, page: AccountPage },
 ];
+
+const SERVICE_PATH = /^\/app\/service\/?$/;
 
 const setupRequired = signal<boolean | undefined>(undefined);
 
@@ -148,6 +149,21 @@ export function App() {
     ) : <Redirect to={loginFor(path + route.value.search)} />;
   if (path === '/app/login' || path === '/app/setup') return <Redirect to={returnTo() ?? homeOf()} />;
   if (path === '/app/' && !can('reservations:read')) return <Redirect to={homeOf()} />;
+  // service mode: the floor, the check and the bill fill the tablet, with no back-office menu
+  // beside them (the service bar links there for a role that has pages there)
+  if (SERVICE_PATH.test(path)) {
+    return (
+      <div class="service-mode">
+        <a class="skip-link" href="#main">
+          {t('nav.skip')}
+        </a>
+        <OfflineBanner />
+        <main id="main" class="service-main" tabIndex={-1}>
+          <Suspense fallback={<Loading />}>{can('tables:read') ? <ServicePage /> : <Forbidden />}</Suspense>
+        </main>
+      </div>
+    );
+  }
   for (const r of PAGES) {
     const m = r.pattern.exec(path);
     if (!m) continue;

@@ -13,9 +13,9 @@ import { clientIp, overHttps, sessionOf, signInThrottle } from '../../http/sessi
 import { SessionSchema } from '../../presenters/auth.ts';
 import type { Services } from '../../services.ts';
 import { signInAs } from './routes.ts';
+import { PIN_DEVICE_COOKIE, setPinTabletHint } from '../../http/pin-tablet.ts';
 
 const tag = 'Sessions';
-export const PIN_DEVICE_COOKIE = 'comanda_pin_device';
 
 /**
  * Wrong PINs for one person from every address together: past this many in the window, that
@@ -52,7 +52,12 @@ const PinDeviceSchema = named(
 );
 const PinStaffSchema = named(
   'PinStaffList',
-  z.object({ object: z.literal('list'), data: z.array(z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), role: z.string() })) }),
+  z.object({
+    object: z.literal('list'),
+    data: z.array(z.object({ id: z.string(), object: z.literal('staff_user'), name: z.string(), role: z.string() })),
+    // the venue's name, at the top of the PIN pad
+    restaurant: z.object({ name: z.string() }),
+  }),
 );
 
 export const routes: RouteSpec[] = [
@@ -83,6 +88,7 @@ export const routes: RouteSpec[] = [
       c.ctx.cookies.set(PIN_DEVICE_COOKIE, token, {
         path: '/', httpOnly: true, sameSite: 'strict', secure: overHttps(c.ctx, c.services), maxAge: SERVICE_TABLET_DAYS * 86_400_000, overwrite: true,
       });
+      setPinTabletHint(c.ctx, true, { secure: overHttps(c.ctx, c.services), maxAge: SERVICE_TABLET_DAYS * 86_400_000 });
       return { object: 'pin_device' as const, id: row.id, restaurant: s.restaurantId, expires: row.expires_at };
     },
   }),
@@ -106,7 +112,8 @@ export const routes: RouteSpec[] = [
         .where('pin_hash', 'is not', null)
         .orderBy('name')
         .execute();
-      return { object: 'list' as const, data: rows.map((r) => ({ id: r.id, object: 'staff_user' as const, name: r.name, role: r.role })) };
+      const venue = await c.db.selectFrom('restaurants').select('name').where('id', '=', restaurantId).executeTakeFirst();
+      return { object: 'list' as const, data: rows.map((r) => ({ id: r.id, object: 'staff_user' as const, name: r.name, role: r.role })), restaurant: { name: venue?.name ?? '' } };
     },
   }),
 

@@ -26,6 +26,10 @@ export const Setup = z.object({
   language: z.enum(LANGUAGES).optional(),
   /** omitted: what the currency suggests (VAT-inclusive except USD and CAD) */
   prices_include_tax: z.boolean().optional(),
+  /** omitted: made from the restaurant's name */
+  slug: z.string().trim().toLowerCase().min(1).max(50).optional(),
+  /** omitted: 19 %, or what the restaurant already had */
+  default_tax_rate: settingsShape.default_tax_rate.optional(),
   owner_name: f.name(),
   owner_email: email,
   owner_password: password,

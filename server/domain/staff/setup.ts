@@ -6,6 +6,7 @@ import { ApiError } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import { provisionRestaurant } from '../restaurants/provision.ts';
 import { updateSettings } from '../restaurants/restaurants.ts';
+import { changeSlug } from '../restaurants/slugs.ts';
 import { pricesIncludeTaxByDefault } from '../restaurants/settings.ts';
 import { normalizeEmail } from '../customers/match-customer.ts';
 
@@ -28,10 +29,15 @@ export interface SetupInput {
   currency: string;
   language?: 'en' | 'de' | 'fr' | 'es' | 'it';
   prices_include_tax?: boolean;
+  slug?: string;
+  default_tax_rate?: number;
   owner_name: string;
   owner_email: string;
   owner_password: string;
 }
+
+/** The address `comanda serve` gives the restaurant it makes on a first start, before setup names it. */
+export const FIRST_START_SLUG = 'my-restaurant';
 
 const slugOf = (name: string) =>
   name
@@ -62,9 +68,14 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
     const actor = { restaurantId, livemode: true, now: nowMs };
     const now = Math.floor(nowMs / 1000);
     await updateRecord(trx, 'restaurants', { id: restaurantId }, { name: input.restaurant_name, updated: now });
+    // the address asked for, else the venue's own in place of the first start's placeholder
+    const { slug } = await trx.selectFrom('restaurants').select('slug').where('id', '=', restaurantId).executeTakeFirstOrThrow();
+    const wanted = input.slug ?? (slug === FIRST_START_SLUG ? slugOf(input.restaurant_name) : null);
+    if (wanted) await changeSlug(trx, restaurantId, wanted, nowMs);
     await updateSettings(trx, actor, {
       timezone: input.timezone,
       currency: input.currency,
+      ...(input.default_tax_rate !== undefined ? { default_tax_rate: input.default_tax_rate } : {}),
       prices_include_tax: input.prices_include_tax ?? pricesIncludeTaxByDefault(input.currency),
       ...(input.language ? { language: input.language } : {}),
     });
@@ -80,7 +91,7 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
   // An empty database: a new restaurant (stations, keys) with this owner.
   const made = await provisionRestaurant(tx, nowMs, {
     name: input.restaurant_name,
-    slug: slugOf(input.restaurant_name),
+    slug: input.slug ?? slugOf(input.restaurant_name),
     timezone: input.timezone,
     currency: input.currency,
     ownerEmail: email,
@@ -90,6 +101,7 @@ export async function completeSetup(tx: Transactor, nowMs: number, input: SetupI
     const now = Math.floor(nowMs / 1000);
     await updateRecord(trx, 'users', { id: user.id, restaurant_id: made.restaurant.id }, { name: input.owner_name, password_hash: passwordHash, updated: now });
     await updateSettings(trx, { restaurantId: made.restaurant.id, livemode: true, now: nowMs }, {
+      ...(input.default_tax_rate !== undefined ? { default_tax_rate: input.default_tax_rate } : {}),
       prices_include_tax: input.prices_include_tax ?? pricesIncludeTaxByDefault(input.currency),
       ...(input.language ? { language: input.language } : {}),
     });

@@ -3595,7 +3595,10 @@ export type components = {
          *           "name": "Margherita",
          *           "role": "role"
          *         }
-         *       ]
+         *       ],
+         *       "restaurant": {
+         *         "name": "Margherita"
+         *       }
          *     }
          */
         PinStaffList: {
@@ -3608,6 +3611,9 @@ export type components = {
             }[];
             /** @constant */
             object: "list";
+            restaurant: {
+                name: string;
+            };
         };
         /**
          * @example {

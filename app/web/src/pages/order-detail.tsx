@@ -21,6 +21,9 @@ interface PrintJob {
   marks: string[];
 }
 
+/** The order sources the back office names in words (i18n `source.*`). */
+const SOURCES = ['api', 'pos', 'qr', 'staff', 'widget'];
+
 export function OrderDetailPage({ params }: { params: string[] }) {
   const id = params[0];
   const [order, error, reload, setOrder] = useLoad(() => get<Order>(`/v1/orders/${id}`, { 'expand[]': ['table'] }), [id]);
@@ -155,7 +158,8 @@ export function OrderDetailPage({ params }: { params: string[] }) {
               </>
             ) : null}
             <dt>{t('order.source')}</dt>
-            <dd>{t(`source.${o.source}` as Key)}</dd>
+            {/* a source this page has no words for is shown as the API names it, never as a key */}
+            <dd>{SOURCES.includes(o.source) ? t(`source.${o.source}` as Key) : o.source}</dd>
             <dt>{t('order.created')}</dt>
             <dd>{when(o.created)}</dd>
             <dt>{t('order.placed')}</dt>

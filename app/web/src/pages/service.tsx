@@ -6,6 +6,8 @@ import { useFormFor } from '../lib/form-for.ts';
 import { live } from '../lib/live.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
+import { loginFor } from './login.tsx';
+import { backOfficeHome, maySeeBackOffice, PinPad, pinTabletHint, sendAround } from './service-parts.tsx';
 import { OPEN_STATUSES } from '../lib/types.ts';
 import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
 import { Button, Dialog, Field } from '../ui/kit.tsx';
@@ -31,12 +33,15 @@ const lineDiscounts = (o: Order) => o.items.filter((l) => !l.voided_at).reduce((
 /** PIN pad for a trusted tablet: tap your name, type your PIN. */
 export function PinSignIn() {
   const [staff, setStaff] = useState<{ id: string; name: string }[] | null>(null);
-  const [untrusted, setUntrusted] = useState(false);
+  const [venue, setVenue] = useState<string | null>(null);
+  // a tablet no manager has trusted is not asked (its answer would be a 401 in the console)
+  const [untrusted, setUntrusted] = useState(() => !pinTabletHint());
   const [who, setWho] = useState<{ id: string; name: string } | null>(null);
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    get<{ data: { id: string; name: string }[] }>('/v1/auth/pin_staff').then((r) => setStaff(r.data), () => setUntrusted(true));
+    if (untrusted) return;
+    get<{ data: { id: string; name: string }[]; restaurant?: { name: string } }>('/v1/auth/pin_staff').then((r) => (setStaff(r.data), setVenue(r.restaurant?.name ?? null)), () => setUntrusted(true));
   }, []);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -49,18 +54,20 @@ export function PinSignIn() {
     }
   };
   return (
-    <main class="service login-page" id="main">
+    <main class="service pin-page" id="main">
+      {venue ? <p class="pin-venue">{venue}</p> : null}
       <h1>{t('service.pin.title')}</h1>
       {untrusted ? (
         <p>
-          {t('service.pin.untrusted')} <a href="/app/login">{t('service.pin.managerSignIn')}</a>
+          {t('service.pin.untrusted')} <a href={loginFor('/app/service')}>{t('service.pin.managerSignIn')}</a>
         </p>
       ) : null}
-      {staff ? <TileGrid items={staff} label={t('service.pin.title')} keyOf={(s) => s.id} render={(s) => s.name} onPick={(s) => (setWho(s), setError(null))} /> : null}
+      {staff ? <TileGrid items={staff} label={t('service.pin.title')} keyOf={(s) => s.id} render={(s) => s.name} min={180} onPick={(s) => (setWho(s), setError(null), setPin(''))} /> : null}
       <Dialog title={who ? t('service.pin.enter', { name: who.name }) : ''} open={!!who} onClose={() => setWho(null)}>
-        <form onSubmit={submit}>
-          <Field label="PIN" type="password" inputMode="numeric" autoComplete="off" maxLength={6} value={pin} error={error} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
-          <Button variant="primary" type="submit">{t('service.pin.signIn')}</Button>
+        <form onSubmit={submit} class="pin-form">
+          <Field label="PIN" type="password" inputMode="numeric" autoComplete="off" maxLength={6} value={pin} error={error} onInput={(e) => setPin((e.target as HTMLInputElement).value.replace(/\D/g, ''))} />
+          <PinPad value={pin} onChange={setPin} />
+          <Button variant="primary" class="wide" type="submit" disabled={pin.length < 4}>{t('service.pin.signIn')}</Button>
         </form>
       </Dialog>
     </main>
@@ -164,15 +171,23 @@ export function ServicePage() {
   };
   // trusting a tablet takes a manager's or owner's password sign-in (a PIN session does service work only)
   const manager = session.value?.scopes.includes('settings:write') ?? false;
+  // the tapped table (or Floor) leaves the page with the focus in it: the heading of what came takes it
+  const heading = useRef<HTMLHeadingElement>(null);
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) heading.current?.focus();
+    opened.current = true;
+  }, [table?.id]);
   return (
     <div class="service">
       <div class="service-bar">
-        <h1>{table ? t('service.table', { n: table.number }) : t('service.title')}</h1>
+        <h1 ref={heading} tabIndex={-1}>{table ? t('service.table', { n: table.number }) : t('service.title')}</h1>
         <div class="chips">
           {table ? <Button onClick={() => setTable(null)}>{t('service.floor')}</Button> : null}
-          {manager && !trusted ? (
+          {manager && !trusted && !pinTabletHint() ? (
             <Button onClick={() => post('/v1/auth/pin_device').then(() => setTrusted(true))}>{t('service.trust')}</Button>
           ) : null}
+          {maySeeBackOffice() ? <a class="btn" href={backOfficeHome()}>{t('service.backOffice')}</a> : null}
           <span>{session.value?.staff.name}</span>
           <Button onClick={lock}>{t('service.lock')}</Button>
         </div>
@@ -201,12 +216,21 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const [merging, setMerging] = useState(false);
   const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // drafts the kitchen refused on Send (the dish was 86'd meanwhile): key → the API's reason
+  const [refused, setRefused] = useState<Map<number, string>>(new Map());
+  const checkHeading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     void Promise.all([getAll<Item>('/v1/menu_items'), getAll<Category>('/v1/menu_categories'), getAll<Group>('/v1/modifier_groups')]).then(([i, c, g]) => {
       setItems(i.filter((x) => x.is_active));
       setCats(c);
       setGroups(new Map(g.map((x) => [x.id, x])));
     });
+    // a dish 86'd (or back) on another device shows on this grid at once
+    return live.listen(['menu'], (m) => {
+      if (m.type !== 'menu_item') return;
+      const next = m.data as Item;
+      setItems((list) => (next.is_active ? (list.some((x) => x.id === next.id) ? list.map((x) => (x.id === next.id ? next : x)) : [...list, next]) : list.filter((x) => x.id !== next.id)));
+    }, () => {});
   }, []);
   const run = async (call: () => Promise<Order>) => {
     try {
@@ -218,14 +242,24 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   };
   const send = () =>
     run(async () => {
-      const lines = drafts.map((d) => ({ menu_item: d.item.id, quantity: d.quantity, modifiers: d.modifiers, notes: d.notes || null, seat: d.seat, course: d.course }));
-      const hold_courses = [...hold].filter((c) => drafts.some((d) => d.course === c));
-      let o: Order;
-      if (order) o = await post<Order>(`/v1/orders/${order.id}/items`, { items: lines, hold_courses });
-      // placed with the request that makes it: one round trip from the tap to the kitchen
-      else o = await post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed' });
-      setDrafts([]);
-      setHold(new Set());
+      const out = drafts.filter((d) => !refused.has(d.key));
+      const { order: o, refused: no } = await sendAround(out, async (round) => {
+        const lines = round.map((d) => ({ menu_item: d.item.id, quantity: d.quantity, modifiers: d.modifiers, notes: d.notes || null, seat: d.seat, course: d.course }));
+        const hold_courses = [...hold].filter((c) => round.some((d) => d.course === c));
+        if (order) return post<Order>(`/v1/orders/${order.id}/items`, { items: lines, hold_courses });
+        // placed with the request that makes it: one round trip from the tap to the kitchen
+        return post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed' });
+      });
+      // a refused line stays, with its reason, until it is removed; the rest went to the kitchen
+      const kept = new Map([...refused, ...no]);
+      setDrafts(drafts.filter((d) => kept.has(d.key)));
+      setRefused(kept);
+      if (!no.size) setHold(new Set());
+      // the Send button has gone with the lines it sent: the check's heading takes the focus
+      requestAnimationFrame(() => checkHeading.current?.focus());
+      const reasons = [...no.values()].join(' ');
+      if (!o) throw new ApiFailure(409, 'menu_item_unavailable', reasons, null);
+      if (no.size) setError(t('service.sentExcept', { reasons }));
       return o;
     });
   const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].sort();
@@ -242,19 +276,23 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
           <span>{t('service.course')}</span>
           {nums.slice(0, 4).map((n) => <Button key={n} class="chip" aria-pressed={course === n} aria-label={`${t('service.course')} ${n}`} onClick={() => setCourse(n)}>{n}</Button>)}
         </div>
-        <h2>{t('service.check')}</h2>
+        <h2 ref={checkHeading} tabIndex={-1}>{t('service.check')}</h2>
         {!order && drafts.length === 0 ? <p>{t('service.empty')}</p> : null}
         <ul class="check-lines">
           {(order?.items ?? []).map((l) => (
             <li key={l.index} class={l.voided_at ? 'check-line-voided' : ''} data-line={l.index}>
+              {/* two rows at most, whatever the width: the dish, then its seat, course and state */}
               <span>
-                {l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''} · S{l.seat ?? '–'} · C{l.course ?? '–'}
-                {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
-                {l.discount_amount && !l.voided_at ? (
-                  <small class="line-discount">
-                    {l.discount_amount >= lineBase(l) ? t('service.discount.comped') : `−${money(l.discount_amount, order!.currency)}`} · {l.discount_reason}
-                  </small>
-                ) : null}
+                <span class="line-name">{l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
+                <small class="line-meta">
+                  S{l.seat ?? '–'} · C{l.course ?? '–'}
+                  {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
+                  {l.discount_amount && !l.voided_at ? (
+                    <span class="line-discount">
+                      {' · '}{l.discount_amount >= lineBase(l) ? t('service.discount.comped') : `−${money(l.discount_amount, order!.currency)}`} · {l.discount_reason}
+                    </span>
+                  ) : null}
+                </small>
               </span>
               {!l.voided_at ? (
                 <span class="line-actions">
@@ -275,9 +313,26 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             <h3>{t('service.newLines')}</h3>
             <ul class="check-lines">
               {drafts.map((d) => (
-                <li key={d.key}>
-                  <span>{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''} · S{d.seat} · C{d.course}</span>
-                  <Button variant="quiet" onClick={() => setDrafts(drafts.filter((x) => x !== d))}>{t('service.remove')}</Button>
+                <li key={d.key} class={refused.has(d.key) ? 'check-line-refused' : ''}>
+                  <span>
+                    <span class="line-name">{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
+                    <small class="line-meta">S{d.seat} · C{d.course}{refused.has(d.key) ? ` · ${t('service.notSent')}` : ''}</small>
+                  </span>
+                  <Button
+                    variant="quiet"
+                    aria-label={`${t('service.remove')} ${d.item.name}`}
+                    onClick={() => {
+                      setDrafts(drafts.filter((x) => x !== d));
+                      if (!refused.has(d.key)) return;
+                      const rest = new Map(refused);
+                      rest.delete(d.key);
+                      setRefused(rest);
+                      // the refusal was about this line: it goes with it
+                      if (!rest.size) setError(null);
+                    }}
+                  >
+                    {t('service.remove')}
+                  </Button>
                 </li>
               ))}
             </ul>
@@ -288,7 +343,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
                 </Button>
               ))}
             </div>
-            <Button variant="primary" class="wide" onClick={send}>{t('service.send')}</Button>
+            <Button variant="primary" class="wide" disabled={drafts.every((d) => refused.has(d.key))} onClick={send}>{t('service.send')}</Button>
           </>
         ) : null}
         <div class="chips">
@@ -320,7 +375,15 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         {error ? <p class="error-text" role="alert">{error}</p> : null}
       </section>
       <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
-      <VoidSheet line={voiding} onClose={() => setVoiding(null)} onVoid={(reason, pin) => (setVoiding(null), run(() => post<Order>(`/v1/orders/${order!.id}/items/${voiding!.index}/void`, { reason, ...(pin ? { manager_pin: pin } : {}) })))} />
+      <VoidSheet
+        line={voiding}
+        onClose={() => setVoiding(null)}
+        onVoid={async (reason, pin) => {
+          // a refusal (no PIN, a wrong one) is thrown to the sheet, which stays open with the reason
+          onChanged(await post<Order>(`/v1/orders/${order!.id}/items/${voiding!.index}/void`, { reason, ...(pin ? { manager_pin: pin } : {}) }));
+          setVoiding(null);
+        }}
+      />
       <DiscountSheet
         target={discounting}
         onClose={() => setDiscounting(null)}
@@ -367,6 +430,8 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
  * Search and categories over the menu grid. Their state is this component's own, so a keystroke
  * redraws the grid and not the whole check beside it.
  */
+const soldOut = (i: Item) => !i.is_available;
+
 function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; onPick: (i: Item) => void }) {
   const [cat, setCat] = useState<string | null>(null);
   const [search, setSearch] = useState('');
@@ -374,7 +439,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
   // content (the same nodes each time, so a tile still shown is not drawn again)
   const prepared = useMemo(() => {
     const c = cur();
-    return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{money(i.price, c)}</small></> }]));
+    return new Map(items.map((i) => [i, { name: i.name.toLowerCase(), tile: <><span>{i.name}</span><small>{i.is_available ? money(i.price, c) : t('service.soldOut')}</small></> }]));
   }, [items]);
   // one function per menu: the grid keeps each item's tile while it stays the same
   const tileOf = useCallback((i: Item) => prepared.get(i)!.tile, [prepared]);
@@ -397,6 +462,7 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
         label={t('service.search')}
         keyOf={(i) => i.id}
         render={tileOf}
+        disabled={soldOut}
         onPick={onPick}
       />
     </section>
@@ -405,8 +471,10 @@ function MenuPanel({ items, cats, onPick }: { items: Item[]; cats: Category[]; o
 
 /** Modifiers, quantity and note for one item; a group's bounds are enforced as you tap. */
 function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null; groups: Map<string, Group>; onClose: () => void; onAdd: (d: Draft) => void }) {
-  const [{ d }, set] = useFormFor(draft, (x) => ({ d: x }));
-  const setD = (next: Draft | null) => set({ d: next });
+  // `full`: the group a tap found full, said (as the guest's page does) rather than dropping an earlier pick
+  const [{ d, full }, set] = useFormFor(draft, (x) => ({ d: x, full: null as string | null }));
+  const setD = (next: Draft | null) => set({ d: next, full: null });
+  const setFull = (id: string) => set({ full: id });
   const mine = (d?.item.modifier_groups ?? []).flatMap((id) => groups.get(id) ?? []);
   const chosenIn = (g: Group) => (d?.modifiers ?? []).filter((m) => m.group === g.id);
   const ok = mine.every((g) => {
@@ -417,10 +485,18 @@ function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null;
     if (!d) return;
     const has = d.modifiers.some((m) => m.group === g.id && m.name === name);
     let next = has ? d.modifiers.filter((m) => !(m.group === g.id && m.name === name)) : [...d.modifiers, { group: g.id, name }];
-    // at the group's maximum, a new pick replaces the oldest (a single choice just switches)
     const inGroup = next.filter((m) => m.group === g.id);
-    if (!has && inGroup.length > g.max_selections) next = next.filter((m) => m !== inGroup[0]);
+    if (!has && inGroup.length > g.max_selections) {
+      // a single choice just switches; a fuller group keeps its picks
+      if (g.max_selections > 1) return setFull(g.id);
+      next = next.filter((m) => m !== inGroup[0]);
+    }
     setD({ ...d, modifiers: next });
+  };
+  const rule = (g: Group) => {
+    const min = Math.max(g.min_selections, g.required ? 1 : 0);
+    if (min === g.max_selections) return t('service.chooseExactly', { n: min });
+    return min > 0 ? t('service.choose', { min, max: g.max_selections }) : t('service.chooseUpTo', { n: g.max_selections });
   };
   return (
     <Dialog title={d?.item.name ?? ''} open={!!draft} onClose={onClose}>
@@ -428,7 +504,7 @@ function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null;
         <>
           {mine.map((g) => (
             <fieldset key={g.id}>
-              <legend>{g.name} · {t('service.choose', { min: Math.max(g.min_selections, g.required ? 1 : 0), max: g.max_selections })}</legend>
+              <legend>{g.name} · {rule(g)}</legend>
               <div class="chips">
                 {g.modifiers.filter((m) => m.is_available).map((m) => (
                   <Button key={m.name} class="chip" aria-pressed={d.modifiers.some((x) => x.group === g.id && x.name === m.name)} onClick={() => toggle(g, m.name)}>
@@ -436,6 +512,7 @@ function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null;
                   </Button>
                 ))}
               </div>
+              {full === g.id ? <p class="hint" role="status">{t('service.maxReached', { n: g.max_selections, group: g.name })}</p> : null}
             </fieldset>
           ))}
           <div class="chips" role="group" aria-label={t('service.quantity')}>
@@ -452,17 +529,27 @@ function ModifierSheet({ draft, groups, onClose, onAdd }: { draft: Draft | null;
   );
 }
 
-const BLANK_VOID = () => ({ reason: '', pin: '' });
+const BLANK_VOID = () => ({ reason: '', pin: '', error: null as string | null });
 
-function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () => void; onVoid: (reason: string, pin: string) => void }) {
-  const [{ reason, pin }, set] = useFormFor(line, BLANK_VOID);
+function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () => void; onVoid: (reason: string, pin: string) => Promise<void> }) {
+  const [{ reason, pin, error }, set] = useFormFor(line, BLANK_VOID);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    try {
+      await onVoid(reason, pin);
+    } catch (err) {
+      // the sheet stays open with the reason typed; the PIN is typed again
+      set({ error: err instanceof ApiFailure ? err.message : String(err), pin: '' });
+    }
+  };
   return (
     <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
-      <form onSubmit={(e) => (e.preventDefault(), onVoid(reason, pin))}>
+      <form onSubmit={submit}>
         <Field label={t('service.voidReason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />
         {session.value?.role === 'server' ? (
           <Field label={t('service.managerPin')} type="password" inputMode="numeric" maxLength={6} value={pin} onInput={(e) => set({ pin: (e.target as HTMLInputElement).value })} />
         ) : null}
+        {error ? <p class="error-text" role="alert">{error}</p> : null}
         <Button variant="danger" type="submit" disabled={!reason.trim()}>{t('service.void')}</Button>
       </form>
     </Dialog>

@@ -21,6 +21,7 @@ interface Settings {
   timezone: string;
   currency: string;
   default_tax_rate: number;
+  prices_include_tax: boolean;
   opening_hours: Partial<Record<(typeof DAYS)[number], Interval[]>>;
   slot_duration_minutes: number;
   waitlist: { enabled: boolean; max_party_size: number; notify_expiry_minutes: number; default_wait_minutes_per_party: number };
@@ -91,6 +92,7 @@ function GeneralSettings() {
         timezone: f.timezone,
         currency: f.currency.toLowerCase(),
         default_tax_rate: f.default_tax_rate,
+        prices_include_tax: f.prices_include_tax,
         opening_hours: hours,
         waitlist: f.waitlist,
       };
@@ -132,6 +134,8 @@ function GeneralSettings() {
               onInput={(e) => set('default_tax_rate', Number((e.target as HTMLInputElement).value.replace(',', '.')) / 100)}
             />
           </div>
+          <Toggle label={t('settings.pricesIncludeTax')} checked={form.prices_include_tax} onChange={(v) => set('prices_include_tax', v)} />
+          <p class="hint">{t('settings.pricesIncludeTaxHint')}</p>
         </section>
         <section class="card" id="hours">
           <h2>{t('settings.hours')}</h2>

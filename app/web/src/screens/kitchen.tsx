@@ -31,6 +31,17 @@ export function Note({ text, class: cls, block }: { text: string; class: string;
   return <Tag class={`${cls} ${allergy ? 'allergy' : ''}`}>{allergy ? `⚠ ${text}` : text}</Tag>;
 }
 
+const recallKey = (station: string) => `comanda.recall.${station}`;
+/** The tickets bumped on this device, newest first, as it last saw them. */
+function storedRecall(station: string): Ticket[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(recallKey(station)) ?? '[]');
+    return Array.isArray(list) ? list.filter((x): x is Ticket => typeof x?.id === 'string' && Array.isArray(x.lines)).slice(0, RECALL_DEPTH) : [];
+  } catch {
+    return [];
+  }
+}
+
 export function KitchenScreen({ station }: { station: string }) {
   const [board] = useState(makeBoard);
   const [sound, setSound, soundNow] = useSound();
@@ -39,7 +50,16 @@ export function KitchenScreen({ station }: { station: string }) {
   const [error, setError] = useState<string | null>(null);
   // signals, not component state: a new order redraws the list and the all-day count, not the screen
   const [desk] = useState(() => {
-    const bumped = signal<string[]>([]);
+    // the tickets bumped here, newest first: kept on the device, so a reload keeps what can be recalled
+    const bumped = signal<string[]>(storedRecall(station).map((tk) => tk.id));
+    bumped.subscribe((ids) => {
+      try {
+        const tickets = ids.flatMap((id) => board.tickets.value.get(id) ?? storedRecall(station).find((tk) => tk.id === id) ?? []);
+        localStorage.setItem(recallKey(station), JSON.stringify(tickets));
+      } catch {
+        // a full or private storage: the list lives as long as the page
+      }
+    });
     const recalled = signal<string[]>([]);
     const busy = signal<ReadonlySet<string>>(new Set());
     // oldest first; each ticket's start worked out once, not in every comparison
@@ -71,7 +91,14 @@ export function KitchenScreen({ station }: { station: string }) {
   useBoard(
     {
       topic: `station:${station}`,
-      load: async () => (await get<{ data: any[] }>('/public/orders/kitchen', { station, fields: FIELDS })).data.map((o) => forStation(fromPublic(o))),
+      load: async () => {
+        const list = (await get<{ data: any[] }>('/public/orders/kitchen', { station, fields: FIELDS })).data.map((o) => forStation(fromPublic(o)));
+        // the tickets bumped here before a reload are no longer in the kitchen's list: they come
+        // back as this screen last saw them (the live feed brings any change once recalled)
+        const have = new Set(list.map((tk) => tk.id));
+        const kept = new Set(desk.bumped.value);
+        return [...list, ...storedRecall(station).filter((tk) => kept.has(tk.id) && !have.has(tk.id))];
+      },
       fromMessage: (o) => forStation(fromLive(o, tables.value)),
       shows: onKitchen,
       onNew: () => {

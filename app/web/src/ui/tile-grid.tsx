@@ -2,10 +2,10 @@ import type { ComponentChildren, VNode } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 
 /** One tile, as a component: the same tile drawn again (the same node) is skipped whole by Preact. */
-function Tile({ pick, children }: { pick: () => void; children: ComponentChildren }) {
+function Tile({ pick, off, children }: { pick: () => void; off?: boolean; children: ComponentChildren }) {
   return (
     <li>
-      <button type="button" class="tile" onClick={pick}>
+      <button type="button" class="tile" disabled={off} onClick={pick}>
         {children}
       </button>
     </li>
@@ -20,7 +20,7 @@ function Tile({ pick, children }: { pick: () => void; children: ComponentChildre
  * With a `render` that stays the same function (useCallback), each item's tile is made once:
  * a tile still shown after a keystroke costs nothing, only the tiles that come in are drawn.
  */
-export function TileGrid<T extends object>({ items, label, keyOf, render, onPick, min = 140, page }: {
+export function TileGrid<T extends object>({ items, label, keyOf, render, onPick, min = 140, page, disabled }: {
   items: T[];
   label: string;
   keyOf: (t: T) => string;
@@ -30,6 +30,8 @@ export function TileGrid<T extends object>({ items, label, keyOf, render, onPick
   min?: number;
   /** draw this many tiles at first, then more as the grid is scrolled */
   page?: number;
+  /** tiles shown but not to be picked (a dish 86'd); keep it the same function, like `render` */
+  disabled?: (t: T) => boolean;
 }) {
   const [limit, setLimit] = useState(page ?? Infinity);
   const end = useRef<HTMLDivElement>(null);
@@ -46,10 +48,10 @@ export function TileGrid<T extends object>({ items, label, keyOf, render, onPick
   const pick = useRef(onPick);
   pick.current = onPick;
   // each item's tile, for as long as `render` is the same function
-  const tiles = useMemo(() => new WeakMap<T, VNode>(), [render]);
+  const tiles = useMemo(() => new WeakMap<T, VNode>(), [render, disabled]);
   const tileOf = (it: T) => {
     let v = tiles.get(it);
-    if (!v) tiles.set(it, (v = <Tile key={keyOf(it)} pick={() => pick.current(it)}>{render(it)}</Tile>));
+    if (!v) tiles.set(it, (v = <Tile key={keyOf(it)} off={disabled?.(it)} pick={() => pick.current(it)}>{render(it)}</Tile>));
     return v;
   };
   return (
