@@ -4,7 +4,8 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { setupNeeded } from '../domain/staff/setup.ts';
-import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
+import { acquireHubLock } from '../operator/hub-lock.ts';
+import { classifyStartFailure } from '../operator/start-failure.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
@@ -36,14 +37,25 @@ export async function serveCommand(argv: string[]) {
   const role = cfg.server.role;
   if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
+  // Under a supervisor (the desktop app): why a start failed, then health and opening hours.
+  const parent = parentChannel();
+  // A start that fails tells its supervisor why in a form it can act on (the desktop's status
+  // window), and says it in one sentence on stderr.
+  const failedToStart = async (err: unknown): Promise<never> => {
+    if (err instanceof CliError) throw err;
+    const failure = classifyStartFailure(err, { dataDir: cfg.dataDir, port: cfg.port, backupsDir: cfg.databaseUrl ? null : cfg.backups.dir });
+    await parent?.sendNow(failure);
+    if (failure.reason === 'unknown') throw err;
+    throw new CliError(failure.message);
+  };
+
   // One hub per data dir; `comanda restore` checks the same lock.
   let lock: ReturnType<typeof acquireHubLock> | null = null;
   if (!cfg.databaseUrl) {
     try {
       lock = acquireHubLock(cfg.dataDir);
     } catch (err) {
-      if (err instanceof HubLockedError) throw new CliError(err.message);
-      throw err;
+      await failedToStart(err);
     }
   }
   let database: Database | null = null;
@@ -71,7 +83,7 @@ export async function serveCommand(argv: string[]) {
     // ends (a supervisor then retries) instead of idling with the database open.
     await (server ? server.close() : database?.close())?.catch(() => {});
     lock?.release();
-    throw err;
+    return failedToStart(err);
   }
   const urls = reachableUrls(cfg.host, port);
   // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
@@ -103,8 +115,6 @@ export async function serveCommand(argv: string[]) {
     if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
 
-  // Under a supervisor (the desktop app): health and opening hours for its tray and updater.
-  const parent = parentChannel();
   const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).

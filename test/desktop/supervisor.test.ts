@@ -41,7 +41,9 @@ describe('server supervision (fake process)', () => {
       timers.advance(1);
       expect(children).toHaveLength(i + 2);
     }
-    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 500, 1000, 2000]);
+    // the first ran (a crash: 250 ms); the others never got ready (failed starts): from 1 s
+    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 1000, 2000, 4000]);
+    expect(crashes.map((c) => c.failedStart)).toEqual([false, true, true, true]);
     expect(crashes.map((c) => c.code)).toEqual([1, 2, 3, 4]);
     expect(supervisor.restarts).toBe(4);
 
@@ -54,12 +56,14 @@ describe('server supervision (fake process)', () => {
     expect(crashes.at(-1)!.ranForMs).toBe(60_000);
   });
 
-  it('a process that cannot start at all is retried the same way', () => {
+  it('a process that cannot start at all is retried after a failed start\'s longer delay', () => {
     const { timers, children, crashes, supervisor } = setup();
     void supervisor.start().catch(() => {});
     children[0].emit('error', new Error('spawn node ENOENT'));
     expect(crashes[0].lastOutput).toEqual(['could not start: spawn node ENOENT']);
-    timers.advance(250);
+    timers.advance(999);
+    expect(children).toHaveLength(1);
+    timers.advance(1);
     expect(children).toHaveLength(2);
   });
 
