@@ -141,6 +141,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
 
   // --- what is wrong, and its fix (status-page.ts) ---
   let problem: HubProblem | null = null;
+  let updates: UpdatePolicy | null = null;
   /** the status window opened by itself for this run of failed starts */
   let shownForStreak = false;
   const newProblem = (reason: HubProblem['reason'], failure: HubProblem['failure'], lastOutput: string[] = []): HubProblem => ({
@@ -259,6 +260,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     }
   }
   supervisor.on('crash', (record: CrashRecord) => {
+    // a hub that keeps failing to start takes a waiting update at once (it may be the fix)
+    if (record.failedStart && supervisor.failedStarts >= 2 && updates?.downloaded) void updates.tick();
     if (record.failedStart) void startFailed(record).catch((err) => log('status window failed', { error: err.message }));
   });
   // the reason may come just after the exit: the window then names it
@@ -326,7 +329,6 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     return shell.openPath(logsDir);
   });
 
-  let updates: UpdatePolicy | null = null;
   let quitting: Promise<void> | null = null;
   const quit = () =>
     (quitting ??= (async () => {
@@ -363,6 +365,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       feedUrl: opts.feedUrl ?? null,
       isOnline: () => host.isOnline(),
       hours: () => hours,
+      hubBroken: () => supervisor.failedStarts >= 2,
       now: () => timers.now(),
       log,
       install: async () => {
@@ -376,6 +379,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     updater.on('update-downloaded', (info) => {
       state.updateReady = info.version;
       render();
+      if (supervisor.failedStarts >= 2) void updates!.tick();
     });
     const tick = () => {
       void updates!.tick().finally(() => {

@@ -61,7 +61,7 @@ function explanation(p: HubProblem): { text: string; fixes: string[] } {
   switch (p.reason) {
     case 'port_taken':
       return {
-        text: `comanda listens on port ${f?.port} for tablets, but another program${holderText(f)} already uses it. Stop that program, or move comanda to another port: its QR codes and the pairing page then use the new port (print the table QR codes again and pair the screens again).`,
+        text: `comanda listens on port ${f?.port} for tablets, but ${f?.holder ? `${escape(f.holder.name ?? 'another program')} (process ${f.holder.pid})` : 'another program'} already uses it. Stop that program, or move comanda to another port: its QR codes and the pairing page then use the new port (print the table QR codes again and pair the screens again).`,
         fixes: [...(p.suggestedPort ? [button(`use-port?port=${p.suggestedPort}`, `Use port ${p.suggestedPort} instead`, true)] : []), button('retry', 'Try again (the port is free now)')],
       };
     case 'data_locked':

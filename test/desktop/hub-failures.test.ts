@@ -161,7 +161,7 @@ describe('the desktop hub says why it does not start (real hub processes)', { ti
     click(d.desktop, 'restore');
     const ready = await d.desktop.supervisor.whenReady();
     const restored = await fetch(`${ready.url}/v1/menu_categories`, { headers: { 'x-api-key': key } });
-    expect((await restored.json()).data.map((c: any) => c.name)).toEqual(['Pasta']);
+    expect(((await restored.json()) as any).data.map((c: any) => c.name)).toEqual(['Pasta']);
     // the damaged file is kept aside, never deleted
     expect(fs.readdirSync(path.join(dataDir, 'replaced')).some((f) => f.startsWith('comanda-before-restore-'))).toBe(true);
   });
