@@ -20,7 +20,7 @@ export interface DesktopOptions {
   /** runs another `comanda` command to its end (the status window's restore) */
   runHubCommand?(args: string[]): Promise<{ code: number | null; output: string }>;
   /** Windows: adds the program's firewall rule (elevated once); resolves with what happened */
-  fixFirewall?(o: { includePublic: boolean }): Promise<string>;
+  fixFirewall?(o: { includePublic: boolean; port: number }): Promise<string>;
   /** a free port to offer when the hub's is taken */
   findFreePort?(taken: number): Promise<number | null>;
   /** ends another process (the other hub holding the data folder) */
@@ -102,6 +102,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       restaurantName = m.restaurant?.name ?? null;
       if (m.health?.public_url) state.tabletUrl = m.health.public_url;
       if (m.setup_needed === false) state.setupCode = null;
+      reachabilityReported(m.health?.reachability ?? null);
       render();
     },
   });
@@ -243,7 +244,9 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       }
       case 'fix-firewall': {
         if (!opts.fixFirewall) return;
-        const outcome = await opts.fixFirewall({ includePublic: url.searchParams.get('public') === '1' });
+        const port = (supervisor.ready ?? lastReady)?.port;
+        if (!port) return;
+        const outcome = await opts.fixFirewall({ includePublic: url.searchParams.get('public') === '1', port });
         await noteAndShow(outcome);
         supervisor.child?.send?.({ type: 'recheck_reachability' });
         return;
@@ -258,6 +261,24 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
         await shell.openPath(logsDir);
         return;
     }
+  }
+  /** the hub's own LAN address tested from itself: tablets blocked is a problem of its own */
+  let firewallShown = false;
+  function reachabilityReported(r: { url: string; reachable: boolean; network_profile: string | null; detail: string | null } | null) {
+    if (problem && problem.reason !== 'firewall') return;
+    if (!r || r.reachable) {
+      if (problem?.reason === 'firewall') {
+        problem = null;
+        if (statusWin && !statusWin.isDestroyed()) statusWin.close();
+      }
+      return;
+    }
+    problem = newProblem('firewall', null);
+    problem.firewall = { url: r.url, profile: r.network_profile, detail: r.detail, canFix: Boolean(opts.fixFirewall) };
+    // once a run by itself (not at a login start: the tray says it there)
+    const open = !firewallShown && !opts.hidden;
+    firewallShown = true;
+    void showStatus(open).catch(() => {});
   }
   supervisor.on('crash', (record: CrashRecord) => {
     // a hub that keeps failing to start takes a waiting update at once (it may be the fix)
@@ -277,7 +298,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     lastReady = r;
     state.tabletUrl = r.public_url ?? r.url;
     state.setupCode = r.setup?.code ?? null;
-    const hadProblem = problem !== null && problem.reason !== 'firewall';
+    const hadProblem = problem !== null;
     if (hadProblem) {
       problem = null;
       shownForStreak = false;

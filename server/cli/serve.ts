@@ -10,7 +10,9 @@ import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
 import { RotatingLog } from '../operator/rotating-log.ts';
-import { startStatusReports } from '../operator/status-report.ts';
+import { startStatusReports, statusReport } from '../operator/status-report.ts';
+import { checkReachability, probeTarget } from '../operator/reachability.ts';
+import { operatorOf } from '../operator/services.ts';
 import { VERSION } from '../operator/version.ts';
 import { startWatchdog } from '../operator/watchdog.ts';
 import { createServer, type ComandaServer } from '../server.ts';
@@ -122,10 +124,12 @@ export async function serveCommand(argv: string[]) {
   const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
 
   let stopping = false;
+  let stopReach = () => {};
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
+    stopReach();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     // The watchdog's thread ends before process.exit: an exit with it still running sometimes
     // never returned (5 of 18 hubs stopped just after they started stayed alive, port closed,
@@ -159,6 +163,25 @@ export async function serveCommand(argv: string[]) {
   // the data dir's lock and the port from the app's next start.
   parent?.onMessage((m: any) => m?.type === 'shutdown' && stop('shutdown message'));
   parent?.onGone(() => stop('supervisor gone'));
+
+  // Can a tablet reach us? Asked of our own LAN address now and then (and when the desktop
+  // asks, after the owner fixed the firewall); the answer goes into the health report.
+  const target = role === 'hub' ? probeTarget(urls, publicUrl) : null;
+  const checkReach = async () => {
+    if (!target || stopping) return;
+    const r = await checkReachability(target, null, Date.now());
+    operatorOf(server.services).reachability = r;
+    if (!r.reachable) logger.warn({ reachability: r }, 'tablets cannot reach the hub at its LAN address');
+  };
+  if (target) {
+    void checkReach().then(() => parent && statusReport(server).then((s) => parent.send(s), () => {}));
+    const reachTimer = setInterval(() => void checkReach(), 10 * 60_000);
+    reachTimer.unref();
+    stopReach = () => clearInterval(reachTimer);
+  }
+  parent?.onMessage((m: any) => {
+    if (m?.type === 'recheck_reachability') void checkReach().then(() => statusReport(server).then((s) => parent.send(s), () => {}));
+  });
 }
 
 /** A duration from the environment (ms), for operators and tests; the default when unset or not a positive number. */

@@ -187,6 +187,45 @@ describe('the desktop hub says why it does not start (real hub processes)', { ti
     await screenshot(page, 'disk-full');
   });
 
+  it('firewall: a hub its own LAN address does not reach says tablets are blocked, in the window and the health report', async () => {
+    const port = await freePort();
+    const userData = tmp();
+    const dataDir = path.join(userData, 'data');
+    // tablets are given 127.0.0.2 while the hub listens on 127.0.0.1 only: as a firewall
+    // would, the address refuses them, and the hub's test from that address says so
+    const d = await bootDesktop({
+      userData,
+      port,
+      spawn: () => spawnServerProcess({ dataDir, args: ['--port', String(port), '--host', '127.0.0.1', '--public-url', `http://127.0.0.2:${port}`], env: quiet }),
+    });
+    await d.desktop.supervisor.whenReady();
+    await until(`the tray saying tablets are blocked (${d.tray.menu.map((i) => i.label)})`, () => d.tray.menu.some((i) => i.id === 'problem' && i.label === 'Tablets cannot reach the hub: how to fix…'));
+    expect(d.tray.item('server').label).toBe('Hub: Running');
+    d.tray.item('problem').click!();
+    await until('the status window', () => statusText(d.desktop)?.includes('data-reason="firewall"') ?? false);
+    const page = statusText(d.desktop)!;
+    expect(page).toContain(`a request to its own network address (http://127.0.0.2:${port}) did not reach it`);
+    expect(page).toContain('ECONNREFUSED');
+    await screenshot(page, 'firewall');
+    const health = d.desktop.state.health as any;
+    expect(health.reachability).toMatchObject({ url: `http://127.0.0.2:${port}`, reachable: false, network_profile: null });
+  });
+
+  it('firewall: a hub its LAN address reaches reports it reachable', async () => {
+    const port = await freePort();
+    const userData = tmp();
+    const dataDir = path.join(userData, 'data');
+    const d = await bootDesktop({
+      userData,
+      port,
+      spawn: () => spawnServerProcess({ dataDir, args: ['--port', String(port), '--host', '127.0.0.1', '--public-url', `http://127.0.0.1:${port}`], env: quiet }),
+    });
+    await d.desktop.supervisor.whenReady();
+    await until('a health report with reachability', () => Boolean((d.desktop.state.health as any)?.reachability));
+    expect((d.desktop.state.health as any).reachability).toMatchObject({ url: `http://127.0.0.1:${port}`, reachable: true });
+    expect(d.tray.menu.some((i) => i.id === 'problem')).toBe(false);
+  });
+
   it('the failed starts back off: the wait grows towards minutes instead of spinning', async () => {
     const port = await freePort();
     await holdPort(port);
