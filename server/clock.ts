@@ -1,17 +1,32 @@
 import { readFileSync } from 'node:fs';
 
-/** Time source for everything the server does, injected so tests can move time. */
+/**
+ * Time source for everything the server does, injected so tests can move time. Two kinds of
+ * time: `now()` is the wall clock, for what is written down (a row's timestamps, a token's
+ * expiry); `monotonic()` is for what is measured (a rate limit's refill, a throttle's window, a
+ * timeout), so a wall clock stepped by NTP, by Windows after a dead CMOS battery or by a person
+ * neither refuses every request (stepped back) nor forgives every limit (stepped forward).
+ */
 export interface Clock {
   /** Milliseconds since the Unix epoch. */
   now(): number;
+  /** Milliseconds from an arbitrary origin, never stepped: only differences mean anything. */
+  monotonic(): number;
 }
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** The process's monotonic milliseconds (CLOCK_MONOTONIC): the same origin on every thread of the process. */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
+
+export const systemClock: Clock = { now: () => Date.now(), monotonic: monotonicMs };
 
 /** A clock tests can set and advance. */
 export class ManualClock implements Clock {
   constructor(private ms: number = Date.UTC(2026, 10, 2, 12, 0, 0)) {}
   now(): number {
+    return this.ms;
+  }
+  /** The manual time too: a test moves both with advance() (set() backwards is a wall-clock step, and limits see it). */
+  monotonic(): number {
     return this.ms;
   }
   set(ms: number | Date): void {
@@ -37,8 +52,9 @@ export function processClock(env: NodeJS.ProcessEnv = process.env): Clock {
   return {
     now() {
       const t = Date.now();
-      if (t - readAt >= 100) {
-        readAt = t;
+      const m = monotonicMs();
+      if (m - readAt >= 100) {
+        readAt = m;
         try {
           skew = Number(readFileSync(file, 'utf8').trim()) || 0;
         } catch {
@@ -47,5 +63,7 @@ export function processClock(env: NodeJS.ProcessEnv = process.env): Clock {
       }
       return t + skew;
     },
+    // a skew steps the wall clock only, as NTP does
+    monotonic: monotonicMs,
   };
 }

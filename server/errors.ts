@@ -76,6 +76,8 @@ const CODES = {
   sync_restaurant_exists: 409,
   // payments (issue 25): more than the bill owes, or than a payment can give back
   amount_too_large: 400,
+  // money (issue 39): the currency is fixed once money was taken in it
+  currency_locked: 409,
 
   // back office (issue 15): staff sessions
   not_signed_in: 401,

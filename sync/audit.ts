@@ -7,6 +7,7 @@ import { auditOnThread, type AuditPause } from './audit-thread.ts';
 import { MERGE_RULES, SYNCED_TABLES } from './merge-rules.ts';
 import { MAX_AUDIT_ROWS } from './protocol.ts';
 import { credentialsOf } from './write-rules.ts';
+import { monotonicMs } from '../server/clock.ts';
 
 /**
  * The convergence audit: each side hashes its rows of a restaurant per table, in 32 buckets
@@ -81,8 +82,8 @@ async function rowsOf(db: Executor, table: string, restaurantId: string): Promis
 
 function holdHere(pause: AuditPause): void {
   Atomics.store(pause.flags, 0, 1);
-  const until = Date.now() + 5000;
-  while (Atomics.load(pause.flags, 1) === 0 && Date.now() < until) Atomics.wait(pause.flags, 1, 0, 100);
+  const until = monotonicMs() + 5000;
+  while (Atomics.load(pause.flags, 1) === 0 && monotonicMs() < until) Atomics.wait(pause.flags, 1, 0, 100);
 }
 
 export interface AuditSideOptions {

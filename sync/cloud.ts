@@ -17,6 +17,7 @@ import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PRO
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 import { identityAndHead, identityAndHeadColumns, logHead } from '../server/db/log-positions.ts';
+import { monotonicMs } from '../server/clock.ts';
 
 type Hub = SyncHubsTable;
 
@@ -204,7 +205,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     const body = await refusing(services, hub, () => readSyncBody(ctx, pushRequest));
     // a batch the hub sent before its predecessor was answered may get here first: it waits
     // for that one (while the hub still waits for it) rather than be refused as a gap
-    const until = Date.now() + (body.wait_ms ?? 0);
+    const until = monotonicMs() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
     const applyOnce = (checked: CheckedChanges) =>
@@ -249,9 +250,9 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
             try {
               return await applyOnce(checked);
             } catch (err) {
-              if (!isGap(err) || gone || Date.now() >= until) throw err;
+              if (!isGap(err) || gone || monotonicMs() >= until) throw err;
               commits ??= countCommits(services, hub.restaurant_id);
-              await commits.next(Math.min(QUEUE_POLL_MS, until - Date.now()));
+              await commits.next(Math.min(QUEUE_POLL_MS, until - monotonicMs()));
             }
           }
         } finally {
@@ -285,7 +286,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     }
     // a long poll: held open until a change of the restaurant is committed, here or on
     // another process (seen within the poll interval), or until the wait is over
-    const until = Date.now() + (body.wait_ms ?? 0);
+    const until = monotonicMs() + (body.wait_ms ?? 0);
     let gone = false;
     ctx.res.once('close', () => (gone = true));
     // Held while the page brings the hub nothing: the hub's own pushes move the restaurant's
@@ -295,7 +296,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     let through = body.after;
     const answer = async () => {
       try {
-        while (page.changes.length === 0 && Date.now() < until && !gone && !closing.signal.aborted) {
+        while (page.changes.length === 0 && monotonicMs() < until && !gone && !closing.signal.aborted) {
           // an empty page read through the log's top: all of it is the hub's own, so the hub
           // holds the log up to there. Compaction's watermark follows it now rather than when
           // the wait ends (answered at once, the hub's next pull used to say so itself).
@@ -303,7 +304,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
             through = page.last;
             await notePulled(services, hub, through);
           }
-          await commits.next(Math.min(250, until - Date.now()));
+          await commits.next(Math.min(250, until - monotonicMs()));
           page = await read(page.last);
         }
       } finally {
@@ -317,7 +318,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
     };
     if (closing.signal.aborted) ctx.set('Connection', 'close');
     // a wait with heartbeats answers at once and keeps the line audible while it waits
-    if (body.heartbeat_ms && page.changes.length === 0 && until > Date.now() && !closing.signal.aborted) {
+    if (body.heartbeat_ms && page.changes.length === 0 && until > monotonicMs() && !closing.signal.aborted) {
       streamJson(ctx, body.heartbeat_ms, answer, (err) => services.logger.error({ err }, 'sync: a pull failed'));
     }
     else sendJson(ctx, await answer());

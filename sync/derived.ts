@@ -106,9 +106,12 @@ async function countPaymentsAgain(trx: Executor, ctx: ApplyContext, ids: Set<str
   const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', [...ids]).execute();
   const paidOf = await countPaidOf(trx, orders.map((o) => o.id));
   for (const order of orders) {
-    const paid = paidOf.get(order.id) ?? 0;
-    if (paid !== Number(order.amount_paid)) await updateRecord(trx, 'orders', order, { amount_paid: paid, updated: Math.floor(ctx.now / 1000) });
-    if (paid > Number(order.total)) {
+    const counted = paidOf.get(order.id) ?? { amount_paid: 0, amount_returned: 0 };
+    const paid = counted.amount_paid;
+    if (paid !== Number(order.amount_paid) || counted.amount_returned !== Number(order.amount_returned)) {
+      await updateRecord(trx, 'orders', order, { ...counted, updated: Math.floor(ctx.now / 1000) });
+    }
+    if (paid > Number(order.total) - counted.amount_returned) {
       const payments = await trx.selectFrom('payments').select('id').where('order_id', '=', order.id).orderBy('id').execute();
       await recordConflict(trx, ctx, 'overpayment', 'orders', [order.id], { total: Number(order.total), amount_paid: paid, payments: payments.map((p) => p.id) });
     }

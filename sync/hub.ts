@@ -4,6 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import { setClockOffset } from '../server/db/hlc.ts';
 import { measureOffset, redateAhead, withPushLock } from './clock.ts';
+import { monotonicMs } from '../server/clock.ts';
 import type { DB } from '../server/db/schema.ts';
 import type { SyncLinkTable } from '../server/db/schema/sync.ts';
 import { setWebhooksHandedOff } from '../server/domain/webhooks/hand-off.ts';
@@ -429,9 +430,9 @@ export class SyncClient {
       const link = await readLink(this.db).catch(() => undefined);
       if (!link) return;
       if (!this.connected || !this.pushIdle || this.pendingPull > 0) continue;
-      if (done === this.connections && Date.now() - lastAt < every) continue;
+      if (done === this.connections && monotonicMs() - lastAt < every) continue;
       done = this.connections;
-      lastAt = Date.now();
+      lastAt = monotonicMs();
       try {
         every = (await this.repairNow(link)).state === 'in_sync' ? REPAIR_EVERY_MS : REPAIR_RETRY_MS;
       } catch (err) {

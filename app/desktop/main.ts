@@ -388,6 +388,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       hours: () => hours,
       hubBroken: () => supervisor.failedStarts >= 2,
       now: () => timers.now(),
+      monotonic: () => timers.monotonic(),
       log,
       install: async () => {
         await supervisor.stop();

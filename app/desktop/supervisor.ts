@@ -44,14 +44,23 @@ export interface CrashRecord {
   failure: StartFailure | null;
 }
 
+/**
+ * The supervisor's time. `now()` is the wall clock, only for what is written down (a crash's
+ * time); `monotonic()` measures (how long a run lasted, so whether the backoff starts over):
+ * a PC's clock stepped while the hub crash-loops (Windows setting the time after a dead CMOS
+ * battery) neither reset the backoff to 250 ms (forward) nor made a healthy run look short (back).
+ */
 export interface Timers {
   now(): number;
+  /** milliseconds from an arbitrary origin, never stepped: only differences mean anything */
+  monotonic(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
 
 export const realTimers: Timers = {
   now: () => Date.now(),
+  monotonic: () => Number(process.hrtime.bigint()) / 1e6,
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
@@ -153,7 +162,7 @@ export class ServerSupervisor extends EventEmitter {
     this.failure = null;
     this.tail = [];
     this.setState('starting');
-    this.startedAt = this.opts.timers.now();
+    this.startedAt = this.opts.timers.monotonic();
     const child = this.opts.spawn();
     this.child = child;
     if (child.stdout) {
@@ -205,7 +214,7 @@ export class ServerSupervisor extends EventEmitter {
       return;
     }
     const now = this.opts.timers.now();
-    const ranForMs = now - this.startedAt;
+    const ranForMs = Math.round(this.opts.timers.monotonic() - this.startedAt);
     this.consecutive = ranForMs >= this.opts.backoff.resetAfterMs ? 1 : this.consecutive + 1;
     if (failedStart) this.failedStarts++;
     const delay = failedStart

@@ -9,6 +9,8 @@ export interface UpdatePolicyOptions {
   /** the venue's opening hours, from the server's last status report */
   hours(): ServiceHours | null;
   now(): number;
+  /** measures the time between checks (a wall clock stepped back held checks off for the step); now() when not given */
+  monotonic?(): number;
   /** stops the server gracefully, then the updater restarts the app into the new version */
   install(): Promise<void>;
   /**
@@ -27,6 +29,7 @@ export interface UpdatePolicyOptions {
  * quiet time, never during service. tick() is called every minute by the app.
  */
 export class UpdatePolicy {
+  /** on the monotonic clock */
   lastCheckAt: number | null = null;
   checking = false;
   downloaded: string | null = null;
@@ -57,9 +60,10 @@ export class UpdatePolicy {
       return 'install';
     }
     if (this.downloaded || this.checking) return 'nothing';
-    if (this.lastCheckAt !== null && now - this.lastCheckAt < this.checkEveryMs) return 'nothing';
+    const mono = this.o.monotonic?.() ?? now;
+    if (this.lastCheckAt !== null && mono - this.lastCheckAt < this.checkEveryMs) return 'nothing';
     if (!this.o.isOnline()) return 'nothing';
-    this.lastCheckAt = now;
+    this.lastCheckAt = mono;
     this.checking = true;
     try {
       await this.o.updater.checkForUpdates();

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -8,8 +9,15 @@ import type { DB } from '../db/schema.ts';
  * (`auth_failures`, local to the node, never synced). The hub is one process on SQLite, whose
  * single connection may be inside the request's own transaction (a failure written there would
  * be rolled back with the refusal): it counts in memory.
+ *
+ * Each log keeps its own time: in memory the clock's monotonic milliseconds (a wall clock
+ * stepped back would hold every failure in the window for as long as the step); in rows the
+ * wall clock, the one time base several processes (several machines) share, and the limits
+ * reading it never wait longer than their window however the clock was stepped.
  */
 export interface FailureLog {
+  /** the time failures are written with and windows measured in */
+  now(): number;
   add(keys: readonly string[], atMs: number): Promise<void>;
   /** the times of `key`'s failures from `fromMs` on, oldest first */
   since(key: string, fromMs: number): Promise<number[]>;
@@ -21,6 +29,7 @@ const KEEP_MS = 24 * 60 * 60 * 1000;
 
 export class MemoryFailureLog implements FailureLog {
   private failures = new Map<string, number[]>();
+  constructor(readonly now: () => number) {}
 
   async add(keys: readonly string[], atMs: number): Promise<void> {
     for (const key of keys) this.failures.set(key, [...(this.failures.get(key) ?? []).filter((t) => atMs - t < KEEP_MS), atMs]);
@@ -40,7 +49,10 @@ export class MemoryFailureLog implements FailureLog {
 
 export class DbFailureLog implements FailureLog {
   private added = 0;
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    readonly now: () => number,
+  ) {}
 
   async add(keys: readonly string[], atMs: number): Promise<void> {
     await this.db.insertInto('auth_failures').values(keys.map((key) => ({ key, at: atMs }))).execute();
@@ -61,8 +73,9 @@ export class DbFailureLog implements FailureLog {
 const logs = new WeakMap<object, FailureLog>();
 
 /** The failure log of a node: one per database handle, shared by every limit that counts failures. */
-export function failureLogFor(services: { db: Kysely<DB>; dialect: 'sqlite' | 'postgres' }): FailureLog {
+export function failureLogFor(services: { db: Kysely<DB>; dialect: 'sqlite' | 'postgres'; clock: Clock }): FailureLog {
   let log = logs.get(services.db);
-  if (!log) logs.set(services.db, (log = services.dialect === 'postgres' ? new DbFailureLog(services.db) : new MemoryFailureLog()));
+  const { clock } = services;
+  if (!log) logs.set(services.db, (log = services.dialect === 'postgres' ? new DbFailureLog(services.db, () => clock.now()) : new MemoryFailureLog(() => clock.monotonic())));
   return log;
 }

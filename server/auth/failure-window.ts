@@ -15,18 +15,19 @@ export class FailureWindow {
     readonly windowMs: number,
   ) {}
 
-  async check(key: string, nowMs: number, message: string): Promise<void> {
-    const wait = await this.waitFor(key, nowMs);
+  async check(key: string, message: string): Promise<void> {
+    const wait = await this.waitFor(key, this.log.now());
     if (wait > 0) throw new ApiError('rate_limited', message, null, { 'Retry-After': String(Math.ceil(wait / 1000)) });
   }
 
-  fail(key: string, nowMs: number): Promise<void> {
-    return this.log.add([`${this.name}:${key}`], nowMs);
+  fail(key: string): Promise<void> {
+    return this.log.add([`${this.name}:${key}`], this.log.now());
   }
 
   async waitFor(key: string, nowMs: number): Promise<number> {
     const list = await this.log.since(`${this.name}:${key}`, nowMs - this.windowMs);
     if (list.length < this.limit) return 0;
-    return list[list.length - this.limit] + this.windowMs - nowMs;
+    // at most the window: failures stamped ahead of now (a wall clock stepped back) wait no longer
+    return Math.min(this.windowMs, list[list.length - this.limit] + this.windowMs - nowMs);
   }
 }

@@ -22,7 +22,8 @@ export class SignInThrottle {
   ) {}
 
   /** Throws 429 while the pair waits out its delay or the address is over its limit. */
-  async check(account: string, ip: string, nowMs: number): Promise<void> {
+  async check(account: string, ip: string): Promise<void> {
+    const nowMs = this.log.now();
     const wait = Math.max(await this.pairWait(pairKey(account, ip), nowMs), await this.limitWait(`i:${ip}`, this.perIp, nowMs));
     if (wait > 0) {
       throw new ApiError('rate_limited', 'Too many failed sign-ins. Wait a little and try again.', null, {
@@ -31,8 +32,8 @@ export class SignInThrottle {
     }
   }
 
-  fail(account: string, ip: string, nowMs: number): Promise<void> {
-    return this.log.add([pairKey(account, ip), `i:${ip}`], nowMs);
+  fail(account: string, ip: string): Promise<void> {
+    return this.log.add([pairKey(account, ip), `i:${ip}`], this.log.now());
   }
 
   /** A right password clears the pair's count (not the address's). */
@@ -45,13 +46,15 @@ export class SignInThrottle {
     const over = list.length - this.perAccount;
     if (over < 0) return 0;
     const delay = Math.min(this.windowMs, FIRST_DELAY_MS * 2 ** over);
-    return Math.max(0, list[list.length - 1] + delay - nowMs);
+    // at most the delay, and the window's limit at most the window: failures stamped ahead of
+    // now (a wall clock stepped back, on a log in rows) wait no longer than they would have
+    return Math.min(delay, Math.max(0, list[list.length - 1] + delay - nowMs));
   }
 
   private async limitWait(key: string, limit: number, nowMs: number): Promise<number> {
     const list = await this.log.since(key, nowMs - this.windowMs);
     if (list.length < limit) return 0;
-    return list[list.length - limit] + this.windowMs - nowMs;
+    return Math.min(this.windowMs, list[list.length - limit] + this.windowMs - nowMs);
   }
 }
 

@@ -15,11 +15,13 @@ import { checkReachability, probeTarget } from '../operator/reachability.ts';
 import { operatorOf } from '../operator/services.ts';
 import { VERSION } from '../operator/version.ts';
 import { startWatchdog } from '../operator/watchdog.ts';
+import { watchClockSteps } from '../operator/clock-steps.ts';
 import { createServer, type ComandaServer } from '../server.ts';
 import { describe } from './init.ts';
 import { CliError, readFlags } from './args.ts';
 import { parentChannel } from './parent-channel.ts';
 import { configFromFlags } from './config.ts';
+import { startFailure } from './start-failure.ts';
 
 export async function serveCommand(argv: string[]) {
   const flags = readFlags(argv, {
@@ -35,10 +37,7 @@ export async function serveCommand(argv: string[]) {
   });
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
-  const logger = createLogger({ toStderr: Boolean(flags.json), file: cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3) });
-  const role = cfg.server.role;
-  if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
-
+  const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
   // Under a supervisor (the desktop app): why a start failed, then health and opening hours.
   const parent = parentChannel();
   // A start that fails tells its supervisor why in a form it can act on (the desktop's status
@@ -47,9 +46,22 @@ export async function serveCommand(argv: string[]) {
     if (err instanceof CliError) throw err;
     const failure = classifyStartFailure(err, { dataDir: cfg.dataDir, port: cfg.port, backupsDir: cfg.databaseUrl ? null : cfg.backups.dir });
     await parent?.sendNow(failure);
-    if (failure.reason === 'unknown') throw err;
+    // the sentence for a person (start-failure.ts) where it has one, else the classifier's
+    const plain = startFailure(err, where);
+    if (plain instanceof CliError || failure.reason === 'unknown') throw plain;
     throw new CliError(failure.message);
   };
+
+  let logFile: RotatingLog | undefined;
+  try {
+    logFile = cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3);
+  } catch (err) {
+    // the first write to the data dir: a folder this user may not write says so here
+    return failedToStart(err);
+  }
+  const logger = createLogger({ toStderr: Boolean(flags.json), file: logFile });
+  const role = cfg.server.role;
+  if (flags['webhooks-allow-private']) cfg.server.webhooks = { ...cfg.server.webhooks, allowPrivateTargets: true };
 
   // One hub per data dir; `comanda restore` checks the same lock.
   let lock: ReturnType<typeof acquireHubLock> | null = null;
@@ -122,6 +134,8 @@ export async function serveCommand(argv: string[]) {
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
   const watchdog = startWatchdog({ stallMs: envMs('COMANDA_STALL_EXIT_MS', 60_000), logFile: cfg.databaseUrl ? undefined : path.join(cfg.dataDir, LOG_FILE) });
   const graceMs = envMs('COMANDA_STOP_GRACE_MS', 10_000);
+  // a step of the PC's clock is said once in the log, with its size
+  const stopClockWatch = watchClockSteps(server.services.clock, logger);
 
   let stopping = false;
   let stopReach = () => {};
@@ -130,6 +144,7 @@ export async function serveCommand(argv: string[]) {
     stopping = true;
     stopReports();
     stopReach();
+    stopClockWatch();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     // The watchdog's thread ends before process.exit: an exit with it still running sometimes
     // never returned (5 of 18 hubs stopped just after they started stayed alive, port closed,

@@ -7,6 +7,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { sessionOf } from './session.ts';
 import type { StaffSession } from '../domain/staff/sessions.ts';
 import { screenOf, type ScreenBinding } from './screen-keys.ts';
+import { monotonicMs } from '../clock.ts';
 
 export interface Caller {
   /** the API key's id, or a staff session's (ses_…) */
@@ -63,7 +64,7 @@ async function resolveKey(services: Services, key: string): Promise<KnownKey | n
   if (!cache) keyCaches.set(services, (cache = new Map()));
   const hash = hashApiKey(key);
   const hit = cache.get(hash);
-  if (hit && Date.now() - hit.fetchedAt < KEY_CACHE_MS) return hit;
+  if (hit && monotonicMs() - hit.fetchedAt < KEY_CACHE_MS) return hit;
   const row = await services.db
     .selectFrom('api_keys')
     .select(['id', 'restaurant_id', 'kind', 'livemode', 'scopes', 'screen', 'last_used_at', 'revoked_at'])
@@ -83,7 +84,7 @@ async function resolveKey(services: Services, key: string): Promise<KnownKey | n
       ...(row.screen !== null && { screen: screenOf(row.screen) }),
     },
     lastUsedMs: row.last_used_at === null ? null : row.last_used_at * 1000,
-    fetchedAt: Date.now(),
+    fetchedAt: monotonicMs(),
   };
   if (cache.size > 10_000) cache.clear();
   cache.set(hash, known);
@@ -116,7 +117,7 @@ export async function authenticate(
     throw new ApiError('insufficient_scope', `This API key lacks the required scope '${scope}'.`);
   }
   const now = services.clock.now();
-  limiterFor(services)?.take(caller.keyId, now);
+  limiterFor(services)?.take(caller.keyId, services.clock.monotonic());
   if (known.lastUsedMs === null || now - known.lastUsedMs >= LAST_USED_RESOLUTION_MS) {
     known.lastUsedMs = now;
     // Key bookkeeping, not a replicated record change: it stays out of the change log.
@@ -136,7 +137,7 @@ function sessionCaller(session: StaffSession, scope: Scope | undefined, services
   if (scope && !session.scopes.has(scope)) {
     throw new ApiError('insufficient_scope', `Your role (${session.access}) does not allow this: it needs the scope '${scope}'.`);
   }
-  limiterFor(services)?.take(session.id, services.clock.now());
+  limiterFor(services)?.take(session.id, services.clock.monotonic());
   // A session works the live restaurant, on v1 and on the operational surface alike.
   return {
     keyId: session.id,

@@ -2,7 +2,9 @@ import { ApiError } from '../errors.ts';
 
 /**
  * Token buckets kept in memory: a hub is one process, and a cloud behind a load balancer
- * gets a per-process limit, which is what the operator configures anyway.
+ * gets a per-process limit, which is what the operator configures anyway. Times are the
+ * clock's monotonic milliseconds (Clock.monotonic): a bucket refilled by the wall clock
+ * emptied for as long as the clock was stepped back, and every client got 429.
  */
 export class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
@@ -41,8 +43,9 @@ export class RateLimiter {
       this.buckets.set(key, b);
       if (this.buckets.size > 100_000) this.sweep(nowMs);
     }
-    b.tokens = Math.min(this.burst, b.tokens + ((nowMs - b.at) / 1000) * this.ratePerSecond);
-    b.at = nowMs;
+    // time that went backwards (a source that is not monotonic after all) refills nothing and takes nothing
+    b.tokens = Math.min(this.burst, b.tokens + (Math.max(0, nowMs - b.at) / 1000) * this.ratePerSecond);
+    b.at = Math.max(b.at, nowMs);
     return b;
   }
 

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
+import { approvalOf } from './approval.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Executor } from '../db/records.ts';
 import type { DB } from '../db/schema.ts';
@@ -59,6 +60,11 @@ export interface Call<P, Q, B> {
   now: number;
   /** the caller as a domain actor; throws on guest routes */
   actor(): Actor;
+  /**
+   * A route that declares `approval`: the manager approving what it does (a PIN in the body's
+   * `manager_pin`, checked before its transaction), asked only when the command needs it.
+   */
+  approve: () => Promise<string | null>;
 }
 
 /**
@@ -97,6 +103,8 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
    * guest's retried submit replays too. Keyed routes use the caller's restaurant and mode.
    */
   idempotencyScope?: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<IdempotencyScope>;
+  /** the body carries `manager_pin`: a manager approves what a server does here (http/approval.ts) */
+  approval?: boolean;
   /** success status, default 200 */
   status?: number;
   /** the success answer's shape (the presenter's schema); documented in the OpenAPI document */
@@ -112,6 +120,10 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   preflight?: (ctx: Context, services: Services) => void;
   handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply<R>>;
 }
+
+const noApproval = async (): Promise<never> => {
+  throw new Error('route declares no approval');
+};
 
 /** Types a route's definition; the route exists once listed in `server/api/routes.ts`. */
 export function defineRoute<
@@ -195,7 +207,9 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
           if (!caller) throw new Error('route has no authenticated caller');
           return { restaurantId: caller.restaurantId, livemode: caller.livemode, now };
         },
+        approve: noApproval,
       };
+      if (spec.approval) call.approve = await approvalOf(call, (body as { manager_pin?: string } | undefined)?.manager_pin);
       const status = spec.status ?? 200;
       if (spec.idempotent) {
         // a person's key across their sessions (a retry after signing in again replays); a key's its own

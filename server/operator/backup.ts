@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { DATA_DIR_MODE, DATA_FILE_MODE, makeDir } from '../make-dir.ts';
+import { monotonicMs } from '../clock.ts';
 
 export const DB_FILE = 'comanda.sqlite';
 /** The backup thread's nice value (Linux): below the request thread, still well ahead of idle work. */
@@ -61,7 +62,7 @@ export interface BackupResult {
  * quick_check, and only then gets its name: a half-made backup is never a backup.
  */
 export async function backupFile(sourceFile: string, dest: string): Promise<BackupResult> {
-  const started = Date.now();
+  const started = monotonicMs();
   if (!fs.existsSync(sourceFile)) throw new Error(`no database at ${sourceFile}`);
   await makeDir(path.dirname(dest), DATA_DIR_MODE);
   const partial = `${dest}.partial`;
@@ -84,7 +85,7 @@ export async function backupFile(sourceFile: string, dest: string): Promise<Back
     await fs.promises.rm(partial, { force: true });
     throw err;
   }
-  return { file: dest, bytes: fs.statSync(dest).size, ms: Date.now() - started };
+  return { file: dest, bytes: fs.statSync(dest).size, ms: Math.round(monotonicMs() - started) };
 }
 
 /** A backup of a data dir's database (the CLI; safe while the hub runs). */

@@ -4,6 +4,7 @@ import { named, ref, unix } from '../http/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
 import { TableSchema } from './tables.ts';
 import { balanceOf } from '../domain/payments/balance.ts';
+import { lineBills, type LineBill } from '../domain/orders/totals.ts';
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 
@@ -35,6 +36,18 @@ export const OrderItemSchema = named(
     /** off this line, with why; a comp is the whole line */
     discount_amount: z.number().int(),
     discount_reason: z.string().nullable(),
+    /** the whole line given away (a discount of all of it) */
+    comped: z.boolean(),
+    /** the line's share of the check's discount */
+    check_discount_amount: z.number().int(),
+    /** the line's tax, on what it costs after its discounts (inside net_amount where prices include tax) */
+    tax_amount: z.number().int(),
+    /**
+     * what the guest pays for this line: its price less its own discount and its share of the
+     * check's discount, plus its tax where tax is added on top; 0 when voided. The lines' net
+     * amounts plus the tip and delivery fee make the order's total.
+     */
+    net_amount: z.number().int(),
     /** set when the line was voided: it stays listed and counts in no total */
     voided_at: unix().nullable(),
     void_reason: z.string().nullable(),
@@ -43,6 +56,19 @@ export const OrderItemSchema = named(
   }),
 );
 export type OrderItem = z.output<typeof OrderItemSchema>;
+
+export const SeatTotalSchema = named(
+  'SeatTotal',
+  z.object({
+    /** the seat (1, 2, …); null for the lines nobody put on a seat */
+    seat: z.number().int().nullable(),
+    /** the sum of the seat's lines' net amounts */
+    net_amount: z.number().int(),
+    tax_amount: z.number().int(),
+    /** lines on the seat, voided ones aside */
+    lines: z.number().int(),
+  }),
+);
 
 /** An expanded `server`: the staff user without pay (orders:read must not reveal wages). */
 export const OrderServerSchema = named(
@@ -79,9 +105,13 @@ export const OrderSchema = named(
     prices_include_tax: z.boolean(),
     /** why the check (not a line) was discounted */
     discount_reason: z.string().nullable(),
+    /** each seat's share of the check: the lines' net amounts by seat (they add up to total − tip_amount − delivery_fee) */
+    seats: z.array(SeatTotalSchema),
     /** payments less refunds, tips aside */
     amount_paid: z.number().int(),
-    /** what the guest still owes: total − amount_paid, never below 0 */
+    /** refunds given after the check was completed (returns): the check owes nothing for them */
+    amount_returned: z.number().int(),
+    /** what the guest still owes: total − amount_returned − amount_paid, never below 0 */
     amount_due: z.number().int(),
     payment_status: z.enum(['unpaid', 'partially_paid', 'paid']),
     currency: z.string(),
@@ -90,6 +120,8 @@ export const OrderSchema = named(
     completed_at: unix().nullable(),
     cancelled_at: unix().nullable(),
     cancel_reason: z.string().nullable(),
+    /** the manager who approved cancelling a check with lines at the stations or money taken (null: by a key or not needed) */
+    cancel_approved_by: z.string().nullable(),
     /** set on a check merged into another (POST /v1/orders/{id}/merge): the order that took its lines and payments */
     merged_into: z.string().nullable(),
     is_self_service: z.boolean(),
@@ -101,7 +133,7 @@ export const OrderSchema = named(
 export type Order = z.output<typeof OrderSchema>;
 
 /** An order line as the API shows it. `modifiers`: [{ group, name, price_adjustment }]. */
-export function presentOrderItem(row: OrderItemRow): OrderItem {
+export function presentOrderItem(row: OrderItemRow, bill: LineBill): OrderItem {
   return {
     object: 'order_item',
     id: row.id,
@@ -120,6 +152,10 @@ export function presentOrderItem(row: OrderItemRow): OrderItem {
     held: row.held === 1,
     discount_amount: row.discount_amount,
     discount_reason: row.discount_reason,
+    comped: bill.comped,
+    check_discount_amount: bill.check_discount,
+    tax_amount: bill.tax,
+    net_amount: bill.net_amount,
     voided_at: row.voided_at,
     void_reason: row.void_reason,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
@@ -128,7 +164,21 @@ export function presentOrderItem(row: OrderItemRow): OrderItem {
 }
 
 /** The full order resource; the one shape used by the API, events and live screens. */
+/** The lines' net amounts by seat, seats in order and the lines without a seat last. */
+function seatTotals(items: OrderItemRow[], bills: LineBill[]) {
+  const seats = new Map<number | null, { seat: number | null; net_amount: number; tax_amount: number; lines: number }>();
+  items.forEach((l, i) => {
+    const s = seats.get(l.seat) ?? { seat: l.seat, net_amount: 0, tax_amount: 0, lines: 0 };
+    s.net_amount += bills[i]!.net_amount;
+    s.tax_amount += bills[i]!.tax;
+    if (!l.voided_at) s.lines++;
+    seats.set(l.seat, s);
+  });
+  return [...seats.values()].sort((a, b) => (a.seat ?? Infinity) - (b.seat ?? Infinity));
+}
+
 export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
+  const bills = lineBills(items, order);
   return {
     id: order.id,
     object: 'order',
@@ -143,7 +193,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     customer: { name: order.customer_name, phone: order.customer_phone, email: order.customer_email },
     delivery_address: order.delivery_address,
     estimated_time_minutes: order.estimated_time_minutes,
-    items: items.map(presentOrderItem),
+    items: items.map((l, i) => presentOrderItem(l, bills[i]!)),
     subtotal: order.subtotal,
     tax_amount: order.tax_amount,
     discount_amount: order.discount_amount,
@@ -152,6 +202,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     total: order.total,
     prices_include_tax: order.prices_include_tax === 1,
     discount_reason: order.discount_reason,
+    seats: seatTotals(items, bills),
     ...balanceOf(order),
     currency: order.currency,
     notes: order.notes,
@@ -159,6 +210,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     completed_at: order.completed_at,
     cancelled_at: order.cancelled_at,
     cancel_reason: order.cancel_reason,
+    cancel_approved_by: order.cancel_approved_by ?? null,
     merged_into: order.merged_into ?? null,
     is_self_service: order.is_self_service === 1,
     is_virtual_table: order.is_virtual_table === 1,

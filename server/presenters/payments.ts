@@ -9,6 +9,10 @@ export const RefundSchema = named(
     payment: z.string(),
     order: z.string(),
     amount: z.number().int(),
+    /** ISO 4217, lowercase: the currency the money went back in */
+    currency: z.string(),
+    /** true: given after the check was completed (a return: it lowers the day's net sales; the check stays closed) */
+    is_return: z.boolean(),
     reason: z.string().nullable(),
     /** the staff member (usr_…) or API key (key_…) who gave it */
     refunded_by: z.string().nullable(),
@@ -30,7 +34,11 @@ export const PaymentSchema = named(
     order: z.string(),
     /** what it paid of the bill, tips aside */
     amount: z.number().int(),
+    /** ISO 4217, lowercase: the currency it was taken in */
+    currency: z.string(),
     tip_amount: z.number().int(),
+    /** the manager who approved a tip above the venue's bound, or its correction */
+    tip_approved_by: z.string().nullable(),
     method: z.enum(PAYMENT_METHODS),
     /** cash: what the guest handed over, and what went back */
     tendered_amount: z.number().int().nullable(),
@@ -61,6 +69,8 @@ export function presentRefund(r: RefundRow): Refund {
     payment: r.payment_id,
     order: r.order_id,
     amount: Number(r.amount),
+    currency: r.currency,
+    is_return: Number(r.is_return) === 1,
     reason: r.reason,
     refunded_by: r.refunded_by,
     created: Number(r.created),
@@ -76,7 +86,9 @@ export function presentPayment(p: PaymentRow, refunds: RefundRow[]): Payment {
     id: p.id,
     order: p.order_id,
     amount,
+    currency: p.currency,
     tip_amount: Number(p.tip_amount),
+    tip_approved_by: p.tip_approved_by ?? null,
     method: p.method,
     tendered_amount: p.tendered_amount === null ? null : Number(p.tendered_amount),
     change_amount: p.change_amount === null ? null : Number(p.change_amount),

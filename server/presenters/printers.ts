@@ -13,7 +13,11 @@ export const PrinterSchema = named(
     created: unix(),
     updated: unix(),
     name: z.string(),
-    transport: z.object({ type: z.literal('tcp'), host: z.string(), port: z.number().int() }),
+    /** `virtual`: prints nowhere, its jobs are kept to be previewed */
+    transport: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('tcp'), host: z.string(), port: z.number().int() }),
+      z.object({ type: z.literal('virtual') }),
+    ]),
     language: z.enum(['escpos', 'starprnt']),
     paper_width: z.number().int(),
     stations: z.array(z.string()),

@@ -6,6 +6,7 @@ import { CREDENTIAL_TABLES, lapsed } from './credentials.ts';
 import { BATCH_SIZE, type RealtimeOptions } from './options.ts';
 import type { Topic } from './topics.ts';
 import type { ChangeRow } from '../db/tables/change-log.table.ts';
+import { monotonicMs } from '../clock.ts';
 
 const STOP_GRACE_MS = 500;
 /** restaurants read by one query of the live loop (two parameters each) */
@@ -55,8 +56,8 @@ export class RealtimeHub {
     const open = [...this.clients];
     for (const c of open) c.close(CLOSE.goingAway, 'server stopping');
     // a screen that does not answer the close would hold the HTTP server open
-    const deadline = Date.now() + STOP_GRACE_MS;
-    while (open.some((c) => c.ws.readyState !== c.ws.CLOSED) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    const deadline = monotonicMs() + STOP_GRACE_MS;
+    while (open.some((c) => c.ws.readyState !== c.ws.CLOSED) && monotonicMs() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (const c of open) if (c.ws.readyState !== c.ws.CLOSED) c.terminate();
     await this.running;
   }

@@ -17,6 +17,9 @@ export interface PlainLine {
   menu_item_id: string;
   quantity: number;
   line_subtotal: number;
+  /** a comp is the whole line */
+  discount_amount?: number;
+  voided_at?: number | null;
 }
 
 export function localOf(unix: number, zone: string) {
@@ -85,10 +88,11 @@ export function plainItems(orders: PlainOrder[], lines: PlainLine[], zone: strin
   const ids = new Set(sales(orders, zone).filter((s) => s.day >= start && s.day <= end).map((s) => s.id));
   const acc = new Map<string, { id: string; name: string; quantity: number; revenue: number; orders: Set<string> }>();
   for (const l of lines) {
-    if (!ids.has(l.order_id)) continue;
+    // a voided line counts nowhere; a line counts what it cost after its own discount (a comp: 0)
+    if (!ids.has(l.order_id) || (l.voided_at ?? null) !== null) continue;
     const a = acc.get(l.menu_item_id) ?? { id: l.menu_item_id, name: names.get(l.menu_item_id)!, quantity: 0, revenue: 0, orders: new Set() };
     a.quantity += l.quantity;
-    a.revenue += l.line_subtotal;
+    a.revenue += l.line_subtotal - (l.discount_amount ?? 0);
     a.orders.add(l.order_id);
     acc.set(l.menu_item_id, a);
   }

@@ -6,12 +6,16 @@ import type { Timers } from '../../app/desktop/supervisor.ts';
 /** Timers that fire only when the test says so. */
 export class ManualTimers implements Timers {
   ms = Date.UTC(2026, 10, 24, 12, 0, 0);
+  /** the monotonic clock: advance() moves it with the wall clock, stepWall() does not */
+  mono = 0;
   private seq = 0;
   pending = new Map<number, { at: number; fn: () => void; ms: number }>();
   now = () => this.ms;
+  monotonic = () => this.mono;
   setTimeout = (fn: () => void, ms: number) => {
     const id = ++this.seq;
-    this.pending.set(id, { at: this.ms + ms, fn, ms });
+    // timers run on the monotonic clock, as Node's do
+    this.pending.set(id, { at: this.mono + ms, fn, ms });
     return id;
   };
   clearTimeout = (h: unknown) => {
@@ -23,15 +27,21 @@ export class ManualTimers implements Timers {
   }
   /** moves time on, running every timer that comes due */
   advance(ms: number): void {
-    const until = this.ms + ms;
+    const until = this.mono + ms;
     for (;;) {
       const next = [...this.pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
       if (!next) break;
       this.pending.delete(next[0]);
-      this.ms = next[1].at;
+      this.ms += next[1].at - this.mono;
+      this.mono = next[1].at;
       next[1].fn();
     }
-    this.ms = until;
+    this.ms += until - this.mono;
+    this.mono = until;
+  }
+  /** steps the wall clock only (NTP, a person setting the time): no timer fires, none is delayed */
+  stepWall(ms: number): void {
+    this.ms += ms;
   }
 }
 

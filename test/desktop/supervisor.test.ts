@@ -56,6 +56,33 @@ describe('server supervision (fake process)', () => {
     expect(crashes.at(-1)!.ranForMs).toBe(60_000);
   });
 
+  it('a wall clock stepped while the hub crash-loops neither resets the backoff (forward) nor makes a healthy run look short (back)', async () => {
+    const { timers, children, crashes, supervisor } = setup();
+    const ready = supervisor.start();
+    children[0].ready();
+    await ready;
+    children[0].crash();
+    timers.advance(250);
+    // a year forward between a start and its crash: measured on the wall clock, that run "lasted a year", and the delays started over at 250 ms
+    timers.stepWall(365 * 86_400_000);
+    children[1].crash();
+    // the second never got ready: a failed start's delay (1 s)
+    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 1000]);
+    expect(crashes[1].ranForMs).toBe(0);
+    expect(crashes[1].at.startsWith('2027-')).toBe(true); // a crash's time is still the wall clock's
+    timers.advance(1000);
+    // a healthy minute with the clock set back ten minutes during it: still a healthy run, the delays start over
+    children[2].ready();
+    await until(() => supervisor.state === 'running');
+    timers.stepWall(-10 * 60_000);
+    timers.advance(60_000);
+    children[2].crash();
+    expect(crashes.at(-1)).toMatchObject({ ranForMs: 60_000, restartInMs: 250 });
+    // and the restart waits its delay, not the step
+    timers.advance(250);
+    expect(children).toHaveLength(4);
+  });
+
   it('a process that cannot start at all is retried after a failed start\'s longer delay', () => {
     const { timers, children, crashes, supervisor } = setup();
     void supervisor.start().catch(() => {});

@@ -96,6 +96,22 @@ describe('update timing', () => {
     expect(updater.checks).toBe(2);
   });
 
+  it('a wall clock stepped back a day does not hold the next check off for the day: the interval is measured on the monotonic clock', async () => {
+    const updater = new FakeUpdater();
+    let now = rome('12:30');
+    let mono = 0;
+    const policy = new UpdatePolicy({ updater, feedUrl: null, isOnline: () => true, hours: () => trattoria, now: () => now, monotonic: () => mono, install: async () => {}, log: () => {} });
+    expect(await policy.tick()).toBe('check');
+    now -= 86_400_000;
+    mono += 6 * 3600_000;
+    expect(await policy.tick()).toBe('check');
+    // and a step forward does not bring the next one nearer
+    now += 30 * 86_400_000;
+    mono += 60_000;
+    expect(await policy.tick()).toBe('nothing');
+    expect(updater.checks).toBe(2);
+  });
+
   it('a failed check is logged, and tried again at the next interval', async () => {
     const updater = new FakeUpdater();
     updater.checkForUpdates = async () => {

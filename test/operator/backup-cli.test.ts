@@ -110,8 +110,9 @@ describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () 
         () => null,
         (err) => err,
       );
-      expect(failed.code).toBe(1);
-      expect(failed.stderr).toContain('EADDRINUSE');
+      // one sentence naming the port and what to do, no stack trace (it was Node's `listenInCluster … doListen`)
+      expect(failed.code).toBe(2);
+      expect(failed.stderr.trim()).toBe(`comanda serve: Port ${port} is already in use by another program (EADDRINUSE). Stop that program, or start comanda with --port <another port>.`);
       expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
       const bundle = path.join(tmp(), 'b.json');
       await comanda('support-bundle', '--data-dir', dataDir, '--to', bundle);
@@ -119,5 +120,23 @@ describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () 
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('a data folder this user cannot write', () => {
+  it('`comanda serve` says so in one sentence naming the folder and what to do, and exits non-zero', async () => {
+    const parent = tmp();
+    // root writes anywhere: as root the hub runs as `nobody` against a folder of root's; otherwise the folder is made read-only
+    const asRoot = process.getuid?.() === 0;
+    fs.chmodSync(parent, asRoot ? 0o755 : 0o555);
+    const dataDir = path.join(parent, 'data');
+    const user = asRoot ? { uid: 65534, gid: 65534 } : {};
+    const failed = await run(process.execPath, [BIN, 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1', '--json'], { ...user, env: { ...process.env, HOME: os.tmpdir() } }).then(
+      () => null,
+      (err) => err,
+    );
+    fs.chmodSync(parent, 0o755);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr.trim()).toBe(`comanda serve: The data folder ${dataDir} cannot be written by this user (EACCES). Give this user write access to it, or start comanda with --data-dir <another folder>.`);
   });
 });

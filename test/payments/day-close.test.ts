@@ -77,18 +77,23 @@ describe.each(DIALECTS)('the day close on %s', (dialect) => {
     expect(byMethod.card).toEqual({ method: 'card', count: 2, amount: card.amount + b.total - 300, tip_amount: 200, refunded_amount: 300 });
     expect(byMethod.cash).toEqual({ method: 'cash', count: 2, amount: cash.amount + c.total - 100, tip_amount: 100, refunded_amount: 100 });
     expect(byMethod.other).toMatchObject({ count: 1, amount: 500, tip_amount: 0 });
-    expect(close.total_amount).toBe(byMethod.card.amount + byMethod.cash.amount + 500);
+    expect(close.payments).toEqual({ count: 5, taken: card.amount + cash.amount + b.total + c.total + 500, refunded: 400, net: byMethod.card.amount + byMethod.cash.amount + 500 });
     expect(close.total_tips).toBe(300);
     expect(close.tips_by_server).toEqual([{ server: ada, name: 'Ada', count: 5, tip_amount: 300 }]);
-    expect(close.refunds).toEqual({ count: 2, amount: 400 });
+    // both refunds were given on completed checks: returns, and the checks owe nothing for them
+    expect(close.refunds).toEqual({ count: 2, amount: 400, returns: { count: 2, amount: 400 } });
     expect(close.sales.orders).toBe(4);
     expect(close.sales.total).toBe(a.total + b.total + c.total + open.total);
     expect(close.sales.by_tax_rate.map((r: any) => r.rate)).toEqual([0.07, 0.19]);
-    expect(close.sales.by_tax_rate.reduce((s: number, r: any) => s + r.tax_amount, 0)).toBe(close.sales.tax_amount);
+    expect(close.sales.by_tax_rate.reduce((s: number, r: any) => s + r.tax, 0)).toBe(close.sales.tax);
+    expect(close.sales.by_tax_rate.reduce((s: number, r: any) => s + r.base, 0)).toBe(close.sales.net);
+    expect(close.sales.gross - close.sales.discounts - close.sales.comps).toBe(close.sales.net);
+    expect(close.sales.net_excl_tax + close.sales.tax + close.sales.delivery_fees + close.sales.order_tips).toBe(close.sales.total);
+    expect(close.sales).toMatchObject({ refunds: 400, net_after_returns: close.sales.total - 400 });
     expect(close.open_orders).toEqual({ count: 1, amount_due: open.total - 500, orders: [expect.objectContaining({ id: open.id, amount_due: open.total - 500 })] });
     expect(close.voids).toEqual({ count: 1, amount: placed.items[1].unit_price * placed.items[1].quantity });
     const expected = cash.amount + 100 + c.total - 100;
-    expect(close.cash).toEqual({ expected, counted: null, over_short: null, counted_at: null });
+    expect(close.cash).toEqual({ opening_float: 0, sales: cash.amount + c.total - 100, tips: 100, paid_in: 0, paid_out: 0, expected, counted: null, over_short: null, counted_at: null });
 
     // the drawer is counted 50 short
     const count = await hub.api.post('/v1/cash_counts', { date, counted_amount: expected - 50, note: 'evening' });
@@ -100,14 +105,14 @@ describe.each(DIALECTS)('the day close on %s', (dialect) => {
 
     // analytics: the payment mix and tips by server over a range of days
     const mix = (await hub.api.get(`/v1/analytics/payments?start_date=${date}&end_date=${date}`)).body;
-    expect(mix.total_amount).toBe(close.total_amount);
+    expect(mix.total_amount).toBe(close.payments.net);
     expect(mix.by_method.find((m: any) => m.method === 'card')).toMatchObject({ count: 2, amount: byMethod.card.amount, tip_amount: 200 });
     expect(mix.by_method.reduce((s: number, m: any) => s + m.share, 0)).toBeCloseTo(1, 2);
     expect(mix.tips_by_server).toEqual([{ user: ada, user_name: 'Ada', payments: 5, tip_amount: 300 }]);
 
     // another day has nothing
     const empty = (await hub.api.get('/v1/reports/day_close?date=2001-01-01')).body;
-    expect(empty).toMatchObject({ total_amount: 0, total_tips: 0, open_orders: { count: 0 }, cash: { expected: 0 } });
+    expect(empty).toMatchObject({ payments: { net: 0 }, total_tips: 0, open_orders: { count: 0 }, cash: { expected: 0 } });
     expectError(await hub.api.get('/v1/reports/day_close'), 400, 'parameter_missing', 'date');
     expectError(await hub.api.get('/v1/reports/day_close?date=2026-02-30'), 400, 'parameter_invalid', 'date');
 

@@ -117,32 +117,44 @@ describe.each(DIALECTS)('payments on %s', (dialect) => {
     expectError(await hub.api.get('/v1/payments/pay_nope'), 404, 'resource_missing');
   });
 
-  it('splits evenly by amount; a refund puts the amount back on amount_due', async () => {
+  it('splits evenly by amount; a refund on an open check puts the amount back on amount_due, on a completed one it is a return', async () => {
     const o = await placedCheck(menu.table2);
     const half = Math.floor(o.total / 2);
     const first = await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', amount: half });
-    const second = await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', amount: o.total - half });
-    expect([first.status, second.status]).toEqual([201, 201]);
-    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ payment_status: 'paid', amount_due: 0 });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ currency: o.currency });
 
-    const refund = await hub.api.post(`/v1/payments/${first.body.id}/refund`, { amount: 500, reason: 'cold soup' });
+    // a correction while the check is open: the money is owed again
+    const refund = await hub.api.post(`/v1/payments/${first.body.id}/refund`, { amount: 500, reason: 'keyed twice' });
     expect(refund.status).toBe(200);
     expect(refund.body).toMatchObject({ id: first.body.id, status: 'partially_refunded', amount_refunded: 500 });
-    expect(refund.body.refunds).toEqual([expect.objectContaining({ object: 'refund', amount: 500, reason: 'cold soup', payment: first.body.id })]);
-    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ amount_paid: o.total - 500, amount_due: 500, payment_status: 'partially_paid' });
+    expect(refund.body.refunds).toEqual([expect.objectContaining({ object: 'refund', amount: 500, reason: 'keyed twice', payment: first.body.id, is_return: false, currency: o.currency })]);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ amount_paid: half - 500, amount_due: o.total - half + 500, payment_status: 'partially_paid' });
     const refunded = (await eventsOf('payment.refunded')).find((e: any) => e.data.object.id === first.body.id);
-    expect(refunded.data.refund).toMatchObject({ amount: 500, reason: 'cold soup' });
+    expect(refunded.data.refund).toMatchObject({ amount: 500, reason: 'keyed twice' });
 
-    // more than is left of the payment is refused; the rest goes back whole
+    // more than is left of the payment is refused, writing nothing
     const rows = await countRows(hub, 'payment_refunds');
     expectError(await hub.api.post(`/v1/payments/${first.body.id}/refund`, { amount: half }), 400, 'amount_too_large', 'amount');
     expect(await countRows(hub, 'payment_refunds')).toBe(rows);
+    const second = await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', amount: o.total - half + 500 });
+    expect(second.status).toBe(201);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ status: 'completed', payment_status: 'paid', amount_due: 0 });
+
+    // after the guests have gone, a refund is a return: the check stays completed and owes nothing
+    const back = await hub.api.post(`/v1/payments/${second.body.id}/refund`, { amount: 850, reason: 'cold soup' });
+    expect(back.body.refunds).toEqual([expect.objectContaining({ amount: 850, is_return: true })]);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({
+      status: 'completed',
+      amount_paid: o.total - 850,
+      amount_returned: 850,
+      amount_due: 0,
+      payment_status: 'paid',
+    });
     const rest = await hub.api.post(`/v1/payments/${first.body.id}/refund`, {});
     expect(rest.body).toMatchObject({ status: 'refunded', amount_refunded: half });
     expectError(await hub.api.post(`/v1/payments/${first.body.id}/refund`, {}), 409, 'state_conflict');
-    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ amount_due: half });
-    // what went back can be paid again
-    expect((await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'cash', amount: half })).status).toBe(201);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ amount_due: 0, amount_returned: 850 + half - 500 });
   });
 
   it('refunds need payments:manage; a draft order takes no payment; a sandbox key sees no live payment', async () => {

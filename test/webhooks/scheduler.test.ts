@@ -1,5 +1,5 @@
 import cron from 'node-cron';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { Scheduler } from '../../server/scheduler.ts';
@@ -99,6 +99,44 @@ describe('scheduler', () => {
     expect(ran).toBe(false);
     expect(cron.getTasks().size).toBe(before);
     await running;
+  });
+});
+
+describe('scheduler and a stepped wall clock', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A started scheduler with one 5-second job, under fake timers whose Date a test can step without firing anything. */
+  function fiveSecondJob() {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'], now: Date.UTC(2026, 10, 2, 12, 0, 1) });
+    const s = new Scheduler(services);
+    let runs = 0;
+    s.add({ name: 'five', schedule: '*/5 * * * * *', run: async () => void runs++ });
+    s.start();
+    return { s, runs: () => runs };
+  }
+
+  it('a step forward of a year runs a due job once, then on its schedule (node-cron walked six million skipped slots)', async () => {
+    const { s, runs } = fiveSecondJob();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs()).toBe(2);
+    vi.setSystemTime(Date.now() + 365 * 86_400_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runs()).toBe(3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs()).toBe(5);
+    await s.stop();
+  });
+
+  it('a step back of ten minutes does not wait the step out: the job runs at its next slot from the new time', async () => {
+    const { s, runs } = fiveSecondJob();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(runs()).toBe(1);
+    vi.setSystemTime(Date.now() - 10 * 60_000);
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(runs()).toBe(2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs()).toBe(4);
+    await s.stop();
   });
 });
 

@@ -95,11 +95,10 @@ export const routes: RouteSpec[] = [
       const ip = clientIp(c.ctx, c.services);
       const account = `pin:${c.body.staff}`;
       const throttle = signInThrottle(c.services);
-      const now = c.services.clock.now();
-      await throttle.check(account, ip, now);
+      await throttle.check(account, ip);
       const user = await checkPin(c.db, restaurantId, c.body.staff, c.body.pin);
       if (!user) {
-        await throttle.fail(account, ip, now);
+        await throttle.fail(account, ip);
         throw new ApiError('sign_in_failed', 'That PIN is not right.', 'pin');
       }
       await throttle.succeed(account, ip);

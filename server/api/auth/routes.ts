@@ -76,10 +76,10 @@ export const routes: RouteSpec[] = [
         // the LAN cannot lock the person at the hub out of their own setup
         const ip = clientIp(c.ctx, c.services);
         const throttle = signInThrottle(c.services);
-        await throttle.check(`setup:${ip}`, ip, now);
+        await throttle.check(`setup:${ip}`, ip);
         const code = c.body.setup_code;
         if (!code || !sameSetupCode(code, setupCodeOf(c.services))) {
-          await throttle.fail(`setup:${ip}`, ip, now);
+          await throttle.fail(`setup:${ip}`, ip);
           throw new ApiError('setup_code_required', 'From another device, enter the setup code printed on the hub’s console.', 'setup_code');
         }
       }
@@ -104,12 +104,12 @@ export const routes: RouteSpec[] = [
       const ip = clientIp(c.ctx, c.services);
       const account = c.body.email.trim().toLowerCase();
       const throttle = signInThrottle(c.services);
-      await throttle.check(account, ip, c.services.clock.now());
+      await throttle.check(account, ip);
       let who;
       try {
         who = await checkCredentials(c.db, c.body);
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'sign_in_failed') await throttle.fail(account, ip, c.services.clock.now());
+        if (err instanceof ApiError && err.code === 'sign_in_failed') await throttle.fail(account, ip);
         throw err;
       }
       await throttle.succeed(account, ip);

@@ -118,7 +118,7 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const guard = pairingGuard(c.services);
       const ip = guestIp(c);
-      await guard.check('all', c.now, 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
+      await guard.check('all', 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
       const shape = codeShapeFor(c.services.config.role);
       // the try is counted (and committed) before the code is checked: a code takes only so many
       const tried = await takePairingTry(c.services.db, c.now, c.body.code, shape);
@@ -127,7 +127,7 @@ export const routes: RouteSpec[] = [
         if (!tried) throw invalidPairingCode();
         redeemed = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, tried.id, c.body.code));
       } catch (err) {
-        await guard.fail('all', c.now);
+        await guard.fail('all');
         c.services.logger.warn({ ip, locator: tried?.locator ?? null, code_known: tried !== null }, 'device pairing refused');
         throw err;
       }

@@ -12,7 +12,7 @@ import type { Services } from '../../services.ts';
  */
 export function limitIp(ctx: Context, services: Services): void {
   const ip = callerIp(ctx, services.config.trustedProxies);
-  guestOf(services).ipLimiter?.take(`ip:${clientKey(ip)}`, services.clock.now());
+  guestOf(services).ipLimiter?.take(`ip:${clientKey(ip)}`, services.clock.monotonic());
 }
 
 /** The caller's address as the guest routes see it. */
@@ -20,7 +20,7 @@ export const guestIp = (c: Call<any, any, any>) => callerIp(c.ctx, c.services.co
 
 /** Per-restaurant limit of the guest routes that name a restaurant, shared fairly between the addresses asking. */
 export function limitRestaurant(services: Services, restaurantId: string, client: string): void {
-  guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, clientKey(client), services.clock.now());
+  guestOf(services).restaurantLimiter?.take(`rst:${restaurantId}`, clientKey(client), services.clock.monotonic());
 }
 
 /**
@@ -41,7 +41,7 @@ export async function guestLookup<T>(c: Call<any, any, any>, find: (db: Executor
 export async function guestSubmission<T>(c: Call<any, any, { captchaToken: string }>, restaurantId: string, write: (trx: Executor) => Promise<T>): Promise<T> {
   const ip = guestIp(c);
   const guest = guestOf(c.services);
-  guest.submitLimiter?.take(`${restaurantId}|${clientKey(ip)}`, c.now);
+  guest.submitLimiter?.take(`${restaurantId}|${clientKey(ip)}`, c.services.clock.monotonic());
   // read before the transaction: on the hub's one connection a read from inside would wait for it
   const key = await guest.captchaKey();
   return c.services.tx.run(async (trx) => {

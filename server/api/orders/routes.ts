@@ -132,7 +132,7 @@ export const routes: RouteSpec[] = [
   defineRoute({
     method: 'patch',
     path: '/v1/orders/:id',
-    errors: ['invalid_transition'],
+    errors: ['invalid_transition', 'approval_required'],
     response: OrderSchema,
     summary: 'Move an order to another status (cancel_reason required for cancelled)',
     tag,
@@ -142,16 +142,17 @@ export const routes: RouteSpec[] = [
     params: idParam('ord_ id'),
     body: UpdateOrder,
     expand: 'order',
+    approval: true,
     handler: async (c) =>
-      one(c, await c.services.tx.run((trx) => changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+      one(c, await c.services.tx.run((trx) => changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, c.body, c.approve))),
   }),
 
   defineRoute({
     method: 'post',
     path: '/v1/orders/:id/cancel',
-    errors: ['invalid_transition'],
+    errors: ['invalid_transition', 'approval_required'],
     response: OrderSchema,
-    summary: 'Cancel an order; cancelling a cancelled order returns it unchanged',
+    summary: 'Cancel an order; cancelling a cancelled order returns it unchanged. With lines at the stations or money taken, a manager approves it (a server sends manager_pin)',
     tag,
     auth: 'secret',
     sandbox: 'own_mode',
@@ -159,10 +160,8 @@ export const routes: RouteSpec[] = [
     params: idParam('ord_ id'),
     body: CancelOrder,
     expand: 'order',
+    approval: true,
     handler: async (c) =>
-      one(
-        c,
-        await c.services.tx.run((trx) => cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null)),
-      ),
+      one(c, await c.services.tx.run((trx) => cancelOrder(trx, c.actor(), orderContext(c.services), c.params.id, c.body.cancel_reason ?? null, c.approve))),
   }),
 ];

@@ -1,3 +1,4 @@
+import { PIN_PATTERN } from '../../domain/staff/pins.ts';
 import { z } from 'zod';
 import { MAX_LINES, MAX_QUANTITY } from '../../domain/orders/pricing.ts';
 import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus } from '../../domain/orders/state-machine.ts';
@@ -90,12 +91,17 @@ export const ListOrders = z.object({
 
 const cancelReason = () => z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters');
 
+/** a manager's PIN, 4 to 6 digits: approves what a server's session may not do alone */
+export const managerPin = () => z.string().regex(PIN_PATTERN, 'must be 4 to 6 digits').optional();
+
 export const UpdateOrder = z.object({
   status: requiredEnum(
     ['placed', 'preparing', 'ready', 'served', 'completed', 'cancelled'] as const,
     'must be one of placed, preparing, ready, served, completed, cancelled (draft cannot be set)',
   ),
   cancel_reason: cancelReason().nullable().optional(),
+  /** a server cancelling a check with lines at the stations or money taken: a manager's PIN approves it */
+  manager_pin: managerPin(),
 });
 
-export const CancelOrder = z.object({ cancel_reason: cancelReason().nullable().optional() });
+export const CancelOrder = z.object({ cancel_reason: cancelReason().nullable().optional(), manager_pin: managerPin() });

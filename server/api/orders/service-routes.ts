@@ -1,15 +1,14 @@
 import { z } from 'zod';
-import { approvesOwnActions, managerByPin, PIN_PATTERN } from '../../domain/staff/pins.ts';
+import { approver } from '../../http/approval.ts';
 import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
-import { clientIp, signInThrottle } from '../../http/session.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
-import { courseNumber, seatAndCourse } from './schema.ts';
+import { courseNumber, managerPin, seatAndCourse } from './schema.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -23,25 +22,8 @@ const tag = 'Orders';
 
 const present = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await expanded(c, 'order', [presentOrder(r.order, r.items)]))[0]!;
 
-async function approver(c: Call<any, any, any>, pin: string | undefined): Promise<string | null> {
-  const staff = c.caller?.staff;
-  if (!staff) return null;
-  if (approvesOwnActions(staff.role)) return staff.id;
-  if (!pin) throw new ApiError('approval_required', 'A manager must approve this: enter a manager’s PIN.', 'manager_pin');
-  const ip = clientIp(c.ctx, c.services);
-  const account = `approve:${c.caller!.restaurantId}`;
-  const throttle = signInThrottle(c.services);
-  await throttle.check(account, ip, c.services.clock.now());
-  const manager = await managerByPin(c.db, c.caller!.restaurantId, pin);
-  if (!manager) {
-    await throttle.fail(account, ip, c.services.clock.now());
-    throw new ApiError('approval_required', 'That is not a manager’s PIN.', 'manager_pin');
-  }
-  return manager.id;
-}
 
 const reason = () => z.string().trim().min(1, 'must say why').max(500);
-const managerPin = () => z.string().regex(PIN_PATTERN, 'must be 4 to 6 digits').optional();
 const lineParams = z.object({ id: z.string().min(1).max(64), index: z.string().regex(/^\d{1,3}$/, 'must be a zero-based line number').transform(Number) });
 const discount = z
   .object({

@@ -9,7 +9,8 @@ import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { listOf } from '../../http/schemas.ts';
 import { paymentContext } from './context.ts';
 import { PaymentSchema, presentPayment } from '../../presenters/payments.ts';
-import { CreatePayment, ListPayments, RefundPayment } from './schema.ts';
+import { AdjustTip, CreatePayment, ListPayments, RefundPayment } from './schema.ts';
+import { adjustTip } from '../../domain/payments/adjust-tip.ts';
 import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
 const tag = 'Payments';
@@ -23,9 +24,9 @@ export const routes: RouteSpec[] = [
   defineRoute({
     method: 'post',
     path: '/v1/orders/:id/payments',
-    errors: ['resource_missing', 'order_not_open', 'amount_too_large', 'state_conflict'],
+    errors: ['resource_missing', 'order_not_open', 'amount_too_large', 'state_conflict', 'approval_required'],
     response: PaymentSchema,
-    summary: 'Record a payment against an order: its lines (items) or an amount, with tip and cash tendered',
+    summary: "Record a payment against an order: its lines (items) or an amount, with tip and cash tendered; a tip above the venue's max_tip_percent needs a manager's approval",
     tag,
     auth: 'secret',
     sandbox: 'own_mode',
@@ -34,8 +35,13 @@ export const routes: RouteSpec[] = [
     body: CreatePayment,
     idempotent: true,
     status: 201,
+    approval: true,
     handler: async (c) => {
-      const { payment } = await takePayment(c.db, c.actor(), paymentContext(c.services), c.params.id, { ...c.body, takenBy: c.caller?.staff?.id ?? null });
+      const { payment } = await takePayment(c.db, c.actor(), paymentContext(c.services), c.params.id, {
+        ...c.body,
+        takenBy: c.caller?.staff?.id ?? null,
+        approveTip: c.approve,
+      });
       return (await present(c.db, [payment]))[0];
     },
   }),
@@ -85,7 +91,8 @@ export const routes: RouteSpec[] = [
     path: '/v1/payments/:id/refund',
     errors: ['resource_missing', 'amount_too_large', 'state_conflict'],
     response: PaymentSchema,
-    summary: "Give money back on a payment (all that is left, or amount); it goes back on the order's amount_due",
+    summary:
+      "Give money back on a payment (all that is left, or amount). On an open check it goes back on the order's amount_due; on a completed check it is a return (is_return): the check stays closed and the day's net sales go down by it",
     tag,
     auth: 'secret',
     sandbox: 'own_mode',
@@ -96,6 +103,26 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const by = c.caller?.staff?.id ?? c.caller?.keyId ?? null;
       const { payment } = await refundPayment(c.db, c.actor(), paymentContext(c.services), c.params.id, { ...c.body, by });
+      return (await present(c.db, [payment]))[0];
+    },
+  }),
+
+  defineRoute({
+    method: 'post',
+    path: '/v1/payments/:id/tip',
+    errors: ['resource_missing', 'state_conflict', 'approval_required'],
+    response: PaymentSchema,
+    summary: "Correct a payment's tip until its business day is over (a manager approves it; a server sends manager_pin)",
+    tag,
+    auth: 'secret',
+    sandbox: 'own_mode',
+    scope: 'payments:write',
+    params: idParam('pay_ id'),
+    body: AdjustTip,
+    idempotent: true,
+    approval: true,
+    handler: async (c) => {
+      const payment = await adjustTip(c.db, c.actor(), c.params.id, c.body.tip_amount, c.approve);
       return (await present(c.db, [payment]))[0];
     },
   }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { CASH_KINDS } from '../../db/tables/cash-counts.table.ts';
 import { f } from '../../http/fields.ts';
 import { isRealDate, listParams, q } from '../../http/query.ts';
-import { requiredEnum } from '../orders/schema.ts';
+import { managerPin, requiredEnum } from '../orders/schema.ts';
 import { PAYMENT_METHODS } from '../../presenters/payments.ts';
 
 export const CreatePayment = z.object({
@@ -10,11 +11,18 @@ export const CreatePayment = z.object({
   items: z.array(f.id()).min(1, 'must name at least one line').max(100).optional(),
   /** a part of the bill: an even split, or any amount up to what is still due */
   amount: f.money().optional(),
-  tip_amount: f.money().optional(),
+  /** above the venue's max_tip_percent of amount, a manager approves it (a server sends manager_pin) */
+  tip_amount: f.money().max(99_999_999, 'is more than any tip').optional(),
+  manager_pin: managerPin(),
   /** cash: what the guest handed over; change_amount = tendered − amount − tip */
   tendered_amount: f.money().nullable().optional(),
   /** the terminal slip's number, the card's last four digits… */
   reference: z.string().trim().max(100).nullable().optional(),
+});
+
+export const AdjustTip = z.object({
+  tip_amount: f.money().max(99_999_999, 'is more than any tip'),
+  manager_pin: managerPin(),
 });
 
 export const RefundPayment = z.object({
@@ -38,6 +46,8 @@ export const ListPayments = z.object({
 export const CreateCashCount = z.object({
   /** the business day counted; today's (the restaurant's) when left out */
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date').optional(),
+  /** count (the default): the cash counted; opening_float: what the drawer started with; paid_in / paid_out: cash put in or taken out */
+  kind: z.enum(CASH_KINDS).optional(),
   counted_amount: f.money(),
   note: z.string().trim().max(500).nullable().optional(),
 });

@@ -67,7 +67,7 @@ export const routes: RouteSpec[] = [
     path: '/v1/printers',
     errors: ['resource_missing', 'unknown_station'],
     response: PrinterSchema,
-    summary: 'Add a printer: raw TCP (port 9100), ESC/POS or StarPRNT, 58 or 80 mm paper, the stations it prints for',
+    summary: 'Add a printer: raw TCP (port 9100) or virtual (prints nowhere; its jobs are kept and previewed), ESC/POS or StarPRNT, 58 or 80 mm paper, the stations it prints for',
     tag,
     auth: 'secret',
     sandbox: 'live_only',

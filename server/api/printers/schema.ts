@@ -13,8 +13,11 @@ const host = z
 
 const tcp = z.object({ type: z.literal('tcp'), host, port: f.int(1, 65535).default(9100) }).strict();
 
-/** Only raw TCP today; `usb` / `serial` join this union when their transports exist. */
-const transport = z.discriminatedUnion('type', [tcp]);
+/** Prints nowhere: the jobs are kept and previewed (GET /v1/print_jobs/{id}/preview). */
+const virtual = z.object({ type: z.literal('virtual') }).strict();
+
+/** Raw TCP or virtual; `usb` / `serial` join this union when their transports exist. */
+const transport = z.discriminatedUnion('type', [tcp, virtual]);
 
 const fields = {
   name: f.name(),

@@ -32,12 +32,16 @@ export interface OrdersTable {
   discount_approved_by: string | null;
   /** payments less refunds, tips aside; made again from them when sync brings one */
   amount_paid: number;
+  /** refunds given after the check was completed (returns): the check owes nothing for them */
+  amount_returned: Generated<number>;
   currency: string;
   notes: string | null;
   placed_at: number | null;
   completed_at: number | null;
   cancelled_at: number | null;
   cancel_reason: string | null;
+  /** the manager who approved cancelling a check with lines at the stations or money taken */
+  cancel_approved_by: string | null;
   /** set when this check was merged into another (it is then cancelled): that order's id */
   merged_into: string | null;
   is_self_service: number;

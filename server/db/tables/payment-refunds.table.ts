@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /** Money given back on a payment (the `re_` records): append-only; the payment is never edited. */
 export interface PaymentRefundsTable {
@@ -8,6 +8,10 @@ export interface PaymentRefundsTable {
   order_id: string;
   livemode: number;
   amount: number;
+  /** ISO 4217, lowercase: the order's currency when the refund was given */
+  currency: string;
+  /** 1: given on a completed check (a return: lowers the day's net sales, the check stays closed) */
+  is_return: Generated<number>;
   reason: string | null;
   /** usr_… or key_… */
   refunded_by: string | null;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 
-/** A payment recorded against an order (the `pay_` records): append-only, never edited. */
+/** A payment recorded against an order (the `pay_` records): never deleted; only its tip may be corrected. */
 export interface PaymentsTable {
   id: string;
   restaurant_id: string;
@@ -11,7 +11,12 @@ export interface PaymentsTable {
   provider: string;
   /** what it pays of the bill, tips aside */
   amount: number;
+  /** the tip: may be corrected (with a manager's approval) until the day's Z report is printed */
   tip_amount: number;
+  /** the manager who approved a tip above the venue's bound, or its correction */
+  tip_approved_by: string | null;
+  /** ISO 4217, lowercase: the order's currency when it was taken */
+  currency: string;
   tendered_amount: number | null;
   change_amount: number | null;
   /** JSON string[] of the order line ids it paid; null for a payment by amount */

@@ -5,7 +5,7 @@ export interface PrintersTable {
   id: string;
   restaurant_id: string;
   name: string;
-  /** JSON: { type: 'tcp', host, port } — other transports (usb, serial) add their own shape */
+  /** JSON: { type: 'tcp', host, port } or { type: 'virtual' } (prints nowhere, jobs kept for preview); usb, serial would add their own shape */
   transport: string;
   language: 'escpos' | 'starprnt';
   /** 58 or 80 (mm) */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DateRange } from './calendar.ts';
 import type { ReportContext } from './context.ts';
+import { monotonicMs } from '../../clock.ts';
 
 /**
  * Reservations are another feature's table (status, party_size, date 'YYYY-MM-DD'). It is
@@ -15,11 +16,11 @@ async function reservationColumns(ctx: ReportContext): Promise<Set<string> | nul
   // for again after a minute (another build may have created it meanwhile).
   const dialect = (ctx.db as any).getExecutor().adapter.constructor.name as string;
   const hit = known.get(dialect);
-  if (hit && (hit.columns || Date.now() - hit.at < RECHECK_MS)) return hit.columns;
+  if (hit && (hit.columns || monotonicMs() - hit.at < RECHECK_MS)) return hit.columns;
   const tables = await (ctx.db as Kysely<any>).introspection.getTables();
   const t = tables.find((x) => x.name === 'reservations');
   const columns = t ? new Set(t.columns.map((c) => c.name)) : null;
-  known.set(dialect, { at: Date.now(), columns });
+  known.set(dialect, { at: monotonicMs(), columns });
   return columns;
 }
 

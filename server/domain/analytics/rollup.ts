@@ -5,13 +5,13 @@ import { updateRecord } from '../../db/records.ts';
 import { onOrderBatchEnd, onOrderChange, sharedRead } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
 import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
-import { countsAsSale, loyaltyPoints } from './rules.ts';
+import { countsAsSale, countsAsSold, lineRevenue, loyaltyPoints } from './rules.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /** What one counted order adds to the roll-ups: its stored fact, with the items parsed. */
 export type OrderFact = Omit<AnalyticsOrderFactsTable, 'items'> & {
-  /** [menu_item_id, quantity, revenue] per menu item */
+  /** [menu_item_id, quantity, revenue] per menu item, net of voids and comps (rules.ts lineRevenue) */
   items: [string, number, number][];
 };
 
@@ -21,9 +21,10 @@ export function factOf(order: OrderRow, items: OrderItemRow[], zone: string): Or
   const slot = localSlot(saleTime(order), zone);
   const byItem = new Map<string, [string, number, number]>();
   for (const line of items) {
+    if (!countsAsSold(line)) continue;
     const e = byItem.get(line.menu_item_id) ?? [line.menu_item_id, 0, 0];
     e[1] += line.quantity;
-    e[2] += line.line_subtotal;
+    e[2] += lineRevenue(line);
     byItem.set(line.menu_item_id, e);
   }
   return {

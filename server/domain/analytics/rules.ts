@@ -1,3 +1,4 @@
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 /**
@@ -7,6 +8,16 @@ import type { OrderRow } from '../../db/tables/orders.table.ts';
 export function countsAsSale(order: Pick<OrderRow, 'status' | 'livemode'>): boolean {
   return order.livemode === 1 && order.status !== 'draft' && order.status !== 'cancelled';
 }
+
+/** Whether a line of a sale was sold: a voided line counts nowhere, neither its quantity nor its revenue. */
+export const countsAsSold = (line: Pick<OrderItemRow, 'voided_at'>): boolean => line.voided_at === null;
+
+/**
+ * What a sold line brought in, for the product mix and Menu ABC: its price after its own
+ * discount, so a comped line counts its quantity at 0. A check-level discount is the check's,
+ * not any one dish's, and stays out of it (as it stays out of every line's own figures).
+ */
+export const lineRevenue = (line: Pick<OrderItemRow, 'line_subtotal' | 'discount_amount'>): number => line.line_subtotal - line.discount_amount;
 
 /** One loyalty point per whole currency unit (100 cents) of lifetime sales. */
 export const loyaltyPoints = (totalSpent: number): number => Math.floor(totalSpent / 100);

@@ -59,16 +59,41 @@ async function carryLines(trx: Executor, actor: Actor, items: OrderItemRow[], to
   return changed;
 }
 
-async function move(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, to: OrderStatus, cancelReason: string | null) {
+/**
+ * Asked before a cancel that takes money off the books (lines already at the stations, or
+ * money taken): the approving manager's id, null for a key; throws approval_required.
+ */
+export type Approve = () => Promise<string | null>;
+
+/** A cancel is a void of every line: with lines at the stations or money taken, a manager approves it, as a void. */
+async function cancelApproval(current: { order: OrderRow; items: OrderItemRow[] }, approve: Approve | undefined): Promise<string | null> {
+  const sent = current.items.some((l) => l.sent_to_kitchen_at !== null && !l.voided_at);
+  if (!sent && Number(current.order.amount_paid) <= 0) return null;
+  if (!approve) {
+    throw new ApiError('approval_required', 'This check has lines at the stations or money taken: a manager must approve cancelling it.', 'manager_pin');
+  }
+  return approve();
+}
+
+async function move(
+  trx: Executor,
+  actor: Actor,
+  ctx: OrderContext,
+  current: { order: OrderRow; items: OrderItemRow[] },
+  to: OrderStatus,
+  cancelReason: string | null,
+  approve?: Approve,
+) {
   const { order } = current;
   assertOrderTransition(order.status, to);
+  const approvedBy = to === 'cancelled' ? await cancelApproval(current, approve) : null;
   const now = seconds(actor);
   const items = [...current.items];
   const changed = await carryLines(trx, actor, items, to);
   const saved = (await updateRecord(trx, 'orders', order, {
     status: to,
     ...stamps(order, to, now),
-    ...(to === 'cancelled' ? { cancel_reason: cancelReason } : {}),
+    ...(to === 'cancelled' ? { cancel_reason: cancelReason, cancel_approved_by: approvedBy } : {}),
     updated: now,
   }))!;
   return recordOrderChange(trx, ctx, {
@@ -83,19 +108,26 @@ async function move(trx: Executor, actor: Actor, ctx: OrderContext, current: { o
 }
 
 /** PATCH status: any move the state machine allows; a cancel needs its reason. */
-export async function changeOrderStatus(trx: Executor, actor: Actor, ctx: OrderContext, id: string, input: { status: OrderStatus; cancel_reason?: string | null }) {
+export async function changeOrderStatus(
+  trx: Executor,
+  actor: Actor,
+  ctx: OrderContext,
+  id: string,
+  input: { status: OrderStatus; cancel_reason?: string | null },
+  approve?: Approve,
+) {
   if (input.status === 'cancelled' && !input.cancel_reason) {
     throw new ApiError('parameter_missing', 'cancel_reason is required when cancelling an order.', 'cancel_reason');
   }
   const current = await mustLoad(trx, actor, id);
-  return move(trx, actor, ctx, current, input.status, input.cancel_reason ?? null);
+  return move(trx, actor, ctx, current, input.status, input.cancel_reason ?? null, approve);
 }
 
 /** The cancel route: idempotent, a second cancel returns the order as it is and emits nothing. */
-export async function cancelOrder(trx: Executor, actor: Actor, ctx: OrderContext, id: string, reason: string | null) {
+export async function cancelOrder(trx: Executor, actor: Actor, ctx: OrderContext, id: string, reason: string | null, approve?: Approve) {
   const current = await mustLoad(trx, actor, id);
   if (current.order.status === 'cancelled') return current;
-  return move(trx, actor, ctx, current, 'cancelled', reason);
+  return move(trx, actor, ctx, current, 'cancelled', reason, approve);
 }
 
 /**

@@ -126,7 +126,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
   });
   const business_date = businessDate(actor.now, restaurant.timezone);
   const now = seconds(actor);
-  const money = { tip_amount: 0, delivery_fee: 0, prices_include_tax: catalogue.pricesIncludeTax ? 1 : 0, check_discount_amount: 0, amount_paid: 0 };
+  const money = { tip_amount: 0, delivery_fee: 0, prices_include_tax: catalogue.pricesIncludeTax ? 1 : 0, check_discount_amount: 0, amount_paid: 0, amount_returned: 0 };
   const placed = input.status === 'placed';
   const order = await insertCompleteRecord(trx, 'orders', {
     id: newId(PREFIXES.order, actor.now),
@@ -155,6 +155,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     completed_at: null,
     cancelled_at: null,
     cancel_reason: null,
+    cancel_approved_by: null,
     merged_into: null,
     is_self_service: input.is_self_service ? 1 : 0,
     is_virtual_table: 0,

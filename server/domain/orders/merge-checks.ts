@@ -55,6 +55,7 @@ export async function mergeChecks(trx: Executor, actor: Actor, ctx: OrderContext
     ...emptied,
     ...totalsOf([], emptied),
     amount_paid: 0,
+    amount_returned: 0,
     updated: now,
   }))!;
   await recordOrderChange(trx, ctx, {
@@ -68,7 +69,7 @@ export async function mergeChecks(trx: Executor, actor: Actor, ctx: OrderContext
     discount_reason: into.order.discount_reason ?? from.order.discount_reason,
     discount_approved_by: into.order.discount_reason ? into.order.discount_approved_by : from.order.discount_approved_by,
     tip_amount: into.order.tip_amount + from.order.tip_amount,
-    amount_paid: await countPaid(trx, intoId),
+    ...(await countPaid(trx, intoId)),
   });
   return recordOrderChange(trx, ctx, {
     actor, order, items, previousStatus: into.order.status, newItemIds: [], changedItemIds: [], event: 'order.merged',

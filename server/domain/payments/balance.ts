@@ -1,43 +1,61 @@
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
+import { lineBills, type LineBill } from '../orders/totals.ts';
 
 export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid';
 
 /**
  * What the guest still owes and where the bill stands. `amount_paid` is payments less
- * refunds, tips aside; more than the total is possible only when both sides of a sync
- * took the same bill while apart (listed as an overpayment conflict), and never owes less than 0.
+ * refunds, tips aside; `amount_returned` the refunds given after the check was completed
+ * (returns: the check owes nothing for them). More paid than owed is possible only when both
+ * sides of a sync took the same bill while apart (listed as an overpayment conflict); the
+ * amount due is never below 0.
  */
-export function balanceOf(order: Pick<OrderRow, 'total' | 'amount_paid'>): { amount_paid: number; amount_due: number; payment_status: PaymentStatus } {
+export function balanceOf(order: Pick<OrderRow, 'total' | 'amount_paid'> & { amount_returned?: number }): {
+  amount_paid: number;
+  amount_due: number;
+  amount_returned: number;
+  payment_status: PaymentStatus;
+} {
   const paid = Number(order.amount_paid);
-  const due = Math.max(0, Number(order.total) - paid);
-  const status: PaymentStatus = paid <= 0 ? (Number(order.total) > 0 ? 'unpaid' : 'paid') : due === 0 ? 'paid' : 'partially_paid';
-  return { amount_paid: paid, amount_due: due, payment_status: status };
+  const returned = Number(order.amount_returned ?? 0);
+  const owed = Number(order.total) - returned;
+  const due = Math.max(0, owed - paid);
+  const status: PaymentStatus = due === 0 ? 'paid' : paid <= 0 ? 'unpaid' : 'partially_paid';
+  return { amount_paid: paid, amount_due: due, amount_returned: returned, payment_status: status };
 }
 
-/**
- * What one line costs the guest, as orders/totals.ts totalsOf sums it: its price less its own
- * discount, plus its tax where tax is added on top (not where prices include it); a voided
- * line costs nothing.
- */
-export const lineTotal = (line: Pick<OrderItemRow, 'line_subtotal' | 'tax_amount' | 'discount_amount' | 'voided_at'>, pricesIncludeTax: boolean): number =>
-  line.voided_at ? 0 : Number(line.line_subtotal) - Number(line.discount_amount ?? 0) + (pricesIncludeTax ? 0 : Number(line.tax_amount));
+/** Each line's bill (orders/totals.ts) by line id: what a payment by lines is charged. */
+export function billsById(order: Pick<OrderRow, 'prices_include_tax' | 'check_discount_amount'>, items: OrderItemRow[]): Map<string, LineBill> {
+  const bills = lineBills(items, order);
+  return new Map(items.map((l, i) => [l.id, bills[i]!]));
+}
 
-/** Payments less refunds of one order, tips aside: made from the records, the same on every node. */
-export async function countPaid(db: Executor, orderId: string): Promise<number> {
-  return (await countPaidOf(db, [orderId])).get(orderId) ?? 0;
+/** Payments less refunds of one order, and its returns, tips aside: made from the records, the same on every node. */
+export async function countPaid(db: Executor, orderId: string): Promise<{ amount_paid: number; amount_returned: number }> {
+  return (await countPaidOf(db, [orderId])).get(orderId) ?? { amount_paid: 0, amount_returned: 0 };
 }
 
 /** countPaid of many orders in two statements (sync counts every order a batch touched). */
-export async function countPaidOf(db: Executor, orderIds: string[]): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
+export async function countPaidOf(db: Executor, orderIds: string[]): Promise<Map<string, { amount_paid: number; amount_returned: number }>> {
+  const out = new Map<string, { amount_paid: number; amount_returned: number }>();
+  const at = (id: string) => out.get(id) ?? (out.set(id, { amount_paid: 0, amount_returned: 0 }), out.get(id)!);
   for (let i = 0; i < orderIds.length; i += 500) {
     const ids = orderIds.slice(i, i + 500);
-    const sums = (table: 'payments' | 'payment_refunds') =>
-      db.selectFrom(table).select((eb) => ['order_id', eb.fn.sum<number>('amount').as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute();
-    for (const r of await sums('payments')) out.set(r.order_id, (out.get(r.order_id) ?? 0) + Number(r.n ?? 0));
-    for (const r of await sums('payment_refunds')) out.set(r.order_id, (out.get(r.order_id) ?? 0) - Number(r.n ?? 0));
+    for (const id of ids) at(id);
+    const pays = await db.selectFrom('payments').select((eb) => ['order_id', eb.fn.sum<number>('amount').as('n')]).where('order_id', 'in', ids).groupBy('order_id').execute();
+    for (const r of pays) at(r.order_id).amount_paid += Number(r.n ?? 0);
+    const refunds = await db
+      .selectFrom('payment_refunds')
+      .select((eb) => ['order_id', 'is_return', eb.fn.sum<number>('amount').as('n')])
+      .where('order_id', 'in', ids)
+      .groupBy(['order_id', 'is_return'])
+      .execute();
+    for (const r of refunds) {
+      at(r.order_id).amount_paid -= Number(r.n ?? 0);
+      if (Number(r.is_return) === 1) at(r.order_id).amount_returned += Number(r.n ?? 0);
+    }
   }
   return out;
 }

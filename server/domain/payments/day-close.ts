@@ -1,8 +1,10 @@
 import type { Executor } from '../../db/records.ts';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { Actor } from '../../services.ts';
 import { modeOf } from '../modes.ts';
 import { catalogueOf } from '../menu/catalogue.ts';
-import { OPEN_STATUSES } from '../orders/state-machine.ts';
+import { lineBills } from '../orders/totals.ts';
+import { balanceOf } from './balance.ts';
 import { PAYMENT_METHODS } from './methods.ts';
 
 export interface MethodTotal {
@@ -14,34 +16,134 @@ export interface MethodTotal {
   refunded_amount: number;
 }
 
-/** One business day's figures: what the close shows and the Z report prints. */
+const tally = () => ({ count: 0, amount: 0 });
+type Tally = ReturnType<typeof tally>;
+
+/**
+ * One business day's figures: what the close shows and the Z report prints. The identities
+ * it satisfies (docs/operators/payments.md, "The close"):
+ * - sales.gross − sales.discounts − sales.comps = sales.net (at menu prices: tax inside on a
+ *   venue whose prices include it, on top otherwise);
+ * - Σ by_tax_rate.tax = sales.tax; Σ by_tax_rate.base = sales.net; net_excl_tax = net − tax
+ *   where prices include tax, = net where tax is added;
+ * - sales.net_excl_tax + sales.tax + delivery_fees + order_tips = sales.total, what the day's
+ *   checks billed; sales.total − sales.refunds = sales.net_after_returns;
+ * - payments.taken − payments.refunded = payments.net = Σ by_method.amount.
+ */
 export interface DayClose {
   date: string;
   currency: string;
   livemode: boolean;
+  prices_include_tax: boolean;
+  sales: {
+    orders: number;
+    gross: number;
+    discounts: number;
+    comps: number;
+    net: number;
+    tax: number;
+    net_excl_tax: number;
+    by_tax_rate: { rate: number; base: number; tax: number; net_excl_tax: number }[];
+    delivery_fees: number;
+    order_tips: number;
+    total: number;
+    /** returns: refunds given this day on completed checks */
+    refunds: number;
+    net_after_returns: number;
+  };
+  discounts: Tally;
+  comps: Tally;
+  voids: Tally;
+  /** every refund given this day (returns and corrections of an open check's payment) */
+  refunds: Tally & { returns: Tally };
+  payments: { count: number; taken: number; refunded: number; net: number };
   by_method: MethodTotal[];
-  total_amount: number;
   total_tips: number;
   tips_by_server: { server: string | null; name: string | null; count: number; tip_amount: number }[];
-  refunds: { count: number; amount: number };
-  sales: { orders: number; subtotal: number; tax_amount: number; discount_amount: number; total: number; by_tax_rate: { rate: number; sales: number; tax_amount: number }[] };
-  discounts: { count: number; amount: number };
-  comps: { count: number; amount: number };
-  voids: { count: number; amount: number };
-  open_orders: { count: number; amount_due: number; orders: { id: string; order_number: string; table: string | null; total: number; amount_due: number }[] };
-  cash: { expected: number; counted: number | null; over_short: number | null; counted_at: number | null };
+  cash: {
+    opening_float: number;
+    /** cash taken less cash refunded */
+    sales: number;
+    tips: number;
+    paid_in: number;
+    paid_out: number;
+    expected: number;
+    counted: number | null;
+    over_short: number | null;
+    counted_at: number | null;
+  };
+  open_orders: { count: number; amount_due: number; orders: { id: string; order_number: string; table: string | null; status: string; total: number; amount_due: number }[] };
+  cancellations: {
+    count: number;
+    amount: number;
+    orders: { id: string; order_number: string; table: string | null; amount: number; amount_paid: number; reason: string | null; approved_by: string | null; approved_by_name: string | null }[];
+  };
 }
 
 /**
- * The close of one business day (the restaurant's own calendar day, as orders carry it):
- * money taken by method with the day's refunds netted, tips and whose they are, the day's
- * sales and tax by rate, the checks still open, and the cash the drawer should hold against
- * the last count. Payments count on the day they were taken, refunds on the day given.
+ * The close of one business day (the restaurant's own calendar day, as orders carry it).
+ * Sales count on the day their check was opened; payments on the day they were taken,
+ * refunds and returns on the day they were given. Every amount comes from the same line
+ * bills as the checks themselves (orders/totals.ts), so the close ties out to the cent with
+ * what the checks, receipts and payments say.
  */
 export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, date: string): Promise<DayClose> {
   const rid = actor.restaurantId;
   const mode = modeOf(actor);
-  const { restaurant } = await catalogueOf(db, rid);
+  const { restaurant, pricesIncludeTax } = await catalogueOf(db, rid);
+
+  const orders = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('restaurant_id', '=', rid)
+    .where('livemode', '=', mode)
+    .where('business_date', '=', date)
+    .where('status', '!=', 'draft')
+    .execute();
+  const lines = await linesOf(db, orders.map((o) => o.id));
+  const live = orders.filter((o) => o.status !== 'cancelled');
+
+  const s = { gross: 0, discounts: 0, comps: 0, net: 0, tax: 0, net_excl_tax: 0, delivery_fees: 0, order_tips: 0 };
+  const discounts = tally();
+  const comps = tally();
+  const voids = tally();
+  const rates = new Map<number, { rate: number; base: number; tax: number; net_excl_tax: number }>();
+  for (const o of live) {
+    const items = lines.get(o.id) ?? [];
+    const bills = lineBills(items, o);
+    if (Number(o.check_discount_amount) > 0) discounts.count++;
+    items.forEach((l, i) => {
+      const b = bills[i]!;
+      if (l.voided_at) {
+        voids.count++;
+        voids.amount += Number(l.line_subtotal);
+        return;
+      }
+      s.gross += b.gross;
+      if (b.comped) {
+        comps.count++;
+        comps.amount += b.discount;
+      } else if (b.discount > 0) {
+        discounts.count++;
+        discounts.amount += b.discount;
+      }
+      discounts.amount += b.check_discount;
+      s.tax += b.tax;
+      const excl = o.prices_include_tax ? b.base - b.tax : b.base;
+      s.net_excl_tax += excl;
+      const r = rates.get(b.tax_rate) ?? { rate: b.tax_rate, base: 0, tax: 0, net_excl_tax: 0 };
+      r.base += b.base;
+      r.tax += b.tax;
+      r.net_excl_tax += excl;
+      rates.set(b.tax_rate, r);
+    });
+    s.delivery_fees += Number(o.delivery_fee);
+    s.order_tips += Number(o.tip_amount);
+  }
+  s.discounts = discounts.amount;
+  s.comps = comps.amount;
+  s.net = s.gross - s.discounts - s.comps;
+
   const pays = await db
     .selectFrom('payments')
     .select(['method', 'amount', 'tip_amount', 'server_id'])
@@ -49,24 +151,67 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
     .where('livemode', '=', mode)
     .where('business_date', '=', date)
     .execute();
-  const refunds = await db
+  const refundRows = await db
     .selectFrom('payment_refunds as r')
     .innerJoin('payments as p', 'p.id', 'r.payment_id')
-    .select(['p.method', 'r.amount'])
+    .select(['p.method', 'r.amount', 'r.is_return'])
     .where('r.restaurant_id', '=', rid)
     .where('r.livemode', '=', mode)
     .where('r.business_date', '=', date)
     .execute();
+  const refunds = { count: refundRows.length, amount: sumOf(refundRows), returns: tally() };
+  for (const r of refundRows.filter((r) => Number(r.is_return) === 1)) {
+    refunds.returns.count++;
+    refunds.returns.amount += Number(r.amount);
+  }
 
   const by_method: MethodTotal[] = PAYMENT_METHODS.map((method) => {
     const mine = pays.filter((p) => p.method === method);
-    const back = refunds.filter((r) => r.method === method).reduce((s, r) => s + Number(r.amount), 0);
+    const back = sumOf(refundRows.filter((r) => r.method === method));
+    return { method, count: mine.length, amount: sumOf(mine) - back, tip_amount: mine.reduce((t, p) => t + Number(p.tip_amount), 0), refunded_amount: back };
+  });
+  const taken = sumOf(pays);
+
+  const cashIn = by_method.find((m) => m.method === 'cash')!;
+  const drawer = await db
+    .selectFrom('cash_counts')
+    .select(['kind', 'counted_amount', 'created', 'id'])
+    .where('restaurant_id', '=', rid)
+    .where('livemode', '=', mode)
+    .where('business_date', '=', date)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  const latest = (kind: string) => drawer.find((d) => d.kind === kind);
+  const sumKind = (kind: string) => drawer.filter((d) => d.kind === kind).reduce((t, d) => t + Number(d.counted_amount), 0);
+  const opening_float = Number(latest('opening_float')?.counted_amount ?? 0);
+  const paid_in = sumKind('paid_in');
+  const paid_out = sumKind('paid_out');
+  // tips paid in cash stay in the drawer with the bill; change given has already gone back out
+  const expected = opening_float + cashIn.amount + cashIn.tip_amount + paid_in - paid_out;
+  const count = latest('count');
+  const counted = count ? Number(count.counted_amount) : null;
+
+  const open = live
+    .map((o) => ({ o, due: balanceOf(o).amount_due }))
+    .filter(({ due }) => due > 0)
+    .map(({ o, due }) => ({ id: o.id, order_number: o.order_number, table: o.table_id, status: o.status, total: Number(o.total), amount_due: due }));
+
+  // a check merged into another took its lines and money with it: it is not a cancellation
+  const cancelled = orders.filter((o) => o.status === 'cancelled' && !o.merged_into && (lines.get(o.id) ?? []).some((l) => l.sent_to_kitchen_at !== null && !l.voided_at));
+  const names = await namesOf(db, rid, [...pays.map((p) => p.server_id), ...cancelled.map((o) => o.cancel_approved_by)]);
+  const cancellations = cancelled.map((o) => {
+    const items = lines.get(o.id) ?? [];
+    const amount = lineBills(items, o).reduce((t, b) => t + b.net_amount, 0);
     return {
-      method,
-      count: mine.length,
-      amount: mine.reduce((s, p) => s + Number(p.amount), 0) - back,
-      tip_amount: mine.reduce((s, p) => s + Number(p.tip_amount), 0),
-      refunded_amount: back,
+      id: o.id,
+      order_number: o.order_number,
+      table: o.table_id,
+      amount,
+      amount_paid: Number(o.amount_paid),
+      reason: o.cancel_reason,
+      approved_by: o.cancel_approved_by ?? null,
+      approved_by_name: o.cancel_approved_by ? (names.get(o.cancel_approved_by) ?? null) : null,
     };
   });
 
@@ -77,90 +222,67 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
     t.tip_amount += Number(p.tip_amount);
     tips.set(p.server_id, t);
   }
-  const serverIds = [...tips.keys()].filter((s): s is string => s !== null);
-  const names = new Map(
-    serverIds.length ? (await db.selectFrom('users').select(['id', 'name']).where('restaurant_id', '=', rid).where('id', 'in', serverIds).execute()).map((u) => [u.id, u.name]) : [],
-  );
   const tips_by_server = [...tips]
     .map(([server, t]) => ({ server, name: server ? (names.get(server) ?? null) : null, ...t }))
     .sort((a, b) => b.tip_amount - a.tip_amount || String(a.name).localeCompare(String(b.name)));
 
-  const orders = await db
-    .selectFrom('orders')
-    .select(['id', 'order_number', 'status', 'table_id', 'subtotal', 'tax_amount', 'discount_amount', 'total', 'amount_paid'])
-    .where('restaurant_id', '=', rid)
-    .where('livemode', '=', mode)
-    .where('business_date', '=', date)
-    .where('status', 'not in', ['draft', 'cancelled'])
-    .execute();
-  const sum = (k: 'subtotal' | 'tax_amount' | 'discount_amount' | 'total') => orders.reduce((s, o) => s + Number(o[k]), 0);
-  const rates = await db
-    .selectFrom('order_items as i')
-    .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .select(['i.tax_rate', (eb) => eb.fn.sum<number>('i.line_subtotal').as('sales'), (eb) => eb.fn.sum<number>('i.tax_amount').as('tax')])
-    .where('o.restaurant_id', '=', rid)
-    .where('o.livemode', '=', mode)
-    .where('o.business_date', '=', date)
-    .where('o.status', 'not in', ['draft', 'cancelled'])
-    // a voided line was billed nowhere
-    .where('i.voided_at', 'is', null)
-    .groupBy('i.tax_rate')
-    .orderBy('i.tax_rate')
-    .execute();
-
-  const open = orders
-    .filter((o) => OPEN_STATUSES.includes(o.status) && Number(o.total) - Number(o.amount_paid) > 0)
-    .map((o) => ({ id: o.id, order_number: o.order_number, table: o.table_id, total: Number(o.total), amount_due: Number(o.total) - Number(o.amount_paid) }));
-
-  const cashIn = by_method.find((m) => m.method === 'cash')!;
-  // tips paid in cash stay in the drawer with the bill; change given has already gone back out
-  const expected = cashIn.amount + cashIn.tip_amount;
-  const count = await db
-    .selectFrom('cash_counts')
-    .select(['counted_amount', 'created'])
-    .where('restaurant_id', '=', rid)
-    .where('livemode', '=', mode)
-    .where('business_date', '=', date)
-    .orderBy('created', 'desc')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-  const counted = count ? Number(count.counted_amount) : null;
-
-  const discounted = orders.filter((o) => Number(o.discount_amount) > 0);
-  // lines taken back (voids) and lines given away whole (comps: a discount of the whole line)
-  const lines = await db
-    .selectFrom('order_items as i')
-    .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .select(['i.line_subtotal', 'i.discount_amount', 'i.voided_at'])
-    .where('o.restaurant_id', '=', rid)
-    .where('o.livemode', '=', mode)
-    .where('o.business_date', '=', date)
-    .where('o.status', '!=', 'draft')
-    .where((eb) => eb.or([eb('i.voided_at', 'is not', null), eb('i.discount_amount', '>', 0)]))
-    .execute();
-  const voided = lines.filter((l) => l.voided_at !== null);
-  const comped = lines.filter((l) => l.voided_at === null && Number(l.line_subtotal) > 0 && Number(l.discount_amount) >= Number(l.line_subtotal));
+  const total = s.net_excl_tax + s.tax + s.delivery_fees + s.order_tips;
   return {
     date,
     currency: restaurant.currency,
     livemode: mode === 1,
-    by_method,
-    total_amount: by_method.reduce((s, m) => s + m.amount, 0),
-    total_tips: by_method.reduce((s, m) => s + m.tip_amount, 0),
-    tips_by_server,
-    refunds: { count: refunds.length, amount: refunds.reduce((s, r) => s + Number(r.amount), 0) },
+    prices_include_tax: pricesIncludeTax,
     sales: {
-      orders: orders.length,
-      subtotal: sum('subtotal'),
-      tax_amount: sum('tax_amount'),
-      discount_amount: sum('discount_amount'),
-      total: sum('total'),
-      by_tax_rate: rates.map((r) => ({ rate: Number(r.tax_rate), sales: Number(r.sales), tax_amount: Number(r.tax) })),
+      orders: live.length,
+      ...s,
+      by_tax_rate: [...rates.values()].sort((a, b) => a.rate - b.rate),
+      total,
+      refunds: refunds.returns.amount,
+      net_after_returns: total - refunds.returns.amount,
     },
-    discounts: { count: discounted.length, amount: discounted.reduce((s, o) => s + Number(o.discount_amount), 0) },
-    comps: { count: comped.length, amount: comped.reduce((s, l) => s + Number(l.discount_amount), 0) },
-    voids: { count: voided.length, amount: voided.reduce((s, l) => s + Number(l.line_subtotal), 0) },
-    open_orders: { count: open.length, amount_due: open.reduce((s, o) => s + o.amount_due, 0), orders: open },
-    cash: { expected, counted, over_short: counted === null ? null : counted - expected, counted_at: count ? Number(count.created) : null },
+    discounts,
+    comps,
+    voids,
+    refunds,
+    payments: { count: pays.length, taken, refunded: refunds.amount, net: taken - refunds.amount },
+    by_method,
+    total_tips: by_method.reduce((t, m) => t + m.tip_amount, 0),
+    tips_by_server,
+    cash: {
+      opening_float,
+      sales: cashIn.amount,
+      tips: cashIn.tip_amount,
+      paid_in,
+      paid_out,
+      expected,
+      counted,
+      over_short: counted === null ? null : counted - expected,
+      counted_at: count ? Number(count.created) : null,
+    },
+    open_orders: { count: open.length, amount_due: open.reduce((t, o) => t + o.amount_due, 0), orders: open },
+    cancellations: { count: cancellations.length, amount: cancellations.reduce((t, c) => t + c.amount, 0), orders: cancellations },
   };
 }
+
+const sumOf = (rows: { amount: number }[]) => rows.reduce((t, r) => t + Number(r.amount), 0);
+
+async function linesOf(db: Executor, orderIds: string[]): Promise<Map<string, OrderItemRow[]>> {
+  const out = new Map<string, OrderItemRow[]>();
+  for (let i = 0; i < orderIds.length; i += 500) {
+    const rows = await db.selectFrom('order_items').selectAll().where('order_id', 'in', orderIds.slice(i, i + 500)).orderBy('idx').execute();
+    for (const r of rows) {
+      const list = out.get(r.order_id);
+      if (list) list.push(r);
+      else out.set(r.order_id, [r]);
+    }
+  }
+  return out;
+}
+
+async function namesOf(db: Executor, rid: string, ids: (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'name']).where('restaurant_id', '=', rid).where('id', 'in', wanted).execute();
+  return new Map(rows.map((u) => [u.id, u.name]));
+}
+

@@ -24,8 +24,10 @@ export async function findPayment(db: Executor, actor: Pick<Actor, 'restaurantId
 
 /**
  * Gives money back on a payment: all that is left of it, or `amount` of it (tips aside, they
- * stay with the staff). The refund is a record of its own, the payment is never edited; the
- * amount goes back on the order's amount_due. The order is locked as for a payment, so two
+ * stay with the staff). The refund is a record of its own, the payment is never edited. On an
+ * open check it corrects a payment: the amount goes back on the order's amount_due. On a
+ * completed check it is a return: the check stays completed, owing nothing, and the day the
+ * refund is given counts it against its net sales (payments/day-close.ts). The order is locked as for a payment, so two
  * refunds at once cannot give back more than was paid.
  */
 export async function refundPayment(
@@ -52,12 +54,15 @@ export async function refundPayment(
     order_id: found.order_id,
     livemode: found.livemode,
     amount,
+    currency: found.currency || current.order.currency,
+    // given on a completed check, it is a return: the check stays closed and owes nothing for it
+    is_return: current.order.status === 'completed' ? 1 : 0,
     reason: input.reason?.trim() || null,
     refunded_by: input.by,
     business_date: businessDate(actor.now, restaurant.timezone),
     created: seconds(actor),
   });
-  const order = (await updateRecord(trx, 'orders', current.order, { amount_paid: await countPaid(trx, found.order_id), updated: seconds(actor) }))!;
+  const order = (await updateRecord(trx, 'orders', current.order, { ...(await countPaid(trx, found.order_id)), updated: seconds(actor) }))!;
   await ctx.announce.paymentRefunded(trx, actor, found, refund);
   return { payment: found, refund, order, items: current.items };
 }

@@ -10,7 +10,8 @@ import { findOrder } from '../orders/find-order.ts';
 import type { OrderContext } from '../orders/record-change.ts';
 import { OPEN_STATUSES } from '../orders/state-machine.ts';
 import { seconds } from '../time.ts';
-import { balanceOf, countPaid, lineTotal, paidLineIds } from './balance.ts';
+import { readSettings } from '../restaurants/settings.ts';
+import { balanceOf, billsById, countPaid, paidLineIds } from './balance.ts';
 import { kickCashDrawers } from './drawer.ts';
 import { providerFor } from './providers.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
@@ -44,7 +45,15 @@ export interface NewPayment {
   reference?: string | null;
   /** the staff member taking it (usr_…), when a person signed in takes it */
   takenBy?: string | null;
+  /**
+   * Asked only when the tip is above the venue's bound: the approving manager's id, null for a
+   * key (it stands for the owner who made it); throws approval_required when nobody approves.
+   */
+  approveTip?: () => Promise<string | null>;
 }
+
+/** The most a tip may be without a manager's approval: `max_tip_percent` of the amount paid. */
+export const tipBound = (amount: number, maxTipPercent: number) => Math.floor((amount * maxTipPercent) / 100);
 
 /** Statuses in which an order takes payment: sent to the kitchen, or finished and still owing. */
 const PAYABLE: readonly OrderRow['status'][] = [...OPEN_STATUSES, 'completed'];
@@ -68,8 +77,8 @@ async function amountOf(trx: Executor, current: { order: OrderRow; items: OrderI
   if (again !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(again)!.idx} (${byId.get(again)!.name}) is already paid.`, 'items');
   const voided = ids.find((id) => byId.get(id)!.voided_at);
   if (voided !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(voided)!.idx} (${byId.get(voided)!.name}) was voided: there is nothing to pay for it.`, 'items');
-  const inclusive = current.order.prices_include_tax === 1;
-  const sum = ids.reduce((s, id) => s + lineTotal(byId.get(id)!, inclusive), 0);
+  const bills = billsById(current.order, current.items);
+  const sum = ids.reduce((s, id) => s + bills.get(id)!.net_amount, 0);
   // the last unpaid lines settle the bill, whatever was paid by amount before them
   const rest = current.items.filter((l) => !paid.has(l.id) && !ids.includes(l.id) && !l.voided_at);
   if (rest.length === 0) return { amount: due, items: ids };
@@ -105,6 +114,11 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     throw new ApiError('parameter_invalid', `tendered_amount (${tendered}) is less than amount and tip (${amount + tip}).`, 'tendered_amount');
   }
   const { restaurant } = await catalogueOf(trx, actor.restaurantId);
+  let tipApprovedBy: string | null = null;
+  if (tip > tipBound(amount, readSettings(restaurant).max_tip_percent)) {
+    if (!input.approveTip) throw new ApiError('approval_required', `A tip of ${tip} on ${amount} is above the venue's bound: a manager must approve it.`, 'tip_amount');
+    tipApprovedBy = await input.approveTip();
+  }
   const provider = providerFor(input.method);
   const charged = await provider.charge({ orderId, method: input.method, amount, tipAmount: tip, currency: order.currency, reference: input.reference ?? null });
   const payment = await insertRecord(trx, 'payments', {
@@ -116,6 +130,8 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     provider: provider.name,
     amount,
     tip_amount: tip,
+    tip_approved_by: tipApprovedBy,
+    currency: order.currency,
     tendered_amount: tendered,
     change_amount: tendered === null ? null : tendered - amount - tip,
     items: items ? JSON.stringify(items) : null,
@@ -125,7 +141,7 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     business_date: businessDate(actor.now, restaurant.timezone),
     created: seconds(actor),
   });
-  const saved = (await updateRecord(trx, 'orders', order, { amount_paid: await countPaid(trx, order.id), updated: seconds(actor) }))!;
+  const saved = (await updateRecord(trx, 'orders', order, { ...(await countPaid(trx, order.id)), updated: seconds(actor) }))!;
   await ctx.announce.paymentSucceeded(trx, actor, payment);
   let after = { order: saved, items: current.items };
   if (balanceOf(saved).payment_status === 'paid') {

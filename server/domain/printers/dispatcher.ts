@@ -294,7 +294,10 @@ export class PrintDispatcher {
       job.kind === 'drawer_kick'
         ? drawerPulse(printer.language)
         : renderCommands(withMarks(job.document, JSON.parse(job.marks) as string[]), { language: printer.language, paperWidth: printer.paper_width });
-    return this.opts.send(printerTransport(printer), bytes, {
+    const transport = printerTransport(printer);
+    // a virtual printer is never handed to a replaced `send` (a test's or the bench's): nothing leaves the hub
+    const deliver = transport.type === 'virtual' ? send : this.opts.send;
+    return deliver(transport, bytes, {
       ...this.opts.sendOptions,
       // StarPRNT has no DLE EOT; those printers are judged by the connection alone.
       queryStatus: this.opts.sendOptions.queryStatus && printer.language === 'escpos',

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { catalogueOf } from '../menu/catalogue.ts';
-import { literal } from '../../../printers/encoder.ts';
+import { charsPerLine, literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
@@ -142,23 +142,29 @@ export const receiptBody = (document: string): string =>
 
 export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number, payments: ReceiptPayment[] = []): string {
   const cur = order.currency || ctx.currency;
-  const m = (n: number) => money(n, cur);
+  // every amount of a label | amount row, as printed: the money column is sized to the longest
+  const amounts: string[] = [];
+  const m = (n: number, sign = '') => {
+    const text = sign + money(n, cur);
+    amounts.push(text);
+    return text;
+  };
   const out = [
     `^^${literal(ctx.restaurantName)}`,
     '{width:auto}',
     `|Order #${literal(order.order_number)} | ${localTime(atMs, ctx.timezone)}`,
   ];
   if (ctx.table || ctx.server) out.push(`|${literal(ctx.table ?? '')} | ${ctx.server ? `Server: ${literal(ctx.server)}` : ''}`);
-  out.push('---', '{width:*,10}');
+  out.push('---', MONEY_COLUMN);
   const billed = items.filter((i) => !i.voided_at);
   for (const item of billed) {
     out.push(`|${item.quantity} x ${literal(item.name)} | ${m(item.line_subtotal)}`);
     const mods = modifiersOf(item);
-    if (mods.length > 0) out.push('{width:*}', ...mods.map((mod) => `|~~~+ ${literal(mod.name)}`), '{width:*,10}');
-    if (item.discount_amount) out.push(`|~~~${literal(item.discount_reason ?? 'Discount')} | -${m(item.discount_amount)}`);
+    if (mods.length > 0) out.push('{width:*}', ...mods.map((mod) => `|~~~+ ${literal(mod.name)}`), MONEY_COLUMN);
+    if (item.discount_amount) out.push(`|~~~${literal(item.discount_reason ?? 'Discount')} | ${m(item.discount_amount, '-')}`);
   }
   out.push('---', `|Subtotal | ${m(order.subtotal)}`);
-  if (order.discount_amount) out.push(`|Discount | -${m(order.discount_amount)}`);
+  if (order.discount_amount) out.push(`|Discount | ${m(order.discount_amount, '-')}`);
   const byRate = new Map<number, number>();
   for (const item of billed) byRate.set(item.tax_rate, (byRate.get(item.tax_rate) ?? 0) + item.tax_amount);
   const rateSum = [...byRate.values()].reduce((a, b) => a + b, 0);
@@ -172,7 +178,7 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
   }
   if (order.delivery_fee) out.push(`|Delivery fee | ${m(order.delivery_fee)}`);
   if (order.tip_amount) out.push(`|Tip | ${m(order.tip_amount)}`);
-  out.push('---', `|^TOTAL ${literal(cur.toUpperCase())} | ^${m(order.total)}`);
+  out.push('---', ...headlineAmount(`TOTAL ${literal(cur.toUpperCase())}`, money(order.total, cur)), MONEY_COLUMN);
   if (inclusive) out.push(...taxLines((rate) => `incl. VAT ${+(rate * 100).toFixed(2)} %:`));
   if (payments.length) {
     out.push('---');
@@ -180,13 +186,62 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
       out.push(`|${METHOD[p.method]}${p.reference ? ` ${literal(p.reference)}` : ''} | ${m(p.amount)}`);
       if (p.tip_amount) out.push(`|~~Tip | ${m(p.tip_amount)}`);
       if (p.tendered_amount !== null) out.push(`|~~Tendered | ${m(p.tendered_amount)}`, `|~~Change | ${m(p.change_amount ?? 0)}`);
-      if (p.refunded) out.push(`|~~Refunded | -${m(p.refunded)}`);
+      if (p.refunded) out.push(`|~~Refunded | ${m(p.refunded, '-')}`);
     }
     const due = Math.max(0, order.total - Number(order.amount_paid));
-    out.push(due > 0 ? `|^Due | ^${m(due)}` : '|^PAID | ');
+    out.push(...(due > 0 ? headlineAmount('Due', money(due, cur)) : ['{width:*}', '|^PAID']));
   }
   out.push('{width:*}', '', 'Thank you!');
-  return out.join('\n');
+  const column = moneyColumn(amounts);
+  return out.map((line) => (line === MONEY_COLUMN ? column : line)).join('\n');
+}
+
+/** Stands for the money column's width line until the document's amounts are all known. */
+const MONEY_COLUMN = '\u0000money column';
+
+/** Every document fits the narrowest paper (58 mm): a job can move to a backup printer of either width. */
+const NARROWEST = charsPerLine(58);
+
+/**
+ * The printed width of a ReceiptLine cell: leading `^`s scale what follows (`^` double width,
+ * `^^` double height only, `^^^` and up 2×, 3×…), decorations (`"` `_` `` ` ``) take no room, an
+ * escaped character counts once.
+ */
+function cellWidth(cell: string): number {
+  const carets = /^\^*/.exec(cell)![0].length;
+  const scale = carets === 0 || carets === 2 ? 1 : carets === 1 ? 2 : Math.min(carets, 7) - 1;
+  const chars = cell
+    .slice(carets)
+    .replace(/(?<!\\)["_`]/g, '')
+    .replace(/\\(.)/g, '$1').length;
+  return scale * chars;
+}
+
+/**
+ * The `{width:*,N}` line of a block of `|label | amount` rows: N is the widest of the
+ * amounts as printed (each as its row prints it, sign and `^` included), so no amount is ever
+ * split over two lines (a `{width:*,10}` column cut `^101.90` after `101.9`). The label column
+ * takes what is left. For the amounts of a document — receipt, Z report — collected as they are
+ * written: `moneyColumn(['29.50', '-3.00', '^12345.67'])` is `{width:*,16}`.
+ */
+export function moneyColumn(amounts: readonly string[]): string {
+  return `{width:*,${Math.max(1, ...amounts.map(cellWidth))}}`;
+}
+
+/**
+ * A headline amount (TOTAL EUR, Due) on one line at 58 and 80 mm, up to 9,999,999.99 and
+ * ¥1,234,567: the amount double width in a column of its own size, the label double width
+ * when both fit on 58 mm and else at normal width in bold. An amount too long even for that
+ * prints at normal width, still on one line. Returns the width line and the row: the caller
+ * sets its own width again after it (the headline's column would squeeze its next rows).
+ * `label` is ReceiptLine text (free text already through `literal`), `amount` the plain figure.
+ */
+export function headlineAmount(label: string, amount: string): string[] {
+  const labelWidth = cellWidth(label);
+  const fits = (l: number, a: number) => l + 1 + a <= NARROWEST;
+  if (fits(2 * labelWidth, 2 * amount.length)) return [`{width:*,${2 * amount.length}}`, `|^${label} | ^${amount}`];
+  if (fits(labelWidth, 2 * amount.length)) return [`{width:*,${2 * amount.length}}`, `|"${label}" | ^${amount}`];
+  return [`{width:*,${amount.length}}`, `|"${label}" | "${amount}"`];
 }
 
 export function testPage(printer: { name: string; language: string; paper_width: number }, transport: string, atMs: number, timezone: string): string {

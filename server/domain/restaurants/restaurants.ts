@@ -68,9 +68,23 @@ export async function getSettings(db: Executor, restaurantId: string): Promise<S
 /** Only the fields sent change; nested `waitlist` merges field by field too. */
 export type SettingsPatch = Partial<Omit<Settings, 'waitlist'>> & { waitlist?: Partial<Settings['waitlist']> };
 
+/**
+ * Amounts are stored as bare integers of the restaurant's currency: once a live order or a
+ * payment exists, a new currency would relabel them (euro cents read as yen), so it is refused.
+ */
+async function assertCurrencyFree(trx: Executor, restaurantId: string, current: string, next: string | undefined) {
+  if (next === undefined || next === current) return;
+  const money = await trx.selectFrom('orders').select('id').where('restaurant_id', '=', restaurantId).where('livemode', '=', 1).limit(1).executeTakeFirst();
+  const paid = money ?? (await trx.selectFrom('payments').select('id').where('restaurant_id', '=', restaurantId).where('livemode', '=', 1).limit(1).executeTakeFirst());
+  if (paid) {
+    throw new ApiError('currency_locked', `The currency is ${current}: orders and payments already exist in it, and their amounts would be read as ${next}.`, 'currency');
+  }
+}
+
 export async function updateSettings(trx: Executor, actor: Actor, patch: SettingsPatch) {
   const row = await getRestaurant(trx, actor.restaurantId);
   const current = readSettings(row);
+  await assertCurrencyFree(trx, row.id, current.currency, patch.currency);
   const next: Settings = { ...current, ...patch, waitlist: { ...current.waitlist, ...patch.waitlist } } as Settings;
   const saved = await updateRecord(trx, 'restaurants', { id: row.id }, {
     settings: JSON.stringify(next),

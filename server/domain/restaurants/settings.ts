@@ -29,6 +29,8 @@ export const settingsShape = {
   default_tax_rate: f.taxRate(),
   /** menu prices already include their tax (VAT countries); false: tax is added on top */
   prices_include_tax: z.boolean(),
+  /** a tip above this percent of the amount it is left on needs a manager's approval */
+  max_tip_percent: f.int(0, 1000),
   opening_hours: z.partialRecord(z.enum(WEEKDAYS), z.array(interval).max(6)),
   closed_dates: z.array(z.string().refine(isRealDate, 'must be a real date YYYY-MM-DD')).max(366),
   slot_duration_minutes: f.int(5, 240),
@@ -68,6 +70,7 @@ export const defaultSettings = (
   currency: init.currency ?? 'eur',
   default_tax_rate: init.default_tax_rate ?? 0.19,
   prices_include_tax: init.prices_include_tax ?? false,
+  max_tip_percent: 100,
   opening_hours: {},
   closed_dates: [],
   slot_duration_minutes: 30,

@@ -773,6 +773,9 @@ export type components = {
                 port: number;
                 /** @constant */
                 type: "tcp";
+            } | {
+                /** @constant */
+                type: "virtual";
             };
             updated: number;
         };

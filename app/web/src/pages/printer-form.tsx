@@ -8,7 +8,8 @@ import { FormDialog } from '../ui/form-dialog.tsx';
 export interface Printer {
   id: string;
   name: string;
-  transport: { type: 'tcp'; host: string; port: number };
+  /** `virtual`: prints nowhere; its jobs are kept and previewed on the Printers page */
+  transport: { type: 'tcp'; host: string; port: number } | { type: 'virtual' };
   language: 'escpos' | 'starprnt';
   paper_width: number;
   stations: string[];
@@ -18,13 +19,14 @@ export interface Printer {
   status: { state: string; detail: string | null; checked_at: number | null };
 }
 
-/** Add or edit a printer: a network printer's address (raw TCP, port 9100), its dialect and paper, what it prints. */
+/** Add or edit a printer: a network printer's address (raw TCP, port 9100) or a virtual one (no paper), its dialect and paper, what it prints. */
 export function PrinterDialog({ printer, printers, stations, onClose, onSaved }: { printer: Printer | 'new'; printers: Printer[]; stations: Station[]; onClose: () => void; onSaved: () => void }) {
   const editing = printer === 'new' ? null : printer;
   const [form, setForm] = useState({
     name: editing?.name ?? '',
-    host: editing?.transport.host ?? '',
-    port: String(editing?.transport.port ?? 9100),
+    connection: editing?.transport.type ?? 'tcp',
+    host: editing?.transport.type === 'tcp' ? editing.transport.host : '',
+    port: String(editing?.transport.type === 'tcp' ? editing.transport.port : 9100),
     language: editing?.language ?? 'escpos',
     paper_width: String(editing?.paper_width ?? 80),
     stations: new Set(editing?.stations ?? []),
@@ -39,7 +41,7 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
   const [opened] = useState(form);
   const bodyOf = (f: typeof form) => ({
     name: f.name,
-    transport: { type: 'tcp', host: f.host.trim(), port: Number(f.port) },
+    transport: f.connection === 'virtual' ? { type: 'virtual' } : { type: 'tcp', host: f.host.trim(), port: Number(f.port) },
     language: f.language,
     paper_width: Number(f.paper_width),
     stations: [...f.stations],
@@ -56,10 +58,23 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
   return (
     <FormDialog title={editing ? t('ops.printer.edit', { name: editing.name }) : t('ops.printer.new')} onClose={onClose} onSubmit={save} invalid={{ 'transport.host': t('form.host') }}>
       <Field label={t('ops.printer.name')} name="name" hint={t('ops.printer.nameHint')} required {...text('name')} />
-      <div class="row">
-        <Field label={t('ops.printer.host')} name="transport.host" also={['transport']} hint={t('ops.printer.hostHint')} required {...text('host')} />
-        <Field label={t('ops.printer.port')} name="transport.port" type="number" min={1} max={65535} required {...text('port')} />
-      </div>
+      <SelectField
+        label={t('ops.printer.connection')}
+        name="transport.type"
+        hint={form.connection === 'virtual' ? t('ops.printer.virtualHint') : undefined}
+        value={form.connection}
+        onChange={(v) => setForm({ ...form, connection: v as 'tcp' | 'virtual' })}
+        options={[
+          { value: 'tcp', label: t('ops.printer.network') },
+          { value: 'virtual', label: t('ops.printer.virtual') },
+        ]}
+      />
+      {form.connection === 'tcp' ? (
+        <div class="row">
+          <Field label={t('ops.printer.host')} name="transport.host" also={['transport']} hint={t('ops.printer.hostHint')} required {...text('host')} />
+          <Field label={t('ops.printer.port')} name="transport.port" type="number" min={1} max={65535} required {...text('port')} />
+        </div>
+      ) : null}
       <div class="row">
         <SelectField
           label={t('ops.printer.language')}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { del, get, getAll, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
@@ -8,21 +8,40 @@ import { Badge, Button, Empty, ErrorNote, PageHeader, useAction, useLoad } from 
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { PrinterDialog, type Printer } from './printer-form.tsx';
+import { PrintPreviewDialog } from './print-preview.tsx';
 
 interface Job {
   id: string;
   created: number;
   kind: string;
   state: string;
+  printer: string;
   order: string | null;
   last_error: string | null;
   attempts: number;
+  printed_at: number | null;
 }
 
-/** The printers with what the dispatcher last saw of them (added, edited and removed here), a test page each, and the jobs that failed. */
+/** How many of the latest jobs the page lists, each with its preview. */
+const RECENT_JOBS = 20;
+
+/**
+ * The printers with what the dispatcher last saw of them (added, edited and removed here), a
+ * test page each, the latest jobs with a preview of their paper (a virtual printer's only
+ * paper), and the jobs that failed.
+ */
 export function PrintersPage() {
   const [printers, error, reload] = useLoad(async () => (await get<{ data: Printer[] }>('/v1/printers', { limit: 100 })).data);
-  const [failed, , reloadJobs] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { state: 'failed', limit: 50 })).data);
+  const [failed, , reloadFailed] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { state: 'failed', limit: 50 })).data);
+  const [recent, , reloadRecent] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { limit: RECENT_JOBS })).data);
+  const reloadJobs = async () => void (await Promise.all([reloadFailed(), reloadRecent()]));
+  const [previewing, setPreviewing] = useState<Job | null>(null);
+  // a job just queued (a test page, a receipt) is printed in a moment: look again until none waits
+  useEffect(() => {
+    if (!recent?.some((j) => j.state === 'queued' || j.state === 'printing')) return;
+    const timer = setTimeout(() => void reloadRecent(), 2000);
+    return () => clearTimeout(timer);
+  }, [recent]);
   const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
   const [act, busy, actError] = useAction();
   const [editing, setEditing] = useState<Printer | 'new' | null>(null);
@@ -30,6 +49,8 @@ export function PrintersPage() {
   const [remove, removeBusy, removeError, clearRemoveError] = useAction();
   const writable = can('printers:write');
   const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
+  const printerName = (id: string) => printers?.find((p) => p.id === id)?.name ?? id;
+  const kindOf = (j: Job) => t(`printKind.${j.kind}` as Key);
   return (
     <>
       <PageHeader title={t('printers.title')}>
@@ -52,7 +73,7 @@ export function PrintersPage() {
             label: t('col.address'),
             cell: (p) => (
               <span class="muted">
-                {`${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
+                {p.transport.type === 'virtual' ? t('ops.printer.virtualShort') : `${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
                 {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
                 {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
               </span>
@@ -115,6 +136,31 @@ export function PrintersPage() {
         }}
       />
       <section class="card">
+        <h2>{t('ops.printJobs.title')}</h2>
+        {!recent?.length ? (
+          <Empty>{t('ops.printJobs.none')}</Empty>
+        ) : (
+          <ul class="plain-list">
+            {recent.map((j) => (
+              <li key={j.id} class="job-line">
+                <span>
+                  {kindOf(j)} · {printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{j.state}</Badge>{' '}
+                  {when(j.printed_at ?? j.created)}
+                </span>
+                {j.kind !== 'drawer_kick' ? (
+                  <Button onClick={() => setPreviewing(j)} aria-label={`${t('ops.printJobs.preview')}: ${kindOf(j)}, ${printerName(j.printer)}, ${when(j.created)}`}>
+                    {t('ops.printJobs.preview')}
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      {previewing ? (
+        <PrintPreviewDialog job={previewing} title={t('ops.printJobs.previewOf', { kind: kindOf(previewing), printer: printerName(previewing.printer) })} onClose={() => setPreviewing(null)} />
+      ) : null}
+      <section class="card">
         <h2>{t('printers.failed')}</h2>
         {!failed?.length ? (
           <Empty>{t('printers.noFailed')}</Empty>
@@ -123,7 +169,7 @@ export function PrintersPage() {
             {failed.map((j) => (
               <li key={j.id} class="job-line">
                 <span>
-                  {t(`printKind.${j.kind}` as Key)} · {when(j.created)} · {j.last_error ?? ''}
+                  {kindOf(j)} · {when(j.created)} · {j.last_error ?? ''}
                   {j.order ? (
                     <>
                       {' '}

@@ -144,6 +144,18 @@ export const opsEn = {
   'ops.printer.noBackup': 'No other printer',
   'ops.printer.active': 'In use',
   'ops.printer.inactive': 'not in use',
+  'ops.printer.connection': 'Connection',
+  'ops.printer.network': 'Network printer (raw TCP)',
+  'ops.printer.virtual': 'Virtual printer (no paper)',
+  'ops.printer.virtualHint': 'Prints nowhere: every ticket, receipt and Z report is kept under Recent print jobs, where Preview shows it as it would print.',
+  'ops.printer.virtualShort': 'virtual, no paper',
+  'ops.printJobs.title': 'Recent print jobs',
+  'ops.printJobs.none': 'Nothing printed yet.',
+  'ops.printJobs.preview': 'Preview',
+  'ops.printJobs.previewOf': '{kind} on {printer}',
+  'ops.printJobs.previewAlt': '{title}, as it prints',
+  'printKind.z_report': 'Z report',
+  'printKind.drawer_kick': 'Cash drawer opened',
 };
 
 export type OpsKey = keyof typeof opsEn;
