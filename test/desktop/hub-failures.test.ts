@@ -117,7 +117,10 @@ describe('the desktop hub says why it does not start (real hub processes)', { ti
     expect(JSON.parse(fs.readFileSync(path.join(d.host.app.userData, 'desktop.json'), 'utf8')).port).toBe(offered);
     await until(`the tray showing the new address (${d.tray.item('address').label})`, () => d.tray.item('address').label!.endsWith(`:${offered}`));
     expect(d.desktop.statusWindow()).toBeNull();
-    expect(d.tray.menu.some((i) => i.id === 'problem')).toBe(false);
+    // (tablets are given the LAN address while this hub listens on loopback: the reachability
+    // check may then report a problem of its own; the start problem is gone)
+    expect(d.tray.item('server').label).toBe('Hub: Running');
+    expect(d.desktop.problem()?.reason ?? null).not.toBe('port_taken');
   });
 
   it('data folder locked: names the other hub and stops it on request', async () => {
