@@ -23,6 +23,7 @@ import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export type { ApplyContext } from './apply-context.ts';
 import type { ApplyContext } from './apply-context.ts';
+import { formerSlugsOf, MAX_FORMER_SLUGS, restaurantBySlugOrFormer } from '../server/domain/restaurants/slugs.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';
 
 export interface ApplyResult {
@@ -429,8 +430,32 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
     }
     // a change carries the whole row as it left it, whatever columns it set
     if (Object.keys(c.data).length !== cols.size) throw new ApiError('sync_batch_invalid', `A change of ${c.table} must carry the whole row.`, 'data');
+    if (c.table === 'restaurants' && ctx.role === 'cloud') await checkSlugs(trx, ctx, c);
   }
   await checkOwners(trx, ctx, changes);
+}
+
+/**
+ * Guest addresses are unique across the cloud (issue 40): a hub's change may not give its
+ * restaurant a slug, or a former slug, that another restaurant holds now or held before: that
+ * venue's printed links would open this one's pages. A linked hub asks the cloud before a
+ * rename (sync/slug-claim.ts), so only a forged or stale change is refused here, whole.
+ */
+async function checkSlugs(trx: Executor, ctx: ApplyContext, c: WireChange): Promise<void> {
+  const stored = await trx.selectFrom('restaurants').select(['slug', 'former_slugs']).where('id', '=', ctx.restaurantId).executeTakeFirst();
+  const held = new Set(stored ? [stored.slug, ...formerSlugsOf(stored)] : []);
+  const formers = formerSlugsOf({ former_slugs: typeof c.data.former_slugs === 'string' ? c.data.former_slugs : null });
+  if (formers.length > MAX_FORMER_SLUGS && formers.length > (stored ? formerSlugsOf(stored).length : 0)) {
+    throw new ApiError('sync_batch_invalid', `A restaurant keeps at most ${MAX_FORMER_SLUGS} former guest addresses.`, 'data');
+  }
+  const claimed = [c.data.slug, ...formers];
+  for (const slug of claimed) {
+    if (typeof slug !== 'string' || held.has(slug)) continue;
+    const holder = await restaurantBySlugOrFormer(trx, slug);
+    if (holder && holder.id !== ctx.restaurantId) {
+      throw new ApiError('sync_restaurant_mismatch', `The batch gives this restaurant the guest address '${slug}', which another restaurant on the cloud holds.`);
+    }
+  }
 }
 
 /**

@@ -13,9 +13,10 @@ import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
-import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, slugRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
+import { changeSlug } from '../server/domain/restaurants/slugs.ts';
 import { identityAndHead, identityAndHeadColumns, logHead } from '../server/db/log-positions.ts';
 import { monotonicMs } from '../server/clock.ts';
 
@@ -328,6 +329,15 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   router.post('/ping', async (ctx) => {
     await readSyncBody(ctx, pingRequest);
     sendJson(ctx, { object: 'sync_ping', protocol: PROTOCOL_VERSION });
+  });
+
+  // a linked hub renames its guest address: the cloud, which sees every restaurant, renames
+  // first (409 when another restaurant holds the slug now or held it before), then the hub
+  router.post('/slug', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const body = await readSyncBody(ctx, slugRequest);
+    await services.tx.run((trx) => changeSlug(trx, hub.restaurant_id, body.slug, services.clock.now()));
+    sendJson(ctx, { object: 'sync_slug', restaurant_id: hub.restaurant_id, slug: body.slug });
   });
 
   // the hub unlinks (`comanda sync unlink`): its credential stops working at once

@@ -93,6 +93,12 @@ export const pushRequest = z.object({
   wait_ms: z.number().int().min(0).max(MAX_QUEUE_MS).optional(),
 });
 
+/**
+ * A linked hub renames its restaurant's guest address (slug): the cloud, which sees every
+ * restaurant, makes the rename first (unique across the cloud, issue 40), then the hub.
+ */
+export const slugRequest = z.object({ ...header, slug: z.string().min(1).max(64) });
+
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
 export const unlinkRequest = z.object({ ...header });
 

@@ -32,7 +32,8 @@ export interface WriteRule {
 export const WRITE_RULES: Readonly<Record<SyncedTable, WriteRule>> = {
   restaurants: { credentials: ['guest_secret', 'plan'] },
   api_keys: { credentials: ['hash', 'prefix', 'kind', 'livemode', 'scopes', 'screen'] },
-  users: { credentials: ['password_hash'] },
+  // a PIN is a sign-in too (issue 40): a hub must not replace one the cloud has, then sign in with it
+  users: { credentials: ['password_hash', 'pin_hash'] },
   stations: {},
   menu_categories: { references: { parent_category_id: { table: 'menu_categories' } } },
   menu_items: { references: { category_id: { table: 'menu_categories' }, modifier_group_ids: { table: 'modifier_groups', many: true } } },
@@ -73,6 +74,7 @@ export const NOT_REFERENCES: Readonly<Record<string, readonly string[]>> = {
 /** Local tables a batch can never name: sync refuses them as unknown (400). */
 export const NEVER_SYNCED = [
   'staff_sessions',
+  'service_tablets',
   'device_pairings',
   'auth_failures',
   'idempotency_keys',

@@ -61,6 +61,20 @@ export function scopesOfRole(role: string): readonly Scope[] {
   return access ? ROLE_SCOPES[access] : [];
 }
 
+/**
+ * How a session was opened. A PIN (4–6 digits, typed where guests watch, the same an owner types
+ * to approve a server's void) opens service work only, whatever the person's role: orders,
+ * payment at the table, the floor and its bookings. Keys, staff, settings, backups, devices and
+ * webhooks need a password sign-in.
+ */
+export type SessionVia = 'password' | 'pin';
+export const PIN_SCOPES: readonly Scope[] = SERVER;
+
+export function scopesOfSession(role: string, via: SessionVia): readonly Scope[] {
+  const all = scopesOfRole(role);
+  return via === 'pin' ? all.filter((s) => PIN_SCOPES.includes(s)) : all;
+}
+
 /** A caller may hand out (or take over, by setting a password) only what it holds itself. */
 export function holdsAll(held: ReadonlySet<string>, wanted: readonly string[]): boolean {
   return wanted.every((s) => held.has(s));

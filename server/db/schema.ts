@@ -73,6 +73,7 @@ export type LocalTable = 'node_state' | 'change_log' | 'log_clocks' | 'idempoten
   | 'webhook_deliveries' | 'webhook_attempts'
   | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
   | 'staff_sessions'
+  | 'service_tablets'
   | 'hub_settings'
   | 'device_pairings'
   | 'auth_failures';

@@ -34,8 +34,9 @@ export const OperatorConfigSchema = z
     allowedHosts: z.array(z.string().min(1).max(253)),
     databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
     bodyLimitBytes: positiveInt.max(64 * 1024 * 1024),
-    rateLimit: z.union([z.literal(false), z.strictObject({ perSecond: z.number().positive(), burst: positiveInt })]),
-    guestRateLimit: z.union([z.literal(false), z.strictObject({ perMinutePerIp: positiveInt, perMinutePerRestaurant: positiveInt })]),
+    // each limit has its default (server/config.ts): one set alone keeps the other's
+    rateLimit: z.union([z.literal(false), z.strictObject({ perSecond: z.number().positive(), burst: positiveInt }).partial()]),
+    guestRateLimit: z.union([z.literal(false), z.strictObject({ perMinutePerIp: positiveInt, perMinutePerRestaurant: positiveInt }).partial()]),
     trustedProxies: z.array(ip),
     idempotencyTtlSeconds: positiveInt,
     mail: z
@@ -49,6 +50,7 @@ export const OperatorConfigSchema = z
     webhooks: z
       .strictObject({
         allowPrivateTargets: z.boolean(),
+        sandboxPrivateTargets: z.boolean(),
         timeoutMs: positiveInt,
         leaseMs: positiveInt,
         maxParallel: positiveInt,

@@ -6,6 +6,12 @@ import { OperatorConfigSchema, type OperatorConfig } from './config-schema.ts';
 
 export const CONFIG_FILE = 'comanda.json';
 
+// the limits' defaults, each field of its own (a file or variable may set one field alone)
+const defaultLimits = {
+  rateLimit: defaultConfig.rateLimit || { perSecond: 100, burst: 200 },
+  guestRateLimit: defaultConfig.guestRateLimit || { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
+};
+
 /** A value that makes the server refuse to start; the message names the key and where it came from. */
 export class ConfigError extends Error {}
 
@@ -101,8 +107,8 @@ export function loadConfig(opts: LoadOptions): EffectiveConfig {
     role,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     ...(c.bodyLimitBytes !== undefined && { bodyLimitBytes: c.bodyLimitBytes }),
-    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit }),
-    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit }),
+    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit && { ...defaultLimits.rateLimit, ...c.rateLimit } }),
+    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit && { ...defaultLimits.guestRateLimit, ...c.guestRateLimit } }),
     ...(c.trustedProxies !== undefined && { trustedProxies: c.trustedProxies }),
     ...(c.allowedHosts !== undefined && { allowedHosts: c.allowedHosts }),
     ...(c.idempotencyTtlSeconds !== undefined && { idempotencyTtlSeconds: c.idempotencyTtlSeconds }),

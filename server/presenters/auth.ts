@@ -15,6 +15,7 @@ export const SessionSchema = named(
     csrf_token: z.string(),
     role: z.enum(ACCESS_ROLES),
     scopes: z.array(z.string()),
+    via: z.enum(['password', 'pin']).describe('pin: opened with a staff PIN on a service tablet, service work only whatever the role'),
     staff: z.object({ id: z.string(), name: z.string(), email: z.string().nullable().describe('null for a person who signs in by PIN only'), role: z.string(), language: z.string().nullable() }),
     restaurant: z.object({
       id: z.string(),
@@ -36,6 +37,7 @@ export function presentSession(s: StaffSession, restaurant: { id: string; name: 
     csrf_token: s.csrfToken,
     role: s.access,
     scopes: [...s.scopes].sort(),
+    via: s.via,
     staff: { id: s.staff.id, name: s.staff.name, email: s.staff.email, role: s.staff.role, language: s.staff.language },
     restaurant: {
       id: restaurant.id,
@@ -73,6 +75,7 @@ export const StaffSessionSchema = named(
     role: z.string(),
     ip: z.string().nullable(),
     user_agent: z.string().nullable(),
+    via: z.enum(['password', 'pin']),
     created: unix(),
     last_seen_at: unix(),
     expires_at: unix(),
@@ -93,6 +96,7 @@ export function presentSessionRow(r: {
   role: string;
   ip: string | null;
   user_agent: string | null;
+  via: 'password' | 'pin';
   created: number;
   last_seen_at: number;
   expires_at: number;
@@ -106,6 +110,7 @@ export function presentSessionRow(r: {
     role: r.role,
     ip: r.ip,
     user_agent: r.user_agent,
+    via: r.via,
     created: Number(r.created),
     last_seen_at: Number(r.last_seen_at),
     expires_at: Number(r.expires_at),

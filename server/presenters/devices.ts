@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listOf, named, unix } from '../http/schemas.ts';
 import type { ApiKeysTable } from '../db/tables/api-keys.table.ts';
 import type { DevicePairingsTable } from '../db/tables/device-pairings.table.ts';
+import type { ServiceTabletsTable } from '../db/tables/service-tablets.table.ts';
 import type { StationsTable } from '../db/tables/stations.table.ts';
 import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../domain/menu/stations.ts';
 
@@ -90,5 +91,38 @@ export function presentScreenStation(row: Selectable<StationsTable>): z.output<t
     name: row.name,
     warnAfterMinutes: row.warn_after_minutes === null ? DEFAULT_WARN_MINUTES : Number(row.warn_after_minutes),
     lateAfterMinutes: row.late_after_minutes === null ? DEFAULT_LATE_MINUTES : Number(row.late_after_minutes),
+  };
+}
+
+/** A service tablet: where staff sign in with a PIN; never its token. */
+export const ServiceTabletSchema = named(
+  'ServiceTablet',
+  z.object({
+    id: z.string(),
+    object: z.literal('service_tablet'),
+    name: z.string(),
+    trusted_by: z.string().describe('the manager or owner whose session trusted it'),
+    ip: z.string().nullable(),
+    user_agent: z.string().nullable(),
+    created: unix(),
+    last_used_at: unix().nullable(),
+    expires_at: unix(),
+    revoked_at: unix().nullable(),
+  }),
+);
+export const ServiceTabletListSchema = listOf(ServiceTabletSchema).omit({ next_cursor: true, previous_cursor: true, url: true });
+
+export function presentServiceTablet(row: Selectable<ServiceTabletsTable>): z.output<typeof ServiceTabletSchema> {
+  return {
+    id: row.id,
+    object: 'service_tablet',
+    name: row.name,
+    trusted_by: row.trusted_by,
+    ip: row.ip,
+    user_agent: row.user_agent,
+    created: Number(row.created),
+    last_used_at: row.last_used_at === null ? null : Number(row.last_used_at),
+    expires_at: Number(row.expires_at),
+    revoked_at: row.revoked_at === null ? null : Number(row.revoked_at),
   };
 }

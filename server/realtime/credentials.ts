@@ -1,4 +1,4 @@
-import { scopesOfRole } from '../auth/roles.ts';
+import { scopesOfSession } from '../auth/roles.ts';
 import type { Services } from '../services.ts';
 import type { Credential, RealtimeClient } from './client.ts';
 
@@ -35,13 +35,13 @@ export async function lapsed(services: Services, clients: Iterable<RealtimeClien
     const rows = await db
       .selectFrom('staff_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.revoked_at', 's.expires_at', 's.restaurant_id', 'u.restaurant_id as user_restaurant', 'u.is_active', 'u.role'])
+      .select(['s.id', 's.revoked_at', 's.expires_at', 's.restaurant_id', 'u.restaurant_id as user_restaurant', 'u.is_active', 'u.role', 's.via'])
       .where('s.id', 'in', ids)
       .execute();
     const ok = new Set(
       rows
         .filter((r) => r.revoked_at === null && Number(r.expires_at) > now && Number(r.is_active) === 1 && r.user_restaurant === r.restaurant_id)
-        .filter((r) => bySession.get(r.id)!.every((c) => c.principal?.kind === 'staff' && sameSet(c.principal.scopes, scopesOfRole(r.role))))
+        .filter((r) => bySession.get(r.id)!.every((c) => c.principal?.kind === 'staff' && sameSet(c.principal.scopes, scopesOfSession(r.role, r.via))))
         .map((r) => r.id),
     );
     for (const id of ids) if (!ok.has(id)) out.push(...bySession.get(id)!);

@@ -106,7 +106,7 @@ describe.each(DIALECTS)('analytics reports on %s', (dialect) => {
     lines = (await db.selectFrom('order_items').selectAll().execute()) as PlainLine[];
     names = new Map((await db.selectFrom('menu_items').select(['id', 'name']).execute()).map((m) => [m.id, m.name]));
     customers = await db.selectFrom('customers').select(['id', 'name', 'first_seen']).execute();
-  }, 120_000);
+  }, 120_000); // 120 s: a seeded month of orders written first
   afterAll(() => hub?.close());
 
   const get = async (path: string) => {

@@ -43,7 +43,7 @@ describe('analytics wording in the browser', IN_BROWSER, () => {
     await page.getByLabel('Passwort').fill(OWNER.password);
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByRole('heading', { level: 1, name: 'Heute' }).waitFor();
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

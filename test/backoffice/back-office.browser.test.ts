@@ -270,7 +270,7 @@ describe('back office in the browser', IN_BROWSER, () => {
     } finally {
       rt.sockets.handleUpgrade = accept;
     }
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 
   it('works from the keyboard: skip link, menu, tabs', async () => {
     await go('/app/', 'Today');

@@ -20,7 +20,7 @@ const signIn = async (url: string, email: string, password: string) =>
   fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
 
 // The hub's console is the way back in for a locked-out owner; SQLite (what a hub runs on).
-describe('comanda staff reset-password', { timeout: 120_000 }, () => {
+describe('comanda staff reset-password', { timeout: 120_000 }, () => { // 120 s: each command a fresh Node process
   it('gives the owner a new password that signs in, and signs out every old session', async () => {
     const init = await comanda('init', '--data-dir', dir, '--name', 'Locked Out', '--slug', 'locked-out', '--json');
     const email = init.owner.email as string;

@@ -19,7 +19,7 @@ describe('order history in the browser', IN_BROWSER, () => {
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
     await signIn(page, hub.url);
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

@@ -130,5 +130,5 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
     await page.getByRole('status').filter({ hasText: 'The Z report is on its way' }).waitFor();
     await drain(hub);
     expect(emu.texts().slice(before).some((t) => t.includes('Z REPORT') && t.includes('Short'))).toBe(true);
-  }, 120_000);
+  }, 120_000); // 120 s: Chromium and a hub on a shared 2-core box, through several pages
 });

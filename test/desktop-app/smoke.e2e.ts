@@ -6,6 +6,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterEach, describe, expect, it } from 'vitest';
 import { isRunning } from '../helpers/comanda-process.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { until } from '../helpers/until.ts';
 
 // The packaged app itself (dist/…-unpacked, made by `npm run desktop:dist -- --dir`), started
 // by Playwright as a user would start it. Where: .github/workflows/desktop.yml on Windows,
@@ -33,16 +34,6 @@ const listening = (port: number) =>
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-
-async function until<T>(what: string, get: () => Promise<T | null | undefined | false> | T | null | undefined | false, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await get();
-    if (v) return v as T;
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const running: ElectronApplication[] = [];
 afterEach(async () => {
@@ -82,10 +73,10 @@ describe('the packaged desktop app (real Electron)', () => {
     const { app, lock } = await launch(port);
     const base = `http://127.0.0.1:${port}`;
     // the window shows the hub's own back office (the first start also opens the tablet page)
-    const win = await until<Page>('the back office window', () => app.windows().find((w) => w.url().startsWith(`${base}/app/`)));
+    const win = await until('the back office window', () => app.windows().find((w) => w.url().startsWith(`${base}/app/`)));
     await win.waitForLoadState('domcontentloaded');
     expect((await fetch(`${base}/health`)).status).toBe(200);
-    await until('the tablet page', () => app.windows().some((w) => w.url().startsWith('data:text/html')));
+    await until('the tablet page', () => app.windows().some((w) => w.url().startsWith('data:text/html')), 60_000);
 
     // a link to elsewhere is not followed in the app: it goes to the system browser
     await app.evaluate(({ shell }) => {
@@ -96,7 +87,7 @@ describe('the packaged desktop app (real Electron)', () => {
     await win.evaluate(() => {
       (globalThis as any).location.href = 'https://example.com/help';
     });
-    expect(await until('the system browser', () => app.evaluate(() => ((globalThis as any).__opened as string[]).length > 0 && (globalThis as any).__opened))).toEqual(['https://example.com/help']);
+    expect(await until('the system browser', () => app.evaluate(() => ((globalThis as any).__opened as string[]).length > 0 && (globalThis as any).__opened), 60_000)).toEqual(['https://example.com/help']);
     expect(win.url()).toMatch(new RegExp(`^${base}/app/`));
 
     // the hub dies: it is started again on the same address
@@ -106,14 +97,14 @@ describe('the packaged desktop app (real Electron)', () => {
     await until('a new hub', () => {
       const pid = hubPid(lock);
       return pid !== null && pid !== first;
-    });
-    await until('the new hub answering', async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200);
+    }, 60_000);
+    await until('the new hub answering', async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200, 60_000);
 
     // quitting stops the hub (gracefully: its lock released) and frees the port
     const hub = hubPid(lock)!;
     await app.close();
     running.length = 0;
-    await until('the port to be free', async () => !(await listening(port)));
+    await until('the port to be free', async () => !(await listening(port)), 60_000);
     expect(fs.existsSync(lock)).toBe(false);
     expect(isRunning(hub)).toBe(false);
   });
@@ -121,14 +112,14 @@ describe('the packaged desktop app (real Electron)', () => {
   it('the hub goes with the app when the app is killed', async () => {
     const port = await freePort();
     const { app, lock } = await launch(port);
-    await until('the hub', async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200);
+    await until('the hub', async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 60_000);
     const hub = hubPid(lock)!;
     // the app's own main process: on Windows app.process() is the cmd.exe wrapper Playwright
     // started it through, and killing that leaves the app running
     const appPid = await app.evaluate(() => process.pid);
     process.kill(appPid, 'SIGKILL');
     running.length = 0;
-    await until('the hub to end', () => !isRunning(hub));
-    await until('the port to be free', async () => !(await listening(port)));
+    await until('the hub to end', () => !isRunning(hub), 60_000);
+    await until('the port to be free', async () => !(await listening(port)), 60_000);
   });
 });

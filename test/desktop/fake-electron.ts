@@ -246,12 +246,3 @@ export class FakeHost implements DesktopHost {
     return held;
   }
 }
-
-/** Lets pending I/O callbacks run until the condition holds (no wall-clock wait). */
-export async function until(cond: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 10_000; i++) {
-    if (cond()) return;
-    await new Promise((r) => setImmediate(r));
-  }
-  throw new Error(`${what} never became true`);
-}

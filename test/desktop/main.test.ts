@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers, until } from './fake-electron.ts';
+import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { until } from '../helpers/until.ts';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -53,7 +54,7 @@ describe('desktop main process (fake Electron)', () => {
     const { host: first } = await boot({ hidden: true });
     expect(first.windows).toEqual([]);
     first.app.emit('second-instance');
-    await until(() => first.windows.length === 1 && first.windows[0].loaded.length === 1);
+    await until('the first window loaded', () => first.windows.length === 1 && first.windows[0].loaded.length === 1, { every: 0 });
     expect(first.windows[0].loaded).toEqual(['http://127.0.0.1:8080/app/']);
   });
 
@@ -120,7 +121,7 @@ describe('desktop main process (fake Electron)', () => {
     expect(children).toHaveLength(2);
     expect(tray.item('server').label).toBe('Hub: Starting…');
     children[1].ready();
-    await until(() => tray.item('server').label === 'Hub: Running');
+    await until('the tray says the hub is running', () => tray.item('server').label === 'Hub: Running', { every: 0 });
     // the crash is in the crash log, with what the server said last
     const lines = fs.readFileSync(path.join(host.app.userData, 'data', 'logs', 'crashes.log'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -154,7 +155,7 @@ describe('desktop main process (fake Electron)', () => {
 
   it('windows are sandboxed and isolated; anything off the hub opens in the browser, never in the app', async () => {
     const { host, desktop } = await boot({ hidden: false });
-    await until(() => host.windows[0]?.loaded.length === 1);
+    await until('the window loaded', () => host.windows[0]?.loaded.length === 1, { every: 0 });
     const win = host.windows[0];
     expect(win.options.webPreferences).toEqual({
       contextIsolation: true,
@@ -183,7 +184,7 @@ describe('desktop main process (fake Electron)', () => {
     expect(host.external).toEqual(['https://example.com/help', 'http://127.0.0.1:9999/other-app', 'https://evil.example/', 'https://docs.example.com/']);
     // a hub page opened as a new window shows in the app window instead
     expect(wc.openHandler({ url: 'http://127.0.0.1:8080/app/print/123' })).toEqual({ action: 'deny' });
-    await until(() => win.loaded.length === 2);
+    await until('the window loaded again', () => win.loaded.length === 2, { every: 0 });
     expect(win.loaded.at(-1)).toBe('http://127.0.0.1:8080/app/print/123');
     expect(host.windows).toHaveLength(1);
     // no <webview>, no OS permissions
@@ -198,7 +199,7 @@ describe('desktop main process (fake Electron)', () => {
   it('connect a tablet shows a QR and the short pairing address in its own locked-down window', async () => {
     const { host, tray } = await boot();
     tray.item('connect').click!();
-    await until(() => host.windows.at(-1)?.loaded.length === 1);
+    await until('the new window loaded', () => host.windows.at(-1)?.loaded.length === 1, { every: 0 });
     const win = host.windows.at(-1)!;
     expect(win.options.title).toBe('Connect a tablet');
     expect(win.options.webPreferences.sandbox).toBe(true);
@@ -211,21 +212,21 @@ describe('desktop main process (fake Electron)', () => {
   it('the first start shows the LAN address and pairing QR once; a start at login does not', async () => {
     const userData = tmp();
     const first = await boot({ userData, hidden: false, firstStart: true });
-    await until(() => first.host.windows.some((w) => w.options.title === 'Connect a tablet' && w.loaded.length === 1), 'the tablet window');
+    await until('the tablet window', () => first.host.windows.some((w) => w.options.title === 'Connect a tablet' && w.loaded.length === 1), { every: 0 });
     const page = decodeURIComponent(first.host.windows.find((w) => w.options.title === 'Connect a tablet')!.loaded[0]);
     expect(page).toContain('http://192.168.1.20:8080/screens/pair');
     expect(page).toContain('<svg');
     // the back office opens beside it
-    await until(() => first.host.windows.some((w) => w.loaded.includes('http://127.0.0.1:8080/app/')), 'the dashboard');
+    await until('the dashboard', () => first.host.windows.some((w) => w.loaded.includes('http://127.0.0.1:8080/app/')), { every: 0 });
     expect(JSON.parse(fs.readFileSync(path.join(userData, 'desktop.json'), 'utf8'))).toMatchObject({ tabletHelpShown: true });
     // not again at the next start, nor after a server restart
     first.children[0].crash();
     first.timers.advance(250);
     first.children[1].ready();
-    await until(() => first.desktop.supervisor.state === 'running');
+    await until('the hub supervised as running', () => first.desktop.supervisor.state === 'running', { every: 0 });
     expect(first.host.windows.filter((w) => w.options.title === 'Connect a tablet')).toHaveLength(1);
     const again = await boot({ userData, hidden: false });
-    await until(() => again.host.windows.length === 1 && again.host.windows[0].loaded.length === 1);
+    await until('one window loaded in the second app', () => again.host.windows.length === 1 && again.host.windows[0].loaded.length === 1, { every: 0 });
     expect(again.host.windows.map((w) => w.options.title)).toEqual(['comanda']);
     // a first start at login (power back after a cut) stays in the tray
     const hidden = await boot({ hidden: true, firstStart: true });
@@ -237,7 +238,7 @@ describe('desktop main process (fake Electron)', () => {
     expect(host.endSession()).toBe(true);
     expect(children[0].sent).toEqual([{ type: 'shutdown' }]);
     expect(children[0].signals).toEqual([]);
-    await until(() => host.app.exited, 'app exit');
+    await until('app exit', () => host.app.exited, { every: 0 });
     expect(desktop.supervisor.state).toBe('stopped');
     // session-end after query-session-end: nothing more to hold or to stop
     expect(host.endSession()).toBe(false);
@@ -247,7 +248,7 @@ describe('desktop main process (fake Electron)', () => {
   it('quitting stops the server gracefully first, from the menu or from the OS', async () => {
     const { tray, children, host } = await boot();
     tray.item('quit').click!();
-    await until(() => host.app.exited, 'app exit');
+    await until('app exit', () => host.app.exited, { every: 0 });
     expect(children[0].sent).toEqual([{ type: 'shutdown' }]);
     expect(children[0].signals).toEqual([]);
     expect(tray.destroyed).toBe(true);
@@ -258,7 +259,7 @@ describe('desktop main process (fake Electron)', () => {
     // the first quit is held back until the server has stopped, then the app goes
     expect(other.host.app.exited).toBe(false);
     expect(other.children[0].sent).toEqual([{ type: 'shutdown' }]);
-    await until(() => other.host.app.exited, 'app exit');
+    await until('app exit', () => other.host.app.exited, { every: 0 });
     expect(other.desktop.supervisor.state).toBe('stopped');
   });
 });

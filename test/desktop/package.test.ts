@@ -26,7 +26,7 @@ const BUILD_TOOLS = ['tsx', 'esbuild', '@esbuild', 'typescript', 'vite'];
 const nativeModule = path.join(ROOT, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node');
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-describe('the packaged desktop app', { timeout: 240_000 }, () => {
+describe('the packaged desktop app', { timeout: 240_000 }, () => { // 240 s: electron-builder packs the app, then its hub starts from the asar
   it('packs without an update feed, holds built JavaScript only, and its hub serves the back office, screens and guest pages', async () => {
     // Electron's binary as far as electron-builder looks at it: the fuses' sentinel and wire
     // (version 1, eight fuses, as Electron ships them)

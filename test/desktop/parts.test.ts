@@ -11,7 +11,8 @@ import { runDesktop } from '../../app/desktop/main.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { secureWebPreferences } from '../../app/desktop/security.ts';
 import { printersLine, syncLine } from '../../app/desktop/tray-menu.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers, until } from './fake-electron.ts';
+import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { until } from '../helpers/until.ts';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -146,7 +147,7 @@ describe('desktop parts', () => {
       hours: { timezone: 'Europe/Rome', opening_hours: { tuesday: [{ open: '12:00', close: '15:00' }] }, closed_dates: [] },
     });
     timers.advance(60_000);
-    await until(() => updater.checks === 1, 'first check');
+    await until('first check', () => updater.checks === 1, { every: 0 });
     updater.emit('update-downloaded', { version: '0.2.0' });
     expect(host.trays[0].item('update').label).toBe('Update 0.2.0 installs after service');
     for (let i = 0; i < 60; i++) {
@@ -156,10 +157,10 @@ describe('desktop parts', () => {
     expect(updater.installs).toBe(0); // 14:01, still lunch
     for (let i = 0; i < 120 && updater.installs === 0; i++) {
       timers.advance(60_000);
-      await until(() => desktop.updates!.installing || !desktop.updates!.checking);
+      await until('the update installing, or its check over', () => desktop.updates!.installing || !desktop.updates!.checking, { every: 0 });
       await new Promise((r) => setImmediate(r));
     }
-    await until(() => updater.installs === 1, 'install');
+    await until('install', () => updater.installs === 1, { every: 0 });
     // at 16:00 in Rome: closing at 15:00 plus the hour kept free
     expect(new Date(timers.now()).toISOString().slice(0, 16)).toBe('2026-11-24T15:00');
     expect(children[0].sent).toEqual([{ type: 'shutdown' }]);

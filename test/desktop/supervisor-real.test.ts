@@ -16,7 +16,7 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 // The real `comanda serve` in its own process, as the desktop app runs it.
-describe('server supervision (real server process)', { timeout: 180_000 }, () => {
+describe('server supervision (real server process)', { timeout: 180_000 }, () => { // 180 s: a real server started, killed and started again
   it('kill -9 brings the server back on the same address with every answered order intact; stop closes it cleanly', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-supervised-'));
     dirs.push(dataDir);
@@ -66,7 +66,7 @@ describe('server supervision (real server process)', { timeout: 180_000 }, () =>
       expect((await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: item.body.id, quantity: 1 }] })).status).toBe(201);
 
       // the server tells its supervisor its health and hours, with real addresses
-      while (!statuses.some((s) => s.type === 'status' && s.health)) await new Promise((r) => setTimeout(r, 50));
+      await until('the server’s status with its health', () => statuses.some((s) => s.type === 'status' && s.health), { timeout: 60_000, diagnose: () => statuses });
       const status = statuses.find((s) => s.type === 'status' && s.health);
       expect(status.restaurant.slug).toBe('my-restaurant');
       expect(status.health.urls).toEqual([first.url]);
@@ -111,7 +111,7 @@ async function orphanedServerStops(): Promise<void> {
     expect(isRunning(ready.pid)).toBe(true);
 
     parent.kill('SIGKILL');
-    await until('the orphaned server to exit', () => !isRunning(ready.pid));
+    await until('the orphaned server to exit', () => !isRunning(ready.pid), 60_000);
     // a graceful stop, not a kill: the lock is released and the log says why
     expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
     expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { restartDelay } from '../../app/desktop/backoff.ts';
 import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
-import { FakeChild, ManualTimers, until } from './fake-electron.ts';
+import { FakeChild, ManualTimers } from './fake-electron.ts';
+import { until } from '../helpers/until.ts';
 
 function setup(behaviour?: { exitOnShutdown?: boolean }) {
   const timers = new ManualTimers();
@@ -49,7 +50,7 @@ describe('server supervision (fake process)', () => {
 
     // this one stays up for a minute: its crash starts the delays over
     children.at(-1)!.ready();
-    await until(() => supervisor.state === 'running');
+    await until('the supervisor says running', () => supervisor.state === 'running', { every: 0 });
     timers.advance(60_000);
     children.at(-1)!.crash();
     expect(crashes.at(-1)!.restartInMs).toBe(250);
@@ -73,7 +74,7 @@ describe('server supervision (fake process)', () => {
     timers.advance(1000);
     // a healthy minute with the clock set back ten minutes during it: still a healthy run, the delays start over
     children[2].ready();
-    await until(() => supervisor.state === 'running');
+    await until('the supervisor says running', () => supervisor.state === 'running', { every: 0 });
     timers.stepWall(-10 * 60_000);
     timers.advance(60_000);
     children[2].crash();

@@ -165,7 +165,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     await card.locator('.device-row', { hasText: 'Kitchen tablet' }).waitFor();
     await toToday();
     await stepDone('screen');
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 
   it('switches on the online waitlist from the checklist', async () => {
     await follow('waitlist', 'Switch on the online waitlist');
@@ -216,7 +216,7 @@ describe('a venue’s first day, from the setup page to a seated waitlist party'
     await kitchen.getByRole('link', { name: 'Screen chooser' }).click();
     await kitchen.getByText('Choose a screen').waitFor();
     await guest.close();
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 
   it('a party joins the waitlist on a phone and the host seats it at a table from a tablet; the floor screen follows', async () => {
     // the host's tablet: signed in from the hub's root, the floor screen open beside it

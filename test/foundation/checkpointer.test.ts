@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { insertRecords } from '../../server/db/records.ts';
 import { Transactor } from '../../server/db/transact.ts';
+import { until } from '../helpers/until.ts';
 
 describe('the hub database file (SQLite)', () => {
   let database: Database | undefined;
@@ -35,8 +36,7 @@ describe('the hub database file (SQLite)', () => {
     // (the worker may already have copied these pages, so the file size proves nothing here)
     const { rows: auto } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db);
     expect(auto[0].wal_autocheckpoint).toBe(10_000);
-    const deadline = Date.now() + 10_000;
-    while (fs.statSync(file).size < before + 3_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until('the worker checkpointed the pages into the database file', () => fs.statSync(file).size > before + 3_000_000, { diagnose: () => `${fs.statSync(file).size - before} bytes more` });
     expect(fs.statSync(file).size).toBeGreaterThan(before + 3_000_000);
     // closing stops the worker and leaves a database another connection reads in full
     await database.close();

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin/comanda');
@@ -23,7 +24,7 @@ async function comanda(...args: string[]) {
 }
 
 // Each command is a fresh Node process compiling TypeScript: slow on a loaded 2-core box.
-describe('comanda CLI', { timeout: 180_000 }, () => {
+describe('comanda CLI', { timeout: 180_000 }, () => { // 180 s: each command a fresh Node process
   it('init prints the restaurant, owner and three keys; a second init adds a restaurant', async () => {
     const dir = tmp();
     const a = await comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', 'trattoria', '--currency', 'EUR', '--timezone', 'Europe/Rome', '--json');
@@ -100,8 +101,7 @@ describe('comanda CLI', { timeout: 180_000 }, () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
-    while (!out.includes('comanda is serving') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await until('comanda is serving', () => out.includes('comanda is serving'), { timeout: 20_000, diagnose: () => out.slice(-2000) });
     expect(out).toContain('First start');
     const key = /Live key:\s+(sk_live_\w+)/.exec(out)?.[1];
     expect(key).toBeDefined();
@@ -121,8 +121,7 @@ describe('comanda CLI', { timeout: 180_000 }, () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const deadline = Date.now() + 20_000;
-    while (!out.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await until('the ready line', () => out.includes('\n'), { timeout: 20_000, diagnose: () => out });
     const info = JSON.parse(out.trim());
     expect(info).toMatchObject({ dialect: 'sqlite', role: 'hub' });
     expect(info.first_run.keys.secret).toMatch(/^sk_live_/);

@@ -24,7 +24,7 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
       const res = await hub.api.request(r.method.toUpperCase(), `${pathOf(r.path)}?bogus_param=1`, { key: keyFor(r.auth), body: r.body ? {} : undefined });
       expectError(res, 400, 'parameter_unknown', 'bogus_param');
     }
-  }, 120_000);
+  }, 120_000); // 120 s: a request to every route of the API in turn
 
   it('refuses malformed JSON, a wrong content type and an oversized body on every write, writing nothing', async () => {
     const before = await countRows(hub, 'change_log');
@@ -43,7 +43,7 @@ describe.each(DIALECTS)('every route on %s', (dialect) => {
     for (const r of routes.filter((x) => x.auth !== 'none')) {
       expectError(await hub.api.request(r.method.toUpperCase(), pathOf(r.path), { key: null }), 401, 'api_key_missing');
     }
-  }, 120_000);
+  }, 120_000); // 120 s: a request to every route of the API in turn
 });
 
 describe('guest routes', () => {

@@ -11,6 +11,7 @@ import { provisionRestaurant } from '../../server/domain/restaurants/provision.t
 import { LOCKS } from '../../server/db/row-locks.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient, type ApiResponse } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 // kill -9 of a real `bin/comanda serve` while a burst of orders is in flight. A terminal then
 // retries every order it sent with the same Idempotency-Key and body: each retry is answered
@@ -44,15 +45,6 @@ async function serve(args: string[]): Promise<Child> {
 
 const exited = (p: ChildProcess) =>
   new Promise<void>((resolve) => (p.exitCode !== null || p.signalCode !== null ? resolve() : p.once('exit', () => resolve())));
-
-/** Waits for a condition with a generous deadline (a safety net, not a measured time). */
-async function until(what: string, cond: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A category and an item to order, made with the live key. */
 async function menuItem(api: ApiClient): Promise<string> {
@@ -116,7 +108,7 @@ function expectOneOrderPerKey(notes: string[], sent: Map<string, unknown>) {
   expect(new Set(notes)).toEqual(new Set(sent.keys()));
 }
 
-describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
+describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => { // 240 s: kill -9 of a real server mid-burst, then a restart
   const cleanups: (() => unknown)[] = [];
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c();
@@ -131,7 +123,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
     const item = await menuItem(api);
 
     const load = burst(api, item);
-    await until('part of the burst answered', () => load.answered() >= 40);
+    await until('part of the burst answered', () => load.answered() >= 40, 60_000);
     // Hold the write lock so nothing commits while we look: the claims seen in flight are
     // exactly those the kill leaves behind.
     const file = new SQLite(path.join(dir, 'comanda.sqlite'));
@@ -145,7 +137,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
       if (inFlight.size > 0) return true;
       file.exec('ROLLBACK');
       return false;
-    });
+    }, 60_000);
     load.halt();
     first.proc.kill('SIGKILL');
     await exited(first.proc);
@@ -177,7 +169,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
     const item = await menuItem(api);
 
     const load = burst(api, item);
-    await until('part of the burst answered', () => load.answered() >= 40);
+    await until('part of the burst answered', () => load.answered() >= 40, 60_000);
     // Stall every order of process A after its claim, so claims are surely in flight at the kill.
     const stall = new pg.Client({ connectionString: database.url! });
     await stall.connect();
@@ -189,7 +181,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
       const r = await stall.query(`select key from idempotency_keys where state = 'in_flight'`);
       inFlight = new Set(r.rows.map((row) => (row.key as string).replace(/^[^:]*:/, '')));
       return inFlight.size >= 2;
-    });
+    }, 60_000);
     const processA = (await stall.query('select id, lock_key from server_processes where pid = $1', [a.proc.pid])).rows[0];
     expect(processA).toBeDefined();
     load.halt();
@@ -204,7 +196,7 @@ describe('Idempotency-Keys after kill -9', { timeout: 240_000 }, () => {
         [LOCKS.serverProcess, processA.lock_key],
       );
       return r.rows[0].n === 0;
-    });
+    }, 60_000);
 
     // One till retries on process B, which was running all along: it takes the dead claim over.
     const [firstHeld, ...restHeld] = inFlight;

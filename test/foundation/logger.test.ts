@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger, readable } from '../../server/logger.ts';
 import { BIN } from '../helpers/comanda-process.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { until } from '../helpers/until.ts';
 
 describe('log lines', () => {
   it('a person at a terminal reads text; a pipe and the log file get JSON', () => {
@@ -35,8 +36,7 @@ describe('log lines', () => {
     child.stderr.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 30_000;
-      while (!out.includes('comanda is serving') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('comanda is serving', () => out.includes('comanda is serving'), { timeout: 30_000, diagnose: () => out.slice(-2000) });
       // the scheduler's most frequent jobs run every few seconds: wait for a few of them
       await new Promise((r) => setTimeout(r, 6_000));
     } finally {

@@ -58,4 +58,15 @@ describe.each(DIALECTS)('renaming the venue address (slug) on %s', (dialect) => 
     expect(r.status).toBe(200);
     expect((await hub.api.get('/public/restaurants/bistro-drei/waitlist', { key: null })).body.restaurant.slug).toBe('bistro-neu');
   });
+
+  it('keeps only the last three former addresses: renaming cannot hold dozens from everyone (issue 40)', async () => {
+    const squatter = await hub.addRestaurant('squat-0');
+    for (let i = 1; i <= 10; i++) expect((await squatter.api.patch('/v1/settings', { slug: `squat-${i}` })).status).toBe(200);
+    const row = await hub.server.services.db.selectFrom('restaurants').select('former_slugs').where('id', '=', squatter.restaurant.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.former_slugs!)).toEqual(['squat-7', 'squat-8', 'squat-9']);
+    // the older ones are free again for anyone, the kept ones still lead to the squatter
+    const other = await hub.addRestaurant('free-taker');
+    expect((await other.api.patch('/v1/settings', { slug: 'squat-1' })).status).toBe(200);
+    expect((await other.api.patch('/v1/settings', { slug: 'squat-8' })).status).toBe(409);
+  });
 });

@@ -103,15 +103,8 @@ export class ServeProcess {
   }
 }
 
-/** Waits for a condition with a generous deadline (a safety net, never a measured time). */
-export async function until(what: string | (() => string | Promise<string>), cond: () => boolean | Promise<boolean>, deadlineMs = 60_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await cond())) {
-    // a description made when giving up says what the wait still lacked
-    if (Date.now() > end) throw new Error(`gave up waiting: ${typeof what === 'string' ? what : await what()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+// the tests' one wait lives in until.ts; re-exported for the process tests that import it from here
+export { until } from './until.ts';
 
 /**
  * Whether the process of this id still runs. One that exited but that nobody has reaped yet

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { expect } from 'vitest';
 import type { DB } from '../../server/db/schema.ts';
+import { until } from './until.ts';
 
 /**
  * Two writers at the same moment on PostgreSQL, deterministically: `first` runs in a
@@ -25,11 +26,11 @@ export async function raceOnPostgres(
         (err: unknown) => err,
       )
       .finally(() => (settled = true));
-    for (let i = 0; i < 500 && !settled; i++) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(trx);
-      if (rows[0].n > 0) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(
+      'the second writer waiting for a lock (or done)',
+      async () => settled || (await sql<{ n: number }>`select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()`.execute(trx)).rows[0].n > 0,
+      { every: 10 },
+    );
     expect(settled, 'the second writer did not wait for the first').toBe(false);
   });
   return outcome;

@@ -33,7 +33,7 @@ async function serve(dataDir: string) {
 
 const comanda = (...args: string[]) => run(process.execPath, [BIN, ...args], { env });
 
-describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () => {
+describe('comanda backup and restore (CLI, real hub)', { timeout: 180_000 }, () => { // 180 s: each command a fresh Node process, beside a real hub
   it('backs up a running hub; restore is refused until it stops, then brings the backup back', async () => {
     const dataDir = tmp();
     fs.writeFileSync(path.join(dataDir, 'comanda.json'), JSON.stringify({ mail: { smtp: { host: 'smtp.example.test', port: 587, user: 'owner', pass: 'hunter2-but-longer' } } }));

@@ -91,7 +91,7 @@ describe('a wall clock stepped under a running hub', () => {
       await h.hub.stop('SIGTERM');
     }
     expect(h.hub.child.exitCode).toBe(0);
-  }, 120_000);
+  }, 120_000); // 120 s: a real hub whose clock is stepped, watched for its CPU and its log
 
   it('−10 minutes: requests still answer (no 429 from buckets refilled by the wall clock), jobs run on, the step is said once', async () => {
     const h = await steppableHub();
@@ -113,5 +113,5 @@ describe('a wall clock stepped under a running hub', () => {
       await h.hub.stop('SIGTERM');
     }
     expect(h.hub.child.exitCode).toBe(0);
-  }, 120_000);
+  }, 120_000); // 120 s: a real hub whose clock is stepped, watched for its CPU and its log
 });

@@ -141,7 +141,7 @@ describe('operator configuration', () => {
     expect(maskSecret('')).toBeNull();
   });
 
-  it('comanda config check prints the masked config, or refuses naming the key (exit 2)', { timeout: 120_000 }, async () => {
+  it('comanda config check prints the masked config, or refuses naming the key (exit 2)', { timeout: 120_000 }, async () => { // 120 s: each command a fresh Node process
     const run = promisify(execFile);
     const d = dataDir({ port: 8181, mail: { smtp: { host: 'smtp.example.com', port: 587, pass: 'do-not-print-this' } } });
     const { stdout } = await run(process.execPath, ['bin/comanda', 'config', 'check', '--data-dir', d, '--json'], { env: { ...process.env, LOG_LEVEL: 'silent', PORT: '' } });

@@ -58,7 +58,7 @@ describe('a bad backup folder never hangs the hub', () => {
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGTERM');
     try {
-      await until('the stuck process ends', () => child.exitCode !== null || child.signalCode !== null);
+      await until('the stuck process ends', () => child.exitCode !== null || child.signalCode !== null, 60_000);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

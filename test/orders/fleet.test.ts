@@ -5,6 +5,7 @@ import { createApiKey } from '../../server/domain/keys/create-key.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from './fixtures.ts';
+import { until } from '../helpers/until.ts';
 
 /** A tiny external courier service speaking the adapter's protocol, on loopback. */
 async function startFleet() {
@@ -61,7 +62,7 @@ describe.each(DIALECTS)('external delivery fleet on %s', (dialect) => {
     const o = await screen.post('/public/orders', { type: 'delivery', deliveryAddress: 'Corso Como 5', items: [{ menuItemId: menu.pasta, quantity: 1 }] });
     expect(o.status).toBe(201);
     // the dispatcher runs after the commit; wait until the fleet has the job
-    for (let i = 0; i < 100 && ![...fleet.jobs.values()].some((j) => j.reference === o.body.id); i++) await new Promise((r) => setTimeout(r, 20));
+    await until('the fleet has the job', () => [...fleet.jobs.values()].some((j) => j.reference === o.body.id), { diagnose: () => [...fleet.jobs.values()] });
     const job = [...fleet.jobs.values()].find((j) => j.reference === o.body.id);
     expect(job).toMatchObject({ address: 'Corso Como 5' });
     const t = await screen.get(`/public/orders/delivery/${o.body.id}/track`);
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('external delivery fleet on %s', (dialect) => {
 
   it('answers 502 when the fleet service fails, and a draft delivery is not yet dispatched', async () => {
     const o = await screen.post('/public/orders', { type: 'delivery', deliveryAddress: 'Via Dante 2', items: [{ menuItemId: menu.water, quantity: 1 }] });
-    for (let i = 0; i < 100 && ![...fleet.jobs.values()].some((j) => j.reference === o.body.id); i++) await new Promise((r) => setTimeout(r, 20));
+    await until('the fleet has the job', () => [...fleet.jobs.values()].some((j) => j.reference === o.body.id), { diagnose: () => [...fleet.jobs.values()] });
     fleet.setDown(true);
     const t = await screen.get(`/public/orders/delivery/${o.body.id}/track`);
     expect(t.status).toBe(502);
@@ -107,7 +108,7 @@ describe.each(DIALECTS)('external delivery fleet on %s', (dialect) => {
     expect((await sandbox.patch(`/v1/orders/${o.body.id}`, { status: 'ready' })).status).toBe(200);
     // a live order placed after it does reach the fleet, so the dispatcher has run past the sandbox one
     const live = await screen.post('/public/orders', { type: 'delivery', deliveryAddress: 'Via Verdi 9', items: [{ menuItemId: menu.water, quantity: 1 }] });
-    for (let i = 0; i < 100 && ![...fleet.jobs.values()].some((j) => j.reference === live.body.id); i++) await new Promise((r) => setTimeout(r, 20));
+    await until('the fleet has the job', () => [...fleet.jobs.values()].some((j) => j.reference === live.body.id), { diagnose: () => [...fleet.jobs.values()] });
     expect(fleet.jobs.size).toBe(jobsBefore + 1);
     expect([...fleet.jobs.values()].some((j) => j.reference === o.body.id)).toBe(false);
     const t = await sandboxScreen.get(`/public/orders/delivery/${o.body.id}/track`);

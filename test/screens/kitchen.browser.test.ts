@@ -217,7 +217,7 @@ describe('kitchen display in the browser', IN_BROWSER, () => {
     await grill.getByRole('status').waitFor({ state: 'detached' });
     await grill.locator(`[data-order="${moved}"]`).waitFor({ state: 'detached' });
     expect(await shownIds(grill)).toEqual(await kitchenIds());
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 
   it('a device unpaired in Settings is asked to pair again', async () => {
     const key = JSON.parse((await grill.evaluate(() => (globalThis as any).localStorage.getItem('comanda.device'))) as string).key as string;
@@ -227,5 +227,5 @@ describe('kitchen display in the browser', IN_BROWSER, () => {
     await grill.reload();
     await grill.getByRole('heading', { name: 'This screen is not paired' }).waitFor();
     await grill.getByText('unpaired in Settings').waitFor();
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 });

@@ -51,7 +51,7 @@ describe('waitlist and feedback pages in the browser', IN_BROWSER, () => {
     await phone.getByRole('button', { name: 'Leave the list' }).click();
     await phone.getByRole('heading', { name: 'You have left the waitlist.' }).waitFor();
     expect((await hub.api.get(`/v1/waitlist/${mine.id}`)).body).toMatchObject({ status: 'cancelled', cancelled_by: 'guest', source: 'online' });
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
 
   it('leaves feedback: stars required, a comment, thanks', async () => {
     await phone.goto(`${hub.url}/r/${hub.restaurant.slug}/feedback`);

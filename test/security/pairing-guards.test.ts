@@ -32,26 +32,42 @@ describe.each(DIALECTS)('pairing codes resist guessing (%s)', (dialect) => {
     expect(lines.find((l) => l.msg === 'device paired')).toMatchObject({ name: 'Pass', restaurant: hub.restaurant.id });
   });
 
-  it('many wrong codes from anywhere pause all pairing', async () => {
-    const other = await startHub(dialect);
+  it('wrong codes pause pairing for their address and for the restaurant they aim at, never for every restaurant', async () => {
+    const other = await startHub(dialect, { config: { trustedProxies: ['127.0.0.1'] } });
     try {
-      const made = (await other.api.post('/v1/devices/pairing_codes', { name: 'Grill' })).body;
+      const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
       const anon = other.api.withKey(null);
+      const second = await other.addRestaurant('second-venue');
+      const mine = (await other.api.post('/v1/devices/pairing_codes', { name: 'Grill' })).body;
+      const theirs = (await second.api.post('/v1/devices/pairing_codes', { name: 'Bar' })).body;
+      const locators = new Set([mine.code.slice(0, 2), theirs.code.slice(0, 2)]);
+      // 30 wrong codes aimed at no open code, from one address: that address waits…
       let tries = 0;
       for (let n = 0; tries < 30; n++) {
         const code = String(n).padStart(6, '0');
-        if (code.slice(0, 2) === made.code.slice(0, 2)) continue;
-        expectError(await anon.post('/public/devices/pair', { code }, { headers: {} }), 404, 'resource_missing');
+        if (locators.has(code.slice(0, 2))) continue;
+        expectError(await anon.post('/public/devices/pair', { code }, from('203.0.113.5')), 404, 'resource_missing');
         tries++;
       }
-      const paused = await anon.post('/public/devices/pair', { code: made.code });
+      const paused = await anon.post('/public/devices/pair', { code: theirs.code }, from('203.0.113.5'));
       expectError(paused, 429, 'rate_limited');
       expect(Number(paused.headers.get('retry-after'))).toBeGreaterThan(0);
-      // the code itself was not touched by the pause: once the window passes it pairs
-      other.clock.advance(10 * 60 * 1000 - 1000);
-      const late = (await other.api.post('/v1/devices/pairing_codes', { name: 'Bar' })).body;
-      other.clock.advance(2000);
-      expect((await anon.post('/public/devices/pair', { code: late.code })).status).toBe(201);
+      // …and nobody else: the other restaurant's tablet pairs from its own address
+      expect((await anon.post('/public/devices/pair', { code: theirs.code }, from('198.51.100.7'))).status).toBe(201);
+
+      // wrong codes from 30 addresses aimed at one restaurant's codes (each dies after five) pause that restaurant's pairing only
+      let n = 0;
+      for (let code = 0; code < 6; code++) {
+        const made = (await other.api.post('/v1/devices/pairing_codes', { name: `Decoy ${code}` })).body;
+        for (let i = 1; i <= 5; i++) expectError(await anon.post('/public/devices/pair', { code: sibling(made.code, 2, i) }, from(`192.0.2.${++n}`)), 404, 'resource_missing');
+      }
+      expectError(await anon.post('/public/devices/pair', { code: mine.code }, from('192.0.2.200')), 429, 'rate_limited');
+      const next = (await second.api.post('/v1/devices/pairing_codes', { name: 'Pass' })).body;
+      expect((await anon.post('/public/devices/pair', { code: next.code }, from('192.0.2.201'))).status).toBe(201);
+      // the paused code was not touched: once the window passes it pairs
+      other.clock.advance(10 * 60 * 1000 + 1000);
+      const late = (await other.api.post('/v1/devices/pairing_codes', { name: 'Late' })).body;
+      expect((await anon.post('/public/devices/pair', { code: late.code }, from('192.0.2.202'))).status).toBe(201);
     } finally {
       await other.close();
     }

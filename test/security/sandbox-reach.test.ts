@@ -55,4 +55,15 @@ describe.each(DIALECTS)('what a sandbox key reaches on a hub (%s)', (dialect) =>
     }
     expect((await hub.api.get('/v1/qr_codes')).status).toBe(200);
   });
+
+  it('reads no staff shifts: who worked when is live only (issue 40)', async () => {
+    const staff = await hub.api.post('/v1/staff', { name: 'Shift Worker', role: 'server' });
+    expect((await hub.api.post('/v1/shifts', { user: staff.body.id })).status).toBe(201);
+    for (const path of ['/v1/shifts', `/v1/shifts?user=${staff.body.id}`]) {
+      const r = await hub.api.get(path, { key: hub.keys.sandbox });
+      expect(r.status, path).toBe(403);
+      expect(JSON.stringify(r.body)).not.toContain(staff.body.id);
+    }
+    expect((await hub.api.get('/v1/shifts')).body.data).toHaveLength(1);
+  });
 });

@@ -142,10 +142,10 @@ describe.each(DIALECTS)('a paired screen’s key is bound to what it was paired 
     tablet.ws.close();
   });
 
-  it('a website’s widget key is no tablet: it cannot trust a device for staff PINs', async () => {
+  it('neither a website’s widget key nor a kitchen or expo screen is a service tablet: no staff list, no PIN sign-in', async () => {
     const web = await hub.api.withKey(hub.keys.widget).get('/v1/auth/pin_staff');
-    const tablet = await grill.get('/v1/auth/pin_staff');
-    expect(tablet.status).toBe(200);
     expect(web.status).toBe(401);
+    expect((await grill.get('/v1/auth/pin_staff')).status).toBe(403);
+    expect((await expo.get('/v1/auth/pin_staff')).status).toBe(403);
   });
 });

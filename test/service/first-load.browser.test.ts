@@ -29,7 +29,7 @@ describe("the service page's first load", IN_BROWSER, () => {
     await signIn(await context.newPage(), hub.url);
     signedIn = await context.storageState();
     await context.close();
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

@@ -32,7 +32,7 @@ describe('arranging the floor plan in the browser', IN_BROWSER, () => {
       data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
     });
     expect(setup.status()).toBeLessThan(300);
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

@@ -19,7 +19,7 @@ describe('a 300-item menu grid on the service page', IN_BROWSER, () => {
     page = await (await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
     await signIn(page, hub.url);
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

@@ -43,7 +43,7 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     const sara = await hub.api.post('/v1/staff', { name: 'Sara Server', email: 'sara@example.com', role: 'server' });
     expect(sara.status, JSON.stringify(sara.body)).toBe(201);
     expect((await hub.api.post(`/v1/staff/${sara.body.id}/pin`, { pin: '1357' })).status).toBe(200);
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

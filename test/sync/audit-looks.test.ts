@@ -4,7 +4,8 @@ import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { repairWithCloud } from '../../sync/repair.ts';
 import { seedMenu } from '../orders/fixtures.ts';
-import { audit, eventually, goOffline, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { audit, goOffline, startPair, type Pair } from './helpers.ts';
 
 /**
  * The audit's second look. Under live traffic nearly every bucket of the busy tables differs
@@ -32,7 +33,7 @@ describe('sync: the audit ships rows only where they differ', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
     }
     await p.link();
-    expect(await eventually(async () => (await audit(p.hub)).in_sync, 30_000)).toBe(true);
+    await until('the audit finds the sides the same', async () => (await audit(p.hub)).in_sync, 30_000);
     // the hub's own sync (and its repair) stops; the audits below are the test's
     await goOffline(p.hub);
     const link = (await readLink(p.hub.server.services.db))!;
@@ -118,7 +119,7 @@ describe('sync: the audit ships rows only where they differ', () => {
     const menu = await seedMenu(p.hub);
     for (let i = 0; i < 8; i++) expect((await p.hub.api.post('/v1/orders', { type: 'takeout', customer_name: `Guest ${i}`, items: [{ menu_item: menu.pasta, quantity: 1 }] })).status).toBe(201);
     await p.link();
-    expect(await eventually(async () => (await audit(p.hub)).in_sync, 30_000)).toBe(true);
+    await until('the audit finds the sides the same', async () => (await audit(p.hub)).in_sync, 30_000);
     await goOffline(p.hub);
     const services = p.hub.server.services;
     const link = (await readLink(services.db))!;

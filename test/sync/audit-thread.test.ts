@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditSide, rowHash } from '../../sync/audit.ts';
 import { readLink } from '../../sync/hub.ts';
 import { seedMenu } from '../orders/fixtures.ts';
-import { audit, eventually, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { audit, startPair, type Pair } from './helpers.ts';
 
 /**
  * The hub's audit reads every replicated row of the venue. better-sqlite3 reads synchronously:
@@ -41,13 +42,13 @@ describe('sync: the hub’s audit beside live sync', () => {
     let finished = false;
     const auditing = auditSide(p.hub.server.services.db, restaurantId, undefined, { pause: { afterRows: 20, flags } }).finally(() => (finished = true));
     try {
-      expect(await eventually(async () => Atomics.load(flags, 0) === 1)).toBe(true);
+      await until('the audit thread stopped where it was held', async () => Atomics.load(flags, 0) === 1);
       const here = await p.hub.api.post('/v1/orders', { type: 'takeout', customer_name: 'During the audit', items: [{ menu_item: menu.pasta, quantity: 1 }] });
       expect(here.status).toBe(201);
-      expect(await eventually(async () => (await p.cloudApi.get(`/v1/orders/${here.body.id}`)).status === 200)).toBe(true);
+      await until('the hub’s order reached the cloud', async () => (await p.cloudApi.get(`/v1/orders/${here.body.id}`)).status === 200);
       const there = await p.cloudApi.post('/v1/orders', { type: 'takeout', customer_name: 'From the web', items: [{ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
       expect(there.status, JSON.stringify(there.body)).toBe(201);
-      expect(await eventually(async () => (await p.hub.api.get(`/v1/orders/${there.body.id}`)).status === 200)).toBe(true);
+      await until('the cloud’s order reached the hub', async () => (await p.hub.api.get(`/v1/orders/${there.body.id}`)).status === 200);
       // both crossed while the audit was still held where it stopped
       expect(finished).toBe(false);
       expect(Atomics.load(flags, 1)).toBe(0);
@@ -58,7 +59,7 @@ describe('sync: the hub’s audit beside live sync', () => {
     const summary = await auditing;
     expect(summary.tables.orders.rows).toBeGreaterThanOrEqual(6);
     // and the audit still finds the sides the same once both hold everything
-    expect(await eventually(async () => (await audit(p.hub)).in_sync)).toBe(true);
+    await until('the audit finds the sides the same', async () => (await audit(p.hub)).in_sync);
   });
 
   it('the audit read on its thread sums and lists the rows exactly as one read in process', async () => {

@@ -34,7 +34,7 @@ interface Hub {
  * clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`two cloud processes on one ${dialect}, three hubs`, { timeout: 180_000 }, () => {
+  describe(`two cloud processes on one ${dialect}, three hubs`, { timeout: 180_000 }, () => { // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let tmp: string;
     let cloudDb: Database;
     const cloud: ServeProcess[] = [];
@@ -79,11 +79,11 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
           await until('the menu and the endpoint reached the cloud', async () => {
             const has = await cloudDb.db.selectFrom('webhook_endpoints').select('id').where('restaurant_id', '=', r.restaurant.id).executeTakeFirst();
             return !!has && !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', item.body.id).executeTakeFirst());
-          });
+          }, 60_000);
           hubs[i] = { dir, proc, db: await openDatabase({ dataDir: dir }), line, restaurantId: r.restaurant.id, key: r.keys.secret, menuItem: item.body.id, skewFile };
         }),
       );
-    }, 180_000);
+    }, 180_000); // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await Promise.all([...hubs.map((h) => h?.proc.kill9()), ...cloud.map((c) => c.kill9())]);

@@ -7,7 +7,8 @@ import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
 import { seedMenu } from '../orders/fixtures.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 /**
  * Settling a sync conflict (POST /v1/sync/conflicts/{id}/resolve) on one node, and double
@@ -159,7 +160,7 @@ describe('a conflict settled on one side is settled on the other (hub on SQLite,
     const settled = await pair.hub.api.post(`/v1/sync/conflicts/${onHub.id}/resolve`, { note: 'Called the cloud guest: moved to Friday.' });
     expect(settled.status, JSON.stringify(settled.body)).toBe(200);
     expect(await doubleOn(pair.hub.api)).toBeUndefined();
-    expect(await eventually(async () => (await doubleOn(pair.cloudApi)) === undefined)).toBe(true);
+    await until('the double booking settled on the cloud', async () => (await doubleOn(pair.cloudApi)) === undefined);
     // the cloud holds the settlement itself; settling it there again is refused as already done
     const res = await pair.cloudApi.post(`/v1/sync/conflicts/${onCloud.id}/resolve`, {});
     expect(res.status).toBe(409);

@@ -6,7 +6,8 @@ import { backupFile, DB_FILE } from '../../server/operator/backup.ts';
 import { credentialOf, readLink } from '../../sync/hub.ts';
 import { unlinkHub } from '../../sync/link.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
-import { eventually, goOffline, goOnline, startPair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { goOffline, goOnline, startPair } from './helpers.ts';
 
 describe('the hub’s sync credential', () => {
   let p: Awaited<ReturnType<typeof startPair>>;
@@ -49,9 +50,9 @@ describe('the hub’s sync credential', () => {
     await goOffline(p.hub);
     await services.db.updateTable('sync_link').set({ credential: plain, connected: 0 }).where('id', '=', 1).execute();
     goOnline(p.hub);
-    expect(await eventually(async () => (await readLink(services.db))!.credential.startsWith('v1.'))).toBe(true);
+    await until('the hub keeps its credential sealed (v1.)', async () => (await readLink(services.db))!.credential.startsWith('v1.'));
     expect(credentialOf(services, (await readLink(services.db))!)).toBe(plain);
-    expect(await eventually(async () => (await p.hub.api.get('/v1/sync/status')).body.connected === true)).toBe(true);
+    await until('the hub is connected', async () => (await p.hub.api.get('/v1/sync/status')).body.connected === true);
   });
 
   it('unlink revokes it on the cloud: the old credential then gets 401; without the cloud the link stays unless forced', async () => {

@@ -4,7 +4,8 @@ import { ManualClock } from '../../server/clock.ts';
 import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { EVERY_DAY_NOON_TO_ELEVEN } from '../reservations/helpers.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 /**
  * The back office of a hub really linked to a cloud (in process: the hub on SQLite, the cloud
@@ -31,7 +32,7 @@ describe('sync in the back office', IN_BROWSER, () => {
     browser = await launch();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, through several pages
   afterAll(async () => {
     await browser?.close();
     await pair?.close();
@@ -42,7 +43,7 @@ describe('sync in the back office', IN_BROWSER, () => {
 
   it('shows the link connected and up to date, on Today and in Settings → Sync', async () => {
     await pair.link();
-    expect(await eventually(async () => (await pair.hub.api.get('/v1/sync/status')).body.connected === true)).toBe(true);
+    await until('the hub is connected', async () => (await pair.hub.api.get('/v1/sync/status')).body.connected === true);
     await page.goto(`${pair.hub.url}/app/login`);
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill(password);
@@ -131,7 +132,7 @@ describe('sync in the back office', IN_BROWSER, () => {
       await dialog.getByRole('button', { name: 'Mark as settled' }).click();
       await expect.poll(() => listed.getByText(/Table 9 is booked twice/).count()).toBe(0);
       const onHub = async () => (await pair.hub.api.get('/v1/sync/status')).body.conflicts.map((c: any) => c.kind);
-      expect(await eventually(async () => !(await onHub()).includes('double_booking'))).toBe(true);
+      await until('the double booking settled on the hub', async () => !(await onHub()).includes('double_booking'));
       expect(await onHub()).toEqual(['status_overruled']);
       await page.goto(`${pair.hub.url}/app/settings?tab=sync`);
       const hubList = page.locator('section', { has: page.getByRole('heading', { name: 'Sync conflicts' }) });

@@ -33,7 +33,7 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  * `comanda sync audit` clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`sync faults between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`sync faults between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let cloudDb: Database;
     let cloud: ServeProcess;
     let hub: ServeProcess;
@@ -72,7 +72,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
       const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
       expect(linked).toMatchObject({ linked: true, mode: 'push', restaurant_id: restaurantId });
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await hub?.kill9();
@@ -107,7 +107,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     }
 
     it('a whole-form save of the price on the cloud during an outage does not undo a rename made on the hub', async () => {
-      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()));
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()), 60_000);
       proxy.cut();
       expect((await hubApi().patch(`/v1/menu_items/${menuItem}`, { name: 'Carbonara della casa' })).status).toBe(200);
       // the back office's dialog on the cloud, as it read the item before the rename arrived: every field sent back
@@ -125,7 +125,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       });
       expect(saved.status, JSON.stringify(saved.body)).toBe(200);
       proxy.restore();
-      await until('the price reached the hub', async () => (await item(hubDb.db)).price === 1600);
+      await until('the price reached the hub', async () => (await item(hubDb.db)).price === 1600, 60_000);
       await converged();
       expect(await item(hubDb.db)).toEqual({ name: 'Carbonara della casa', price: 1600 });
       expect({ ...(await item(cloudDb.db)), price: Number((await item(cloudDb.db)).price) }).toEqual({ name: 'Carbonara della casa', price: 1600 });
@@ -136,13 +136,13 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       expect(made.status).toBe(201);
       const id = made.body.id as string;
       const row = (db: Kysely<DB>) => db.selectFrom('menu_items').select(['name', 'price']).where('id', '=', id).executeTakeFirstOrThrow();
-      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', id).executeTakeFirst()));
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', id).executeTakeFirst()), 60_000);
       const backup = path.join(dir, '..', `${path.basename(dir)}-old.db`);
       await comanda('backup', '--data-dir', dir, '--to', backup);
 
       expect((await hubApi().patch(`/v1/menu_items/${id}`, { name: 'Risotto ai funghi' })).status).toBe(200);
       expect((await hubApi().patch(`/v1/menu_items/${id}`, { price: 1500 })).status).toBe(200);
-      await until('both edits reached the cloud', async () => Number((await row(cloudDb.db)).price) === 1500);
+      await until('both edits reached the cloud', async () => Number((await row(cloudDb.db)).price) === 1500, 60_000);
       await converged();
       // the nightly compaction, two days on, on both sides: the cloud keeps one entry of the row (the price's)
       const later = Date.now() + 2 * 86_400_000;
@@ -165,7 +165,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       // the row may converge through the pull (compacted entries carry their clocks) before the
       // repair that follows a reconnection has run and said so
       let status: any;
-      await until('the repair says in sync', async () => (status = await comanda('sync', 'status', '--data-dir', dir)).repair?.state === 'in_sync');
+      await until('the repair says in sync', async () => (status = await comanda('sync', 'status', '--data-dir', dir)).repair?.state === 'in_sync', 60_000);
       expect(status.repair).toMatchObject({ state: 'in_sync', unconverged: [] });
     });
 
@@ -176,7 +176,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       // after the dump: an order on each side, exchanged
       const lostOnCloud = await order(cloudApi(), 'Web guest after the dump');
       const fromHub = await order(hubApi(), 'Hub guest after the dump');
-      await until(waiting('the cloud’s order reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', lostOnCloud.id).executeTakeFirst()));
+      await until(waiting('the cloud’s order reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', lostOnCloud.id).executeTakeFirst()), 60_000);
       await converged();
 
       // the cloud's database is lost and restored from the dump
@@ -187,8 +187,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       cloud = await ServeProcess.start(cloudArgs(), { port: cloud.port });
       const afterRestore = await order(cloudApi(), 'Web guest after the restore');
 
-      await until(waiting('the cloud took a new log identity'), async () => (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin !== epochBefore);
-      await until(waiting('the order taken after the restore reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', afterRestore.id).executeTakeFirst()));
+      await until(waiting('the cloud took a new log identity'), async () => (await cloudDb.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow()).origin !== epochBefore, 60_000);
+      await until(waiting('the order taken after the restore reached the hub'), async () => !!(await hubDb.db.selectFrom('orders').select('id').where('id', '=', afterRestore.id).executeTakeFirst()), 60_000);
       await converged();
       const ids = [lostOnCloud.id, fromHub.id, afterRestore.id].sort();
       for (const db of [hubDb.db, cloudDb.db]) {

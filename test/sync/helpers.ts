@@ -11,6 +11,7 @@ import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import type { ManualClock } from '../../server/clock.ts';
 import { SyncClient } from '../../sync/hub.ts';
+import { until } from '../helpers/until.ts';
 
 export interface Pair {
   hub: TestHub;
@@ -64,16 +65,6 @@ export async function audit(hub: TestHub) {
   );
 }
 
-/** Polls `check` (bounded) until it returns true. */
-export async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The hub stops syncing (as if the line were down); its service goes on. */
 export async function goOffline(hub: TestHub): Promise<void> {
   await hub.server.services.sync!.stop();
@@ -89,12 +80,20 @@ export function goOnline(hub: TestHub): void {
 /** Waits until the hub has nothing left to push or pull and the audit finds no difference. */
 export async function converged(p: Pair, ms = 20_000) {
   let last: Awaited<ReturnType<typeof audit>> | undefined;
-  const ok = await eventually(async () => {
-    const s = (await p.hub.api.get('/v1/sync/status')).body;
-    if (!s.connected || s.pending_push !== 0 || s.pending_pull !== 0) return false;
-    last = await audit(p.hub);
-    return last.in_sync;
-  }, ms);
+  // the caller asserts ok with the last report beside it: what still differed
+  const ok = await until(
+    'the hub converged with the cloud',
+    async () => {
+      const s = (await p.hub.api.get('/v1/sync/status')).body;
+      if (!s.connected || s.pending_push !== 0 || s.pending_pull !== 0) return false;
+      last = await audit(p.hub);
+      return last.in_sync;
+    },
+    ms,
+  ).then(
+    () => true,
+    () => false,
+  );
   return { ok, report: last };
 }
 

@@ -21,13 +21,13 @@ function link(dir: string, url: string): Promise<{ code: number; stdout: string;
  * Every way a link can fail says so in one line that names the cloud's URL and what to check:
  * no stack, no silent exit.
  */
-describe('comanda sync link: failures in one line', { timeout: 120_000 }, () => {
+describe('comanda sync link: failures in one line', { timeout: 120_000 }, () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
   let dir: string;
   const servers: { close(): unknown }[] = [];
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-linkerr-'));
     await comanda('init', '--data-dir', dir, '--name', 'Bistro', '--slug', `bistro-${Date.now().toString(36)}`);
-  }, 180_000);
+  }, 180_000); // 180 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
   afterAll(() => {
     for (const s of servers) s.close();
     fs.rmSync(dir, { recursive: true, force: true });

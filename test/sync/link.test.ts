@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
 import { addPrinter, PrinterEmulator } from '../printers/fixtures.ts';
 import { TestSocket } from '../realtime/socket.ts';
-import { audit, converged, eventually, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { audit, converged, startPair, type Pair } from './helpers.ts';
 
 describe('cloud sync: link, push, pull', () => {
   let pair: Pair | undefined;
@@ -33,13 +34,13 @@ describe('cloud sync: link, push, pull', () => {
     await screen.subscribe(['station:grill']);
     const fromCloud = await p.cloudApi.post('/v1/orders', { type: 'takeout', customer_name: 'Grace', items: [{ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] }] });
     expect(fromCloud.status, JSON.stringify(fromCloud.body)).toBe(201);
-    expect(await eventually(async () => (await p.hub.api.get(`/v1/orders/${fromCloud.body.id}`)).status === 200)).toBe(true);
+    await until('the cloud’s order reached the hub', async () => (await p.hub.api.get(`/v1/orders/${fromCloud.body.id}`)).status === 200);
     const shown = await screen.next();
     expect(shown).toMatchObject({ type: 'order', topic: 'station:grill', data: { id: fromCloud.body.id } });
     screen.ws.terminate();
     expect((await p.cloudApi.patch(`/v1/orders/${fromCloud.body.id}`, { status: 'placed' })).status).toBe(200);
     try {
-      expect(await eventually(async () => emu.texts().some((t) => t.includes('1 x Steak')))).toBe(true);
+      await until('the kitchen ticket printed', async () => emu.texts().some((t) => t.includes('1 x Steak')));
     } finally {
       await emu.close();
     }
@@ -47,7 +48,7 @@ describe('cloud sync: link, push, pull', () => {
     // a hub change reaches the cloud
     const moved = await p.hub.api.patch(`/v1/orders/${first.body.id}`, { status: 'placed' });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(await eventually(async () => (await p.cloudApi.get(`/v1/orders/${first.body.id}`)).body.status === 'placed')).toBe(true);
+    await until('the status change reached the cloud', async () => (await p.cloudApi.get(`/v1/orders/${first.body.id}`)).body.status === 'placed');
 
     // what follows a change (its event, settled on the cloud) settles too
     const { ok, report } = await converged(p);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushChanges, updateRecord } from '../../server/db/records.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { TestSocket } from '../realtime/socket.ts';
-import { audit, eventually, startPair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { audit, startPair } from './helpers.ts';
 
 /**
  * One cloud (PostgreSQL) holding two restaurants: A, linked to its hub, and B. A unit of work
@@ -93,9 +94,7 @@ describe('cloud log positions: restaurants never wait on each other', () => {
 
     // A's hub pulled both changes, each once, and holds what the cloud holds
     const hubDb = p.hub.server.services.db;
-    expect(
-      await eventually(async () => (await hubDb.selectFrom('orders').select('notes').where('id', '=', orderA).executeTakeFirst())?.notes === 'after', 20_000),
-    ).toBe(true);
+    await until('the later edit reached the hub', async () => (await hubDb.selectFrom('orders').select('notes').where('id', '=', orderA).executeTakeFirst())?.notes === 'after', 20_000);
     const after = await entryOf(orderA, 'update');
     for (const opId of [late.op_id, after.op_id]) {
       const n = await hubDb.selectFrom('change_log').select((eb) => eb.fn.countAll().as('n')).where('op_id', '=', opId).executeTakeFirstOrThrow();

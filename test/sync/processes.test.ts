@@ -34,7 +34,7 @@ async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
  * pair, each ending with the convergence audit (`comanda sync audit`) clean.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`cloud sync between processes (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let pair: ProcessPair;
     let menuItem: string;
     // the pair's parts, named as the scenarios read them (hub and cloud change when one is restarted)
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         },
       });
       ({ cloudDb, hubDb, proxy, dir, restaurantId } = pair);
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(() => pair?.close());
 
@@ -120,7 +120,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       try {
         const endpoint = await hubApi().post('/v1/webhook_endpoints', { url: receiver.url, enabled_events: ['order.created'] });
         expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
-        await until('the endpoint reached the cloud', async () => !!(await cloudDb.db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.body.id).executeTakeFirst()));
+        await until('the endpoint reached the cloud', async () => !!(await cloudDb.db.selectFrom('webhook_endpoints').select('id').where('id', '=', endpoint.body.id).executeTakeFirst()), 60_000);
 
         proxy.cut();
         const onHub = [];
@@ -146,7 +146,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         await until('every order.created event delivered by the cloud', async () => {
           const rows = await cloudDb.db.selectFrom('webhook_deliveries').select('status').where('event_id', 'in', created).execute();
           return rows.length === created.length && rows.every((r) => r.status === 'delivered');
-        });
+        }, 60_000);
         const counts = new Map<string, number>();
         for (const r of receiver.received) counts.set(r.id, (counts.get(r.id) ?? 0) + 1);
         expect([...counts.keys()].sort()).toEqual([...created].sort());
@@ -157,7 +157,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         await until('the hub sees its events delivered', async () => {
           const rows = await hubDb.db.selectFrom('events').select('status').where('id', 'in', created).execute();
           return rows.length === created.length && rows.every((r) => r.status === 'delivered');
-        });
+        }, 60_000);
         // later scenarios' events are not for this receiver
         expect((await hubApi().delete(`/v1/webhook_endpoints/${endpoint.body.id}`)).status).toBe(200);
       } finally {
@@ -274,7 +274,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       await until('the hub was refused', async () => {
         const l = await hubDb.db.selectFrom('sync_link').select('refused').where('id', '=', 1).executeTakeFirstOrThrow();
         return l.refused !== null;
-      });
+      }, 60_000);
       const status = await comanda('sync', 'status', '--data-dir', dir);
       expect(status).toMatchObject({ object: 'sync_status', linked: true, connected: false });
       expect(status.last_error).toMatch(/^sync_credential_invalid: /);

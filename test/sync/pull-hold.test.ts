@@ -3,7 +3,8 @@ import { seedMenu } from '../orders/fixtures.ts';
 import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { currentEpoch } from '../../sync/epoch.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
-import { converged, eventually, startPairBehindProxy } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { converged, startPairBehindProxy } from './helpers.ts';
 
 /**
  * The hub's long poll on the cloud brings it the cloud's changes of its restaurant, never its
@@ -19,14 +20,14 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     p = undefined;
   });
 
-  it('a poll is not answered for the hub’s own pushes, and is answered by the cloud’s change', { timeout: 120_000 }, async () => {
+  it('a poll is not answered for the hub’s own pushes, and is answered by the cloud’s change', { timeout: 120_000 }, async () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     const pair = (p = await startPairBehindProxy());
     const { proxy } = pair;
     const menu = await seedMenu(pair.hub);
     await pair.link();
     expect((await converged(pair)).ok).toBe(true);
     const priceAt = (db: typeof pair.hub.server.services.db, price: number) =>
-      eventually(async () => (await db.selectFrom('menu_items').select('price').where('id', '=', menu.pasta).executeTakeFirst())?.price === price, 30_000);
+      until(`the price ${price} reached that side`, async () => (await db.selectFrom('menu_items').select('price').where('id', '=', menu.pasta).executeTakeFirst())?.price === price, 30_000);
 
     const pullsBefore = proxy.requests.get('/sync/v1/pull') ?? 0;
     // six edits on the hub, each pushed and held by the cloud before the next. (An order would
@@ -34,7 +35,7 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     for (let i = 1; i <= 6; i++) {
       const r = await pair.hub.api.patch(`/v1/menu_items/${menu.pasta}`, { price: 1000 + i });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      expect(await priceAt(pair.cloud.server.services.db, 1000 + i)).toBe(true);
+      await priceAt(pair.cloud.server.services.db, 1000 + i);
     }
     // while it waits, the cloud counts the hub as holding its own entries: compaction on the
     // cloud need not wait for the poll to end to drop what they superseded
@@ -42,12 +43,12 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     const restaurant = pair.hub.restaurant.id;
     const top = Number((await cloudDb.selectFrom('change_log').select((eb) => eb.fn.max('seq').as('top')).where('restaurant_id', '=', restaurant).executeTakeFirstOrThrow()).top);
     const pulledThrough = async () => Number((await cloudDb.selectFrom('sync_hubs').select('pulled_through').where('restaurant_id', '=', restaurant).executeTakeFirstOrThrow()).pulled_through);
-    expect(await eventually(async () => (await pulledThrough()) >= top, 5_000)).toBe(true);
+    await until('the cloud pulled through the hub’s last edit', async () => (await pulledThrough()) >= top, 5_000);
 
     // then one made on the cloud (an integration): the poll that waited through the pushes brings it
     const r = await pair.cloudApi.patch(`/v1/menu_items/${menu.pasta}`, { price: 2000 });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(await priceAt(pair.hub.server.services.db, 2000)).toBe(true);
+    await priceAt(pair.hub.server.services.db, 2000);
 
     // the poll after the one that answered (if it went out yet), and one more if a wait (20 s)
     // ran out meanwhile. Answered at every push, there were six more.
@@ -56,7 +57,7 @@ describe('cloud sync: the long poll and the hub’s own pushes', () => {
     expect((await converged(pair)).ok).toBe(true);
   });
 
-  it('a poll is answered while a push of the same hub holds the hub’s row', { timeout: 120_000 }, async () => {
+  it('a poll is answered while a push of the same hub holds the hub’s row', { timeout: 120_000 }, async () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     const pair = (p = await startPairBehindProxy());
     await seedMenu(pair.hub);
     await pair.link();

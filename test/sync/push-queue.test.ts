@@ -6,7 +6,8 @@ import { readLog } from '../../sync/changes.ts';
 import { currentEpoch } from '../../sync/epoch.ts';
 import { callCloud, credentialOf, hello, PUSH_BATCH, pushPage, readLink, Refused, syncUntilIdle } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
-import { eventually, goOffline, logEntries, startPair, writeTables, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { goOffline, logEntries, startPair, writeTables, type Pair } from './helpers.ts';
 
 /**
  * The hub sends the next page of a backlog before the cloud answered the one before it; the
@@ -82,7 +83,7 @@ describe('pushes overlapped', () => {
     const first = await pushPage(hub, (await readLink(hub.db))!, {}, { overlap: true });
     expect(first.changes).toHaveLength(PUSH_BATCH);
     // nobody asks again, yet the second page arrives: it went out before the first was answered
-    expect(await eventually(async () => (await cursor()) >= start + 2 * PUSH_BATCH)).toBe(true);
+    await until('the second page of the push reached the cloud', async () => (await cursor()) >= start + 2 * PUSH_BATCH);
     expect(proxy!.maxPushesInFlight).toBe(2);
     const held = await logEntries(cloud.db);
     const second = await pushPage(hub, (await readLink(hub.db))!, {}, { overlap: true });

@@ -12,7 +12,8 @@ import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { Receiver } from '../webhooks/helpers.ts';
 import { startSecondServer } from '../helpers/server.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair, logEntries } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { converged, goOffline, goOnline, startPair, type Pair, logEntries } from './helpers.ts';
 
 const cloudHead = (p: Pair) => logEntries(p.cloud.server.services.db);
 
@@ -118,7 +119,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     await sql`vacuum into ${backup}`.execute(pair.hub.server.services.db);
     // after the backup: an order that reaches the cloud, then the PC dies
     const lost = (await pair.hub.api.post('/v1/orders', { type: 'takeout', customer_name: 'After backup', items: [{ menu_item: menu.pasta, quantity: 1 }] })).body;
-    expect(await eventually(async () => (await pair.cloudApi.get(`/v1/orders/${lost.id}`)).status === 200)).toBe(true);
+    await until('the order reached the cloud', async () => (await pair.cloudApi.get(`/v1/orders/${lost.id}`)).status === 200);
     await pair.hub.close();
     for (const f of ['comanda.sqlite', 'comanda.sqlite-wal', 'comanda.sqlite-shm']) fs.rmSync(path.join(dataDir, f), { force: true });
     fs.copyFileSync(backup, path.join(dataDir, 'comanda.sqlite'));
@@ -135,7 +136,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
       const numbers = (await api.get('/v1/orders?limit=100')).body.data.map((o: any) => o.order_number);
       expect(new Set(numbers).size).toBe(numbers.length);
     }
-  }, 90_000);
+  }, 90_000); // 90 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
   it('webhooks go out once, from the cloud: events the hub made offline and the cloud’s own', async () => {
     const rcv = await Receiver.start();
@@ -145,7 +146,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     await pair.link();
     const ep = await pair.hub.api.post('/v1/webhook_endpoints', { url: rcv.url, enabled_events: ['order.created'] });
     expect(ep.status, JSON.stringify(ep.body)).toBe(201);
-    expect(await eventually(async () => (await pair.cloudApi.get(`/v1/webhook_endpoints/${ep.body.id}`)).status === 200)).toBe(true);
+    await until('the endpoint reached the cloud', async () => (await pair.cloudApi.get(`/v1/webhook_endpoints/${ep.body.id}`)).status === 200);
     await goOffline(pair.hub);
     const made: string[] = [];
     for (let i = 0; i < 3; i++) made.push((await pair.hub.api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }] })).body.id);
@@ -153,7 +154,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     goOnline(pair.hub);
     expect((await converged(pair)).ok).toBe(true);
     const orderIds = () => rcv.received.map((r) => JSON.parse(r.body).data.object.id as string);
-    expect(await eventually(async () => made.every((id) => orderIds().includes(id)))).toBe(true);
+    await until('every order’s webhook delivered', async () => made.every((id) => orderIds().includes(id)));
     // a little longer: a second sender would show now
     await new Promise((r) => setTimeout(r, 1500));
     const ids = rcv.received.map((r) => r.id);

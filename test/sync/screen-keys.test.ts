@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../helpers/server.ts';
-import { eventually, startPair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { startPair } from './helpers.ts';
 
 /** A screen paired on the hub keeps its bounds on the cloud: its key travels with what it was paired for. */
 describe('a paired screen’s key on the cloud', () => {
@@ -17,7 +18,7 @@ describe('a paired screen’s key on the cloud', () => {
     const key: string = (await p.hub.api.withKey(null).post('/public/devices/pair', { code: made.body.code })).body.key;
     const onCloud = new ApiClient(p.cloud.url, key);
     // the key and the station reach the cloud
-    expect(await eventually(async () => (await onCloud.get('/public/orders/kitchen')).status === 200, 20_000)).toBe(true);
+    await until('the screen key reached the cloud', async () => (await onCloud.get('/public/orders/kitchen')).status === 200, 20_000);
     const row = await p.cloud.server.services.db.selectFrom('api_keys').select('screen').where('name', '=', 'Grill tablet').executeTakeFirstOrThrow();
     expect(row.screen).toBe('grill');
     expect((await onCloud.get('/public/orders/kitchen?station=bar')).status).toBe(403);

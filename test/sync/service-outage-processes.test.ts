@@ -16,7 +16,7 @@ import { startProcessPair, type ProcessPair } from './process-pair.ts';
  * `comanda sync audit` clean. (service-outage.test.ts runs a longer service in one process.)
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`service at the table through an outage, hub and cloud as processes (cloud on ${dialect})`, { timeout: 120_000 }, () => {
+  describe(`service at the table through an outage, hub and cloud as processes (cloud on ${dialect})`, { timeout: 120_000 }, () => { // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let pair: ProcessPair;
     const menu = { pasta: '', steak: '', water: '', table1: '', table2: '' };
     const staff = { manager: '', server: '' };
@@ -47,7 +47,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
         },
       });
       await pair.converged();
-    }, 120_000);
+    }, 120_000); // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     afterAll(() => pair?.close());
 
     /** A call from the tablet that must go through; its answer's body. */

@@ -24,7 +24,7 @@ import { TcpProxy } from '../helpers/tcp-proxy.ts';
  * 30 s after the line came back.
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
-  describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => {
+  describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
     let cloudDb: Database;
     let cloud: ServeProcess;
     let hub: ServeProcess;
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
       const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
       expect(linked).toMatchObject({ linked: true, mode: 'push' });
-    }, 240_000);
+    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
     afterAll(async () => {
       await hub?.kill9();
@@ -81,9 +81,9 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     const item = (db: Kysely<DB>) => db.selectFrom('menu_items').select(['name', 'price']).where('id', '=', menuItem).executeTakeFirstOrThrow();
 
     it('the hub sees a silent line within seconds, and after it returns both sides’ changes meet and the audit is clean', async () => {
-      await until('the hub is connected', async () => (await status()).connected);
+      await until('the hub is connected', async () => (await status()).connected, 60_000);
       // the long poll is held open on the cloud when the line falls silent
-      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()));
+      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()), 60_000);
 
       proxy.blackhole();
       await until('the hub shows the outage', async () => !(await status()).connected, 20_000);

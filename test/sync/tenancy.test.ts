@@ -9,7 +9,8 @@ import { SYNCED_TABLES } from '../../sync/merge-rules.ts';
 import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
-import { eventually, goOffline, goOnline, startPair, logEntries } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { goOffline, goOnline, startPair, logEntries } from './helpers.ts';
 
 type Row = Record<string, unknown>;
 
@@ -97,7 +98,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     expect((await p.cloud.api.post('/v1/customers', { name: 'Bea', email: 'bea@b.example' })).status).toBe(201);
     const ownerB = (await rowsOf('users', B)).find((u) => u.role === 'owner')!;
     expect((await p.cloud.api.post(`/v1/staff/${ownerB.id}/password`, { password: 'the owner of b password' })).status).toBe(200);
-  }, 120_000);
+  }, 120_000); // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
   afterAll(() => p?.close());
 
   /** Each attack must be refused whole (403), apply nothing, leave B as it was, and show in the cloud's status. */
@@ -251,7 +252,7 @@ describe('cloud sync: a hub writes its own restaurant only', () => {
     // the batches were not all refused for some other reason: both kinds ran
     expect(accepted).toBeGreaterThan(0);
     expect(refusedBatches).toBeGreaterThan(0);
-  }, 240_000);
+  }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 });
 
 describe('cloud sync: credentials are the cloud’s once a row has one', () => {
@@ -294,6 +295,8 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
     let checked = 0;
     // one of A's keys as a paired screen's (api_keys.screen), so every credential column has a value to forge
     await db.updateTable('api_keys').set({ screen: 'kitchen' }).where('restaurant_id', '=', A).where('kind', '=', 'widget').execute();
+    // and a staff PIN on the cloud (users.pin_hash): a hub must not replace it, then sign in with its own
+    await db.updateTable('users').set({ pin_hash: await hashPassword('2468') }).where('restaurant_id', '=', A).execute();
     for (const [table, rule] of Object.entries(WRITE_RULES)) {
       if (!rule.credentials) continue;
       for (const column of rule.credentials) {
@@ -314,6 +317,19 @@ describe('cloud sync: credentials are the cloud’s once a row has one', () => {
       }
     }
     expect(checked).toBe(Object.values(WRITE_RULES).reduce((n, r) => n + (r.credentials?.length ?? 0), 0));
+  });
+
+  it('a staff PIN the cloud has is not replaced by a hub’s (issue 40)', async () => {
+    const db = p.cloud.server.services.db as any;
+    const A = p.hub.restaurant.id;
+    const person: Row = await db.selectFrom('users').selectAll().where('restaurant_id', '=', A).orderBy('id').executeTakeFirstOrThrow();
+    const cloudPin = await hashPassword('1357');
+    await db.updateTable('users').set({ pin_hash: cloudPin }).where('id', '=', person.id).execute();
+    const forged = await hashPassword('0000');
+    const res = await pushOwn([{ table: 'users', row: { ...person, pin_hash: forged }, op: 'update', fields: ['pin_hash'] }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await db.selectFrom('users').select('pin_hash').where('id', '=', person.id).executeTakeFirstOrThrow();
+    expect(after.pin_hash).toBe(cloudPin);
   });
 
   it('a key the hub creates travels with its hash: it opens the cloud for the hub’s own restaurant', async () => {
@@ -382,7 +398,7 @@ describe('cloud sync: a refused push shows on both sides', () => {
     goOnline(p.hub);
     const hubSays = async () => String((await p!.hub.api.get('/v1/sync/status')).body.last_error ?? '');
     const cloudSays = async () => String((await p!.cloudApi.get('/v1/sync/status')).body.last_error ?? '');
-    expect(await eventually(async () => (await hubSays()).startsWith('sync_restaurant_mismatch'))).toBe(true);
+    await until('the hub says the restaurant does not match', async () => (await hubSays()).startsWith('sync_restaurant_mismatch'));
     expect(await cloudSays()).toMatch(/^sync_restaurant_mismatch/);
     expect((await p.cloud.api.get(`/v1/customers/${theirs.body.id}`)).body.name).toBe('Bea');
   });

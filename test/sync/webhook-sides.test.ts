@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedMenu } from '../orders/fixtures.ts';
 import { Receiver } from '../webhooks/helpers.ts';
-import { converged, eventually, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { until } from '../helpers/until.ts';
+import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
 
 /**
  * Each webhook endpoint is sent by one side of a linked restaurant: `cloud` (the default) or
@@ -32,7 +33,7 @@ describe('webhook endpoints sent by the hub or by the cloud', () => {
     const linked = await pair.link();
     expect(linked.endpoints_moved).toEqual([expect.objectContaining({ id: crm.body.id, url: crm.body.url, cloud_reaches: false })]);
     expect(linked.endpoints_moved[0].warning).toMatch(/cannot reach it.*sent_by to hub/);
-    expect(await eventually(async () => (await pair.cloudApi.get(`/v1/webhook_endpoints/${kds.body.id}`)).body.sent_by === 'hub')).toBe(true);
+    await until('the endpoint moved to the hub on the cloud', async () => (await pair.cloudApi.get(`/v1/webhook_endpoints/${kds.body.id}`)).body.sent_by === 'hub');
 
     const order = async (api: typeof pair.hub.api) => {
       const r = await api.post('/v1/orders', { type: 'takeout', items: [{ menu_item: menu.water, quantity: 1 }] });
@@ -45,14 +46,14 @@ describe('webhook endpoints sent by the hub or by the cloud', () => {
     const onHub = [await order(pair.hub.api), await order(pair.hub.api)];
     const onCloud = [await order(pair.cloudApi)];
     // the venue's receiver hears the venue's orders with the internet down; the cloud's receiver the cloud's
-    expect(await eventually(async () => onHub.every((id) => ordersAt(local).includes(id)))).toBe(true);
-    expect(await eventually(async () => onCloud.every((id) => ordersAt(remote).includes(id)))).toBe(true);
+    await until('the venue’s receiver heard the hub’s orders', async () => onHub.every((id) => ordersAt(local).includes(id)));
+    await until('the cloud’s receiver heard the cloud’s orders', async () => onCloud.every((id) => ordersAt(remote).includes(id)));
     expect(ordersAt(local)).not.toContain(onCloud[0]);
 
     goOnline(pair.hub);
     expect((await converged(pair)).ok).toBe(true);
     const all = [...onHub, ...onCloud].sort();
-    expect(await eventually(async () => all.every((id) => ordersAt(local).includes(id) && ordersAt(remote).includes(id)))).toBe(true);
+    await until('both receivers heard every order', async () => all.every((id) => ordersAt(local).includes(id) && ordersAt(remote).includes(id)));
     // a little longer: a second sender would show now
     await new Promise((r) => setTimeout(r, 1500));
     for (const r of [local, remote]) {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 import { Receiver } from './helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url));
@@ -25,15 +26,6 @@ function startChild(args: string[], onLine: (msg: any) => void): ChildProcess {
   return child;
 }
 
-/** Waits for a condition with a generous deadline (a safety net, not a measured time). */
-async function until(what: string, cond: () => boolean | Promise<boolean>, deadlineMs = 90_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
@@ -43,7 +35,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('SIGKILL in the middle of a burst loses nothing: every event ends delivered to every endpoint', { timeout: 180_000 }, async () => {
+  it('SIGKILL in the middle of a burst loses nothing: every event ends delivered to every endpoint', { timeout: 180_000 }, async () => { // 180 s: a burst, kill -9 of a child process and a restart; every event delivered to every endpoint
     let target: string;
     if (dialect === 'sqlite') {
       target = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-crash-'));
@@ -65,8 +57,8 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
       if (m.emitted) emitted.push(m.emitted);
     });
     cleanups.push(() => void first.kill('SIGKILL'));
-    await until('first process ready', () => ready !== null);
-    await until('part of the burst committed and some delivered', () => emitted.length >= BURST / 3 && receivers.every((r) => r.received.length > 0));
+    await until('first process ready', () => ready !== null, 90_000);
+    await until('part of the burst committed and some delivered', () => emitted.length >= BURST / 3 && receivers.every((r) => r.received.length > 0), 90_000);
     first.kill('SIGKILL');
     await exited(first);
     const atKill = Math.min(...receivers.map((r) => r.ids().size));
@@ -77,7 +69,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
       if (m.ready) resumed = m;
     });
     cleanups.push(() => void second.kill('SIGKILL'));
-    await until('second process ready', () => resumed !== null);
+    await until('second process ready', () => resumed !== null, 90_000);
     const stored: string[] = resumed.events;
     // every event whose commit the first process saw is there (and maybe one more in flight)
     expect(new Set(stored).size).toBe(stored.length);
@@ -86,7 +78,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
     // the restarted process found sends the dead one had claimed or not yet made
     expect(resumed.pendingAtStart).toBeGreaterThan(0);
     expect(atKill).toBeLessThanOrEqual(stored.length);
-    await until('every stored event at every receiver', () => receivers.every((r) => stored.every((id) => r.ids().has(id))));
+    await until('every stored event at every receiver', () => receivers.every((r) => stored.every((id) => r.ids().has(id))), 90_000);
     for (const [i, r] of receivers.entries()) {
       expect(r.allVerify(ready.secrets[i])).toBe(true);
       expect(r.ids()).toEqual(new Set(stored)); // nothing unknown arrived either
@@ -106,7 +98,7 @@ describe.each(DIALECTS)('crash and restart on %s', (dialect) => {
         cursor = page.body.has_more ? page.body.next_cursor : null;
       } while (cursor);
       return delivered === stored.length;
-    });
+    }, 90_000); // 90 s: a burst, kill -9 of a child process and a restart; every event delivered to every endpoint
     second.kill('SIGTERM');
     await exited(second);
     expect(second.exitCode).toBe(0);

@@ -90,13 +90,3 @@ export async function emit(hub: TestHub, type = 'order.created', opts: { livemod
 export function sweep(hub: TestHub): Promise<void> {
   return hub.server.scheduler.runNow(WEBHOOK_JOBS.retrySweep);
 }
-
-/** Waits (bounded) until `cond` holds; the caller asserts the result. */
-export async function until(cond: () => boolean, ms = 10_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return true;
-}

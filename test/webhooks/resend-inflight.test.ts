@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { emit, sweep, until } from './helpers.ts';
+import { emit, sweep } from './helpers.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * A receiver whose answers the test decides: `answer` says a status, or 'hold' to keep the
@@ -83,7 +84,7 @@ describe.each(DIALECTS)('a resend while an attempt is in flight, on %s', (dialec
     // the 10th and last scheduled attempt is in flight
     hub.clock.set(d.next_retry_at * 1000);
     const swept = sweep(hub);
-    expect(await until(() => rcv.received === 10)).toBe(true);
+    await until('the receiver got all ten', () => rcv.received === 10, { diagnose: () => `${rcv.received} received` });
     const re = await api.post(`/v1/events/${ev.id}/resend`, {});
     expect(re.status).toBe(200);
     expect(re.body.status).toBe('pending');
@@ -108,7 +109,7 @@ describe.each(DIALECTS)('a resend while an attempt is in flight, on %s', (dialec
     rcv.answer = (i) => (i === 1 ? 'hold' : 200);
     const ev = await emit(hub, 'order.created', { restaurantId });
     const swept = sweep(hub);
-    expect(await until(() => rcv.received === 1)).toBe(true);
+    await until('the receiver got one', () => rcv.received === 1, { diagnose: () => `${rcv.received} received` });
     const re = await api.post(`/v1/events/${ev.id}/resend`, {});
     expect(re.status).toBe(200);
     expect(re.body.status).toBe('pending');
@@ -131,7 +132,7 @@ describe.each(DIALECTS)('a resend while an attempt is in flight, on %s', (dialec
     rcv.answer = (i) => (i === 1 ? 'hold' : 200);
     const ev = await emit(hub, 'order.created', { restaurantId });
     const swept = sweep(hub);
-    expect(await until(() => rcv.received === 1)).toBe(true);
+    await until('the receiver got one', () => rcv.received === 1, { diagnose: () => `${rcv.received} received` });
     expect((await api.post(`/v1/events/${ev.id}/resend`, {})).status).toBe(200);
     rcv.release(500);
     await swept;

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { postWebhook } from '../../server/domain/webhooks/send.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { emit, sweep, until } from './helpers.ts';
+import { emit, sweep } from './helpers.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * A receiver that answers `/stall` with a status line and one byte of body, then never ends
@@ -54,7 +55,7 @@ describe('webhook sender and a receiver that never finishes its answer', () => {
     const r = await send(`${rcv.base}/stall`, 300);
     expect(r).toMatchObject({ status: 200, error: null });
     expect(rcv.requests).toBe(1);
-    expect(await until(() => rcv.open === 0)).toBe(true);
+    await until('every connection to the receiver closed', () => rcv.open === 0, { diagnose: () => `${rcv.open} open` });
   });
 
   it('more stalled answers than the agent keeps sockets for do not make the host unreachable', async () => {
@@ -62,7 +63,7 @@ describe('webhook sender and a receiver that never finishes its answer', () => {
     expect(stalled.some((r) => r.status === 200 && r.error === null)).toBe(true);
     const later = await send(`${rcv.base}/ok`, 5_000);
     expect(later).toMatchObject({ status: 200, error: null });
-    expect(await until(() => rcv.open <= 1)).toBe(true);
+    await until('at most one connection to the receiver open', () => rcv.open <= 1, { diagnose: () => `${rcv.open} open` });
   });
 });
 
@@ -90,6 +91,6 @@ describe.each(DIALECTS)('dispatching to a receiver that never finishes its answe
     expect(shown.deliveries[0].attempts).toEqual([
       { attempted_at: expect.any(Number), response_status: 200, duration_ms: expect.any(Number), error: null, succeeded: true },
     ]);
-    expect(await until(() => rcv.open === 0)).toBe(true);
+    await until('every connection to the receiver closed', () => rcv.open === 0, { diagnose: () => `${rcv.open} open` });
   });
 });

@@ -2,19 +2,37 @@ import { stationsInOrder } from '../../domain/menu/stations.ts';
 import { z } from 'zod';
 import { failureLogFor } from '../../auth/failure-log.ts';
 import { FailureWindow } from '../../auth/failure-window.ts';
-import { codeShapeFor, invalidPairingCode, makePairingCode, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
+import { codeShapeFor, invalidPairingCode, makePairingCode, pairingRestaurantOf, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
+import { clientKey } from '../../http/client-ip.ts';
 import type { Services } from '../../services.ts';
 import { readSettings } from '../../domain/restaurants/settings.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { guestIp, limitIp } from '../guest/guard.ts';
-import { DeviceCredentialSchema, DeviceListSchema, DeviceSchema, PairingCodeSchema, presentDevice, presentPairingCode, presentScreenStation, ScreenConfigSchema } from '../../presenters/devices.ts';
+import {
+  DeviceCredentialSchema,
+  DeviceListSchema,
+  DeviceSchema,
+  PairingCodeSchema,
+  presentDevice,
+  presentPairingCode,
+  presentScreenStation,
+  presentServiceTablet,
+  ScreenConfigSchema,
+  ServiceTabletListSchema,
+  ServiceTabletSchema,
+} from '../../presenters/devices.ts';
+import { listTablets, revokeTablet } from '../../domain/staff/service-tablets.ts';
+import { credentialsRevoked } from '../../auth/revocations.ts';
+import { managersRead } from '../../http/managers-read.ts';
 
 const tag = 'Screens and devices';
 
 /**
- * Wrong pairing codes of this whole server, whoever sends them: past this many in ten minutes
- * every pairing waits (429), so guessing from many addresses gains nothing over one. A venue
- * pairs a handful of tablets, mistyping now and then; far below this.
+ * Wrong pairing codes are counted per address (IPv6 per /64) and per restaurant whose open code
+ * they aim at: past this many in ten minutes that address, or that restaurant's pairing, waits
+ * (429). Never for the whole server: a stranger's wrong codes must not pause every venue's
+ * tablets. Each code also dies after five tries, and guessing among 10⁸ secrets (the cloud)
+ * from many addresses gains a guesser nothing worth the try.
  */
 const PAIRING_FAILURES_PER_WINDOW = 30;
 const PAIRING_WINDOW_MS = 10 * 60 * 1000;
@@ -24,6 +42,7 @@ function pairingGuard(services: Services): FailureWindow {
   if (!w) pairingFailures.set(services, (w = new FailureWindow(failureLogFor(services), 'pairing', PAIRING_FAILURES_PER_WINDOW, PAIRING_WINDOW_MS)));
   return w;
 }
+const PAUSED = 'Too many wrong pairing codes were tried lately; pairing is paused here for a few minutes.';
 
 export const routes: RouteSpec[] = [
   defineRoute({
@@ -55,6 +74,7 @@ export const routes: RouteSpec[] = [
     sandbox: 'live_only',
     scope: 'settings:read',
     handler: async (c) => {
+      managersRead(c.caller);
       const rows = await c.db
         .selectFrom('device_pairings as p')
         .innerJoin('api_keys as k', 'k.id', 'p.api_key_id')
@@ -83,6 +103,37 @@ export const routes: RouteSpec[] = [
         }),
       );
       return { object: 'list' as const, data, has_more: false };
+    },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/v1/devices/service_tablets',
+    response: ServiceTabletListSchema,
+    summary: 'Service tablets a manager trusted for staff PIN sign-in, newest first (revoked and expired ones too)',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    handler: async (c) => ({ object: 'list' as const, data: (await listTablets(c.services.db, c.actor().restaurantId)).map(presentServiceTablet), has_more: false }),
+  }),
+
+  defineRoute({
+    method: 'delete',
+    path: '/v1/devices/service_tablets/:id',
+    response: ServiceTabletSchema,
+    errors: ['resource_missing'],
+    summary: 'Revoke a service tablet: its PIN pad closes and every session opened on it ends',
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    params: idParam('tab_ id of the service tablet'),
+    handler: async (c) => {
+      const { restaurantId } = c.actor();
+      const { tablet, ended } = await revokeTablet(c.services.db, restaurantId, c.params.id, c.now);
+      if (ended > 0) credentialsRevoked(c.services, restaurantId);
+      return presentServiceTablet(tablet);
     },
   }),
 
@@ -118,8 +169,11 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const guard = pairingGuard(c.services);
       const ip = guestIp(c);
-      await guard.check('all', 'Too many wrong pairing codes were tried here lately; pairing is paused for a few minutes.');
+      const ipKey = `ip:${clientKey(ip)}`;
+      await guard.check(ipKey, PAUSED);
       const shape = codeShapeFor(c.services.config.role);
+      const aimedAt = await pairingRestaurantOf(c.services.db, c.now, c.body.code, shape);
+      if (aimedAt) await guard.check(`rst:${aimedAt}`, PAUSED);
       // the try is counted (and committed) before the code is checked: a code takes only so many
       const tried = await takePairingTry(c.services.db, c.now, c.body.code, shape);
       let redeemed;
@@ -127,7 +181,8 @@ export const routes: RouteSpec[] = [
         if (!tried) throw invalidPairingCode();
         redeemed = await c.services.tx.run((trx) => redeemPairingCode(trx, c.now, tried.id, c.body.code));
       } catch (err) {
-        await guard.fail('all');
+        await guard.fail(ipKey);
+        if (aimedAt) await guard.fail(`rst:${aimedAt}`);
         c.services.logger.warn({ ip, locator: tried?.locator ?? null, code_known: tried !== null }, 'device pairing refused');
         throw err;
       }

@@ -4,6 +4,7 @@ import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
 import { settingsShape } from '../../domain/restaurants/settings.ts';
 import { changeSlug } from '../../domain/restaurants/slugs.ts';
+import { claimSlugOnCloud } from '../../../sync/slug-claim.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { named } from '../../http/schemas.ts';
 import type { Settings } from '../../domain/restaurants/settings.ts';
@@ -57,7 +58,7 @@ export const routes: RouteSpec[] = [
     path: '/v1/settings',
     response: SettingsSchema,
     summary: 'Update settings; only the fields sent change. A new slug keeps the old one working for guest links; one another restaurant has or had is refused (409). The currency is fixed once a live order or payment exists (409 currency_locked).',
-    errors: ['resource_conflict', 'currency_locked'],
+    errors: ['resource_conflict', 'currency_locked', 'service_unavailable'],
     tag,
     auth: 'secret',
     sandbox: 'live_only',
@@ -66,6 +67,8 @@ export const routes: RouteSpec[] = [
     handler: async (c) => {
       const actor = c.actor();
       const { name, slug, ...patch } = c.body;
+      // a linked hub's new guest address is the cloud's to grant first (unique across the cloud)
+      if (slug !== undefined && c.services.config.role === 'hub' && slug !== (await getRestaurant(c.db, actor.restaurantId)).slug) await claimSlugOnCloud(c.services, slug);
       const saved = await c.services.tx.run(async (trx) => {
         if (slug !== undefined) await changeSlug(trx, actor.restaurantId, slug, actor.now);
         if (name !== undefined) {

@@ -23,7 +23,8 @@ export const routes: RouteSpec[] = [
     summary: 'List shifts, newest first; filter by user or open shifts',
     tag,
     auth: 'secret',
-    sandbox: 'read_only',
+    // live only: who worked when is personal data, and a sandbox key's test bench has no staff
+    sandbox: 'live_only',
     scope: 'staff:read',
     query: z.object({ ...listParams(), user: f.id().optional(), open: q.bool().optional() }),
     expand: 'shift',
@@ -44,7 +45,8 @@ export const routes: RouteSpec[] = [
     summary: 'Retrieve a shift',
     tag,
     auth: 'secret',
-    sandbox: 'read_only',
+    // live only: who worked when is personal data, and a sandbox key's test bench has no staff
+    sandbox: 'live_only',
     scope: 'staff:read',
     params: idParam('shf_ id'),
     expand: 'shift',

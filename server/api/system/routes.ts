@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { managersRead } from '../../http/managers-read.ts';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { operatorOf } from '../../operator/services.ts';
@@ -76,6 +77,7 @@ export const routes: RouteSpec[] = [
     sandbox: 'live_only',
     scope: 'settings:read',
     handler: async (c) => {
+      managersRead(c.caller);
       const op = backingUpOperator(c.services);
       const { dir } = op.backupConfig();
       return presentBackupFolder(dir, listBackups(dir));
@@ -109,10 +111,12 @@ export const routes: RouteSpec[] = [
     auth: 'secret',
     sandbox: 'live_only',
     scope: 'settings:read',
-    handler: async (c) =>
-      presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
+    handler: async (c) => {
+      managersRead(c.caller);
+      return presentTransports(c.services.config, await readTransportSettings(c.db, operatorOf(c.services).sealingKey), {
         operatorOwned: c.services.config.role !== 'hub',
-      }),
+      });
+    },
   }),
 
   defineRoute({
@@ -147,6 +151,7 @@ export const routes: RouteSpec[] = [
     sandbox: 'live_only',
     scope: 'settings:read',
     handler: async (c) => {
+      managersRead(c.caller);
       const op = backingUpOperator(c.services);
       return presentBackupSettings(op.backupConfig());
     },

@@ -49,6 +49,7 @@ import * as m2200 from './2200_device_keys.ts';
 import * as m2201 from './2201_auth_failures.ts';
 import * as m2300 from './2300_log_clocks.ts';
 import * as m2510 from './2510_change_log_origin_pos.ts';
+import * as m2620 from './2620_service_tablets.ts';
 import * as m2670 from './2670_menu_mix_net.ts';
 import * as m2700 from './2700_money_ties_out.ts';
 
@@ -108,6 +109,7 @@ export const migrations: Record<string, Migration> = {
   '2201_auth_failures': m2201,
   '2300_log_clocks': m2300,
   '2510_change_log_origin_pos': m2510,
+  '2620_service_tablets': m2620,
   '2670_menu_mix_net': m2670,
   '2700_money_ties_out': m2700,
 };

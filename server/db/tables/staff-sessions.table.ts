@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** A signed-in staff member on one device. Local to the node that issued it, not replicated. */
 export interface StaffSessionsTable {
   id: string;
@@ -12,4 +14,8 @@ export interface StaffSessionsTable {
   expires_at: number;
   max_expires_at: number;
   revoked_at: number | null;
+  /** how it was opened: 'password', or 'pin' (service work only, auth/roles.ts scopesOfSession) */
+  via: Generated<'password' | 'pin'>;
+  /** the service tablet a PIN session was opened on: revoking the tablet ends it */
+  service_tablet_id: string | null;
 }

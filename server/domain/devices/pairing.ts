@@ -86,6 +86,13 @@ function openByLocator(db: Executor, locator: string, now: number) {
     .where('failures', '<', PAIRING_MAX_TRIES);
 }
 
+/** The restaurant whose open code a typed code aims at (its locator), or null: whose pairing a wrong try counts against. */
+export async function pairingRestaurantOf(db: Executor, nowMs: number, code: string, shape: CodeShape): Promise<string | null> {
+  if (code.length !== shape.locatorDigits + shape.secretDigits) return null;
+  const open = await openByLocator(db, code.slice(0, shape.locatorDigits), Math.floor(nowMs / 1000)).select('restaurant_id').executeTakeFirst();
+  return open?.restaurant_id ?? null;
+}
+
 /**
  * Takes one try at the open code a typed code names, before the code is checked: the count
  * is committed on its own (a wrong try fails its request, whose transaction writes nothing)

@@ -31,7 +31,10 @@ export function zReport(restaurantName: string, timezone: string, d: DayClose, a
   };
   // the figures a reader looks for first: bold (double width would not fit 58 mm for long amounts)
   const strong = (label: string, amount: string) => row(`"${label}"`, `"${amount}"`);
-  rows.push('^SALES');
+  // a heading spans the paper; the rows after it go back to the amounts' column
+  const COLUMN = '\u0000column';
+  const heading = (title: string) => rows.push('{width:*}', `^${title}`, COLUMN);
+  heading('SALES');
   row(`Orders`, String(s.orders));
   row(`Gross sales`, m(s.gross));
   row(`Discounts (${d.discounts.count})`, minus(s.discounts));
@@ -46,13 +49,15 @@ export function zReport(restaurantName: string, timezone: string, d: DayClose, a
   row(`Returns (${d.refunds.returns.count})`, minus(s.refunds));
   strong('Net after returns', m(s.net_after_returns));
   row(`Voids (${d.voids.count})`, m(d.voids.amount));
-  rows.push('---', '^PAYMENTS');
+  rows.push('---');
+  heading('PAYMENTS');
   for (const x of d.by_method) row(`${METHOD_LABEL[x.method]} (${x.count})`, m(x.amount));
   row(`Refunds (${d.refunds.count})`, minus(d.payments.refunded));
   strong('Payments, net', m(d.payments.net));
   row('Tips', m(d.total_tips));
   for (const t of d.tips_by_server) row(`~~${literal(t.name ?? 'No server')}`, m(t.tip_amount));
-  rows.push('---', '^CASH DRAWER');
+  rows.push('---');
+  heading('CASH DRAWER');
   row('Opening float', m(d.cash.opening_float));
   row('Cash sales', m(d.cash.sales));
   row('Cash tips', m(d.cash.tips));
@@ -69,7 +74,7 @@ export function zReport(restaurantName: string, timezone: string, d: DayClose, a
   row(`Cancelled checks (${d.cancellations.count})`, m(d.cancellations.amount));
   for (const c of d.cancellations.orders) row(`~~#${literal(c.order_number)} ${literal(c.approved_by_name ?? (c.approved_by ? '' : 'key'))}`, m(c.amount));
   // the column fits the longest amount; the label takes the rest of the line
-  const out = [`^^${literal(restaurantName)}`, '^^Z REPORT', '{width:auto}', `|Business day | ${d.date}`, `|Printed | ${localTime(atMs, timezone)}`, '---', moneyColumn(amounts), ...rows];
+  const out = [`^^${literal(restaurantName)}`, '^^Z REPORT', '{width:auto}', `|Business day | ${d.date}`, `|Printed | ${localTime(atMs, timezone)}`, '---', ...rows.map((r) => (r === COLUMN ? moneyColumn(amounts) : r))];
   out.push('{width:*}', '', '=');
   return out.join('\n');
 }

@@ -4,6 +4,13 @@ import { ApiError } from '../../errors.ts';
 import { LOCKS, lockKey } from '../../db/row-locks.ts';
 
 /** What a slug may be: it is a path segment of every guest link (/r/<slug>/waitlist). */
+
+/**
+ * Former slugs a restaurant keeps (the newest): enough for a venue's real renames, not for
+ * holding dozens of addresses from everyone by renaming (issue 40). The oldest beyond this is
+ * freed. They do not expire by age: posters and QR sheets outlive any date we could pick.
+ */
+export const MAX_FORMER_SLUGS = 3;
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$/;
 
 export const formerSlugsOf = (row: { former_slugs?: string | null }): string[] => {
@@ -50,6 +57,6 @@ export async function changeSlug(trx: Executor, restaurantId: string, slug: stri
   if (holder && holder.id !== restaurantId) {
     throw new ApiError('resource_conflict', `The address '${slug}' is already used by another restaurant here; choose another.`, 'slug');
   }
-  const former = [...formerSlugsOf(row).filter((s) => s !== slug && s !== row.slug), row.slug];
+  const former = [...formerSlugsOf(row).filter((s) => s !== slug && s !== row.slug), row.slug].slice(-MAX_FORMER_SLUGS);
   await updateRecord(trx, 'restaurants', { id: restaurantId }, { slug, former_slugs: JSON.stringify(former), updated: Math.floor(nowMs / 1000) });
 }

@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { accessRoleOf } from '../../auth/roles.ts';
 import type { Executor } from '../../db/records.ts';
@@ -10,8 +9,10 @@ import { seconds } from '../time.ts';
 /**
  * Staff PINs: 4–6 digits for a quick sign-in on a shared tablet during service, and for a
  * manager approving a void or a discount on someone else's tablet. Stored hashed like a
- * password; the routes throttle failures like sign-ins (server/auth/sign-in-throttle.ts). A PIN
- * alone opens nothing: the tablet must be a trusted one (see deviceToken).
+ * password; the routes throttle failures like sign-ins (server/auth/sign-in-throttle.ts), per
+ * person too. A PIN alone opens nothing: the tablet must be a trusted service tablet
+ * (service-tablets.ts), and what it opens is service work only (auth/roles.ts scopesOfSession).
+ * A manager's PIN typed to approve a void opens no session at all.
  */
 export const PIN_PATTERN = /^\d{4,6}$/;
 
@@ -50,22 +51,3 @@ export async function managerByPin(db: Executor, restaurantId: string, pin: stri
 
 /** Whether this role may void and discount without a manager's approval. */
 export const approvesOwnActions = (role: string) => ['owner', 'manager'].includes(accessRoleOf(role) ?? '');
-
-/**
- * A trusted tablet carries a signed token (a cookie) a manager's session gave it: restaurant,
- * expiry and an HMAC with this node's secret, so nothing is stored per device and a copied
- * token ends with its expiry.
- */
-export function deviceToken(secret: string, restaurantId: string, expiresMs: number): string {
-  const body = `${restaurantId}.${expiresMs}`;
-  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
-}
-
-export function readDeviceToken(secret: string, token: string | undefined, nowMs: number): string | null {
-  if (!token || token.length > 200) return null;
-  const [restaurantId, expires, mac] = token.split('.');
-  if (!restaurantId || !expires || !mac) return null;
-  const want = deviceToken(secret, restaurantId, Number(expires)).split('.')[2];
-  if (want.length !== mac.length || !timingSafeEqual(Buffer.from(want), Buffer.from(mac))) return null;
-  return Number(expires) > nowMs ? restaurantId : null;
-}

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { hashApiKey, randomToken } from '../../auth/keys.ts';
-import { accessRoleOf, scopesOfRole, type AccessRole } from '../../auth/roles.ts';
+import { accessRoleOf, scopesOfSession, type AccessRole, type SessionVia } from '../../auth/roles.ts';
 import type { DB } from '../../db/schema.ts';
 import { newId } from '../../ids.ts';
 
@@ -25,11 +25,22 @@ export interface StaffSession {
   staff: { id: string; name: string; email: string | null; role: string; language: string | null };
   access: AccessRole;
   scopes: ReadonlySet<string>;
+  /** a PIN session does service work only, whatever the role */
+  via: SessionVia;
 }
 
 export async function createSession(
   db: Kysely<DB>,
-  input: { restaurantId: string; userId: string; ip: string | null; userAgent: string | null; nowMs: number; lifetime: SessionLifetime },
+  input: {
+    restaurantId: string;
+    userId: string;
+    ip: string | null;
+    userAgent: string | null;
+    nowMs: number;
+    lifetime: SessionLifetime;
+    /** a PIN sign-in names the service tablet it was made on */
+    pin?: { serviceTabletId: string };
+  },
 ) {
   const token = randomToken(43);
   const csrfToken = randomToken(32);
@@ -47,6 +58,8 @@ export async function createSession(
     expires_at: Math.min(now + input.lifetime.idleSeconds, now + input.lifetime.maxSeconds),
     max_expires_at: now + input.lifetime.maxSeconds,
     revoked_at: null,
+    via: input.pin ? ('pin' as const) : ('password' as const),
+    service_tablet_id: input.pin?.serviceTabletId ?? null,
   };
   await db.insertInto('staff_sessions').values(row).execute();
   return { token, csrfToken, id: row.id, expiresAt: row.expires_at };
@@ -61,7 +74,7 @@ export async function resolveSession(db: Kysely<DB>, token: string, nowMs: numbe
   const row = await db
     .selectFrom('staff_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.restaurant_id', 's.csrf_token', 's.expires_at', 's.max_expires_at', 's.last_seen_at', 's.revoked_at'])
+    .select(['s.id', 's.restaurant_id', 's.csrf_token', 's.expires_at', 's.max_expires_at', 's.last_seen_at', 's.revoked_at', 's.via'])
     .select(['u.id as user_id', 'u.name', 'u.email', 'u.role', 'u.language', 'u.is_active', 'u.restaurant_id as user_restaurant'])
     .where('s.token_hash', '=', hashApiKey(token))
     .executeTakeFirst();
@@ -81,7 +94,8 @@ export async function resolveSession(db: Kysely<DB>, token: string, nowMs: numbe
     expiresAt,
     staff: { id: row.user_id, name: row.name, email: row.email, role: row.role, language: row.language },
     access,
-    scopes: new Set(scopesOfRole(row.role)),
+    scopes: new Set(scopesOfSession(row.role, row.via)),
+    via: row.via,
   };
 }
 
@@ -116,11 +130,17 @@ export async function revokeUserSessions(db: Kysely<DB>, userId: string, nowMs: 
   return Number(r.numUpdatedRows);
 }
 
+/** Ends the sessions opened by PIN on a service tablet that was just revoked; how many. */
+export async function revokeTabletSessions(db: Kysely<DB>, tabletId: string, nowMs: number): Promise<number> {
+  const r = await db.updateTable('staff_sessions').set({ revoked_at: Math.floor(nowMs / 1000) }).where('service_tablet_id', '=', tabletId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 export async function listSessions(db: Kysely<DB>, restaurantId: string, nowMs: number) {
   return db
     .selectFrom('staff_sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 'u.name', 'u.email', 'u.role', 's.ip', 's.user_agent', 's.created', 's.last_seen_at', 's.expires_at'])
+    .select(['s.id', 's.user_id', 'u.name', 'u.email', 'u.role', 's.ip', 's.user_agent', 's.created', 's.last_seen_at', 's.expires_at', 's.via'])
     .where('s.restaurant_id', '=', restaurantId)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', Math.floor(nowMs / 1000))

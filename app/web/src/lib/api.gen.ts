@@ -73,6 +73,8 @@ export type components = {
             created: number;
             date: string;
             id: string;
+            /** @enum {string} */
+            kind: "count" | "opening_float" | "paid_in" | "paid_out";
             livemode: boolean;
             note: string | null;
             /** @constant */
@@ -129,11 +131,30 @@ export type components = {
                 refunded_amount: number;
                 tip_amount: number;
             }[];
+            cancellations: {
+                amount: number;
+                count: number;
+                orders: {
+                    amount: number;
+                    amount_paid: number;
+                    approved_by: string | null;
+                    approved_by_name: string | null;
+                    id: string;
+                    order_number: string;
+                    reason: string | null;
+                    table: string | null;
+                }[];
+            };
             cash: {
                 counted: number | null;
                 counted_at: number | null;
                 expected: number;
+                opening_float: number;
                 over_short: number | null;
+                paid_in: number;
+                paid_out: number;
+                sales: number;
+                tips: number;
             };
             comps: {
                 amount: number;
@@ -155,24 +176,44 @@ export type components = {
                     amount_due: number;
                     id: string;
                     order_number: string;
+                    status: string;
                     table: string | null;
                     total: number;
                 }[];
             };
+            payments: {
+                count: number;
+                net: number;
+                refunded: number;
+                taken: number;
+            };
+            prices_include_tax: boolean;
             refunds: {
                 amount: number;
                 count: number;
+                returns: {
+                    amount: number;
+                    count: number;
+                };
             };
             sales: {
                 by_tax_rate: {
+                    base: number;
+                    net_excl_tax: number;
                     rate: number;
-                    sales: number;
-                    tax_amount: number;
+                    tax: number;
                 }[];
-                discount_amount: number;
+                comps: number;
+                delivery_fees: number;
+                discounts: number;
+                gross: number;
+                net: number;
+                net_after_returns: number;
+                net_excl_tax: number;
+                order_tips: number;
                 orders: number;
-                subtotal: number;
-                tax_amount: number;
+                refunds: number;
+                tax: number;
                 total: number;
             };
             tips_by_server: {
@@ -181,7 +222,6 @@ export type components = {
                 server: string | null;
                 tip_amount: number;
             }[];
-            total_amount: number;
             total_tips: number;
             voids: {
                 amount: number;
@@ -265,7 +305,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "currency_locked" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 message: string;
                 /** @description the parameter at fault, when one is */
                 param: string | null;
@@ -534,6 +574,8 @@ export type components = {
         Order: {
             amount_due: number;
             amount_paid: number;
+            amount_returned: number;
+            cancel_approved_by: string | null;
             cancel_reason: string | null;
             cancelled_at: number | null;
             completed_at: number | null;
@@ -563,6 +605,7 @@ export type components = {
             payment_status: "unpaid" | "partially_paid" | "paid";
             placed_at: number | null;
             prices_include_tax: boolean;
+            seats: components["schemas"]["SeatTotal"][];
             server: (string | components["schemas"]["OrderServer"]) | null;
             source: string;
             /** @enum {string} */
@@ -578,6 +621,8 @@ export type components = {
             virtual_table_label: string | null;
         };
         OrderItem: {
+            check_discount_amount: number;
+            comped: boolean;
             course: number | null;
             discount_amount: number;
             discount_reason: string | null;
@@ -587,6 +632,7 @@ export type components = {
             menu_item: string | components["schemas"]["MenuItem"];
             modifiers: components["schemas"]["LineModifier"][];
             name: string;
+            net_amount: number;
             notes: string | null;
             /** @constant */
             object: "order_item";
@@ -598,6 +644,7 @@ export type components = {
             station: string;
             /** @enum {string} */
             status: "pending" | "preparing" | "ready" | "served";
+            tax_amount: number;
             unit_price: number;
             void_reason: string | null;
             voided_at: number | null;
@@ -639,6 +686,7 @@ export type components = {
             business_date: string;
             change_amount: number | null;
             created: number;
+            currency: string;
             id: string;
             items: string[] | null;
             livemode: boolean;
@@ -655,6 +703,7 @@ export type components = {
             status: "succeeded" | "partially_refunded" | "refunded";
             tendered_amount: number | null;
             tip_amount: number;
+            tip_approved_by: string | null;
         };
         PaymentsReport: {
             by_method: {
@@ -715,6 +764,8 @@ export type components = {
         };
         PinDevice: {
             expires: number;
+            /** @description the service tablet, listed in Settings → Screens */
+            id: string;
             /** @constant */
             object: "pin_device";
             restaurant: string;
@@ -974,7 +1025,9 @@ export type components = {
         Refund: {
             amount: number;
             created: number;
+            currency: string;
             id: string;
+            is_return: boolean;
             /** @constant */
             object: "refund";
             order: string;
@@ -1102,6 +1155,26 @@ export type components = {
                 number: number;
             }[];
         };
+        SeatTotal: {
+            lines: number;
+            net_amount: number;
+            seat: number | null;
+            tax_amount: number;
+        };
+        ServiceTablet: {
+            created: number;
+            expires_at: number;
+            id: string;
+            ip: string | null;
+            last_used_at: number | null;
+            name: string;
+            /** @constant */
+            object: "service_tablet";
+            revoked_at: number | null;
+            /** @description the manager or owner whose session trusted it */
+            trusted_by: string;
+            user_agent: string | null;
+        };
         Session: {
             csrf_token: string;
             expires_at: number;
@@ -1128,6 +1201,11 @@ export type components = {
                 name: string;
                 role: string;
             };
+            /**
+             * @description pin: opened with a staff PIN on a service tablet, service work only whatever the role
+             * @enum {string}
+             */
+            via: "password" | "pin";
         };
         Settings: {
             auto_confirm_max_party_size: number;
@@ -1136,6 +1214,7 @@ export type components = {
             default_tax_rate: number;
             /** @enum {string} */
             language: "en" | "de" | "fr" | "es" | "it";
+            max_tip_percent: number;
             name: string;
             /** @constant */
             object: "settings";
@@ -1198,6 +1277,8 @@ export type components = {
             role: string;
             staff_user: string;
             user_agent: string | null;
+            /** @enum {string} */
+            via: "password" | "pin";
         };
         StaffUser: {
             created: number;

@@ -9,9 +9,10 @@ import { Button, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } fro
 type DayClose = components['schemas']['DayClose'];
 
 /**
- * Close the day: warns about checks still open, shows the day's payments (refunds netted),
- * tips by server, sales and tax by rate, and the cash drawer against its count; records the
- * count and prints the Z report on the receipt printer.
+ * Close the day: warns about checks still owing, shows the day's payments (refunds netted),
+ * tips by server, the sales in the order they tie out (gross − discounts − comps = net, tax by
+ * rate on its base, returns), cancelled checks with who approved, and the cash drawer against
+ * its count; records the count and prints the Z report. Every figure is the API's.
  */
 export function DayClosePage() {
   const [date, setDate] = useState(todayAtRestaurant());
@@ -87,7 +88,7 @@ export function DayClosePage() {
                   <tr class="total">
                     <td colSpan={3}>{t('close.total')}</td>
                     <td class="num">{money(d.total_tips, cur)}</td>
-                    <td class="num" data-testid="close-total">{money(d.total_amount, cur)}</td>
+                    <td class="num" data-testid="close-total">{money(d.payments.net, cur)}</td>
                   </tr>
                 </tfoot>
               </table>
@@ -102,28 +103,60 @@ export function DayClosePage() {
             </section>
             <section class="card">
               <h2>{t('close.sales')}</h2>
-              <dl class="facts">
+              {/* in the order the close ties out: gross − discounts − comps = net; its tax by rate; returns */}
+              <dl class="facts tie-out" data-testid="close-sales">
                 <dt>{t('close.orders')}</dt>
                 <dd>{d.sales.orders}</dd>
-                <dt>{t('close.net')}</dt>
-                <dd>{money(d.sales.subtotal, cur)}</dd>
+                <dt>{t('close.gross')}</dt>
+                <dd data-testid="sales-gross">{money(d.sales.gross, cur)}</dd>
+                <dt>{t('close.discountsN', { n: d.discounts.count })}</dt>
+                <dd data-testid="sales-discounts">{money(-d.sales.discounts, cur)}</dd>
+                <dt>{t('close.compsN', { n: d.comps.count })}</dt>
+                <dd data-testid="sales-comps">{money(-d.sales.comps, cur)}</dd>
+                <dt class="total">{t(d.prices_include_tax ? 'close.netInclTax' : 'close.net')}</dt>
+                <dd class="total" data-testid="sales-net">{money(d.sales.net, cur)}</dd>
                 {d.sales.by_tax_rate.map((r) => (
                   <Fragment key={r.rate}>
-                    <dt>{t('close.taxAt', { rate: +(r.rate * 100).toFixed(2) })}</dt>
-                    <dd>{money(r.tax_amount, cur)}</dd>
+                    <dt>{t('close.taxOn', { rate: +(r.rate * 100).toFixed(2), base: money(r.base, cur) })}</dt>
+                    <dd>{money(r.tax, cur)}</dd>
                   </Fragment>
                 ))}
-                <dt>{t('close.discounts')}</dt>
-                <dd>{money(d.discounts.amount ? -d.discounts.amount : 0, cur)}</dd>
-                <dt>{t('close.comps')}</dt>
-                <dd>{money(d.comps.amount ? -d.comps.amount : 0, cur)}</dd>
-                <dt>{t('close.voids')}</dt>
-                <dd>{d.voids.count}</dd>
-                <dt>{t('close.gross')}</dt>
-                <dd>{money(d.sales.total, cur)}</dd>
+                <dt>{t('close.netExclTax')}</dt>
+                <dd data-testid="sales-net-excl-tax">{money(d.sales.net_excl_tax, cur)}</dd>
+                <dt>{t('close.billed')}</dt>
+                <dd data-testid="sales-total">{money(d.sales.total, cur)}</dd>
+                <dt>{t('close.returns')}</dt>
+                <dd data-testid="sales-returns">{money(-d.sales.refunds, cur)}</dd>
+                <dt class="total">{t('close.netAfterReturns')}</dt>
+                <dd class="total" data-testid="sales-net-after-returns">{money(d.sales.net_after_returns, cur)}</dd>
+                <dt>{t('close.voidsAmount', { n: d.voids.count })}</dt>
+                <dd data-testid="sales-voids">{money(d.voids.amount, cur)}</dd>
               </dl>
+              <h2>{t('close.cancellations')}</h2>
+              {d.cancellations.count ? (
+                <ul class="plain-list" data-testid="cancellations">
+                  {d.cancellations.orders.map((o) => (
+                    <li key={o.id}>
+                      <a href={`/app/orders/${o.id}`}>#{o.order_number}</a> · {money(o.amount, cur)} · {o.reason ?? ''} ·{' '}
+                      {t('close.approvedBy', { name: o.approved_by_name ?? (o.approved_by ? o.approved_by : t('close.byKey')) })}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p class="muted">{t('close.noCancellations')}</p>
+              )}
               <h2>{t('close.cash')}</h2>
               <dl class="facts">
+                <dt>{t('close.openingFloat')}</dt>
+                <dd>{money(d.cash.opening_float, cur)}</dd>
+                <dt>{t('close.cashSales')}</dt>
+                <dd>{money(d.cash.sales, cur)}</dd>
+                <dt>{t('close.cashTips')}</dt>
+                <dd>{money(d.cash.tips, cur)}</dd>
+                <dt>{t('close.paidIn')}</dt>
+                <dd>{money(d.cash.paid_in, cur)}</dd>
+                <dt>{t('close.paidOut')}</dt>
+                <dd>{money(-d.cash.paid_out, cur)}</dd>
                 <dt>{t('close.expected')}</dt>
                 <dd data-testid="cash-expected">{money(d.cash.expected, cur)}</dd>
                 <dt>{t('close.counted')}</dt>

@@ -162,7 +162,8 @@ export function ServicePage() {
     await post('/v1/auth/logout');
     await loadSession();
   };
-  const manager = session.value?.role === 'manager' || session.value?.role === 'owner';
+  // trusting a tablet takes a manager's or owner's password sign-in (a PIN session does service work only)
+  const manager = session.value?.scopes.includes('settings:write') ?? false;
   return (
     <div class="service">
       <div class="service-bar">

@@ -15,6 +15,14 @@ interface Device {
   last_used_at: number | null;
   revoked_at: number | null;
 }
+interface ServiceTablet {
+  id: string;
+  name: string;
+  created: number;
+  last_used_at: number | null;
+  expires_at: number;
+  revoked_at: number | null;
+}
 interface PairingCode {
   code: string;
   name: string;
@@ -32,6 +40,7 @@ type StationAges = Station & { warn_after_minutes: number | null; late_after_min
 export function ScreensSettings() {
   const [devices, , reload] = useLoad(() => get<{ data: Device[] }>('/v1/devices').then((r) => r.data));
   const [stations, , reloadStations] = useLoad(() => getAll<StationAges>('/v1/stations'));
+  const [tablets, , reloadTablets] = useLoad(() => get<{ data: ServiceTablet[] }>('/v1/devices/service_tablets').then((r) => r.data));
   const [name, setName] = useState('');
   const [station, setStation] = useState('');
   const [made, setMade] = useState<PairingCode | null>(null);
@@ -103,6 +112,31 @@ export function ScreensSettings() {
         </ul>
       ) : (
         <p class="muted">{t('devices.none')}</p>
+      )}
+      <h3>{t('devices.tablets')}</h3>
+      <p class="hint">{t('devices.tabletsIntro')}</p>
+      {tablets?.length ? (
+        <ul class="plain-list" aria-label={t('devices.tablets')}>
+          {tablets.map((d) => {
+            const expired = !d.revoked_at && d.expires_at * 1000 <= Date.now();
+            return (
+              <li key={d.id} class="device-row">
+                <span>
+                  <strong>{d.name}</strong> · {t('devices.trustedSince', { when: when(d.created) })}
+                  {d.revoked_at ? ` · ${t('devices.revoked')}` : expired ? ` · ${t('devices.expired')}` : d.last_used_at ? ` · ${t('devices.lastUsed', { when: when(d.last_used_at) })}` : ''}
+                </span>
+                {!d.revoked_at && !expired ? (
+                  <Button variant="danger" disabled={busy} onClick={() => act(async () => (await del(`/v1/devices/service_tablets/${d.id}`), await reloadTablets()))}>
+                    {t('devices.revoke')}
+                    <span class="sr-only"> {d.name}</span>
+                  </Button>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <p class="muted">{t('devices.tabletsNone')}</p>
       )}
       <h3>{t('devices.ages')}</h3>
       <form
