@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
 import { pageHtml } from '../../app/desktop/status-page.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers, until } from './fake-electron.ts';
+import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { until as waitFor } from '../helpers/until.ts';
+
+const until = (cond: () => boolean) => waitFor('the condition', cond, { every: 0 });
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
