@@ -83,6 +83,7 @@ export function adaptElectron(electron: ElectronModule, updater: UpdaterLike | n
         isMinimized: () => w.isMinimized(),
         restore: () => w.restore(),
         isDestroyed: () => w.isDestroyed(),
+        close: () => w.close(),
         on: (event: 'closed', listener: () => void) => w.on(event, listener),
       };
     },

@@ -10,7 +10,9 @@ import electron from 'electron';
 import { adaptElectron, utilityChild, type ElectronModule } from './electron-adapter.ts';
 import type { UpdaterLike } from './host.ts';
 import { runDesktop } from './main.ts';
-import { COMANDA_BUNDLE, serverArgs, spawnServerProcess } from './server-process.ts';
+import { execFile } from 'node:child_process';
+import { firewallFixCommand } from './firewall.ts';
+import { collect, COMANDA_BUNDLE, serverArgs, spawnCommandProcess, spawnServerProcess } from './server-process.ts';
 
 // the checkout, or the packaged app (app.asar): the bundle sits two folders below it
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -32,10 +34,34 @@ await runDesktop(adaptElectron(e, updater), {
   // no ELECTRON_RUN_AS_NODE, whose fuse is off), with the better-sqlite3 rebuilt for
   // Electron at packaging. From a checkout (`npm run desktop`): a child of the system's Node,
   // which the checkout's better-sqlite3 was built for.
-  spawnServer: () =>
-    e.app.isPackaged
-      ? utilityChild(e.utilityProcess.fork(COMANDA_BUNDLE, serverArgs({ dataDir }), { stdio: 'pipe', serviceName: 'comanda hub', env: process.env }))
-      : spawnServerProcess({ dataDir, execPath: process.env.COMANDA_NODE ?? 'node' }),
+  spawnServer: ({ port }) => {
+    // the port the owner moved the hub to from the status window
+    const args = port ? ['--port', String(port)] : [];
+    return e.app.isPackaged
+      ? utilityChild(e.utilityProcess.fork(COMANDA_BUNDLE, serverArgs({ dataDir, args }), { stdio: 'pipe', serviceName: 'comanda hub', env: process.env }))
+      : spawnServerProcess({ dataDir, args, execPath: process.env.COMANDA_NODE ?? 'node' });
+  },
+  runHubCommand: (args) =>
+    collect(
+      e.app.isPackaged
+        ? utilityChild(e.utilityProcess.fork(COMANDA_BUNDLE, args, { stdio: 'pipe', serviceName: 'comanda command', env: process.env }))
+        : spawnCommandProcess(args, process.env.COMANDA_NODE ?? 'node'),
+    ),
+  // Windows only: the program rule, made by one elevated PowerShell (one UAC prompt)
+  fixFirewall:
+    process.platform === 'win32'
+      ? ({ includePublic, port }) =>
+          new Promise((resolve) => {
+            const c = firewallFixCommand({ exe: process.execPath, port, includePublic });
+            execFile(c.file, c.args, { windowsHide: true, timeout: 120_000 }, (err) =>
+              resolve(
+                err
+                  ? 'The firewall was not changed (the administrator prompt was refused or failed). An administrator can allow comanda in Windows Security → Firewall.'
+                  : `comanda is now allowed through the firewall on ${includePublic ? 'private and public' : 'private'} networks. Checking again…`,
+              ),
+            );
+          })
+      : undefined,
   hidden: process.argv.includes('--hidden'),
   trayIconPath: path.join(icons, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),
   windowIconPath: path.join(icons, 'icon.png'),

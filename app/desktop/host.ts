@@ -53,6 +53,7 @@ export interface WindowLike {
   isMinimized(): boolean;
   restore(): void;
   isDestroyed(): boolean;
+  close(): void;
   on(event: 'closed', listener: () => void): void;
 }
 

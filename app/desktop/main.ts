@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { connectTabletPage } from './connect-tablet.ts';
+import { nextFreePort } from './free-port.ts';
+import { ACTION_SCHEME, problemTitle, statusPage, type HubProblem } from './status-page.ts';
 import type { ChildLike, DesktopHost, IpcSender, TrayLike, WindowLike } from './host.ts';
 import { applyLoginItem, readPrefs, writePrefs, type DesktopPrefs, type LinuxAutostart } from './preferences.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { guardWebContents, isHubUrl, secureWebPreferences } from './security.ts';
-import { realTimers, ServerSupervisor, type Timers } from './supervisor.ts';
+import { realTimers, ServerSupervisor, type CrashRecord, type ServerReady, type Timers } from './supervisor.ts';
 import { trayMenu, trayTooltip, type TrayState } from './tray-menu.ts';
 import { UpdatePolicy } from './update-policy.ts';
 import type { ServiceHours } from './update-timing.ts';
@@ -13,8 +15,16 @@ import type { ServiceHours } from './update-timing.ts';
 export const DASHBOARD_PATH = '/app/';
 
 export interface DesktopOptions {
-  /** starts `comanda serve` (server-process.ts; tests pass their own) */
-  spawnServer(): ChildLike;
+  /** starts `comanda serve` (server-process.ts; tests pass their own); port: the owner's choice, null for the hub's own */
+  spawnServer(settings: { port: number | null }): ChildLike;
+  /** runs another `comanda` command to its end (the status window's restore) */
+  runHubCommand?(args: string[]): Promise<{ code: number | null; output: string }>;
+  /** Windows: adds the program's firewall rule (elevated once); resolves with what happened */
+  fixFirewall?(o: { includePublic: boolean; port: number }): Promise<string>;
+  /** a free port to offer when the hub's is taken */
+  findFreePort?(taken: number): Promise<number | null>;
+  /** ends another process (the other hub holding the data folder) */
+  killProcess?(pid: number): void;
   /** started at login: stay in the tray, no window */
   hidden: boolean;
   trayIconPath: string;
@@ -37,6 +47,9 @@ export interface DesktopController {
   updates: UpdatePolicy | null;
   hours: ServiceHours | null;
   window(): WindowLike | null;
+  /** the status window (what is wrong and its fix), when open */
+  statusWindow(): WindowLike | null;
+  problem(): HubProblem | null;
   openDashboard(url?: string): Promise<void>;
   connectTablet(): Promise<void>;
   /** a clean exit: the server finishes its requests and closes its database first */
@@ -72,10 +85,11 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   const crashLog = new RotatingLog(path.join(logsDir, 'crashes.log'), 1024 * 1024, 2);
   let hours: ServiceHours | null = null;
   let restaurantName: string | null = null;
-  const state: TrayState = { server: 'stopped', tabletUrl: null, openAtLogin: prefs.openAtLogin, health: null, updateReady: null };
+  const dataDir = path.join(userData, 'data');
+  const state: TrayState = { server: 'stopped', tabletUrl: null, openAtLogin: prefs.openAtLogin, health: null, updateReady: null, problem: null, setupCode: null };
 
   const supervisor = new ServerSupervisor({
-    spawn: opts.spawnServer,
+    spawn: () => opts.spawnServer({ port: prefs.port }),
     timers,
     onCrash: (record) => {
       crashLog.write(`${JSON.stringify(record)}\n`);
@@ -87,17 +101,22 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       hours = m.hours;
       restaurantName = m.restaurant?.name ?? null;
       if (m.health?.public_url) state.tabletUrl = m.health.public_url;
+      if (m.setup_needed === false) state.setupCode = null;
+      reachabilityReported(m.health?.reachability ?? null);
       render();
     },
   });
 
   let win: WindowLike | null = null;
   let connectWin: WindowLike | null = null;
-  const localUrl = () => (supervisor.ready ? `http://127.0.0.1:${supervisor.ready.port}` : null);
+  let statusWin: WindowLike | null = null;
+  // While the hub restarts its pages are still its pages: a click in the window stays in the
+  // app (openDashboard waits for the hub) instead of going to the system browser.
+  let lastReady: ServerReady | null = null;
   const isHub = (url: string) => {
-    const r = supervisor.ready;
+    const r = supervisor.ready ?? lastReady;
     if (!r) return false;
-    return [localUrl()!, ...r.urls, r.public_url].some((origin) => isHubUrl(url, origin));
+    return [`http://127.0.0.1:${r.port}`, ...r.urls, r.public_url].some((origin) => isHubUrl(url, origin));
   };
 
   const tray = host.createTray(opts.trayIconPath);
@@ -112,19 +131,183 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       render();
     },
     openLogs: () => void shell.openPath(logsDir),
+    showProblem: () => void showStatus(true).catch(() => {}),
     quit: () => void controller!.quit(),
   };
   function render() {
+    state.problem = problem ? problemTitle(problem) : null;
     tray.setToolTip(trayTooltip(state));
     tray.setContextMenu(trayMenu(state, actions));
   }
+
+  // --- what is wrong, and its fix (status-page.ts) ---
+  let problem: HubProblem | null = null;
+  let updates: UpdatePolicy | null = null;
+  /** the status window opened by itself for this run of failed starts */
+  let shownForStreak = false;
+  const newProblem = (reason: HubProblem['reason'], failure: HubProblem['failure'], lastOutput: string[] = []): HubProblem => ({
+    reason,
+    failure,
+    lastOutput,
+    suggestedPort: null,
+    firewall: null,
+    note: null,
+    retryAt: supervisor.nextStartAt,
+  });
+  async function startFailed(record: CrashRecord | null) {
+    const failure = supervisor.failure ?? record?.failure ?? null;
+    const note = problem && problem.reason !== 'firewall' ? problem.note : null;
+    problem = newProblem(failure?.reason ?? 'unknown', failure, record?.lastOutput ?? problem?.lastOutput ?? []);
+    problem.note = note;
+    if (problem.reason === 'port_taken' && failure?.port) problem.suggestedPort = await (opts.findFreePort ?? nextFreePort)(failure.port);
+    render();
+    // the second failed start in a row: no longer a blip, the owner has to know (and see the fix)
+    const open = supervisor.failedStarts >= 2 && !shownForStreak;
+    if (open) shownForStreak = true;
+    await showStatus(open);
+  }
+  /** Shows the problem in the status window: opens it when asked, else only refreshes an open one. */
+  async function showStatus(open: boolean) {
+    if (!problem) return;
+    const alive = statusWin && !statusWin.isDestroyed();
+    if (!alive && !open) return;
+    if (!alive) {
+      statusWin = makeWindow('comanda — hub status', 680, 520);
+      statusWin.webContents.on('will-navigate', (event, url) => {
+        if (!url.startsWith(ACTION_SCHEME)) return;
+        event.preventDefault();
+        void runAction(new URL(url)).catch((err) => log('status window action failed', { url, error: err.message }));
+      });
+      statusWin.on('closed', () => (statusWin = null));
+    }
+    problem.retryAt = supervisor.state === 'waiting_to_restart' ? supervisor.nextStartAt : null;
+    await statusWin!.loadURL(statusPage(problem));
+    if (open) {
+      statusWin!.show();
+      statusWin!.focus();
+    }
+  }
+  async function noteAndShow(note: string) {
+    if (problem) problem.note = note;
+    await showStatus(false);
+  }
+  async function runAction(url: URL) {
+    const action = url.pathname.replace(/^\/+/, '');
+    const f = problem?.failure ?? null;
+    log('status window action', { action });
+    switch (action) {
+      case 'retry':
+        supervisor.retryNow();
+        return;
+      case 'use-port': {
+        const port = Number(url.searchParams.get('port'));
+        if (!Number.isInteger(port) || port < 1 || port > 65535) return;
+        prefs.port = port;
+        writePrefs(userData, prefs);
+        await noteAndShow(`Starting on port ${port}…`);
+        supervisor.retryNow();
+        return;
+      }
+      case 'stop-other': {
+        // only the hub the failure named: the page cannot have any other process ended
+        const pid = Number(url.searchParams.get('pid'));
+        if (f?.reason !== 'data_locked' || f.holder?.pid !== pid) return;
+        (opts.killProcess ?? ((p) => process.kill(p, 'SIGTERM')))(pid);
+        await noteAndShow(`Asked the other hub (process ${pid}) to stop; trying again…`);
+        const gone = () => {
+          try {
+            process.kill(pid, 0);
+            return false;
+          } catch (err: any) {
+            return err.code !== 'EPERM';
+          }
+        };
+        const wait = (left: number) => {
+          if (gone() || left <= 0) return supervisor.retryNow();
+          timers.setTimeout(() => wait(left - 1), 250);
+        };
+        wait(60);
+        return;
+      }
+      case 'restore': {
+        if (f?.reason !== 'database_unreadable' || !f.backup || !opts.runHubCommand) return;
+        await noteAndShow('Restoring the backup…');
+        // --force: the damaged database cannot say what it held that the cloud lacks; it is kept aside
+        const r = await opts.runHubCommand(['restore', '--data-dir', dataDir, '--force', f.backup.file]);
+        if (r.code !== 0) {
+          await noteAndShow(`The restore failed: ${r.output.trim().split('\n').slice(-2).join(' ')}`);
+          return;
+        }
+        await noteAndShow('The backup is restored; starting the hub…');
+        supervisor.retryNow();
+        return;
+      }
+      case 'fix-firewall': {
+        if (!opts.fixFirewall) return;
+        const port = (supervisor.ready ?? lastReady)?.port;
+        if (!port) return;
+        const outcome = await opts.fixFirewall({ includePublic: url.searchParams.get('public') === '1', port });
+        await noteAndShow(outcome);
+        supervisor.child?.send?.({ type: 'recheck_reachability' });
+        return;
+      }
+      case 'recheck':
+        supervisor.child?.send?.({ type: 'recheck_reachability' });
+        return;
+      case 'open-data':
+        await shell.openPath(dataDir);
+        return;
+      case 'open-logs':
+        await shell.openPath(logsDir);
+        return;
+    }
+  }
+  /** the hub's own LAN address tested from itself: tablets blocked is a problem of its own */
+  let firewallShown = false;
+  function reachabilityReported(r: { url: string; reachable: boolean; network_profile: string | null; detail: string | null } | null) {
+    if (problem && problem.reason !== 'firewall') return;
+    if (!r || r.reachable) {
+      if (problem?.reason === 'firewall') {
+        problem = null;
+        if (statusWin && !statusWin.isDestroyed()) statusWin.close();
+      }
+      return;
+    }
+    problem = newProblem('firewall', null);
+    problem.firewall = { url: r.url, profile: r.network_profile, detail: r.detail, canFix: Boolean(opts.fixFirewall) };
+    // once a run by itself (not at a login start: the tray says it there)
+    const open = !firewallShown && !opts.hidden;
+    firewallShown = true;
+    void showStatus(open).catch(() => {});
+  }
+  supervisor.on('crash', (record: CrashRecord) => {
+    // a hub that keeps failing to start takes a waiting update at once (it may be the fix)
+    if (record.failedStart && supervisor.failedStarts >= 2 && updates?.downloaded) void updates.tick();
+    if (record.failedStart) void startFailed(record).catch((err) => log('status window failed', { error: err.message }));
+  });
+  // the reason may come just after the exit: the window then names it
+  supervisor.on('failure', () => {
+    if (supervisor.state !== 'running') void startFailed(null).catch(() => {});
+  });
   tray.on('click', actions.openDashboard);
   supervisor.on('state', (s) => {
     state.server = s;
     render();
   });
-  supervisor.on('ready', (r) => {
+  supervisor.on('ready', (r: ServerReady) => {
+    lastReady = r;
     state.tabletUrl = r.public_url ?? r.url;
+    state.setupCode = r.setup?.code ?? null;
+    const hadProblem = problem !== null;
+    if (hadProblem) {
+      problem = null;
+      shownForStreak = false;
+      // the window that said what was wrong now shows the hub
+      if (statusWin && !statusWin.isDestroyed()) {
+        statusWin.close();
+        void controller?.openDashboard().catch(() => {});
+      }
+    }
     render();
     // The first start (after the installer): the address and QR that bring tablets here,
     // once; later they are in the tray (Connect a tablet…).
@@ -160,14 +343,13 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   };
   host.handle('desktop:info', (sender) => {
     fromHub(sender);
-    return { version: app.getVersion(), tabletUrl: state.tabletUrl, server: state.server };
+    return { version: app.getVersion(), tabletUrl: state.tabletUrl, server: state.server, setupCode: state.setupCode, problem: state.problem };
   });
   host.handle('desktop:open-logs', (sender) => {
     fromHub(sender);
     return shell.openPath(logsDir);
   });
 
-  let updates: UpdatePolicy | null = null;
   let quitting: Promise<void> | null = null;
   const quit = () =>
     (quitting ??= (async () => {
@@ -204,6 +386,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       feedUrl: opts.feedUrl ?? null,
       isOnline: () => host.isOnline(),
       hours: () => hours,
+      hubBroken: () => supervisor.failedStarts >= 2,
       now: () => timers.now(),
       monotonic: () => timers.monotonic(),
       log,
@@ -218,6 +401,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     updater.on('update-downloaded', (info) => {
       state.updateReady = info.version;
       render();
+      if (supervisor.failedStarts >= 2) void updates!.tick();
     });
     const tick = () => {
       void updates!.tick().finally(() => {
@@ -237,6 +421,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       return hours;
     },
     window: () => win,
+    statusWindow: () => (statusWin && !statusWin.isDestroyed() ? statusWin : null),
+    problem: () => problem,
     async openDashboard(url?: string) {
       const ready = await supervisor.whenReady();
       const target = url ?? `http://127.0.0.1:${ready.port}${DASHBOARD_PATH}`;
@@ -251,9 +437,9 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     },
     async connectTablet() {
       const ready = await supervisor.whenReady();
-      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName);
+      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName, state.setupCode);
       if (!connectWin || connectWin.isDestroyed()) {
-        connectWin = makeWindow('Connect a tablet', 480, 640);
+        connectWin = makeWindow('Connect a tablet', 520, 720);
         connectWin.on('closed', () => (connectWin = null));
       }
       await connectWin.loadURL(page);

@@ -7,16 +7,19 @@ export interface DesktopPrefs {
   openAtLogin: boolean;
   /** the first start showed how tablets connect (address and QR) */
   tabletHelpShown: boolean;
+  /** the port the owner moved the hub to (the status window's fix for a taken port); null: the hub's own */
+  port: number | null;
 }
 
-const DEFAULTS: DesktopPrefs = { openAtLogin: true, tabletHelpShown: false };
+const DEFAULTS: DesktopPrefs = { openAtLogin: true, tabletHelpShown: false, port: null };
 export const PREFS_FILE = 'desktop.json';
 
 export function readPrefs(userData: string): DesktopPrefs {
   try {
     const raw = JSON.parse(fs.readFileSync(path.join(userData, PREFS_FILE), 'utf8'));
     const flag = (key: keyof DesktopPrefs) => (typeof raw[key] === 'boolean' ? raw[key] : DEFAULTS[key]);
-    return { openAtLogin: flag('openAtLogin'), tabletHelpShown: flag('tabletHelpShown') };
+    const port = Number.isInteger(raw.port) && raw.port > 0 && raw.port < 65536 ? (raw.port as number) : null;
+    return { openAtLogin: flag('openAtLogin') as boolean, tabletHelpShown: flag('tabletHelpShown') as boolean, port };
   } catch {
     return { ...DEFAULTS };
   }

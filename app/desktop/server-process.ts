@@ -42,3 +42,19 @@ export function spawnServerProcess(o: ServerProcessOptions): ChildLike {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
 }
+
+/** Runs a ChildLike to its end, collecting what it wrote (a `comanda restore` from the status window). */
+export function collect(child: ChildLike): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    let output = '';
+    child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+    child.on('error', (err) => resolve({ code: null, output: err.message }));
+  });
+}
+
+/** Any other `comanda` command as a Node child (the app run from a checkout). */
+export function spawnCommandProcess(args: string[], execPath?: string): ChildLike {
+  return fork(COMANDA_BIN, args, { execPath: execPath ?? process.execPath, execArgv: [], stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+}

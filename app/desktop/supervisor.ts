@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import readline from 'node:readline';
-import { DEFAULT_BACKOFF, restartDelay, type BackoffOptions } from './backoff.ts';
+import { DEFAULT_BACKOFF, restartDelay, START_BACKOFF, type BackoffOptions } from './backoff.ts';
 import type { ChildLike } from './host.ts';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'waiting_to_restart' | 'stopping';
@@ -13,6 +13,20 @@ export interface ServerReady {
   port: number;
   pid: number;
   first_run: unknown;
+  /** a fresh hub with no owner yet: the code that lets a second device finish setup */
+  setup?: { url: string; code: string } | null;
+}
+
+/** The hub's own account of why it could not start (server/operator/start-failure.ts). */
+export interface StartFailure {
+  type: 'start_failure';
+  reason: 'port_taken' | 'data_locked' | 'data_unreadable' | 'database_unreadable' | 'disk_full' | 'unknown';
+  message: string;
+  data_dir: string;
+  port: number | null;
+  holder: { pid: number; name: string | null } | null;
+  backup: { file: string; at: number } | null;
+  free_bytes: number | null;
 }
 
 export interface CrashRecord {
@@ -24,6 +38,10 @@ export interface CrashRecord {
   restartInMs: number;
   /** the last lines the server wrote to stderr */
   lastOutput: string[];
+  /** it ended before it was ready: a start that failed */
+  failedStart: boolean;
+  /** why, when the hub said so before it exited */
+  failure: StartFailure | null;
 }
 
 /**
@@ -56,6 +74,11 @@ export interface SupervisorOptions {
   /** anything the server sends over IPC (status reports) */
   onMessage?(message: unknown): void;
   backoff?: BackoffOptions;
+  /**
+   * after a start that failed (it never got ready): such a cause (a port taken, a full disk)
+   * rarely goes away in a second, so retries slow down to minutes instead of spinning
+   */
+  startBackoff?: BackoffOptions;
   /** how long a graceful stop may take before the process is killed */
   stopTimeoutMs?: number;
   timers?: Timers;
@@ -68,7 +91,8 @@ export interface SupervisorOptions {
  * finish in-flight requests and close the database (an IPC message, or SIGTERM), and
  * kills it only if it does not end in time.
  *
- * Events: 'state' (ServerState), 'ready' (ServerReady), 'crash' (CrashRecord).
+ * Events: 'state' (ServerState), 'ready' (ServerReady), 'crash' (CrashRecord), 'failure'
+ * (StartFailure: the hub said why its start failed).
  */
 export class ServerSupervisor extends EventEmitter {
   state: ServerState = 'stopped';
@@ -77,6 +101,13 @@ export class ServerSupervisor extends EventEmitter {
   crashes = 0;
   restarts = 0;
   private consecutive = 0;
+  /** starts in a row that ended before the server was ready */
+  failedStarts = 0;
+  /** why the last start failed, as the server told us (null when it did not say) */
+  failure: StartFailure | null = null;
+  private lastExited: ChildLike | null = null;
+  /** when the next start is due (ms on the timers' clock), while waiting to restart */
+  nextStartAt: number | null = null;
   private startedAt = 0;
   private timer: unknown = null;
   private tail: string[] = [];
@@ -84,7 +115,7 @@ export class ServerSupervisor extends EventEmitter {
 
   constructor(opts: SupervisorOptions) {
     super();
-    this.opts = { backoff: DEFAULT_BACKOFF, stopTimeoutMs: 15_000, timers: realTimers, ...opts };
+    this.opts = { backoff: DEFAULT_BACKOFF, startBackoff: START_BACKOFF, stopTimeoutMs: 15_000, timers: realTimers, ...opts };
   }
 
   /** Starts the server; resolves with where it listens once it says so. */
@@ -116,9 +147,19 @@ export class ServerSupervisor extends EventEmitter {
     this.emit('state', s);
   }
 
+  /** Starts again at once when it waits to restart (the status window's "Try again"). */
+  retryNow(): void {
+    if (this.state !== 'waiting_to_restart') return;
+    if (this.timer !== null) this.opts.timers.clearTimeout(this.timer);
+    this.restarts++;
+    this.launch();
+  }
+
   private launch(): void {
     this.timer = null;
+    this.nextStartAt = null;
     this.ready = null;
+    this.failure = null;
     this.tail = [];
     this.setState('starting');
     this.startedAt = this.opts.timers.monotonic();
@@ -132,6 +173,8 @@ export class ServerSupervisor extends EventEmitter {
           const info = JSON.parse(line) as ServerReady;
           if (typeof info?.url !== 'string') return;
           this.ready = info;
+          this.failedStarts = 0;
+          this.failure = null;
           if (this.state === 'starting') this.setState('running');
           this.emit('ready', info);
         } catch {
@@ -144,7 +187,14 @@ export class ServerSupervisor extends EventEmitter {
       this.tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       if (this.tail.length > 20) this.tail.splice(0, this.tail.length - 20);
     });
-    child.on('message', (m) => this.opts.onMessage?.(m));
+    child.on('message', (m: any) => {
+      // a failing start's reason may arrive just after its exit: it still belongs to that start
+      if (m?.type === 'start_failure' && (this.child === child || this.lastExited === child)) {
+        this.failure = m as StartFailure;
+        this.emit('failure', this.failure);
+      }
+      this.opts.onMessage?.(m);
+    });
     child.on('exit', (code, signal) => this.exited(child, code, signal));
     child.on('error', (err) => {
       this.tail.push(`could not start: ${err.message}`);
@@ -154,7 +204,9 @@ export class ServerSupervisor extends EventEmitter {
 
   private exited(child: ChildLike, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
+    const failedStart = this.ready === null;
     this.child = null;
+    this.lastExited = child;
     this.ready = null;
     if (this.state === 'stopping' || this.state === 'stopped') {
       this.setState('stopped');
@@ -164,7 +216,10 @@ export class ServerSupervisor extends EventEmitter {
     const now = this.opts.timers.now();
     const ranForMs = Math.round(this.opts.timers.monotonic() - this.startedAt);
     this.consecutive = ranForMs >= this.opts.backoff.resetAfterMs ? 1 : this.consecutive + 1;
-    const delay = restartDelay(this.consecutive, this.opts.backoff);
+    if (failedStart) this.failedStarts++;
+    const delay = failedStart
+      ? Math.max(restartDelay(this.consecutive, this.opts.backoff), restartDelay(this.failedStarts, this.opts.startBackoff))
+      : restartDelay(this.consecutive, this.opts.backoff);
     this.crashes++;
     const record: CrashRecord = {
       at: new Date(now).toISOString(),
@@ -174,9 +229,12 @@ export class ServerSupervisor extends EventEmitter {
       ranForMs,
       restartInMs: delay,
       lastOutput: [...this.tail],
+      failedStart,
+      failure: this.failure,
     };
     this.opts.onCrash?.(record);
     this.emit('crash', record);
+    this.nextStartAt = now + delay;
     this.setState('waiting_to_restart');
     this.timer = this.opts.timers.setTimeout(() => {
       if (this.state !== 'waiting_to_restart') return;

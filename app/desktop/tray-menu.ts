@@ -13,6 +13,10 @@ export interface TrayState {
     backups: { warning: string | null; last_success_at: number | null } | null;
   } | null;
   updateReady: string | null;
+  /** what stops the hub, in words (status-page.ts's problemTitle); null when nothing */
+  problem: string | null;
+  /** a fresh hub's setup code (for finishing setup from another device) */
+  setupCode: string | null;
 }
 
 export interface TrayActions {
@@ -20,6 +24,7 @@ export interface TrayActions {
   connectTablet(): void;
   toggleOpenAtLogin(): void;
   openLogs(): void;
+  showProblem(): void;
   quit(): void;
 }
 
@@ -59,7 +64,10 @@ export function trayMenu(state: TrayState, actions: TrayActions): MenuItemModel[
     { id: 'open', label: 'Open dashboard', enabled: up, click: actions.openDashboard },
     { id: 'connect', label: 'Connect a tablet…', enabled: up && state.tabletUrl !== null, click: actions.connectTablet },
     { id: 'sep1', type: 'separator' },
-    { id: 'server', label: `Hub: ${SERVER_LABEL[state.server]}`, enabled: false },
+    // a known cause is said in words, not as a state flipping between starting and restarting
+    { id: 'server', label: state.problem && state.server !== 'running' ? `Hub not running: ${state.problem}` : `Hub: ${SERVER_LABEL[state.server]}`, enabled: false },
+    ...(state.problem ? [{ id: 'problem', label: state.server === 'running' ? `${state.problem}: how to fix…` : 'What is wrong and how to fix it…', click: actions.showProblem }] : []),
+    ...(state.setupCode ? [{ id: 'setup', label: `Setup code (for another device): ${state.setupCode}`, enabled: false }] : []),
     { id: 'address', label: state.tabletUrl ? `Address: ${state.tabletUrl}` : 'Address: …', enabled: false },
     { id: 'printers', label: printersLine(state.health), enabled: false },
     { id: 'sync', label: syncLine(state.health), enabled: false },
@@ -80,5 +88,6 @@ export function trayMenu(state: TrayState, actions: TrayActions): MenuItemModel[
 export function trayTooltip(state: TrayState): string {
   const p = state.health?.printers;
   const trouble = (p?.offline ?? 0) + (p?.needs_attention ?? 0) > 0 || Boolean(state.health?.backups?.warning) || Boolean(state.health?.sync.last_error);
+  if (state.problem) return `comanda — ${state.problem}`;
   return `comanda — ${SERVER_LABEL[state.server]}${state.server === 'running' && trouble ? ' (needs attention)' : ''}`;
 }

@@ -13,6 +13,11 @@ export interface UpdatePolicyOptions {
   monotonic?(): number;
   /** stops the server gracefully, then the updater restarts the app into the new version */
   install(): Promise<void>;
+  /**
+   * the hub keeps failing to start: a downloaded update then installs at once (it may be the
+   * fix, and there is no service to disturb), whatever the hour
+   */
+  hubBroken?(): boolean;
   log(message: string, extra?: unknown): void;
   checkEveryMs?: number;
 }
@@ -47,9 +52,10 @@ export class UpdatePolicy {
   /** What this tick did: 'install', 'check' or 'nothing'. */
   async tick(): Promise<'install' | 'check' | 'nothing'> {
     const now = this.o.now();
-    if (this.downloaded && !this.installing && isQuietTime(now, this.o.hours())) {
+    const broken = this.o.hubBroken?.() ?? false;
+    if (this.downloaded && !this.installing && (broken || isQuietTime(now, this.o.hours()))) {
       this.installing = true;
-      this.o.log('installing update', { version: this.downloaded });
+      this.o.log(broken ? 'installing update now: the hub does not start' : 'installing update', { version: this.downloaded });
       await this.o.install();
       return 'install';
     }

@@ -6,6 +6,8 @@
  */
 export interface ParentChannel {
   send(message: unknown): void;
+  /** sends and resolves once the message is on its way (a process about to exit waits for it) */
+  sendNow(message: unknown): Promise<void>;
   onMessage(listener: (message: unknown) => void): void;
   /**
    * The parent went away (it crashed or was killed): nobody will ask for a stop, and the
@@ -25,6 +27,8 @@ export function parentChannel(proc: NodeJS.Process = process): ParentChannel | n
   if (port) {
     return {
       send: (m) => port.postMessage(m),
+      // postMessage hands the message over before it returns
+      sendNow: async (m) => port.postMessage(m),
       onMessage: (listener) => port.on('message', (e) => listener(e.data)),
       onGone: () => {},
     };
@@ -33,6 +37,11 @@ export function parentChannel(proc: NodeJS.Process = process): ParentChannel | n
   return {
     // once the parent is gone a send would fail: reports simply stop
     send: (m) => void (proc.connected && proc.send?.(m)),
+    sendNow: (m) =>
+      new Promise<void>((resolve) => {
+        if (!proc.connected || !proc.send) return resolve();
+        proc.send(m, undefined, {}, () => resolve());
+      }),
     onMessage: (listener) => proc.on('message', listener),
     onGone: (listener) => proc.on('disconnect', listener),
   };

@@ -4,12 +4,15 @@ import { openDatabase, type Database } from '../db/database.ts';
 import { createLogger } from '../logger.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { FIRST_START_SLUG, setupNeeded } from '../domain/staff/setup.ts';
-import { acquireHubLock, HubLockedError } from '../operator/hub-lock.ts';
+import { acquireHubLock } from '../operator/hub-lock.ts';
+import { classifyStartFailure } from '../operator/start-failure.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
 import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
 import { RotatingLog } from '../operator/rotating-log.ts';
-import { startStatusReports } from '../operator/status-report.ts';
+import { startStatusReports, statusReport } from '../operator/status-report.ts';
+import { checkReachability, probeTarget } from '../operator/reachability.ts';
+import { operatorOf } from '../operator/services.ts';
 import { VERSION } from '../operator/version.ts';
 import { startWatchdog } from '../operator/watchdog.ts';
 import { watchClockSteps } from '../operator/clock-steps.ts';
@@ -35,12 +38,26 @@ export async function serveCommand(argv: string[]) {
   const cfg = configFromFlags(flags, { defaultPublicUrl: (port) => defaultPublicUrl(port) });
   // the hub keeps its own log in the data dir (size-capped), for `comanda support-bundle`
   const where = { port: cfg.port, host: cfg.host, dataDir: cfg.databaseUrl ? null : cfg.dataDir };
+  // Under a supervisor (the desktop app): why a start failed, then health and opening hours.
+  const parent = parentChannel();
+  // A start that fails tells its supervisor why in a form it can act on (the desktop's status
+  // window), and says it in one sentence on stderr.
+  const failedToStart = async (err: unknown): Promise<never> => {
+    if (err instanceof CliError) throw err;
+    const failure = classifyStartFailure(err, { dataDir: cfg.dataDir, port: cfg.port, backupsDir: cfg.databaseUrl ? null : cfg.backups.dir });
+    await parent?.sendNow(failure);
+    // the sentence for a person (start-failure.ts) where it has one, else the classifier's
+    const plain = startFailure(err, where);
+    if (plain instanceof CliError || failure.reason === 'unknown') throw plain;
+    throw new CliError(failure.message);
+  };
+
   let logFile: RotatingLog | undefined;
   try {
     logFile = cfg.databaseUrl ? undefined : new RotatingLog(path.join(cfg.dataDir, LOG_FILE), 10 * 1024 * 1024, 3);
   } catch (err) {
     // the first write to the data dir: a folder this user may not write says so here
-    throw startFailure(err, where);
+    return failedToStart(err);
   }
   const logger = createLogger({ toStderr: Boolean(flags.json), file: logFile });
   const role = cfg.server.role;
@@ -52,8 +69,7 @@ export async function serveCommand(argv: string[]) {
     try {
       lock = acquireHubLock(cfg.dataDir);
     } catch (err) {
-      if (err instanceof HubLockedError) throw new CliError(err.message);
-      throw startFailure(err, where);
+      await failedToStart(err);
     }
   }
   let database: Database | null = null;
@@ -81,7 +97,7 @@ export async function serveCommand(argv: string[]) {
     // ends (a supervisor then retries) instead of idling with the database open.
     await (server ? server.close() : database?.close())?.catch(() => {});
     lock?.release();
-    throw startFailure(err, where);
+    return failedToStart(err);
   }
   const urls = reachableUrls(cfg.host, port);
   // a port of 0 was resolved only now: a defaulted publicUrl follows the real port
@@ -113,8 +129,6 @@ export async function serveCommand(argv: string[]) {
     if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
 
-  // Under a supervisor (the desktop app): health and opening hours for its tray and updater.
-  const parent = parentChannel();
   const stopReports = parent ? startStatusReports(server, (r) => parent.send(r)) : () => {};
 
   // A stuck request thread runs no signal handler: the watchdog ends such a hub (operator/watchdog.ts).
@@ -124,10 +138,12 @@ export async function serveCommand(argv: string[]) {
   const stopClockWatch = watchClockSteps(server.services.clock, logger);
 
   let stopping = false;
+  let stopReach = () => {};
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     stopReports();
+    stopReach();
     stopClockWatch();
     logger.info({ signal }, 'stopping: finishing in-flight requests');
     // The watchdog's thread ends before process.exit: an exit with it still running sometimes
@@ -162,6 +178,25 @@ export async function serveCommand(argv: string[]) {
   // the data dir's lock and the port from the app's next start.
   parent?.onMessage((m: any) => m?.type === 'shutdown' && stop('shutdown message'));
   parent?.onGone(() => stop('supervisor gone'));
+
+  // Can a tablet reach us? Asked of our own LAN address now and then (and when the desktop
+  // asks, after the owner fixed the firewall); the answer goes into the health report.
+  const target = role === 'hub' ? probeTarget(urls, publicUrl) : null;
+  const checkReach = async () => {
+    if (!target || stopping) return;
+    const r = await checkReachability(target, null, Date.now());
+    operatorOf(server.services).reachability = r;
+    if (!r.reachable) logger.warn({ reachability: r }, 'tablets cannot reach the hub at its LAN address');
+  };
+  if (target) {
+    void checkReach().then(() => parent && statusReport(server).then((s) => parent.send(s), () => {}));
+    const reachTimer = setInterval(() => void checkReach(), 10 * 60_000);
+    reachTimer.unref();
+    stopReach = () => clearInterval(reachTimer);
+  }
+  parent?.onMessage((m: any) => {
+    if (m?.type === 'recheck_reachability') void checkReach().then(() => statusReport(server).then((s) => parent.send(s), () => {}));
+  });
 }
 
 /** A duration from the environment (ms), for operators and tests; the default when unset or not a positive number. */

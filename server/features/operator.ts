@@ -46,6 +46,7 @@ export const operatorFeature: Feature = {
       startedAt: Date.now(),
       sealingKey: loadSealingKey(config.dataDir),
       listening: null,
+      reachability: null,
       canBackUp,
       backupOverrides: {},
       backupConfig: () => effectiveBackupConfig(config.dataDir ?? '.', config.backups, operatorOf(services).backupOverrides),

@@ -2,6 +2,7 @@ import type { Services } from '../services.ts';
 import { operatorOf } from './services.ts';
 import { readBackupStatus, type BackupStatus } from './backup-status.ts';
 import { reachableUrls } from './lan.ts';
+import type { Reachability } from './reachability.ts';
 
 export interface SystemHealth {
   role: 'hub' | 'cloud';
@@ -12,6 +13,7 @@ export interface SystemHealth {
   urls: string[];
   backups: { status: BackupStatus | null; config: Services['config']['backups'] } | null;
   /** in use; `switchedOff`: set up but not in use */
+  reachability: Reachability | null;
   printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number; switchedOff: number };
   sync: { linked: boolean; connected: boolean; lastSyncedAt: number | null; lastError: string | null; resync: boolean };
 }
@@ -37,6 +39,7 @@ export async function systemHealth(services: Services, restaurantId: string): Pr
     publicUrl: config.publicUrl,
     urls: op.listening ? reachableUrls(op.listening.host, op.listening.port) : [],
     backups: op.canBackUp ? { status: readBackupStatus(config.dataDir!), config: op.backupConfig() } : null,
+    reachability: op.reachability,
     printers: {
       total: printers.length,
       online: count((s) => s === 'online'),

@@ -76,7 +76,15 @@ export async function restoreDataDir(dataDir: string, file: string, nowMs: numbe
   const holder = lockHolder(dataDir);
   if (holder) throw new HubLockedError(holder, dataDir);
   checkBackupFile(file);
-  const unsent = unsentChanges(path.join(dataDir, DB_FILE));
+  let unsent: { changes: number; orders: number };
+  try {
+    unsent = unsentChanges(path.join(dataDir, DB_FILE));
+  } catch (err: any) {
+    // a damaged database cannot say what it holds: replacing it is the owner's call (--force);
+    // it is kept aside all the same
+    if (!opts.force) throw new RestoreError(`the current database cannot be read (${err.message}); run again with --force to replace it (it is kept aside)`);
+    unsent = { changes: 0, orders: 0 };
+  }
   if (unsent.changes > 0 && !opts.force) {
     throw new RestoreError(
       `${unsent.changes} change(s) made on this hub never reached the cloud, ${unsent.orders} order(s) among them; the restore would lose them. ` +
@@ -97,14 +105,24 @@ export async function restoreDataDir(dataDir: string, file: string, nowMs: numbe
     let keptAside: string | null = null;
     if (fs.existsSync(target)) {
       // fold the WAL into the file so the copy kept aside is whole on its own
-      const current = new SQLite(target);
-      current.pragma('wal_checkpoint(TRUNCATE)');
-      current.pragma('journal_mode = DELETE');
-      current.close();
+      let folded = true;
+      try {
+        const current = new SQLite(target);
+        try {
+          current.pragma('wal_checkpoint(TRUNCATE)');
+          current.pragma('journal_mode = DELETE');
+        } finally {
+          current.close();
+        }
+      } catch {
+        // a damaged file cannot be folded: its WAL goes aside with it, as it was
+        folded = false;
+      }
       const aside = path.join(dataDir, 'replaced');
       makeDirSync(aside, DATA_DIR_MODE);
       keptAside = path.join(aside, `comanda-before-restore-${new Date(nowMs).toISOString().replace(/[:.]/g, '-')}.sqlite`);
       fs.renameSync(target, keptAside);
+      if (!folded) for (const extra of ['-wal', '-shm']) if (fs.existsSync(target + extra)) fs.renameSync(target + extra, keptAside + extra);
     }
     for (const extra of ['-wal', '-shm']) fs.rmSync(target + extra, { force: true });
     fs.renameSync(incoming, target);

@@ -68,6 +68,17 @@ export const SystemHealthSchema = named(
     pair_url: z.string(),
     /** null where this server makes no backups (only a hub on SQLite does) */
     backups: BackupHealthSchema.nullable(),
+    /** whether a tablet on the LAN can reach this hub: its own LAN address tested from itself; null before the first test and on a cloud */
+    reachability: z
+      .object({
+        url: z.string(),
+        reachable: z.boolean(),
+        /** Windows: the network's profile; on a 'public' one the firewall blocks tablets unless a rule allows comanda */
+        network_profile: z.enum(['public', 'private', 'domain']).nullable(),
+        detail: z.string().nullable(),
+        checked_at: unix(),
+      })
+      .nullable(),
     printers: z.object({
       total: z.number().int(),
       online: z.number().int(),
@@ -100,6 +111,7 @@ export function presentSystemHealth(h: SystemHealth, nowMs: number): SystemHealt
     urls: h.urls,
     pair_url: `${h.publicUrl}/screens/pair`,
     backups: h.backups && presentBackupHealth(h.backups.status, h.backups.config, nowMs),
+    reachability: h.reachability && { ...h.reachability, checked_at: Math.floor(h.reachability.checked_at / 1000) },
     printers: {
       total: h.printers.total,
       online: h.printers.online,

@@ -114,7 +114,10 @@ describe('the packaged desktop app (real Electron)', () => {
     const { app, lock } = await launch(port);
     await until('the hub', async () => (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200, 60_000);
     const hub = hubPid(lock)!;
-    app.process().kill('SIGKILL');
+    // the app's own main process: on Windows app.process() is the cmd.exe wrapper Playwright
+    // started it through, and killing that leaves the app running
+    const appPid = await app.evaluate(() => process.pid);
+    process.kill(appPid, 'SIGKILL');
     running.length = 0;
     await until('the hub to end', () => !isRunning(hub), 60_000);
     await until('the port to be free', async () => !(await listening(port)), 60_000);

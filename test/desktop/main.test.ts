@@ -95,7 +95,7 @@ describe('desktop main process (fake Electron)', () => {
 
     tray.item('logs').click!();
     expect(host.openedPaths).toEqual([path.join(host.app.userData, 'data', 'logs')]);
-    expect(await host.invoke('desktop:info', 'http://127.0.0.1:8080/app/settings')).toEqual({ version: '0.1.0', tabletUrl: 'http://192.168.1.20:8080', server: 'running' });
+    expect(await host.invoke('desktop:info', 'http://127.0.0.1:8080/app/settings')).toEqual({ version: '0.1.0', tabletUrl: 'http://192.168.1.20:8080', server: 'running', setupCode: null, problem: null });
   });
 
   it('the preload API answers only pages of this hub', async () => {

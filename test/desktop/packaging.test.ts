@@ -52,7 +52,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('fuses: no run-as-Node (the hub runs in a utility process), the app only from its checked asar', () => {
-    expect(config.electronFuses).toMatchObject({ runAsNode: false, onlyLoadAppFromAsar: true, enableEmbeddedAsarIntegrityValidation: true, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false });
+    expect(config.electronFuses).toMatchObject({ runAsNode: false, onlyLoadAppFromAsar: true, enableEmbeddedAsarIntegrityValidation: true, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, resetAdHocDarwinSignature: true });
   });
 
   it('no publish section: the feed is added by bin/desktop-dist.mjs only when COMANDA_UPDATE_FEED_URL is set', () => {

@@ -42,7 +42,9 @@ describe('server supervision (fake process)', () => {
       timers.advance(1);
       expect(children).toHaveLength(i + 2);
     }
-    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 500, 1000, 2000]);
+    // the first ran (a crash: 250 ms); the others never got ready (failed starts): from 1 s
+    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 1000, 2000, 4000]);
+    expect(crashes.map((c) => c.failedStart)).toEqual([false, true, true, true]);
     expect(crashes.map((c) => c.code)).toEqual([1, 2, 3, 4]);
     expect(supervisor.restarts).toBe(4);
 
@@ -65,10 +67,11 @@ describe('server supervision (fake process)', () => {
     // a year forward between a start and its crash: measured on the wall clock, that run "lasted a year", and the delays started over at 250 ms
     timers.stepWall(365 * 86_400_000);
     children[1].crash();
-    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 500]);
+    // the second never got ready: a failed start's delay (1 s)
+    expect(crashes.map((c) => c.restartInMs)).toEqual([250, 1000]);
     expect(crashes[1].ranForMs).toBe(0);
     expect(crashes[1].at.startsWith('2027-')).toBe(true); // a crash's time is still the wall clock's
-    timers.advance(500);
+    timers.advance(1000);
     // a healthy minute with the clock set back ten minutes during it: still a healthy run, the delays start over
     children[2].ready();
     await until('the supervisor says running', () => supervisor.state === 'running', { every: 0 });
@@ -81,12 +84,14 @@ describe('server supervision (fake process)', () => {
     expect(children).toHaveLength(4);
   });
 
-  it('a process that cannot start at all is retried the same way', () => {
+  it('a process that cannot start at all is retried after a failed start\'s longer delay', () => {
     const { timers, children, crashes, supervisor } = setup();
     void supervisor.start().catch(() => {});
     children[0].emit('error', new Error('spawn node ENOENT'));
     expect(crashes[0].lastOutput).toEqual(['could not start: spawn node ENOENT']);
-    timers.advance(250);
+    timers.advance(999);
+    expect(children).toHaveLength(1);
+    timers.advance(1);
     expect(children).toHaveLength(2);
   });
 

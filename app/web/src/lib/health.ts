@@ -50,6 +50,8 @@ export interface SystemHealth {
   role: 'hub' | 'cloud';
   /** null where this server makes no backups (only a hub on SQLite does) */
   backups: BackupHealth | null;
+  /** whether tablets on the LAN reach the hub (its own LAN address tested from itself) */
+  reachability?: { url: string; reachable: boolean; network_profile: 'public' | 'private' | 'domain' | null; detail: string | null; checked_at: number } | null;
   printers: { total: number; online: number; offline: number; needs_attention: number; unknown: number; switched_off: number };
 }
 

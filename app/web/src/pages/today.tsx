@@ -48,10 +48,12 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
 type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
-function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null }; conflicts: ConflictView[] } | null): Attention[] {
+function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null; reachability?: { url: string; reachable: boolean } | null }; conflicts: ConflictView[] } | null): Attention[] {
   if (!h) return [];
   const out: Attention[] = [];
   const b = h.system.backups;
+  // the hub's own LAN address did not reach it: tablets cannot either (server/operator/reachability.ts)
+  if (h.system.reachability && !h.system.reachability.reachable) out.push({ key: 'unreachable', text: t('ops.unreachable', { url: h.system.reachability.url }), href: '/app/share', tone: 'warn' });
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
   if (h.sync.repair.state === 'diverged') out.push({ key: 'sync-diverged', text: t('ops.sync.diverged', { n: h.sync.repair.unconverged.length }), href: '/app/settings?tab=sync', tone: 'warn' });

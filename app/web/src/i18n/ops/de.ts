@@ -71,6 +71,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.backup.title': 'Backups',
   'ops.backup.none': 'Dieser Server erstellt keine Backups (nur ein Hub mit eigener Datenbank).',
   'ops.backup.warning': 'In den letzten 48 Stunden ist kein Backup gelungen.',
+  'ops.unreachable': 'Tablets im WLAN erreichen diesen Hub unter {url} nicht: Die Firewall oder ein öffentliches Netzwerkprofil blockiert sie. Das Statusfenster der Desktop-App zeigt die Lösung.',
   'ops.backup.failed': 'Das letzte Backup ist fehlgeschlagen.',
   'ops.backup.last': 'Letztes Backup',
   'ops.backup.lastTitle': 'Backup-Status',

@@ -70,6 +70,7 @@ export const opsEn = {
   'ops.backup.title': 'Backups',
   'ops.backup.none': 'This server makes no backups (only a hub on its own database does).',
   'ops.backup.warning': 'No backup has succeeded in the last 48 hours.',
+  'ops.unreachable': 'Tablets on the Wi-Fi cannot reach this hub at {url}: the firewall or a Public network profile blocks them. The desktop app’s status window has the fix.',
   'ops.backup.failed': 'The last backup failed.',
   'ops.backup.last': 'Last backup',
   'ops.backup.lastTitle': 'Backup status',

@@ -71,6 +71,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.backup.title': 'Sauvegardes',
   'ops.backup.none': 'Ce serveur ne fait pas de sauvegardes (seul un hub avec sa propre base le fait).',
   'ops.backup.warning': 'Aucune sauvegarde n’a réussi au cours des dernières 48 heures.',
+  'ops.unreachable': 'Les tablettes du Wi-Fi n’atteignent pas ce hub à {url} : le pare-feu ou un profil de réseau public les bloque. La fenêtre d’état de l’application de bureau propose la solution.',
   'ops.backup.failed': 'La dernière sauvegarde a échoué.',
   'ops.backup.last': 'Dernière sauvegarde',
   'ops.backup.lastTitle': 'État des sauvegardes',

@@ -71,6 +71,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.backup.title': 'Backup',
   'ops.backup.none': 'Questo server non fa backup (solo un hub con il proprio database).',
   'ops.backup.warning': 'Nessun backup è riuscito nelle ultime 48 ore.',
+  'ops.unreachable': 'I tablet sul Wi-Fi non raggiungono questo hub a {url}: il firewall o un profilo di rete pubblica li blocca. La finestra di stato dell’app desktop ha la soluzione.',
   'ops.backup.failed': 'L’ultimo backup non è riuscito.',
   'ops.backup.last': 'Ultimo backup',
   'ops.backup.lastTitle': 'Stato dei backup',
