@@ -35,9 +35,19 @@ function lineAt(current: Current, index: number): OrderItemRow {
 
 export async function rebill(trx: Executor, actor: Actor, order: OrderRow, items: OrderItemRow[], patch: Partial<OrderRow> = {}) {
   const next = { ...order, ...patch };
+  const totals = totalsOf(items, next);
+  // money taken stays covered: a void or discount may not leave the check owing less than was paid
+  const paid = Number(next.amount_paid);
+  if (paid > 0 && totals.total - Number(next.amount_returned ?? 0) < paid && totals.total < Number(order.total)) {
+    throw new ApiError(
+      'state_conflict',
+      `This check has ${paid} paid already: taking it down to ${totals.total} would leave the guest paid more than the bill. Refund the difference first.`,
+      'id',
+    );
+  }
   const wanted = statusFromLines(items);
   const status = wanted && OPEN_STATUSES.includes(order.status) && isBefore(order.status, wanted) ? wanted : order.status;
-  return (await updateRecord(trx, 'orders', order, { ...patch, ...totalsOf(items, next), status, updated: seconds(actor) }))!;
+  return (await updateRecord(trx, 'orders', order, { ...patch, ...totals, status, updated: seconds(actor) }))!;
 }
 
 export const replace = (items: OrderItemRow[], saved: OrderItemRow[]) => items.map((i) => saved.find((s) => s.id === i.id) ?? i);

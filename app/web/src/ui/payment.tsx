@@ -11,12 +11,15 @@ export type Payment = components['schemas']['Payment'];
 type Method = Payment['method'];
 
 /** What a payment is for: the lines of a seat (or any lines), or an amount (a share, the rest). */
-export type PayTarget = { items: OrderLine[]; amount: number } | { items: null; amount: number };
+export type PayTarget = { items: OrderLine[]; amount: number } | { items: null; amount: number; fixed?: boolean };
 
-const lineCost = (o: Order, l: OrderLine) => {
-  // the line's share of the bill: its price, and the tax the bill adds for it (tax-exclusive prices)
-  const sub = (l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity;
-  return o.subtotal ? Math.round(sub + (sub * o.tax_amount) / o.subtotal) : sub;
+/**
+ * N shares of what is due, the last taking what rounding leaves (5.00 in 3: 1.66, 1.66, 1.68):
+ * fixed when the split starts, so each share paid leaves the others as they were shown.
+ */
+export const evenShares = (amount: number, ways: number): number[] => {
+  const share = Math.floor(amount / ways);
+  return Array.from({ length: ways }, (_, i) => (i === ways - 1 ? amount - share * (ways - 1) : share));
 };
 
 /** Lines already paid by a payment that was not refunded whole. */
@@ -39,7 +42,8 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
   const key = useMemo(() => `pay-${order.id}-${Date.now()}-${Math.random().toString(36).slice(2)}`, [target]);
   const cur = order.currency.toUpperCase();
   if (!target) return null;
-  const amount = target.items ? target.amount : (parseMoney(amountText || moneyInput(target.amount, cur), cur) ?? 0);
+  const fixed = !!target.items || ('fixed' in target && !!target.fixed);
+  const amount = fixed ? target.amount : (parseMoney(amountText || moneyInput(target.amount, cur), cur) ?? 0);
   const tip = parseMoney(tipText || '0', cur) ?? 0;
   const tendered = tenderedText ? parseMoney(tenderedText, cur) : null;
   const change = tendered !== null ? tendered - amount - tip : null;
@@ -84,8 +88,8 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
             </label>
           ))}
         </fieldset>
-        {target.items ? (
-          <p class="pay-amount">
+        {fixed ? (
+          <p class="pay-amount" data-testid="pay-amount">
             {t('pay.amount')}: <strong>{money(amount, cur)}</strong>
           </p>
         ) : (
@@ -165,19 +169,30 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
   const [target, setTarget] = useState<PayTarget | null>(null);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [ways, setWays] = useState('2');
+  // an even split in progress: its shares as fixed when it started, and how many are paid
+  const [split, setSplit] = useState<{ shares: number[]; paid: number; share: number | null } | null>(null);
   const cur = order.currency.toUpperCase();
   const paid = paidLines(payments ?? []);
   const seats = new Map<number | null, OrderLine[]>();
   for (const l of order.items) seats.set(l.seat ?? null, [...(seats.get(l.seat ?? null) ?? []), l]);
   const open = order.status !== 'draft' && order.status !== 'cancelled' && order.amount_due > 0 && can('payments:write');
   const n = Math.max(1, Math.min(20, Number(ways) || 1));
-  const share = Math.ceil(order.amount_due / n);
+  // every amount is the server's: each line's net_amount, each seat's total, what is due
   const payLines = (lines: OrderLine[]) => {
-    const unpaidLeft = order.items.filter((l) => !paid.has(l.id) && !lines.includes(l));
-    // the last lines settle the bill whatever was paid by amount before them
-    setTarget({ items: lines, amount: unpaidLeft.length ? lines.reduce((s, l) => s + lineCost(order, l), 0) : order.amount_due });
+    const unpaidLeft = order.items.filter((l) => !paid.has(l.id) && !l.voided_at && !lines.includes(l));
+    // the last lines settle the bill whatever was paid by amount before them (as the server records it)
+    setTarget({ items: lines, amount: unpaidLeft.length ? lines.reduce((s, l) => s + l.net_amount, 0) : order.amount_due });
+  };
+  const running = split && split.paid < split.shares.length ? split : null;
+  const nextShare = running ? Math.min(running.shares[running.paid]!, order.amount_due) : null;
+  const paySplit = () => {
+    const s = running ?? { shares: evenShares(order.amount_due, n), paid: 0, share: null };
+    const amount = Math.min(s.shares[s.paid]!, order.amount_due);
+    setSplit({ ...s, share: amount });
+    setTarget({ items: null, amount, fixed: true });
   };
   const done = () => {
+    if (split?.share != null && target && !target.items && target.fixed) setSplit({ ...split, paid: split.paid + 1, share: null });
     setTarget(null);
     setRefunding(null);
     void reload();
@@ -189,6 +204,8 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
         {t('pay.title')} <Badge tone={order.payment_status === 'paid' ? 'good' : order.payment_status === 'partially_paid' ? 'warn' : 'neutral'}>{t(`pay.status.${order.payment_status}` as Key)}</Badge>
       </h2>
       <dl class="facts">
+        <dt>{t('pay.total')}</dt>
+        <dd data-testid="order-total">{money(order.total, cur)}</dd>
         <dt>{t('pay.paid')}</dt>
         <dd data-testid="amount-paid">{money(order.amount_paid, cur)}</dd>
         <dt>{t('pay.due')}</dt>
@@ -198,17 +215,23 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
       </dl>
       <ErrorNote error={error} />
       {[...seats].sort(([a], [b]) => (a ?? 999) - (b ?? 999)).map(([seat, lines]) => {
-        const unpaid = lines.filter((l) => !paid.has(l.id));
+        const unpaid = lines.filter((l) => !paid.has(l.id) && !l.voided_at && l.net_amount > 0);
+        const seatTotal = order.seats.find((s) => s.seat === seat)?.net_amount ?? 0;
         return (
           <div class="seat-group" key={String(seat)} data-seat={seat ?? ''}>
             <h3>{seat ? t('pay.seat', { n: seat }) : t('pay.noSeat')}</h3>
             <ul class="plain-list">
               {lines.map((l) => (
-                <li key={l.id} class={paid.has(l.id) ? 'muted' : ''}>
-                  {l.quantity}× {l.name} · {money(lineCost(order, l), cur)} {paid.has(l.id) ? <Badge tone="good">{t('pay.linePaid')}</Badge> : null}
+                <li key={l.id} class={paid.has(l.id) || l.voided_at ? 'muted' : ''} data-line={l.id}>
+                  {l.voided_at ? <s>{l.quantity}× {l.name}</s> : `${l.quantity}× ${l.name}`} · <span data-testid="line-net">{money(l.net_amount, cur)}</span>{' '}
+                  {l.voided_at ? <Badge tone="neutral">{t('pay.lineVoided')}</Badge> : l.comped ? <Badge tone="neutral">{t('pay.lineComp')}</Badge> : null}
+                  {paid.has(l.id) ? <Badge tone="good">{t('pay.linePaid')}</Badge> : null}
                 </li>
               ))}
             </ul>
+            <p class="seat-total">
+              {t('pay.seatTotal')}: <strong data-testid="seat-total">{money(seatTotal, cur)}</strong>
+            </p>
             {open && unpaid.length ? (
               <Button onClick={() => payLines(unpaid)}>{seat ? t('pay.paySeat', { n: seat }) : t('pay.payLines')}</Button>
             ) : null}
@@ -221,8 +244,11 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
             {t('pay.payRest')}
           </Button>
           <Field label={t('pay.splitWays')} type="number" min={1} max={20} value={ways} onInput={(e) => setWays((e.target as HTMLInputElement).value)} />
-          <Button onClick={() => setTarget({ items: null, amount: Math.min(share, order.amount_due) })}>
-            {t('pay.split')}: {t('pay.payShare')} ({money(Math.min(share, order.amount_due), cur)})
+          <Button onClick={paySplit} data-testid="pay-share">
+            {t('pay.split')}:{' '}
+            {running
+              ? t('pay.shareOf', { n: running.paid + 1, ways: running.shares.length, amount: money(nextShare!, cur) })
+              : t('pay.shareOf', { n: 1, ways: n, amount: money(evenShares(order.amount_due, n)[0]!, cur) })}
           </Button>
         </div>
       ) : null}
