@@ -316,8 +316,10 @@ export const routes: RouteSpec[] = [
       if (c.body.status === 'cancelled' && !c.body.cancelReason) {
         throw new ApiError('parameter_missing', 'cancelReason is required when cancelling an order.', 'cancelReason');
       }
+      // the venue's widget key stands for the owner who made it, as a secret key does (screens never cancel, above)
+      const ownerApproves = async () => null;
       const saved = await c.services.tx.run((trx) =>
-        changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, { status: c.body.status, cancel_reason: c.body.cancelReason }),
+        changeOrderStatus(trx, c.actor(), orderContext(c.services), c.params.id, { status: c.body.status, cancel_reason: c.body.cancelReason }, ownerApproves),
       );
       return one(c, saved);
     },
