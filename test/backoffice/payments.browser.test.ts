@@ -131,7 +131,7 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
     const shares = [third, third, due - 2 * third];
     await page.getByLabel('Ways').fill('3');
     for (const [i, share] of shares.entries()) {
-      await expect.poll(() => page.getByTestId('pay-share').textContent()).toContain(`${i + 1} of 3 (${euros(share)}`);
+      await expect.poll(() => page.getByTestId('pay-share').textContent()).toContain(`${i + 1} of 3 (€${euros(share)}`);
       await page.getByTestId('pay-share').click();
       await expect.poll(() => dialog().getByTestId('pay-amount').textContent()).toContain(euros(share));
       await dialog().getByLabel('Cash', { exact: true }).check();
