@@ -8,6 +8,9 @@ import { Button, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } fro
 
 type DayClose = components['schemas']['DayClose'];
 
+/** an amount taken off, shown with its minus; nothing taken off shows 0.00, not −0.00 */
+const minus = (n: number) => (n ? -n : 0);
+
 /**
  * Close the day: warns about checks still owing, shows the day's payments (refunds netted),
  * tips by server, the sales in the order they tie out (gross − discounts − comps = net, tax by
@@ -110,9 +113,9 @@ export function DayClosePage() {
                 <dt>{t('close.gross')}</dt>
                 <dd data-testid="sales-gross">{money(d.sales.gross, cur)}</dd>
                 <dt>{t('close.discountsN', { n: d.discounts.count })}</dt>
-                <dd data-testid="sales-discounts">{money(-d.sales.discounts, cur)}</dd>
+                <dd data-testid="sales-discounts">{money(minus(d.sales.discounts), cur)}</dd>
                 <dt>{t('close.compsN', { n: d.comps.count })}</dt>
-                <dd data-testid="sales-comps">{money(-d.sales.comps, cur)}</dd>
+                <dd data-testid="sales-comps">{money(minus(d.sales.comps), cur)}</dd>
                 <dt class="total">{t(d.prices_include_tax ? 'close.netInclTax' : 'close.net')}</dt>
                 <dd class="total" data-testid="sales-net">{money(d.sales.net, cur)}</dd>
                 {d.sales.by_tax_rate.map((r) => (
@@ -126,7 +129,7 @@ export function DayClosePage() {
                 <dt>{t('close.billed')}</dt>
                 <dd data-testid="sales-total">{money(d.sales.total, cur)}</dd>
                 <dt>{t('close.returns')}</dt>
-                <dd data-testid="sales-returns">{money(-d.sales.refunds, cur)}</dd>
+                <dd data-testid="sales-returns">{money(minus(d.sales.refunds), cur)}</dd>
                 <dt class="total">{t('close.netAfterReturns')}</dt>
                 <dd class="total" data-testid="sales-net-after-returns">{money(d.sales.net_after_returns, cur)}</dd>
                 <dt>{t('close.voidsAmount', { n: d.voids.count })}</dt>
@@ -156,7 +159,7 @@ export function DayClosePage() {
                 <dt>{t('close.paidIn')}</dt>
                 <dd>{money(d.cash.paid_in, cur)}</dd>
                 <dt>{t('close.paidOut')}</dt>
-                <dd>{money(-d.cash.paid_out, cur)}</dd>
+                <dd>{money(minus(d.cash.paid_out), cur)}</dd>
                 <dt>{t('close.expected')}</dt>
                 <dd data-testid="cash-expected">{money(d.cash.expected, cur)}</dd>
                 <dt>{t('close.counted')}</dt>
