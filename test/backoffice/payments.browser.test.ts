@@ -68,7 +68,7 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
     // every amount on the panel is the API's: each line's net amount, each seat's total, the check's total
     const shown = (await hub.api.get(`/v1/orders/${id}`)).body;
     const euros = (n: number) => (n / 100).toFixed(2);
-    for (const l of shown.items) await expect.poll(() => page.locator(`[data-line="${l.id}"] [data-testid="line-net"]`).textContent()).toContain(euros(l.net_amount));
+    for (const l of shown.items) await expect.poll(() => page.locator(`.payment-panel [data-line="${l.id}"] [data-testid="line-net"]`).textContent()).toContain(euros(l.net_amount));
     const seatTotals = await page.getByTestId('seat-total').allTextContents();
     expect(seatTotals.map((x) => x.replace(/[^\d.]/g, ''))).toEqual(shown.seats.map((x: any) => euros(x.net_amount)));
     await expect.poll(() => page.getByTestId('order-total').textContent()).toContain(euros(shown.total));
@@ -169,4 +169,37 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
     await drain(hub);
     expect(emu.texts().slice(before).some((t) => t.includes('Z REPORT') && t.includes('Short'))).toBe(true);
   }, 120_000); // 120 s: Chromium and a hub on a shared 2-core box, through several pages
+
+  it('lists a voided line at 0.00 and a comp as such, and its totals add up on screen as the API says', async () => {
+    const created = await hub.api.post('/v1/orders', {
+      type: 'dine_in',
+      status: 'placed',
+      items: [
+        { menu_item: menu.pasta, quantity: 1, seat: 1 },
+        { menu_item: menu.water, quantity: 2, seat: 1 },
+        { menu_item: menu.pasta, quantity: 1, seat: 2 },
+      ],
+    });
+    const id = created.body.id as string;
+    expect((await hub.api.post(`/v1/orders/${id}/items/1/void`, { reason: 'spilled' })).status).toBe(200);
+    expect((await hub.api.post(`/v1/orders/${id}/items/2/discount`, { percent: 100, reason: 'birthday' })).status).toBe(200);
+    const o = (await hub.api.get(`/v1/orders/${id}`)).body;
+    await page.goto(`${hub.url}/app/orders/${id}`);
+    await page.getByRole('heading', { level: 2, name: 'Items' }).waitFor();
+    const euros = (n: number) => (n / 100).toFixed(2);
+    const table = page.locator('section.card').filter({ has: page.getByRole('heading', { level: 2, name: 'Items' }) }).locator('table.data');
+    for (const l of o.items) {
+      const row = table.locator(`tr[data-line="${l.id}"]`);
+      await expect.poll(() => row.getByTestId('line-net').textContent()).toContain(euros(l.net_amount));
+    }
+    await expect.poll(() => table.locator(`tr[data-line="${o.items[1].id}"]`).textContent()).toContain('voided');
+    await expect.poll(() => table.locator(`tr[data-line="${o.items[2].id}"]`).textContent()).toContain('comp');
+    const foot = (await table.locator('tfoot td.num').allTextContents()).map((x) => Number(x.replace(/[^\d.]/g, '')) * 100);
+    // subtotal − discounts (+ tax where it is added on top) = total, each as the API has it
+    const [subtotal, discounts, tax] = foot;
+    const total = foot[foot.length - 1];
+    expect([Math.round(subtotal), Math.round(discounts), Math.round(tax), Math.round(total)]).toEqual([o.subtotal, o.discount_amount, o.tax_amount, o.total]);
+    expect(o.subtotal - o.discount_amount + (o.prices_include_tax ? 0 : o.tax_amount)).toBe(o.total);
+    await checkPage(page, 'order-lines-voided-comped');
+  }, 60_000);
 });

@@ -109,15 +109,24 @@ export function OrderDetailPage({ params }: { params: string[] }) {
             </thead>
             <tbody>
               {o.items.map((l) => (
-                <tr key={l.index}>
+                <tr key={l.index} class={l.voided_at ? 'muted' : ''} data-line={l.id}>
                   <td>{l.quantity}×</td>
                   <td>
                     <strong>{l.name}</strong>
                     {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
                     {l.notes ? <div class="note">“{l.notes}”</div> : null}
+                    {l.comped ? (
+                      <div class="muted">{t('pay.lineComp')}{l.discount_reason ? ` · ${l.discount_reason}` : ''}</div>
+                    ) : l.discount_amount && !l.voided_at ? (
+                      <div class="muted">
+                        −{money(l.discount_amount, o.currency)}
+                        {l.discount_reason ? ` · ${l.discount_reason}` : ''}
+                      </div>
+                    ) : null}
                   </td>
-                  <td>{t(`lineStatus.${l.status}` as Key)}</td>
-                  <td class="num">{money((l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity, o.currency)}</td>
+                  <td>{l.voided_at ? t('pay.lineVoided') : t(`lineStatus.${l.status}` as Key)}</td>
+                  {/* the line's net amount as the hub bills it: 0 when voided or comped */}
+                  <td class="num" data-testid="line-net">{money(l.net_amount, o.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -126,10 +135,23 @@ export function OrderDetailPage({ params }: { params: string[] }) {
                 <td colSpan={3}>{t('order.subtotal')}</td>
                 <td class="num">{money(o.subtotal, o.currency)}</td>
               </tr>
+              {o.discount_amount ? (
+                <tr>
+                  <td colSpan={3}>{t('order.discountsLine')}</td>
+                  <td class="num">−{money(o.discount_amount, o.currency)}</td>
+                </tr>
+              ) : null}
+              {/* where prices include tax it is the part inside the total, not added to it */}
               <tr>
-                <td colSpan={3}>{t('order.tax')}</td>
-                <td class="num">{money(o.tax_amount, o.currency)}</td>
+                <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
+                <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
               </tr>
+              {o.tip_amount || o.delivery_fee ? (
+                <tr>
+                  <td colSpan={3}>{t('order.tipFee')}</td>
+                  <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
+                </tr>
+              ) : null}
               <tr class="total">
                 <td colSpan={3}>{t('orders.total')}</td>
                 <td class="num">{money(o.total, o.currency)}</td>
