@@ -51,7 +51,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     it('a line move racing a cancel is refused, and the order stays cancelled', async () => {
       const id = await placedWithTwoLines();
       const outcome = await race(
-        (trx) => changeOrderStatus(trx, actor(), ctx(), id, { status: 'cancelled', cancel_reason: 'guest left' }),
+        (trx) => changeOrderStatus(trx, actor(), ctx(), id, { status: 'cancelled', cancel_reason: 'guest left' }, async () => null),
         (trx) => changeLineStatus(trx, actor(), ctx(), id, 0, 'preparing'),
       );
       expect(outcome).toMatchObject({ code: 'order_not_open' });
