@@ -95,6 +95,7 @@ function holdPort(port: number): Promise<ChildProcess> {
   return new Promise((resolve) => holder.stdout!.once('data', () => resolve(holder)));
 }
 
+// 180 s: each case starts real hub processes twice and waits out the supervisor's back-off
 describe('the desktop hub says why it does not start (real hub processes)', { timeout: 180_000 }, () => {
   it('port taken: names the program holding it, offers another port, and the hub then serves there', async () => {
     const port = await freePort();

@@ -32,7 +32,7 @@ describe.each(DIALECTS)('cloud sign-in checks a fixed number of hashes (%s)', (d
         expect((await api.post(`/v1/staff/${made.body.id}/password`, { password: `${who} right password` })).status).toBe(200);
       }
     }
-  }, 120_000);
+  }, 120_000); // 120 s: hashing passwords with scrypt on a shared 2-core box, several times over
   afterAll(() => hub?.close());
 
   it('a wrong password costs the same hashes for an unknown email and for one used at one, two or three restaurants', async () => {
@@ -49,5 +49,5 @@ describe.each(DIALECTS)('cloud sign-in checks a fixed number of hashes (%s)', (d
     expect(ok.status).toBe(200);
     const which = await new ApiClient(hub.url, null).post('/v1/auth/login', { email: 'two@example.com', password: 'two right password' }, { headers: { 'x-forwarded-for': '198.51.100.10' } });
     expect(which.body.error).toMatchObject({ code: 'parameter_missing', param: 'restaurant' });
-  }, 120_000);
+  }, 120_000); // 120 s: hashing passwords with scrypt on a shared 2-core box, several times over
 });

@@ -46,7 +46,7 @@ describe('service mode on a tablet', IN_BROWSER, () => {
     page = await tablet.newPage();
     page.setDefaultTimeout(10_000);
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  }, 90_000);
+  }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box, set up once for the suite
   afterAll(async () => {
     await browser?.close();
     await hub?.close();

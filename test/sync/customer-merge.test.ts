@@ -8,6 +8,7 @@ import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.
  * same one on both nodes, with every order pointing to it, and the merge listed in the sync
  * status of both.
  */
+// 120 s: a hub and a cloud (PostgreSQL) started and linked, then a line cut and restored
 describe('the same guest made on both sides while apart', { timeout: 120_000 }, () => {
   let p: Pair | undefined;
   afterEach(async () => {

@@ -12,6 +12,7 @@ import type { Database } from '../../server/db/database.ts';
  * sides by `comanda sync audit` (issue 45, items 4 and 5).
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
+  // 240 s: a demo venue with a day of history built, linked and audited on both sides
   describe(`a demo venue links (cloud on ${dialect})`, { timeout: 240_000 }, () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-demolink-'));
     let cloudDb: Database | undefined;

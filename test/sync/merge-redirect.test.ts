@@ -6,6 +6,7 @@ import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.
  * Service on both sides while apart, money in the right place after (issue 45, items 1–2): a
  * merge is a redirect on both sides, and a check is completed only when it owes nothing.
  */
+// 120 s: a hub and a cloud (PostgreSQL) started and linked, then a line cut and restored
 describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () => {
   let p: Pair | undefined;
   afterEach(async () => {

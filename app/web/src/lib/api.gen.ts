@@ -5268,6 +5268,13 @@ export type components = {
          *         "last_error": "last_error",
          *         "warning": "no_backup_in_48h"
          *       },
+         *       "reachability": {
+         *         "url": "https://example.com/hooks/comanda",
+         *         "reachable": false,
+         *         "network_profile": "public",
+         *         "detail": "detail",
+         *         "checked_at": 1793620800
+         *       },
          *       "printers": {
          *         "total": 1450,
          *         "online": 1,
@@ -5301,6 +5308,13 @@ export type components = {
                 unknown: number;
             };
             public_url: string;
+            reachability: {
+                checked_at: number;
+                detail: string | null;
+                network_profile: ("public" | "private" | "domain") | null;
+                reachable: boolean;
+                url: string;
+            } | null;
             /** @enum {string} */
             role: "hub" | "cloud";
             started_at: number;
