@@ -49,9 +49,10 @@ export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): 
   await runHooksForOrders(trx, ctx, t);
   const counted = new Set([...t.orders.keys(), ...t.paid, ...survivors]);
   await countPaymentsAgain(trx, ctx, counted);
-  // only checks whose money this batch moved: a check completed with no payment recorded
-  // (paid outside comanda, the demo's history) is not reopened
-  await reopenOwing(trx, ctx, [...t.paid, ...survivors]);
+  // every check this batch billed or paid: a round the other side added to a check completed
+  // here owes again too (found by the sync fuzzer, seed 4501). A check completed with no payment
+  // recorded (paid outside comanda, the demo's history) is not reopened (reopenOwing)
+  await reopenOwing(trx, ctx, counted);
   await fanOutEvents(trx, ctx, t.events);
   await findDoubleBookings(trx, ctx, t.reservations);
   for (const c of t.unapplied) {

@@ -48,7 +48,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       });
       await pair.converged();
     }, 120_000); // 120 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
-    afterAll(() => pair?.close());
+    // 120 s: the pair's close restores the line, waits for both sides to converge and audits them
+    afterAll(() => pair?.close(), 120_000);
 
     /** A call from the tablet that must go through; its answer's body. */
     const call = async (tablet: SessionClient, method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
