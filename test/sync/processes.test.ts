@@ -61,8 +61,9 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       ({ cloudDb, hubDb, proxy, dir, restaurantId } = pair);
     }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
 
-    // 120 s: the pair's close restores the line, waits for both sides to converge and audits them
-    afterAll(() => pair?.close(), 120_000);
+    // the last test leaves the hub refused by the cloud (another protocol, a revoked credential):
+    // the two sides can no longer converge, and each test above checked its own convergence
+    afterAll(() => pair?.close({ converge: false }));
 
     const order = (api: ApiClient, name: string) =>
       api.post('/v1/orders', { type: 'takeout', customer_name: name, items: [{ menu_item: menuItem, quantity: 1 }] }).then((r) => {
