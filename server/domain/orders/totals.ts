@@ -120,9 +120,3 @@ export function totalsOf(lines: TotalLine[], o: TotalOrder) {
   }
   return { subtotal, tax_amount, discount_amount, total: net + Number(o.tip_amount) + Number(o.delivery_fee) };
 }
-
-/** N shares of `amount`: equal, the last taking what rounding leaves (500 in 3: 166, 166, 168). */
-export function evenShares(amount: number, ways: number): number[] {
-  const share = Math.floor(amount / ways);
-  return Array.from({ length: ways }, (_, i) => (i === ways - 1 ? amount - share * (ways - 1) : share));
-}
