@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { commitSyncOf } from './commit-sync.ts';
 import { beginChanges, discardChanges, flushChanges, takeWrittenScopes } from './records.ts';
 import type { DB } from './schema.ts';
 
@@ -93,31 +94,35 @@ export class Transactor {
       const batch = this.queue.splice(0, this.maxBatch);
       let outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[];
       let scopes: ReadonlySet<string> | undefined;
-      try {
-        outcomes = await this.db.transaction().execute(async (trx) => {
-          // Alone, a unit needs no savepoint: its failure rolls the transaction back.
-          if (batch.length === 1) {
-            const value = await unitOfWork(trx, batch[0].fn);
-            scopes = takeWrittenScopes(trx);
-            return [{ ok: true as const, value }];
-          }
-          const out: typeof outcomes = [];
-          for (const unit of batch) {
-            await sql`savepoint unit`.execute(trx);
-            try {
-              out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
-              await sql`release unit`.execute(trx);
-            } catch (err) {
-              await sql`rollback to unit`.execute(trx);
-              await sql`release unit`.execute(trx);
-              out.push({ ok: false, err });
-            }
-          }
+      // A SQLite file syncs the batch's commit off the event loop, holding the connection
+      // until it is on disk (db/commit-sync.ts); anywhere else COMMIT syncs by itself.
+      const sync = commitSyncOf(this.db);
+      const commit = (db: Kysely<DB>) => db.transaction().execute(async (trx) => {
+        // Alone, a unit needs no savepoint: its failure rolls the transaction back.
+        if (batch.length === 1) {
+          const value = await unitOfWork(trx, batch[0].fn);
           scopes = takeWrittenScopes(trx);
-          return out;
-        });
+          return [{ ok: true as const, value }];
+        }
+        const out: typeof outcomes = [];
+        for (const unit of batch) {
+          await sql`savepoint unit`.execute(trx);
+          try {
+            out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
+            await sql`release unit`.execute(trx);
+          } catch (err) {
+            await sql`rollback to unit`.execute(trx);
+            await sql`release unit`.execute(trx);
+            out.push({ ok: false, err });
+          }
+        }
+        scopes = takeWrittenScopes(trx);
+        return out;
+      });
+      try {
+        outcomes = sync ? await this.db.connection().execute((db) => sync.around(() => commit(db))) : await commit(this.db);
       } catch (err) {
-        // Nothing of the batch committed: every unit gets the error.
+        // Nothing of the batch committed (or its commit could not be synced): every unit gets the error.
         for (const unit of batch) unit.reject(err);
         continue;
       }
