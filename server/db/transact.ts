@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { commitSyncOf } from './commit-sync.ts';
+import { runShape } from './statement-shapes.ts';
 import { beginChanges, discardChanges, flushChanges, takeWrittenScopes } from './records.ts';
 import type { DB } from './schema.ts';
 
@@ -106,13 +107,13 @@ export class Transactor {
         }
         const out: typeof outcomes = [];
         for (const unit of batch) {
-          await sql`savepoint unit`.execute(trx);
+          await savepoint(trx, 'savepoint unit');
           try {
             out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
-            await sql`release unit`.execute(trx);
+            await savepoint(trx, 'release unit');
           } catch (err) {
-            await sql`rollback to unit`.execute(trx);
-            await sql`release unit`.execute(trx);
+            await savepoint(trx, 'rollback to unit');
+            await savepoint(trx, 'release unit');
             out.push({ ok: false, err });
           }
         }
@@ -151,6 +152,10 @@ export class Transactor {
     }
   }
 }
+
+/** A savepoint statement of group commit, prepared once (two for every unit of a batch). */
+const savepoint = (trx: Transaction<DB>, text: 'savepoint unit' | 'release unit' | 'rollback to unit') =>
+  runShape(trx, text, () => ({ compile: () => sql.raw(text).compile(trx) }), []);
 
 /** One unit: its changes are logged in one go at its end, or forgotten if it fails. */
 async function unitOfWork<T>(trx: Transaction<DB>, fn: Work<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComandaServer } from '../../server/server.ts';
 import { DIALECTS } from '../helpers/db.ts';
@@ -63,6 +64,23 @@ describe.each(DIALECTS)('cached reads on %s', (dialect) => {
     expect(taxed.tax_amount).toBe(725);
   });
 
+  it("answers a station's kitchen view from its page, and checks the station when the page is made", async () => {
+    const screen = hub.api.withKey(hub.keys.widget);
+    const unknown = await screen.get('/public/orders/kitchen?station=pastry');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe('unknown_station');
+    // a refusal is never kept: the station made now is served at once, by either server
+    expect((await hub.api.post('/v1/stations', { key: 'pastry', name: 'Pastry' })).status).toBe(201);
+    const made = await screen.get('/public/orders/kitchen?station=pastry');
+    expect(made.status).toBe(200);
+    expect((await otherApi.withKey(hub.keys.widget).get('/public/orders/kitchen?station=pastry')).status).toBe(200);
+    expect((await screen.get('/public/orders/kitchen?station=pastry-oven')).status).toBe(400);
+    if (dialect !== 'sqlite') return;
+    // the page again: only the version is read (no station, no order), on the hub's connection
+    const read = await statementsDuring(() => screen.get('/public/orders/kitchen?station=pastry'));
+    expect(read.filter((sql) => /\b(stations|orders|order_items)\b/.test(sql))).toEqual([]);
+  });
+
   it('keeps restaurants apart', async () => {
     const second = await hub.addRestaurant(`cache-${dialect}`);
     const url = '/v1/menu_items?limit=100';
@@ -72,3 +90,24 @@ describe.each(DIALECTS)('cached reads on %s', (dialect) => {
     expect(mine.body.data.length).toBeGreaterThan(0);
   });
 });
+
+/** The SQL text of every statement better-sqlite3 runs in this process while `act` runs. */
+async function statementsDuring(act: () => Promise<unknown>): Promise<string[]> {
+  const probe = new SQLite(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'run' | 'all' | 'get' | 'iterate', (...a: unknown[]) => unknown>;
+  probe.close();
+  const seen: string[] = [];
+  const original = { ...proto };
+  for (const k of ['run', 'all', 'get', 'iterate'] as const) {
+    proto[k] = function (this: SQLite.Statement, ...args: unknown[]) {
+      seen.push(this.source);
+      return original[k].apply(this, args);
+    };
+  }
+  try {
+    await act();
+  } finally {
+    Object.assign(proto, original);
+  }
+  return seen;
+}

@@ -176,11 +176,14 @@ export const routes: RouteSpec[] = [
       const { restaurantId } = c.actor();
       // a station's screen sees its own station, asked or not
       const station = stationOf(c.caller?.screen, c.query.station);
-      if (station) {
-        const s = await findStation(c.db, restaurantId, station);
-        if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
-      }
       return screen(c, `kitchen|${station ?? ''}|${fields}`, async () => {
+        // checked when the page is made: a station added, renamed or removed moves the
+        // restaurant's version, so a page kept for a station never outlives it (and an
+        // unknown station's refusal is never kept)
+        if (station) {
+          const s = await findStation(c.db, restaurantId, station);
+          if (!s || s.key !== station) throw new ApiError('unknown_station', `'${station}' is not a kitchen station of this restaurant.`, 'station');
+        }
         const rows = await openOrders(c)
           .where((eb) =>
             eb.exists(
