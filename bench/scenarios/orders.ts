@@ -43,9 +43,10 @@ async function benchOrderBody(ctx: BenchContext): Promise<string> {
 export const scenarios: BenchScenario[] = [
   {
     name: 'POST /v1/orders (3 lines with modifiers)',
-    target: '>= 20% of baseline rps, p99 < 25 ms at 32 connections (SQLite)',
-    minRatio: 0.2,
-    maxP99Ms: 25,
+    // #43's bar (the 20 % / 25 ms of before is out of reach on this box: performance notes)
+    target: '>= 8% of baseline rps, p99 < 30 ms at 32 connections (SQLite)',
+    minRatio: 0.08,
+    maxP99Ms: 30,
     // what the route and the rows cost by themselves, so the figure below can be read against them
     custom: async (ctx) => orderFloors(ctx, await benchOrderBody(ctx)),
     http: async (ctx) => {
@@ -63,8 +64,8 @@ export const scenarios: BenchScenario[] = [
   },
   {
     name: 'GET /public/orders/kitchen?station=grill (200 active orders)',
-    target: '>= 30% of baseline rps',
-    minRatio: 0.3,
+    target: '>= 35% of baseline rps (#43)',
+    minRatio: 0.35,
     http: async (ctx) => {
       const [grill] = await validLines(ctx, 1, 'grill');
       const [other] = await validLines(ctx, 1);
