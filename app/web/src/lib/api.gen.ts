@@ -1714,6 +1714,7 @@ export type components = {
          *       "status": "draft",
          *       "source": "source",
          *       "table": "table",
+         *       "covers": 1,
          *       "server": "server",
          *       "customer": {
          *         "name": "Margherita",
@@ -1799,6 +1800,7 @@ export type components = {
             cancel_reason: string | null;
             cancelled_at: number | null;
             completed_at: number | null;
+            covers: number | null;
             created: number;
             currency: string;
             customer: {
@@ -1858,6 +1860,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -1974,6 +1977,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2085,6 +2089,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2203,6 +2208,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2314,6 +2320,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2498,6 +2505,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2618,6 +2626,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2735,6 +2744,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2857,6 +2867,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3014,6 +3025,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3129,6 +3141,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -5899,6 +5912,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6041,6 +6055,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6181,6 +6196,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6325,6 +6341,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6465,6 +6482,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6609,6 +6627,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6752,6 +6771,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6897,6 +6917,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7044,6 +7065,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7184,6 +7206,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7326,6 +7349,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
