@@ -73,7 +73,8 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     expect((await page.locator('.check-due dd').textContent())?.trim()).toBe(eur(order.amount_due));
     return order;
   };
-  const amountShown = async (where: Locator) => Math.round(Number(((await where.textContent()) ?? '').replace(/[^0-9.]/g, '')) * 100);
+  /** The amount in a text as the page shows it (the last one: "Pay 1 item · €14.50" is 1450). */
+  const amountShown = async (where: Locator) => Math.round(Number(/€([\d,]+\.\d\d)\s*$/.exec(((await where.textContent()) ?? '').trim())![1]!.replace(/,/g, '')) * 100);
 
   it('asks the party size on opening a table, offers that many seats (more on demand), and shows the hub’s prices by seat', async () => {
     await page.goto(`${hub.url}/app/service`);
@@ -131,12 +132,20 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
 
   it('moves a line to another seat, by its button and by dragging it', async () => {
     const order = await orderAt(menu.table);
-    await page.locator('[data-line="2"]').getByRole('button', { name: 'Move Carbonara to another seat' }).click();
+    await page.locator('[data-line="2"]').getByRole('button', { name: 'Move to seat: Carbonara' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Seat 3', exact: true }).click();
     await page.locator('[data-seat="3"] [data-line="2"]').waitFor();
     expect((await hub.api.get(`/v1/orders/${order.id}`)).body.items[2].seat).toBe(3);
-    // dragged back onto seat 2
-    await page.locator('[data-line="2"]').dragTo(page.locator('[data-seat="2"] .seat-head'));
+    // dragged back by its grip onto seat 2 (a finger's drag: pointer events), both on screen
+    await page.locator('[data-seat="2"] .seat-head').scrollIntoViewIfNeeded();
+    await page.locator('[data-line="2"] .line-grip').scrollIntoViewIfNeeded();
+    const from = (await page.locator('[data-line="2"] .line-grip').boundingBox())!;
+    const to = (await page.locator('[data-seat="2"] .seat-head').boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+    await page.locator('[data-seat="2"].drop-here').waitFor();
+    await page.mouse.up();
     await until('the carbonara back on seat 2', async () => (await hub.api.get(`/v1/orders/${order.id}`)).body.items[2].seat === 2);
     await page.locator('[data-seat="2"] [data-line="2"]').waitFor();
     await expectServerNumbers(order.id);
@@ -157,7 +166,7 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     await page.getByRole('button', { name: 'Party size?' }).waitFor();
     await page.locator('[data-seat="none"] [data-line="0"]').waitFor();
     await expectServerNumbers(order.id);
-    await page.locator('[data-line="1"]').getByRole('button', { name: 'Move Water to another seat' }).click();
+    await page.locator('[data-line="1"]').getByRole('button', { name: 'Move to seat: Water' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Seat 2', exact: true }).click();
     await page.locator('[data-seat="2"] [data-line="1"]').waitFor();
     expect((await hub.api.get(`/v1/orders/${order.id}`)).body.items.map((l: any) => l.seat)).toEqual([null, 2]);
@@ -181,7 +190,7 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     expect(jobs).toHaveLength(1);
 
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
-    await page.getByRole('heading', { name: /^Payment/ }).waitFor();
+    await page.locator('#pay-title').waitFor();
     await checkPage(page, 'pay-at-table-pay');
     const payments = async () => (await hub.api.get(`/v1/payments?order=${order.id}`)).body.data as any[];
 

@@ -96,7 +96,28 @@ export function CheckBySeat({ order, actions, onDropOnSeat }: { order: BillOrder
   const groups = new Map<number | null, BillLine[]>();
   for (const l of order.items) groups.set(l.seat, [...(groups.get(l.seat) ?? []), l]);
   const seats = [...groups.keys()].sort((a, b) => (a ?? Infinity) - (b ?? Infinity));
-  const [over, setOver] = useState<number | null | undefined>(undefined);
+  // a line dragged by its grip with a finger or the mouse (pointer events: HTML drag and drop
+  // has no touch on many tablets); the seat under the pointer is lit and takes the line on release
+  const [over, setOver] = useState<number | null>(null);
+  const [dragging, setDragging] = useState<BillLine | null>(null);
+  const seatAt = (x: number, y: number) => {
+    const at = document.elementFromPoint(x, y)?.closest<HTMLElement>('[data-seat]')?.dataset.seat;
+    return at && at !== 'none' ? Number(at) : null;
+  };
+  const grip = (l: BillLine) => ({
+    onPointerDown: (e: PointerEvent) => {
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+      setDragging(l);
+    },
+    onPointerMove: (e: PointerEvent) => dragging && setOver(seatAt(e.clientX, e.clientY)),
+    onPointerUp: (e: PointerEvent) => {
+      const to = seatAt(e.clientX, e.clientY);
+      setDragging(null);
+      setOver(null);
+      if (to !== null && to !== l.seat) onDropOnSeat(l.index, to);
+    },
+    onPointerCancel: () => (setDragging(null), setOver(null)),
+  });
   return (
     <div class="check-seats">
       {seats.map((seat) => {
@@ -104,17 +125,9 @@ export function CheckBySeat({ order, actions, onDropOnSeat }: { order: BillOrder
         return (
           <section
             key={String(seat)}
-            class={`seat-lines${over === seat ? ' drop-here' : ''}`}
+            class={`seat-lines${dragging && over === seat && seat !== dragging.seat ? ' drop-here' : ''}`}
             data-seat={seat ?? 'none'}
             aria-label={seatName(seat)}
-            onDragOver={(e) => { if (seat !== null) { e.preventDefault(); setOver(seat); } }}
-            onDragLeave={() => setOver(undefined)}
-            onDrop={(e) => {
-              e.preventDefault();
-              setOver(undefined);
-              const index = Number(e.dataTransfer?.getData('text/plain'));
-              if (seat !== null && Number.isInteger(index)) onDropOnSeat(index, seat);
-            }}
           >
             <h3 class="seat-head">
               <span>{seatName(seat)}</span>
@@ -124,12 +137,11 @@ export function CheckBySeat({ order, actions, onDropOnSeat }: { order: BillOrder
               {groups.get(seat)!.map((l) => (
                 <li
                   key={l.index}
-                  class={l.voided_at ? 'check-line-voided' : ''}
+                  class={`${l.voided_at ? 'check-line-voided' : ''}${dragging === l ? ' is-dragged' : ''}`}
                   data-line={l.index}
-                  draggable={!l.voided_at}
-                  onDragStart={(e) => e.dataTransfer?.setData('text/plain', String(l.index))}
                 >
                   <span class="line-main">
+                    {!l.voided_at ? <span class="line-grip" aria-hidden="true" title={t('service.dragHint')} {...grip(l)}>⠿</span> : null}
                     <span class="line-name">{l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
                     <span class="line-price" data-net={l.net_amount}>{l.voided_at ? <s>{money(l.net_amount, order.currency)}</s> : money(l.net_amount, order.currency)}</span>
                   </span>

@@ -102,7 +102,7 @@ export const serviceDe: Record<ServiceKey, string> = {
   "service.paid": "Bezahlt",
   "service.due": "Offen",
   "service.moveTitle": "{name} an einen Platz setzen",
-  "service.moveLabel": "{name} an einen anderen Platz setzen",
+  "service.moveLabel": "Platz ändern: {name}",
   "service.moveToSeat": "Platz ändern",
   "service.payTitle": "Zahlung",
   "service.backToMenu": "Zurück zur Karte",
@@ -115,4 +115,5 @@ export const serviceDe: Record<ServiceKey, string> = {
   "service.pay": "Kassieren",
   "service.split": "Teilen",
   "service.printBill": "Rechnung drucken",
+  "service.dragHint": "Auf einen anderen Platz ziehen",
 };

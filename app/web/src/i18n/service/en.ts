@@ -101,7 +101,7 @@ export const serviceEn = {
   'service.paid': 'Paid',
   'service.due': 'Due',
   'service.moveTitle': 'Move {name} to seat',
-  'service.moveLabel': 'Move {name} to another seat',
+  'service.moveLabel': 'Move to seat: {name}',
   'service.moveToSeat': 'Move to seat',
   'service.payTitle': 'Payment',
   'service.backToMenu': 'Back to the menu',
@@ -114,6 +114,7 @@ export const serviceEn = {
   'service.pay': 'Pay',
   'service.split': 'Split',
   'service.printBill': 'Print bill',
+  'service.dragHint': 'Drag onto another seat',
 } as const;
 
 export type ServiceKey = keyof typeof serviceEn;

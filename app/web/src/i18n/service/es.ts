@@ -102,7 +102,7 @@ export const serviceEs: Record<ServiceKey, string> = {
   "service.paid": "Pagado",
   "service.due": "Pendiente",
   "service.moveTitle": "Mover {name} a un asiento",
-  "service.moveLabel": "Mover {name} a otro asiento",
+  "service.moveLabel": "Cambiar asiento: {name}",
   "service.moveToSeat": "Cambiar asiento",
   "service.payTitle": "Pago",
   "service.backToMenu": "Volver a la carta",
@@ -115,4 +115,5 @@ export const serviceEs: Record<ServiceKey, string> = {
   "service.pay": "Cobrar",
   "service.split": "Dividir",
   "service.printBill": "Imprimir cuenta",
+  "service.dragHint": "Arrastre a otro asiento",
 };

@@ -102,7 +102,7 @@ export const serviceFr: Record<ServiceKey, string> = {
   "service.paid": "Payé",
   "service.due": "Reste dû",
   "service.moveTitle": "Déplacer {name} à une place",
-  "service.moveLabel": "Déplacer {name} à une autre place",
+  "service.moveLabel": "Changer de place : {name}",
   "service.moveToSeat": "Changer de place",
   "service.payTitle": "Paiement",
   "service.backToMenu": "Retour à la carte",
@@ -115,4 +115,5 @@ export const serviceFr: Record<ServiceKey, string> = {
   "service.pay": "Encaisser",
   "service.split": "Partager",
   "service.printBill": "Imprimer l’addition",
+  "service.dragHint": "Glissez vers une autre place",
 };

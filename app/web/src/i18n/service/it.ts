@@ -102,7 +102,7 @@ export const serviceIt: Record<ServiceKey, string> = {
   "service.paid": "Pagato",
   "service.due": "Da pagare",
   "service.moveTitle": "Sposta {name} a un posto",
-  "service.moveLabel": "Sposta {name} a un altro posto",
+  "service.moveLabel": "Cambia posto: {name}",
   "service.moveToSeat": "Cambia posto",
   "service.payTitle": "Pagamento",
   "service.backToMenu": "Torna al menu",
@@ -115,4 +115,5 @@ export const serviceIt: Record<ServiceKey, string> = {
   "service.pay": "Incassa",
   "service.split": "Dividi",
   "service.printBill": "Stampa il conto",
+  "service.dragHint": "Trascina su un altro posto",
 };
