@@ -53,7 +53,7 @@ export function kitchenState(l: BillLine): string {
 
 /** How many seat chips a table offers: its party (or its seats), any seat a line sits at, and those added. */
 export const seatCount = (capacity: number, covers: number | null, order: BillOrder | undefined, added: number) =>
-  Math.max(covers ?? capacity, ...(order?.items ?? []).map((l) => l.seat ?? 0), 1) + added;
+  Math.max((covers ?? capacity) + added, ...(order?.items ?? []).map((l) => l.seat ?? 0), 1);
 
 /** "How many guests?" when a table is opened: one tap, 1 to the table's seats, more on demand. */
 export function CoversPrompt({ capacity, value, onPick }: { capacity: number; value: number | null; onPick: (n: number) => void }) {

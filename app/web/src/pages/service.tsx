@@ -371,6 +371,21 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             <Button variant="primary" class="wide" disabled={drafts.every((d) => refused.has(d.key))} onClick={send}>{t('service.send')}</Button>
           </>
         ) : null}
+        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
+          <p class="check-discount">
+            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+          </p>
+        ) : null}
+        {/* what the table owes and how it pays, before the rarer moves below */}
+        {order ? <CheckTotals order={order} /> : null}
+        {order ? (
+          <div class="chips check-pay">
+            <Button variant="primary" class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
+            <Button class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.split')}</Button>
+            <Button class="big" onClick={printBill}>{t('service.printBill')}</Button>
+          </div>
+        ) : null}
+        {note ? <p role="status">{note}</p> : null}
         <div class="chips">
           {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
           {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
@@ -386,20 +401,6 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             </Button>
           ) : null}
         </div>
-        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
-          <p class="check-discount">
-            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
-          </p>
-        ) : null}
-        {order ? <CheckTotals order={order} /> : null}
-        {order ? (
-          <div class="chips check-pay">
-            <Button variant="primary" class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
-            <Button class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.split')}</Button>
-            <Button class="big" onClick={printBill}>{t('service.printBill')}</Button>
-          </div>
-        ) : null}
-        {note ? <p role="status">{note}</p> : null}
         {error ? <p class="error-text" role="alert">{error}</p> : null}
       </section>
       <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
