@@ -143,12 +143,13 @@ export function CheckBySeat({ order, actions, onDropOnSeat }: { order: BillOrder
                   <span class="line-main">
                     {!l.voided_at ? <span class="line-grip" aria-hidden="true" title={t('service.dragHint')} {...grip(l)}>⠿</span> : null}
                     <span class="line-name">{l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
+                    <span class={`kitchen-state state-${l.voided_at ? 'voided' : l.held ? 'held' : !l.sent_to_kitchen_at ? 'unsent' : l.status}`}>{kitchenState(l)}</span>
+                    {l.comped && !l.voided_at ? <Badge tone="neutral">{t('pay.lineComp')}</Badge> : null}
                     <span class="line-price" data-net={l.net_amount}>{l.voided_at ? <s>{money(l.net_amount, order.currency)}</s> : money(l.net_amount, order.currency)}</span>
                   </span>
                   <span class="line-sub">
                     <small class="line-meta">
-                      {t('service.course')} {l.course ?? '–'} · <span class={`kitchen-state state-${l.voided_at ? 'voided' : l.held ? 'held' : l.status}`}>{kitchenState(l)}</span>
-                      {l.comped && !l.voided_at ? <> · <Badge tone="neutral">{t('pay.lineComp')}</Badge></> : null}
+                      {t('service.course')} {l.course ?? '–'}
                       {l.discount_amount && !l.voided_at ? (
                         <span class="line-discount">
                           {' · '}{l.comped ? t('service.discount.comped') : `−${money(l.discount_amount, order.currency)}`} · {l.discount_reason}
@@ -231,6 +232,7 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
       <div class="pay-pane-bar">
         <Button onClick={onBack}>{t('service.backToMenu')}</Button>
       </div>
+      <PaymentPanel order={order} onChange={() => void refresh()} />
       {open && payable.length ? (
         <section class="card pay-items" aria-labelledby="pay-items-title">
           <h2 id="pay-items-title">{t('service.byItems')}</h2>
@@ -247,7 +249,6 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
           </Button>
         </section>
       ) : null}
-      <PaymentPanel order={order} onChange={() => void refresh()} />
       <p class="hint">{t('service.splitOneItem')}</p>
       <PayDialog order={order} target={target} onClose={() => setTarget(null)} onPaid={() => (setTarget(null), setChosen(new Set()), void refresh())} />
     </section>
