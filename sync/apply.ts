@@ -236,9 +236,18 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   // side aimed at it follows them (sync/merge-redirect.ts). A completion made apart used to
   // win by rank and erase the link to the survivor.
   if (life && c.table === 'orders' && (local.merged_into != null || (c.data.merged_into != null && (asked.includes('merged_into') || asked.includes(life.column))))) {
-    if (local.merged_into == null) {
+    const theirs = c.data.merged_into;
+    const otherMerge = local.merged_into != null && theirs != null && theirs !== local.merged_into && asked.includes('merged_into');
+    // merged into one check here and into another there, while apart: the later merge stands on
+    // both sides (its lines and money moved with the same clock), and the other is listed
+    const laterThere = otherMerge && clockIn('merged_into') > clockOf(rc, 'merged_into');
+    if (local.merged_into == null || laterThere) {
       patch[life.column] = c.data[life.column];
       for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    }
+    if (otherMerge) {
+      const [kept, overruled] = laterThere ? [theirs, local.merged_into] : [local.merged_into, theirs];
+      touched.overruled.push({ table: c.table, id: c.row_id, kept: `merged into ${kept}`, overruled: `merged into ${overruled}`, origin: c.origin });
     }
     decided.add(life.column);
     life.follows.forEach((f) => decided.add(f));
@@ -297,6 +306,8 @@ function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | 
   if ((c.table === 'orders' || c.table === 'reservations' || c.table === 'waitlist_entries') && local?.customer_id && c.data.customer_id && c.data.customer_id !== local.customer_id) {
     t.repointed.set(String(local.customer_id), String(c.data.customer_id));
   }
+  // money moved off a check (the other side's merge): the check it leaves is counted again too
+  if ((c.table === 'payments' || c.table === 'payment_refunds') && local?.order_id && c.data.order_id && local.order_id !== c.data.order_id) t.paid.add(String(local.order_id));
   const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
   if (!orderId) return;
   if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });

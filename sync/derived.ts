@@ -49,7 +49,8 @@ export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): 
   // what the other side aimed at a check merged away lands on its survivor first: the bills
   // and payments counted next are then the survivor's
   const survivors = await redirectMerged(trx, ctx, [...t.orders.keys(), ...t.paid]);
-  await placeAll(trx, ctx, [...survivors, ...t.placed].filter((id) => !t.orders.has(id)));
+  // a check a line left or joined and no hook runs for (a merge's survivor): placed and billed
+  await placeAll(trx, ctx, [...new Set([...survivors, ...t.placed])].filter((id) => !t.orders.has(id)));
   await runHooksForOrders(trx, ctx, t);
   const counted = new Set([...t.orders.keys(), ...t.paid, ...survivors]);
   await countPaymentsAgain(trx, ctx, counted);
@@ -76,7 +77,7 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
   for (const stored of orders) {
     const note = t.orders.get(stored.id)!;
     const lines = (await placeLines(trx, stored.id, Math.floor(ctx.now / 1000), items.get(stored.id))) ?? items.get(stored.id) ?? [];
-    const order = note.newItemIds.length ? await billAllRounds(trx, ctx, stored, lines) : stored;
+    const order = note.newItemIds.length || t.placed.has(stored.id) ? await billAllRounds(trx, ctx, stored, lines) : stored;
     // lines added to an order this node already had: its status before is the order's as it stood
     const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
     changes.push({
@@ -95,7 +96,11 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
 async function placeAll(trx: Executor, ctx: ApplyContext, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const items = await loadItemsFor(trx, ids);
-  for (const id of ids) await placeLines(trx, id, Math.floor(ctx.now / 1000), items.get(id));
+  const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+  for (const order of orders) {
+    const lines = (await placeLines(trx, order.id, Math.floor(ctx.now / 1000), items.get(order.id))) ?? items.get(order.id) ?? [];
+    await billAllRounds(trx, ctx, order, lines);
+  }
 }
 
 /**
