@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema.ts';
-import { ServeProcess } from '../../helpers/comanda-process.ts';
+import { comanda, ServeProcess } from '../../helpers/comanda-process.ts';
 import type { ApiClient } from '../../helpers/server.ts';
 import { startProcessPair, type ProcessPair } from '../process-pair.ts';
 
@@ -58,7 +58,10 @@ export async function fuzzRun(seed: number, ops: number, log: (line: string) => 
       log(`seed ${seed} op ${i}: ${side} ${what}`);
     }
     pair.proxy.restore();
-    await pair.converged(120_000);
+    await pair.converged(Number(process.env.FUZZ_CONVERGE_MS ?? 120_000)).catch(async (err: Error) => {
+      err.message += `\n${await historyOfDifferences(pair)}`;
+      throw err;
+    });
     await checkMoney(pair, made);
   } catch (err) {
     const e = err as Error;
@@ -154,6 +157,27 @@ async function step(pair: ProcessPair, r: ReturnType<typeof prng>, side: Side, m
   if (!w) return 'waitlist refused';
   const seated = fine(await api.post(`/v1/waitlist/${w.id}/seat`, {}), 'seat');
   return `waitlist ${w.id} ${seated ? 'seated' : 'not seated'}`;
+}
+
+/**
+ * For a run that did not converge: each differing row's change log on both sides (who wrote
+ * which columns, by which clock), which is what tells a merge rule's bug from a derived one.
+ */
+async function historyOfDifferences(pair: ProcessPair): Promise<string> {
+  const report = await comanda('sync', 'audit', '--data-dir', pair.dir).catch(() => null);
+  const out: string[] = [];
+  for (const d of (report?.differences ?? []).slice(0, 5)) {
+    for (const [name, db] of [['hub', pair.hubDb.db], ['cloud', pair.cloudDb.db]] as const) {
+      const log = await db.selectFrom('change_log').select(['seq', 'origin', 'hlc', 'op', 'fields', 'data']).where('table_name', '=', d.table).where('row_id', '=', d.id).orderBy('seq').execute();
+      out.push(`${name}'s log of ${d.table} ${d.id}:`);
+      for (const e of log) {
+        const data = JSON.parse(e.data);
+        const fields: string[] = e.fields ? JSON.parse(e.fields) : Object.keys(data);
+        out.push(`  ${e.seq} ${e.origin.slice(0, 8)} ${e.hlc} ${e.op} ${fields.map((f) => `${f}=${JSON.stringify(data[f])}`).join(' ')}`);
+      }
+    }
+  }
+  return out.join('\n');
 }
 
 /** Money on both sides after convergence: each check's paid is its payments less refunds; nothing made is lost or doubled. */
