@@ -16,7 +16,9 @@ import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
  * A fixed seed here; MONEY_RUNS=10000 MONEY_SEED=n runs more (`npm run bench -- money`);
  * MONEY_REPORT=file writes `{runs, seconds}` of the property's run there (the bench reads it).
  */
-const RUNS = Number(process.env.MONEY_RUNS ?? 60);
+// 200 a dialect: about 60 s for both on a quiet 2-core box (measured CPU: 0.09 s a sequence on
+// SQLite, 0.19 s on PostgreSQL; at load 15, 100 sequences took 44 s and 65 s)
+const RUNS = Number(process.env.MONEY_RUNS ?? 200);
 const SEED = Number(process.env.MONEY_SEED ?? 39);
 const TIMEZONE = 'Europe/Berlin';
 
@@ -214,10 +216,12 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
     const seconds = (performance.now() - t0) / 1000;
     if (process.env.MONEY_REPORT) fs.writeFileSync(process.env.MONEY_REPORT, JSON.stringify({ dialect, runs: RUNS, seconds, days: days.size, checks: made.length }));
     // the run's every day, together: Σ payments − Σ refunds + Σ still due = Σ (total − returns) of the live checks + money kept on cancelled ones
-    expect(days.size, 'the clock passed midnight').toBeGreaterThan(1);
+    if (RUNS >= 20) expect(days.size, 'the clock passed midnight').toBeGreaterThan(1);
     let net = 0;
     for (const day of days) net += (await api.get(`/v1/reports/day_close?date=${day}`)).body.payments.net;
-    const all = await Promise.all(made.map(async (id) => (await api.get(`/v1/orders/${id}`)).body));
+    const all: any[] = [];
+    // fifty at a time: the bench's long run has made thousands of checks
+    for (let i = 0; i < made.length; i += 50) all.push(...(await Promise.all(made.slice(i, i + 50).map(async (id) => (await api.get(`/v1/orders/${id}`)).body))));
     const live = all.filter((o) => o.status !== 'cancelled');
     const cancelled = all.filter((o) => o.status === 'cancelled');
     expect(net + live.reduce((t, o) => t + o.amount_due, 0)).toBe(live.reduce((t, o) => t + o.total - o.amount_returned, 0) + cancelled.reduce((t, o) => t + o.amount_paid, 0));
