@@ -1084,8 +1084,10 @@ export type components = {
          */
         Error: {
             error: {
+                /** @description captcha_required only: where to fetch the bot check to solve (relative to the server); send the solution as captchaToken */
+                challenge_url?: string;
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "currency_locked" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "captcha_required" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "currency_locked" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 /** @description the code's entry in /docs (relative to the server) */
                 doc_url: string;
                 message: string;
@@ -1096,6 +1098,20 @@ export type components = {
                 /** @enum {string} */
                 type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found_error" | "conflict_error" | "idempotency_error" | "rate_limit_error" | "api_error";
             };
+        };
+        /**
+         * @example {
+         *       "n": 1,
+         *       "amount": 1450,
+         *       "paid": 1,
+         *       "due": 1
+         *     }
+         */
+        EvenShare: {
+            amount: number;
+            due: number;
+            n: number;
+            paid: number;
         };
         /**
          * @example {
@@ -1714,6 +1730,7 @@ export type components = {
          *       "status": "draft",
          *       "source": "source",
          *       "table": "table",
+         *       "covers": 1,
          *       "server": "server",
          *       "customer": {
          *         "name": "Margherita",
@@ -1799,6 +1816,7 @@ export type components = {
             cancel_reason: string | null;
             cancelled_at: number | null;
             completed_at: number | null;
+            covers: number | null;
             created: number;
             currency: string;
             customer: {
@@ -1842,6 +1860,69 @@ export type components = {
         };
         /**
          * @example {
+         *       "object": "order_balance",
+         *       "order": "order",
+         *       "currency": "EUR",
+         *       "total": 1450,
+         *       "amount_paid": 1450,
+         *       "amount_returned": 1450,
+         *       "amount_due": 1450,
+         *       "payment_status": "unpaid",
+         *       "seats": [
+         *         {
+         *           "seat": 1,
+         *           "net_amount": 1450,
+         *           "tax_amount": 1450,
+         *           "paid": 1,
+         *           "due": 1,
+         *           "unpaid_items": [
+         *             "unpaid_item"
+         *           ]
+         *         }
+         *       ],
+         *       "split": {
+         *         "ways": 1,
+         *         "amount": 1450,
+         *         "paid": 1,
+         *         "shares": [
+         *           {
+         *             "n": 1,
+         *             "amount": 1450,
+         *             "paid": 1,
+         *             "due": 1
+         *           }
+         *         ],
+         *         "next": {
+         *           "n": 1,
+         *           "amount": 1450,
+         *           "paid": 1,
+         *           "due": 1
+         *         }
+         *       }
+         *     }
+         */
+        OrderBalance: {
+            amount_due: number;
+            amount_paid: number;
+            amount_returned: number;
+            currency: string;
+            /** @constant */
+            object: "order_balance";
+            order: string;
+            /** @enum {string} */
+            payment_status: "unpaid" | "partially_paid" | "paid";
+            seats: components["schemas"]["SeatBalance"][];
+            split: {
+                amount: number;
+                next: components["schemas"]["EvenShare"] | null;
+                paid: number;
+                shares: components["schemas"]["EvenShare"][];
+                ways: number;
+            } | null;
+            total: number;
+        };
+        /**
+         * @example {
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.cancelled",
@@ -1858,6 +1939,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -1974,6 +2056,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2085,6 +2168,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2203,6 +2287,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2314,6 +2399,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2498,6 +2584,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2618,6 +2705,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2735,6 +2823,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2857,6 +2946,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3014,6 +3104,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3129,6 +3220,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -4816,6 +4908,26 @@ export type components = {
          *       "seat": 1,
          *       "net_amount": 1450,
          *       "tax_amount": 1450,
+         *       "paid": 1,
+         *       "due": 1,
+         *       "unpaid_items": [
+         *         "unpaid_item"
+         *       ]
+         *     }
+         */
+        SeatBalance: {
+            due: number;
+            net_amount: number;
+            paid: number;
+            seat: number | null;
+            tax_amount: number;
+            unpaid_items: string[];
+        };
+        /**
+         * @example {
+         *       "seat": 1,
+         *       "net_amount": 1450,
+         *       "tax_amount": 1450,
          *       "lines": 1
          *     }
          */
@@ -4940,6 +5052,7 @@ export type components = {
          *       "slot_duration_minutes": 5,
          *       "reservation_buffer_minutes": 1,
          *       "auto_confirm_max_party_size": 1,
+         *       "guest_bot_check": "when_busy",
          *       "waitlist": {
          *         "enabled": true,
          *         "max_party_size": 1,
@@ -4957,6 +5070,8 @@ export type components = {
             closed_dates: string[];
             currency: string;
             default_tax_rate: number;
+            /** @enum {string} */
+            guest_bot_check: "when_busy" | "always";
             /** @enum {string} */
             language: "en" | "de" | "fr" | "es" | "it";
             max_tip_percent: number;
@@ -5899,6 +6014,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6041,6 +6157,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6181,6 +6298,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6325,6 +6443,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6465,6 +6584,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6609,6 +6729,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6752,6 +6873,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6897,6 +7019,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7044,6 +7167,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7184,6 +7308,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7326,6 +7451,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
