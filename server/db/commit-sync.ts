@@ -13,17 +13,12 @@ import type { Kysely } from 'kysely';
  * reads the database meanwhile (kysely waits for the connection; the raw reads of
  * versions.ts and readRawRows ask `isSyncing` and wait their turn too), and no unit is
  * answered before the sync has ended: a commit is on disk before anyone is told of it, as
- * before. What the event loop gains is the time to read, parse and check the next requests,
- * and the units those bring commit as the next batch while the sync before runs (transact.ts).
+ * before. What the event loop gains is the time to read, parse and check the next requests.
  * Every other commit on the connection keeps FULL.
  */
 export interface CommitSync {
-  /**
-   * Runs `commit` (a transaction that commits) with SQLite's own sync left out, and starts the
-   * sync of the WAL: `synced` resolves once the commit is on disk. The caller holds the
-   * connection until then. Where the WAL cannot be synced from here, COMMIT syncs as before.
-   */
-  commitUnsynced<T>(commit: () => Promise<T>): Promise<{ result: T; synced: Promise<void> }>;
+  /** runs `commit` (a transaction that commits) and resolves once its pages are on disk */
+  around<T>(commit: () => Promise<T>): Promise<T>;
 }
 
 type SyncFile = (file: string) => Promise<void>;
@@ -39,8 +34,7 @@ const dataSync: SyncFile = async (file) => {
 };
 
 const registered = new WeakMap<object, CommitSync>();
-/** syncs under way per connection */
-const syncing = new WeakMap<SQLite.Database, number>();
+const syncing = new WeakSet<SQLite.Database>();
 
 /** True while a batch's commit is written but not yet synced: a raw read must wait (see above). */
 export function isSyncing(connection: SQLite.Database): boolean {
@@ -68,8 +62,8 @@ export function registerCommitSync(db: Kysely<any>, connection: SQLite.Database,
     return usable === true;
   };
   const sync: CommitSync = {
-    async commitUnsynced(commit) {
-      if (!canSync()) return { result: await commit(), synced: Promise.resolve() };
+    async around(commit) {
+      if (!canSync()) return commit();
       connection.pragma('synchronous = NORMAL');
       let result: Awaited<ReturnType<typeof commit>>;
       try {
@@ -77,13 +71,13 @@ export function registerCommitSync(db: Kysely<any>, connection: SQLite.Database,
       } finally {
         connection.pragma('synchronous = FULL');
       }
-      syncing.set(connection, (syncing.get(connection) ?? 0) + 1);
-      const synced = syncFile(wal).finally(() => {
-        const left = syncing.get(connection)! - 1;
-        if (left) syncing.set(connection, left);
-        else syncing.delete(connection);
-      });
-      return { result, synced };
+      syncing.add(connection);
+      try {
+        await syncFile(wal);
+      } finally {
+        syncing.delete(connection);
+      }
+      return result;
     },
   };
   registered.set(db.getExecutor().adapter, sync);

@@ -14,12 +14,6 @@ type Listener = (scopes?: ReadonlySet<string>) => void;
 const RETRYABLE = new Set(['40P01', '40001']);
 const RETRIES = 3;
 type Work<T> = (trx: Transaction<DB>) => Promise<T>;
-type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
-type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
-const ok = <T>(value: T): Settled<T> => ({ ok: true, value });
-const failed = (err: unknown): Settled<never> => ({ ok: false, err });
-/** batches that may hold the connection in a row while their syncs run (see drain) */
-const PIPELINE = 4;
 
 interface Unit {
   fn: Work<unknown>;
@@ -50,8 +44,6 @@ export class Transactor {
   private listeners = new Set<Listener>();
   private queue: Unit[] = [];
   private draining = false;
-  /** set while a drain holding the connection waits for the next unit (see drain) */
-  private wake: (() => void) | null = null;
   private readonly groupCommit: boolean;
   private readonly maxBatch: number;
 
@@ -71,7 +63,6 @@ export class Transactor {
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      this.wake?.();
       if (!this.draining) {
         this.draining = true;
         // One turn of the event loop lets every request that is already readable queue its
@@ -101,80 +92,49 @@ export class Transactor {
 
   private async drain(): Promise<void> {
     while (this.queue.length) {
-      if (!commitSyncOf(this.db)) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        this.settle(batch, await this.commitBatch(this.db, batch).then(ok, failed));
+      const batch = this.queue.splice(0, this.maxBatch);
+      let outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[];
+      let scopes: ReadonlySet<string> | undefined;
+      // A SQLite file syncs the batch's commit off the event loop, holding the connection
+      // until it is on disk (db/commit-sync.ts); anywhere else COMMIT syncs by itself.
+      const sync = commitSyncOf(this.db);
+      const commit = (db: Kysely<DB>) => db.transaction().execute(async (trx) => {
+        // Alone, a unit needs no savepoint: its failure rolls the transaction back.
+        if (batch.length === 1) {
+          const value = await unitOfWork(trx, batch[0].fn);
+          scopes = takeWrittenScopes(trx);
+          return [{ ok: true as const, value }];
+        }
+        const out: typeof outcomes = [];
+        for (const unit of batch) {
+          await savepoint(trx, 'savepoint unit');
+          try {
+            out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
+            await savepoint(trx, 'release unit');
+          } catch (err) {
+            await savepoint(trx, 'rollback to unit');
+            await savepoint(trx, 'release unit');
+            out.push({ ok: false, err });
+          }
+        }
+        scopes = takeWrittenScopes(trx);
+        return out;
+      });
+      try {
+        outcomes = sync ? await this.db.connection().execute((db) => sync.around(() => commit(db))) : await commit(this.db);
+      } catch (err) {
+        // Nothing of the batch committed (or its commit could not be synced): every unit gets the error.
+        for (const unit of batch) unit.reject(err);
         continue;
       }
-      // A SQLite file: each batch commits unsynced and its WAL is synced on the thread pool
-      // (db/commit-sync.ts). The connection stays held until every sync has ended, so nothing
-      // outside the units reads a commit before it is on disk; units that arrived meanwhile
-      // commit as the next batch while the sync before runs (a later sync covers it too), and
-      // each batch is answered once its own sync has ended. At most PIPELINE batches hold the
-      // connection in a row, so reads waiting for it are not starved.
-      await this.db.connection().execute(async (db) => {
-        const answered: Promise<void>[] = [];
-        for (let n = 0; n < PIPELINE; n++) {
-          if (!this.queue.length) {
-            // the next unit, or the end of the syncs under way, whichever comes first
-            const arrived = new Promise<boolean>((r) => (this.wake = () => r(true)));
-            const more = await Promise.race([arrived, Promise.all(answered).then(() => false)]);
-            this.wake = null;
-            if (!more) break;
-            // one turn: the other requests already readable queue their units too
-            await new Promise((r) => setImmediate(r));
-          }
-          const batch = this.queue.splice(0, this.maxBatch);
-          const done = await commitSyncOf(this.db)!.commitUnsynced(() => this.commitBatch(db, batch)).then(ok, failed);
-          if (!done.ok) {
-            this.settle(batch, done);
-            continue;
-          }
-          answered.push(done.value.synced.then(() => this.settle(batch, ok(done.value.result)), (err) => this.settle(batch, failed(err))));
-        }
-        await Promise.all(answered);
+      this.notify(scopes);
+      batch.forEach((unit, i) => {
+        const o = outcomes[i];
+        if (o.ok) unit.resolve(o.value);
+        else unit.reject(o.err);
       });
     }
     this.draining = false;
-  }
-
-  /** One batch in one transaction on `db`, each unit in its own savepoint. */
-  private commitBatch(db: Kysely<DB>, batch: Unit[]): Promise<{ outcomes: Outcome[]; scopes: ReadonlySet<string> }> {
-    return db.transaction().execute(async (trx) => {
-      // Alone, a unit needs no savepoint: its failure rolls the transaction back.
-      if (batch.length === 1) {
-        const value = await unitOfWork(trx, batch[0].fn);
-        return { outcomes: [{ ok: true as const, value }], scopes: takeWrittenScopes(trx) };
-      }
-      const out: Outcome[] = [];
-      for (const unit of batch) {
-        await savepoint(trx, 'savepoint unit');
-        try {
-          out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
-          await savepoint(trx, 'release unit');
-        } catch (err) {
-          await savepoint(trx, 'rollback to unit');
-          await savepoint(trx, 'release unit');
-          out.push({ ok: false, err });
-        }
-      }
-      return { outcomes: out, scopes: takeWrittenScopes(trx) };
-    });
-  }
-
-  /** Tells a batch's units how it went, once it is committed (and synced) or failed whole. */
-  private settle(batch: Unit[], done: Settled<{ outcomes: Outcome[]; scopes: ReadonlySet<string> }>): void {
-    if (!done.ok) {
-      // Nothing of the batch committed (or its commit could not be synced): every unit gets the error.
-      for (const unit of batch) unit.reject(done.err);
-      return;
-    }
-    this.notify(done.value.scopes);
-    batch.forEach((unit, i) => {
-      const o = done.value.outcomes[i];
-      if (o.ok) unit.resolve(o.value);
-      else unit.reject(o.err);
-    });
   }
 
   onCommit(listener: Listener): () => void {

@@ -94,32 +94,6 @@ describe('group commit on a SQLite file: the sync of each commit', () => {
     expect(await version).not.toBe(versionBefore);
   });
 
-  it('units that arrive while a sync runs commit as the next batch at once, and each batch is answered after its own sync', async () => {
-    const raw = rawSqliteOf(database.db)!;
-    const calls: string[] = [];
-    const held: (() => void)[] = [];
-    registerCommitSync(database.db, raw, async (file) => {
-      calls.push(file);
-      await new Promise<void>((resolve) => held.push(resolve));
-    });
-    const before = Number((await stationCount()).n);
-    const first = tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'first')));
-    await until('the first batch is syncing', () => held.length === 1);
-    const second = tx.run((trx) => insertRecord(trx, 'stations', station(restaurantId, 'second')));
-    // committed beside the first one's sync, which is still under way
-    await until('the second batch is syncing', () => held.length === 2);
-    const read = stationCount();
-    held[1]();
-    await second;
-    expect(await settled(first)).toBe(false);
-    // outside the units, nothing is read until every commit made is on disk
-    expect(await settled(read)).toBe(false);
-    held[0]();
-    await first;
-    expect(Number((await read).n)).toBe(before + 2);
-    expect(calls).toHaveLength(2);
-  });
-
   it('a sync that fails fails the units of its batch', async () => {
     const sync = heldSync();
     registerCommitSync(database.db, rawSqliteOf(database.db)!, sync.syncFile);
