@@ -9,7 +9,6 @@ import { ulid } from 'ulid';
 import { DATA_DIR_MODE, DATA_FILE_MODE, makeDirSync } from '../make-dir.ts';
 import type { DB } from './schema.ts';
 import { startCheckpointer, type Checkpointer } from './checkpointer.ts';
-import { registerCommitSync } from './commit-sync.ts';
 import { migrations } from './migrations/index.ts';
 import { registerRawSqlite } from './statement-shapes.ts';
 import { queryVersions, registerVersions, sqliteVersions, type Versions } from './versions.ts';
@@ -84,8 +83,7 @@ function openSqlite(dataDir: string, busyTimeoutMs: number): Database {
     sqlite.pragma('wal_autocheckpoint = 10000');
   }
   // FULL: a commit is on disk before anyone is told it happened, so an order the kitchen was
-  // shown survives a pulled plug. Group commit (db/transact.ts) pays one sync per batch, made
-  // on the thread pool while the batch holds the connection (db/commit-sync.ts).
+  // shown survives a pulled plug. Group commit (db/transact.ts) pays one sync per batch.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
@@ -111,8 +109,6 @@ function openSqlite(dataDir: string, busyTimeoutMs: number): Database {
   };
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cached as unknown as SQLite.Database }) });
   registerRawSqlite(db, sqlite);
-  // group commits sync the WAL off the event loop (db/commit-sync.ts)
-  if (file !== ':memory:') registerCommitSync(db, sqlite);
   registerVersions(db, lazyVersions(() => sqliteVersions(sqlite)));
   return {
     db,

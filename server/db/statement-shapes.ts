@@ -2,7 +2,6 @@ import { createRequire } from 'node:module';
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, PostgresAdapter, sql, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Executor } from './executor.ts';
-import { isSyncing } from './commit-sync.ts';
 
 interface Shape {
   sql: string;
@@ -18,11 +17,6 @@ const rawConnections = new WeakMap<object, SQLite.Database>();
 /** Lets shapes run on the raw connection of `db` inside its units of work. */
 export function registerRawSqlite(db: Kysely<any>, connection: SQLite.Database): void {
   rawConnections.set(db.getExecutor().adapter, connection);
-}
-
-/** The raw SQLite connection behind a kysely instance, if it has one. */
-export function rawSqliteOf(db: Executor): SQLite.Database | undefined {
-  return rawConnections.get((db as Kysely<any>).getExecutor().adapter);
 }
 
 /**
@@ -226,8 +220,7 @@ export function readRawRows(db: Executor, query: CompiledQuery): unknown[][] | u
   const k = db as Kysely<any>;
   if (k.isTransaction) return undefined;
   const raw = rawConnections.get(k.getExecutor().adapter);
-  // nor while a batch's commit is being synced: nothing reads a commit before it is on disk
-  if (!raw || raw.inTransaction || isSyncing(raw)) return undefined;
+  if (!raw || raw.inTransaction) return undefined;
   let statements = rawReads.get(raw);
   if (!statements) rawReads.set(raw, (statements = new Map()));
   let stmt = statements.get(query.sql);

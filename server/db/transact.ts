@@ -1,5 +1,4 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { commitSyncOf } from './commit-sync.ts';
 import { runShape } from './statement-shapes.ts';
 import { beginChanges, discardChanges, flushChanges, takeWrittenScopes } from './records.ts';
 import type { DB } from './schema.ts';
@@ -95,35 +94,31 @@ export class Transactor {
       const batch = this.queue.splice(0, this.maxBatch);
       let outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[];
       let scopes: ReadonlySet<string> | undefined;
-      // A SQLite file syncs the batch's commit off the event loop, holding the connection
-      // until it is on disk (db/commit-sync.ts); anywhere else COMMIT syncs by itself.
-      const sync = commitSyncOf(this.db);
-      const commit = (db: Kysely<DB>) => db.transaction().execute(async (trx) => {
-        // Alone, a unit needs no savepoint: its failure rolls the transaction back.
-        if (batch.length === 1) {
-          const value = await unitOfWork(trx, batch[0].fn);
-          scopes = takeWrittenScopes(trx);
-          return [{ ok: true as const, value }];
-        }
-        const out: typeof outcomes = [];
-        for (const unit of batch) {
-          await savepoint(trx, 'savepoint unit');
-          try {
-            out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
-            await savepoint(trx, 'release unit');
-          } catch (err) {
-            await savepoint(trx, 'rollback to unit');
-            await savepoint(trx, 'release unit');
-            out.push({ ok: false, err });
-          }
-        }
-        scopes = takeWrittenScopes(trx);
-        return out;
-      });
       try {
-        outcomes = sync ? await this.db.connection().execute((db) => sync.around(() => commit(db))) : await commit(this.db);
+        outcomes = await this.db.transaction().execute(async (trx) => {
+          // Alone, a unit needs no savepoint: its failure rolls the transaction back.
+          if (batch.length === 1) {
+            const value = await unitOfWork(trx, batch[0].fn);
+            scopes = takeWrittenScopes(trx);
+            return [{ ok: true as const, value }];
+          }
+          const out: typeof outcomes = [];
+          for (const unit of batch) {
+            await savepoint(trx, 'savepoint unit');
+            try {
+              out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
+              await savepoint(trx, 'release unit');
+            } catch (err) {
+              await savepoint(trx, 'rollback to unit');
+              await savepoint(trx, 'release unit');
+              out.push({ ok: false, err });
+            }
+          }
+          scopes = takeWrittenScopes(trx);
+          return out;
+        });
       } catch (err) {
-        // Nothing of the batch committed (or its commit could not be synced): every unit gets the error.
+        // Nothing of the batch committed: every unit gets the error.
         for (const unit of batch) unit.reject(err);
         continue;
       }

@@ -2,7 +2,6 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { flushChanges, type Executor } from './records.ts';
 import type { DB, RecordTable } from './schema.ts';
-import { isSyncing } from './commit-sync.ts';
 
 /**
  * The exact version of a restaurant's replicated records: its last change-log position,
@@ -42,7 +41,7 @@ export const queryVersions: Versions = {
  * SQLite: the same reads as prepared statements on the raw connection, a few microseconds
  * instead of a query through kysely. That is safe when the reader owns the connection (it
  * runs inside its unit of work) or when no transaction is open (it then reads what is
- * committed and synced); otherwise it waits its turn through kysely like any other query.
+ * committed); otherwise it waits its turn through kysely like any other query.
  */
 export function sqliteVersions(connection: SQLite.Database): Versions {
   const whole = connection.prepare('select seq, op_id from change_log where restaurant_id = ? order by seq desc limit 1');
@@ -72,8 +71,7 @@ export function sqliteVersions(connection: SQLite.Database): Versions {
         await flushChanges(db, tables);
         return read(restaurantId, tables);
       }
-      // not while a batch's commit is being synced: kysely's turn comes after it (db/commit-sync.ts)
-      if (!connection.inTransaction && !isSyncing(connection)) return read(restaurantId, tables);
+      if (!connection.inTransaction) return read(restaurantId, tables);
       return queryVersions.of(db, restaurantId, tables);
     },
   };
