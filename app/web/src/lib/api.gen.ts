@@ -1898,6 +1898,12 @@ export type components = {
          *           "paid": 1,
          *           "due": 1
          *         }
+         *       },
+         *       "items_charge": {
+         *         "items": [
+         *           "item"
+         *         ],
+         *         "amount": 1450
          *       }
          *     }
          */
@@ -1906,6 +1912,10 @@ export type components = {
             amount_paid: number;
             amount_returned: number;
             currency: string;
+            items_charge: {
+                amount: number;
+                items: string[];
+            } | null;
             /** @constant */
             object: "order_balance";
             order: string;
