@@ -21,6 +21,8 @@ export interface NewOrder {
   items: LineInput[];
   table?: string | null;
   server?: string | null;
+  /** the staff member ringing the lines in (their round's sender); the server may be another */
+  sender?: string | null;
   customer_name?: string | null;
   customer_phone?: string | null;
   customer_email?: string | null;
@@ -48,7 +50,7 @@ export async function insertLines(
   actor: Actor,
   order: OrderRow,
   priced: PricedLine[],
-  from: { idx: number; round: number; sentToKitchen: boolean },
+  from: { idx: number; round: number; sentToKitchen: boolean; sentBy: string | null },
 ): Promise<OrderItemRow[]> {
   const now = seconds(actor);
   const rows: OrderItemRow[] = priced.map((l, i) => ({
@@ -78,6 +80,7 @@ export async function insertLines(
     void_reason: null,
     voided_by: null,
     sent_to_kitchen_at: from.sentToKitchen && !l.held ? now : null,
+    sent_by: from.sentBy,
     ready_at: null,
     created: now,
     updated: now,
@@ -165,7 +168,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     created: now,
     updated: now,
   });
-  const items = await insertLines(trx, actor, order, priced, { idx: 0, round: 1, sentToKitchen: placed });
+  const items = await insertLines(trx, actor, order, priced, { idx: 0, round: 1, sentToKitchen: placed, sentBy: input.sender ?? null });
   return recordOrderChange(trx, ctx, {
     actor,
     order,
@@ -181,7 +184,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
  * A further round on an open order (a guest's second drinks): the new lines follow the old
  * ones, start pending and go to the kitchen at once; totals grow by exactly their sums.
  */
-export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, lines: LineInput[], opts: { guestMenu?: boolean } = {}) {
+export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, lines: LineInput[], opts: { guestMenu?: boolean; sender?: string | null } = {}) {
   const { order } = current;
   if (!OPEN_STATUSES.includes(order.status)) {
     throw new ApiError('order_not_open', `This order is '${order.status}'; only a placed order still being served takes more items.`, 'items');
@@ -197,7 +200,7 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
     availableAt: opts.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
-  const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });
+  const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true, sentBy: opts.sender ?? null });
   const items = [...current.items, ...added];
   // the order's estimate stays the longest preparation time of all its lines, this round's too
   const estimate = [order.estimated_time_minutes, estimateMinutes(priced)].filter((m): m is number => m !== null);

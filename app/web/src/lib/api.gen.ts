@@ -1230,6 +1230,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -1754,6 +1755,7 @@ export type components = {
          *           "voided_at": 1793620800,
          *           "void_reason": "void_reason",
          *           "sent_to_kitchen_at": 1793620800,
+         *           "sent_by": "sent_by",
          *           "ready_at": 1793620800
          *         }
          *       ],
@@ -1898,6 +1900,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2014,6 +2017,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2125,6 +2129,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2243,6 +2248,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2354,6 +2360,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2448,6 +2455,7 @@ export type components = {
          *       "voided_at": 1793620800,
          *       "void_reason": "void_reason",
          *       "sent_to_kitchen_at": 1793620800,
+         *       "sent_by": "sent_by",
          *       "ready_at": 1793620800
          *     }
          */
@@ -2471,6 +2479,7 @@ export type components = {
             ready_at: number | null;
             round: number;
             seat: number | null;
+            sent_by: string | null;
             sent_to_kitchen_at: number | null;
             station: string;
             /** @enum {string} */
@@ -2538,6 +2547,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2658,6 +2668,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2775,6 +2786,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2897,6 +2909,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3054,6 +3067,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3169,6 +3183,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3803,6 +3818,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -3889,6 +3905,7 @@ export type components = {
          *       "seat": 1,
          *       "course": 1,
          *       "sentToKitchenAt": 1,
+         *       "sentBy": "sentBy",
          *       "readyAt": 1
          *     }
          */
@@ -3907,6 +3924,7 @@ export type components = {
             readyAt: number | null;
             round: number;
             seat: number | null;
+            sentBy: string | null;
             sentToKitchenAt: number | null;
             station: string;
             /** @enum {string} */
@@ -3961,6 +3979,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -4049,6 +4068,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -5939,6 +5959,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6081,6 +6102,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6221,6 +6243,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6365,6 +6388,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6505,6 +6529,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6649,6 +6674,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6792,6 +6818,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6937,6 +6964,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7084,6 +7112,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7224,6 +7253,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7366,6 +7396,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
