@@ -1101,6 +1101,20 @@ export type components = {
         };
         /**
          * @example {
+         *       "n": 1,
+         *       "amount": 1450,
+         *       "paid": 1,
+         *       "due": 1
+         *     }
+         */
+        EvenShare: {
+            amount: number;
+            due: number;
+            n: number;
+            paid: number;
+        };
+        /**
+         * @example {
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "created": 1793620800,
@@ -1843,6 +1857,69 @@ export type components = {
             type: "dine_in" | "takeout" | "delivery";
             updated: number;
             virtual_table_label: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "order_balance",
+         *       "order": "order",
+         *       "currency": "EUR",
+         *       "total": 1450,
+         *       "amount_paid": 1450,
+         *       "amount_returned": 1450,
+         *       "amount_due": 1450,
+         *       "payment_status": "unpaid",
+         *       "seats": [
+         *         {
+         *           "seat": 1,
+         *           "net_amount": 1450,
+         *           "tax_amount": 1450,
+         *           "paid": 1,
+         *           "due": 1,
+         *           "unpaid_items": [
+         *             "unpaid_item"
+         *           ]
+         *         }
+         *       ],
+         *       "split": {
+         *         "ways": 1,
+         *         "amount": 1450,
+         *         "paid": 1,
+         *         "shares": [
+         *           {
+         *             "n": 1,
+         *             "amount": 1450,
+         *             "paid": 1,
+         *             "due": 1
+         *           }
+         *         ],
+         *         "next": {
+         *           "n": 1,
+         *           "amount": 1450,
+         *           "paid": 1,
+         *           "due": 1
+         *         }
+         *       }
+         *     }
+         */
+        OrderBalance: {
+            amount_due: number;
+            amount_paid: number;
+            amount_returned: number;
+            currency: string;
+            /** @constant */
+            object: "order_balance";
+            order: string;
+            /** @enum {string} */
+            payment_status: "unpaid" | "partially_paid" | "paid";
+            seats: components["schemas"]["SeatBalance"][];
+            split: {
+                amount: number;
+                next: components["schemas"]["EvenShare"] | null;
+                paid: number;
+                shares: components["schemas"]["EvenShare"][];
+                ways: number;
+            } | null;
+            total: number;
         };
         /**
          * @example {
@@ -4832,6 +4909,26 @@ export type components = {
                 id: string;
                 number: number;
             }[];
+        };
+        /**
+         * @example {
+         *       "seat": 1,
+         *       "net_amount": 1450,
+         *       "tax_amount": 1450,
+         *       "paid": 1,
+         *       "due": 1,
+         *       "unpaid_items": [
+         *         "unpaid_item"
+         *       ]
+         *     }
+         */
+        SeatBalance: {
+            due: number;
+            net_amount: number;
+            paid: number;
+            seat: number | null;
+            tax_amount: number;
+            unpaid_items: string[];
         };
         /**
          * @example {
