@@ -1246,6 +1246,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -1771,6 +1772,7 @@ export type components = {
          *           "voided_at": 1793620800,
          *           "void_reason": "void_reason",
          *           "sent_to_kitchen_at": 1793620800,
+         *           "sent_by": "sent_by",
          *           "ready_at": 1793620800
          *         }
          *       ],
@@ -1990,6 +1992,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2107,6 +2110,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2219,6 +2223,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2338,6 +2343,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2450,6 +2456,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2544,6 +2551,7 @@ export type components = {
          *       "voided_at": 1793620800,
          *       "void_reason": "void_reason",
          *       "sent_to_kitchen_at": 1793620800,
+         *       "sent_by": "sent_by",
          *       "ready_at": 1793620800
          *     }
          */
@@ -2567,6 +2575,7 @@ export type components = {
             ready_at: number | null;
             round: number;
             seat: number | null;
+            sent_by: string | null;
             sent_to_kitchen_at: number | null;
             station: string;
             /** @enum {string} */
@@ -2635,6 +2644,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2756,6 +2766,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2874,6 +2885,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2997,6 +3009,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3155,6 +3168,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3271,6 +3285,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3905,6 +3920,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -3991,6 +4007,7 @@ export type components = {
          *       "seat": 1,
          *       "course": 1,
          *       "sentToKitchenAt": 1,
+         *       "sentBy": "sentBy",
          *       "readyAt": 1
          *     }
          */
@@ -4009,6 +4026,7 @@ export type components = {
             readyAt: number | null;
             round: number;
             seat: number | null;
+            sentBy: string | null;
             sentToKitchenAt: number | null;
             station: string;
             /** @enum {string} */
@@ -4063,6 +4081,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -4151,6 +4170,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -6065,6 +6085,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6208,6 +6229,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6349,6 +6371,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6494,6 +6517,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6635,6 +6659,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6780,6 +6805,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6924,6 +6950,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7070,6 +7097,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7218,6 +7246,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7359,6 +7388,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7502,6 +7532,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],

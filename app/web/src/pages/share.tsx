@@ -66,7 +66,9 @@ export function SharePage() {
       { key: 'pair', label: t('share.pair'), url: health.pair_url ?? `${base}/screens/pair` },
     );
     const numbers = new Map(tables.map((x) => [x.id, x.number]));
-    for (const c of codes) if (c.table && numbers.has(c.table)) out.push({ key: `table-${numbers.get(c.table)}`, label: t('share.table', { n: numbers.get(c.table)! }), url: c.url });
+    // in table order, as the floor numbers them (the codes come newest first)
+    const tableCodes = codes.flatMap((c) => (c.table && numbers.has(c.table) ? [{ n: numbers.get(c.table)!, url: c.url }] : [])).sort((a, b) => a.n - b.n);
+    for (const c of tableCodes) out.push({ key: `table-${c.n}`, label: t('share.table', { n: c.n }), url: c.url });
     return out;
   });
   return (

@@ -140,6 +140,8 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.printer.noStations': 'Noch keine Stationen.',
   'ops.printer.noStation': 'keine Station',
   'ops.printer.receipts': 'Druckt Gästerechnungen',
+  'ops.printer.drawer': 'Öffnet die Kassenlade',
+  'ops.printer.drawerHint': 'An diesem Drucker hängt eine Kassenlade: eine Barzahlung öffnet sie.',
   'ops.printer.backup': 'Fällt er aus, drucken auf',
   'ops.printer.backupHint': 'Bons gehen dorthin, wenn dieser Drucker nicht antwortet.',
   'ops.printer.noBackup': 'Kein anderer Drucker',

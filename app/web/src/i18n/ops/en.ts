@@ -139,6 +139,8 @@ export const opsEn = {
   'ops.printer.noStations': 'No stations yet.',
   'ops.printer.noStation': 'no station',
   'ops.printer.receipts': 'Prints guest receipts',
+  'ops.printer.drawer': 'Opens the cash drawer',
+  'ops.printer.drawerHint': 'A cash drawer is plugged into this printer: a cash payment opens it.',
   'ops.printer.backup': 'If it is down, print on',
   'ops.printer.backupHint': 'Tickets go there when this printer does not answer.',
   'ops.printer.noBackup': 'No other printer',

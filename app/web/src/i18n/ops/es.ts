@@ -140,6 +140,8 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.printer.noStations': 'Aún no hay estaciones.',
   'ops.printer.noStation': 'ninguna estación',
   'ops.printer.receipts': 'Imprime las cuentas',
+  'ops.printer.drawer': 'Abre el cajón portamonedas',
+  'ops.printer.drawerHint': 'Hay un cajón portamonedas conectado a esta impresora: un pago en efectivo lo abre.',
   'ops.printer.backup': 'Si falla, imprimir en',
   'ops.printer.backupHint': 'Los tickets van allí cuando esta impresora no responde.',
   'ops.printer.noBackup': 'Ninguna otra impresora',

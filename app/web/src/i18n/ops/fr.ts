@@ -140,6 +140,8 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.printer.noStations': 'Pas encore de postes.',
   'ops.printer.noStation': 'aucun poste',
   'ops.printer.receipts': 'Imprime les additions',
+  'ops.printer.drawer': 'Ouvre le tiroir-caisse',
+  'ops.printer.drawerHint': 'Un tiroir-caisse est branché sur cette imprimante : un paiement en espèces l’ouvre.',
   'ops.printer.backup': 'En cas de panne, imprimer sur',
   'ops.printer.backupHint': 'Les tickets y vont quand cette imprimante ne répond pas.',
   'ops.printer.noBackup': 'Aucune autre imprimante',

@@ -140,6 +140,8 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.printer.noStations': 'Ancora nessuna postazione.',
   'ops.printer.noStation': 'nessuna postazione',
   'ops.printer.receipts': 'Stampa i conti',
+  'ops.printer.drawer': 'Apre il cassetto',
+  'ops.printer.drawerHint': 'A questa stampante è collegato un cassetto: un pagamento in contanti lo apre.',
   'ops.printer.backup': 'Se non funziona, stampa su',
   'ops.printer.backupHint': 'Gli scontrini vanno lì quando questa stampante non risponde.',
   'ops.printer.noBackup': 'Nessun’altra stampante',
