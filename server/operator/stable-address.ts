@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { lanAddresses, urlFor } from './lan.ts';
+import type { Advertisement, Advertiser } from './mdns.ts';
+
+type Interfaces = ReturnType<typeof os.networkInterfaces>;
+
+/** The address QR codes and links were last made with, kept in the data dir across restarts. */
+export interface KnownAddress {
+  address: string;
+  public_url: string;
+  at: number;
+}
+
+/** The hub's LAN address moved away from the one its printed codes were made with. */
+export interface AddressChange {
+  from: string;
+  to: string;
+  at: number;
+  /** the base URL the codes were made with: an IP literal one stopped working with the move */
+  old_public_url: string;
+  /** whether printed codes embed the old address (false: they carry the mDNS name and still work) */
+  codes_embed_ip: boolean;
+}
+
+export const ADDRESS_FILE = 'lan-address.json';
+
+/** The IPv4 address tablets and QR codes use (lan.ts ranks them), null when the PC has none. */
+export function currentLanAddress(interfaces: Interfaces): string | null {
+  return lanAddresses(interfaces).find((a) => a.family === 'IPv4')?.address ?? null;
+}
+
+const isIpLiteral = (host: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
+
+function readKnown(file: string | null): KnownAddress | null {
+  if (!file) return null;
+  try {
+    const k = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return typeof k?.address === 'string' && typeof k?.public_url === 'string' ? k : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface StableAddressOptions {
+  port: number;
+  /** the operator's own publicUrl, never replaced; null when the hub chooses it */
+  configuredPublicUrl: string | null;
+  interfaces?: () => Interfaces;
+  /** null: no announcement (mDNS off, or a hub bound to loopback) */
+  advertiser: Advertiser | null;
+  advertisement: Advertisement | null;
+  /** where the last acknowledged address is kept; null keeps it in memory only */
+  dataDir: string | null;
+  now(): number;
+  /** the URL codes are made with changed (the server's config.publicUrl follows it) */
+  onPublicUrl?(url: string): void;
+}
+
+/**
+ * The address QR codes, pairing links and the Share page use, and whether it moved. The hub's
+ * mDNS name (`<slug>.local`) survives the router handing the PC another address; where the LAN
+ * does not carry the announcement, the IP is the fallback, and it follows the PC's address.
+ * A move away from the address the codes were made with is kept until the owner says the codes
+ * embedding it are reprinted (acknowledge()).
+ */
+export class StableAddress {
+  /** the URL codes are made with now */
+  publicUrl: string;
+  /** `http://<slug>.local:<port>` while announced, else null */
+  stableUrl: string | null = null;
+  lanAddress: string | null;
+  change: AddressChange | null = null;
+  private readonly file: string | null;
+  private readonly interfaces: () => Interfaces;
+
+  constructor(private readonly o: StableAddressOptions) {
+    this.interfaces = o.interfaces ?? (() => os.networkInterfaces());
+    this.file = o.dataDir ? path.join(o.dataDir, ADDRESS_FILE) : null;
+    this.lanAddress = currentLanAddress(this.interfaces());
+    this.publicUrl = o.configuredPublicUrl ?? urlFor(this.lanAddress ?? '127.0.0.1', o.port);
+  }
+
+  private setUrl(url: string) {
+    if (url === this.publicUrl) return;
+    this.publicUrl = url;
+    this.o.onPublicUrl?.(url);
+  }
+
+  /** Announces the name; the URL becomes the name's once the LAN carries it. Then compares with the last known address. */
+  async start(): Promise<void> {
+    if (this.o.advertiser && this.o.advertisement) {
+      const up = await this.o.advertiser.start(this.o.advertisement).catch(() => false);
+      if (up) this.stableUrl = urlFor(this.o.advertisement.host, this.o.port);
+    }
+    if (!this.o.configuredPublicUrl && this.stableUrl) this.setUrl(this.stableUrl);
+    this.check();
+  }
+
+  /** Looks at the PC's address again (every minute, and at start): a move is recorded and the IP fallback follows it. */
+  check(): AddressChange | null {
+    const now = currentLanAddress(this.interfaces());
+    // the name's address records are made at announcement: a move announces them again
+    if (now && now !== this.lanAddress && this.stableUrl) void this.reannounce();
+    if (now) this.lanAddress = now;
+    if (!this.o.configuredPublicUrl && !this.stableUrl) this.setUrl(urlFor(this.lanAddress ?? '127.0.0.1', this.o.port));
+    const known = readKnown(this.file) ?? this.known;
+    if (!known) {
+      if (now) this.remember(now);
+      return null;
+    }
+    if (!now || now === known.address) {
+      this.change = null;
+      // the codes made from now on carry this URL
+      if (now && known.public_url !== this.publicUrl) this.remember(now);
+      return null;
+    }
+    const host = new URL(known.public_url).hostname;
+    const embedsIp = isIpLiteral(host) && host.replace(/^\[|\]$/g, '') === known.address;
+    if (!embedsIp) {
+      // codes carry the name (or the operator's own address): nothing to reprint
+      this.change = null;
+      this.remember(now);
+      return null;
+    }
+    this.change ??= { from: known.address, to: now, at: this.o.now(), old_public_url: known.public_url, codes_embed_ip: true };
+    this.change.to = now;
+    return this.change;
+  }
+
+  /** The owner reprinted the codes: the current address becomes the one they are made with. */
+  acknowledge(): void {
+    this.change = null;
+    if (this.lanAddress) this.remember(this.lanAddress);
+  }
+
+  private async reannounce() {
+    if (!this.o.advertiser || !this.o.advertisement) return;
+    const up = await this.o.advertiser.start(this.o.advertisement).catch(() => false);
+    if (!up) {
+      // the name went quiet: codes made from now on carry the address again
+      this.stableUrl = null;
+      if (!this.o.configuredPublicUrl) this.setUrl(urlFor(this.lanAddress ?? '127.0.0.1', this.o.port));
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.o.advertiser?.stop() ?? Promise.resolve();
+  }
+
+  private known: KnownAddress | null = null;
+  private remember(address: string) {
+    this.known = { address, public_url: this.publicUrl, at: this.o.now() };
+    if (!this.file) return;
+    try {
+      fs.writeFileSync(this.file, JSON.stringify(this.known));
+    } catch {
+      // an unwritable data dir is reported by the start itself; a lost record only means a move goes unnoticed
+    }
+  }
+}
+
+/** The codes that embed the old address: every active table QR code (by table number or label). */
+export async function codesToReprint(db: Kysely<DB>, restaurantId: string): Promise<{ id: string; label: string }[]> {
+  const rows = await db
+    .selectFrom('qr_codes')
+    .leftJoin('tables', 'tables.id', 'qr_codes.table_id')
+    .select(['qr_codes.id', 'qr_codes.label', 'qr_codes.type', 'tables.number'])
+    .where('qr_codes.restaurant_id', '=', restaurantId)
+    .where('qr_codes.is_active', '=', 1)
+    .orderBy('tables.number')
+    .orderBy('qr_codes.created')
+    .execute();
+  return rows.map((r) => ({ id: r.id, label: r.label ?? (r.number !== null ? `Table ${r.number}` : r.type === 'takeout' ? 'Takeout' : 'QR code') }));
+}
