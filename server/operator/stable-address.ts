@@ -171,8 +171,10 @@ export async function codesToReprint(db: Kysely<DB>, restaurantId: string): Prom
     .select(['qr_codes.id', 'qr_codes.label', 'qr_codes.type', 'tables.number'])
     .where('qr_codes.restaurant_id', '=', restaurantId)
     .where('qr_codes.is_active', '=', 1)
-    .orderBy('tables.number')
     .orderBy('qr_codes.created')
+    .orderBy('qr_codes.id')
     .execute();
+  // tables by number, then the rest (the dialects place NULLs differently)
+  rows.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity));
   return rows.map((r) => ({ id: r.id, label: r.label ?? (r.number !== null ? `Table ${r.number}` : r.type === 'takeout' ? 'Takeout' : 'QR code') }));
 }
