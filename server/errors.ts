@@ -55,6 +55,8 @@ const CODES = {
   WAITLIST_ENTRY_NOT_FOUND: 404,
   WAITLIST_NOT_ACTIVE: 409,
   captcha_invalid: 400,
+  // a guest write past the rate a bot check is asked at (or the venue asks it always): solve one and send again
+  captcha_required: 403,
 
   // webhooks (issue 6)
   url_not_allowed: 400,
@@ -122,6 +124,8 @@ export class ApiError extends Error {
     readonly param: string | null = null,
     /** Extra response headers, e.g. Retry-After on 429. */
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the error body the client acts on (captcha_required: where the challenge is). */
+    readonly extra: { challenge_url?: string } = {},
   ) {
     super(message);
     this.status = CODES[code];
@@ -129,7 +133,7 @@ export class ApiError extends Error {
   }
 
   toBody() {
-    return { error: { type: this.type, code: this.code, message: this.message, param: this.param } };
+    return { error: { type: this.type, code: this.code, message: this.message, param: this.param, ...this.extra } };
   }
 }
 

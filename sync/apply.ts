@@ -94,9 +94,11 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const clocks = await loadClocks(trx, byTable);
   const taken = await loadTaken(trx, ctx.restaurantId, fresh);
   const counters = new Map<string, { business_date: string; node_tag: string; last: number }>();
-  const touched: Touched = { orders: new Map(), events: [], reservations: new Set(), customers: new Set(), repointed: new Map(), paid: new Set(), overruled: [], unapplied: [] };
+  const touched: Touched = { orders: new Map(), placed: new Set(), events: [], reservations: new Set(), customers: new Set(), repointed: new Map(), paid: new Set(), overruled: [], unapplied: [] };
 
   let applied = 0;
+  // where a line steps aside to when its place is taken (below any place a node steps lines to)
+  let aside = -1_000_000;
   // New rows and patches are the bulk of a first link or a long outage: they are held until
   // a change that must see them stored (a delete, a number to make room for, a second patch
   // of one row) or the batch's end, and written many at a time (db/records.ts writeRecords),
@@ -139,6 +141,20 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   await mergeCustomers(trx, ctx, touched, { orders: [...touched.orders.keys()], reservations: [...touched.reservations] });
   return applied;
 
+  /**
+   * A line the other side moved (a merge, its own placing) to a place another line holds here:
+   * it steps aside, and both checks' lines are put in their places after the batch.
+   */
+  async function stepAsideIfTaken(local: Record<string, unknown>, patch: Record<string, unknown>): Promise<void> {
+    const orderId = String(patch.order_id ?? local.order_id);
+    const idx = Number(patch.idx ?? local.idx);
+    await flushRun();
+    const holder = await trx.selectFrom('order_items').select('id').where('order_id', '=', orderId).where('idx', '=', idx).where('id', '!=', String(local.id)).executeTakeFirst();
+    if (holder) patch.idx = aside--;
+    touched.placed.add(orderId);
+    touched.placed.add(String(local.order_id));
+  }
+
   async function applyOne(c: WireChange): Promise<number> {
     const table = c.table as RecordTable;
     const key = `${c.table}:${c.row_id}`;
@@ -168,10 +184,9 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
         }
         taken.orders.add(slotOfOrder(row));
       } else if (c.table === 'order_items') {
-        if (taken.lines.has(slotOfLine(row))) {
-          await flushRun();
-          await makeRoomForLine(trx, row);
-        }
+        // a place another line holds here: the line steps aside, and the check's lines are
+        // put in their places after the batch (server/domain/orders/positions.ts)
+        if (taken.lines.has(slotOfLine(row))) row.idx = aside--;
         taken.lines.add(slotOfLine(row));
       }
       (run ??= []).push({ op: 'insert', table, row, from });
@@ -184,6 +199,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     const patch = merge(rule, local, rc, c, touched, keptHere(ctx, c.table, local));
     if (Object.keys(patch).length === 0) return 0;
     if (patched.has(key)) await flushRun();
+    if (c.table === 'order_items' && ('idx' in patch || 'order_id' in patch)) await stepAsideIfTaken(local, patch);
     patched.add(key);
     (run ??= []).push({ op: 'update', table, key: ownKey(c, ctx), patch, from: { ...from, fields: Object.keys(patch) } });
     // the row as the patch leaves it (what the UPDATE returns: no trigger moves a synced table's columns)
@@ -220,9 +236,18 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   // side aimed at it follows them (sync/merge-redirect.ts). A completion made apart used to
   // win by rank and erase the link to the survivor.
   if (life && c.table === 'orders' && (local.merged_into != null || (c.data.merged_into != null && (asked.includes('merged_into') || asked.includes(life.column))))) {
-    if (local.merged_into == null) {
+    const theirs = c.data.merged_into;
+    const otherMerge = local.merged_into != null && theirs != null && theirs !== local.merged_into && asked.includes('merged_into');
+    // merged into one check here and into another there, while apart: the later merge stands on
+    // both sides (its lines and money moved with the same clock), and the other is listed
+    const laterThere = otherMerge && clockIn('merged_into') > clockOf(rc, 'merged_into');
+    if (local.merged_into == null || laterThere) {
       patch[life.column] = c.data[life.column];
       for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    }
+    if (otherMerge) {
+      const [kept, overruled] = laterThere ? [theirs, local.merged_into] : [local.merged_into, theirs];
+      touched.overruled.push({ table: c.table, id: c.row_id, kept: `merged into ${kept}`, overruled: `merged into ${overruled}`, origin: c.origin });
     }
     decided.add(life.column);
     life.follows.forEach((f) => decided.add(f));
@@ -281,6 +306,8 @@ function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | 
   if ((c.table === 'orders' || c.table === 'reservations' || c.table === 'waitlist_entries') && local?.customer_id && c.data.customer_id && c.data.customer_id !== local.customer_id) {
     t.repointed.set(String(local.customer_id), String(c.data.customer_id));
   }
+  // money moved off a check (the other side's merge): the check it leaves is counted again too
+  if ((c.table === 'payments' || c.table === 'payment_refunds') && local?.order_id && c.data.order_id && local.order_id !== c.data.order_id) t.paid.add(String(local.order_id));
   const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
   if (!orderId) return;
   if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
@@ -371,33 +398,6 @@ async function raiseCounters(trx: Executor, restaurantId: string, counters: Map<
         oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${c.last} then ${c.last} else order_counters.last end` }),
       )
       .execute();
-  }
-}
-
-/**
- * Two nodes may append a round to the same order while apart, both numbering the new line
- * after the last they knew. The line with the lower id keeps the number on every node; the
- * other moves to the end (a local change, so the other node moves it the same way).
- */
-async function makeRoomForLine(trx: Executor, row: Record<string, unknown>): Promise<void> {
-  const clash = await trx
-    .selectFrom('order_items')
-    .select(['id', 'idx', 'restaurant_id'])
-    .where('restaurant_id', '=', String(row.restaurant_id))
-    .where('order_id', '=', String(row.order_id))
-    .where('idx', '=', Number(row.idx))
-    .executeTakeFirst();
-  if (!clash) return;
-  const last = await trx
-    .selectFrom('order_items')
-    .select((eb) => eb.fn.max('idx').as('idx'))
-    .where('order_id', '=', String(row.order_id))
-    .executeTakeFirst();
-  const end = Number(last?.idx ?? 0) + 1;
-  if (String(row.id) < clash.id) {
-    await updateRecord(trx, 'order_items', { id: clash.id, restaurant_id: clash.restaurant_id }, { idx: end });
-  } else {
-    row.idx = end;
   }
 }
 

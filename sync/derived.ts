@@ -2,6 +2,7 @@ import { updateRecord, type Executor } from '../server/db/records.ts';
 import { totalsOf } from '../server/domain/orders/totals.ts';
 import { runOrderHooksBatch, type OrderChange } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
+import { placeLines } from '../server/domain/orders/positions.ts';
 import { countPaidOf } from '../server/domain/payments/balance.ts';
 import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
@@ -18,6 +19,8 @@ import { redirectMerged, reopenOwing } from './merge-redirect.ts';
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
 export interface Touched {
   orders: Map<string, { previousStatus: OrderRow['status'] | null | undefined; newItemIds: string[]; changedItemIds: string[]; livemode: number | null }>;
+  /** checks a line moved into or out of: their lines are put in their places again */
+  placed: Set<string>;
   /** events new here */
   events: Record<string, unknown>[];
   reservations: Set<string>;
@@ -46,6 +49,8 @@ export async function afterApply(trx: Executor, ctx: ApplyContext, t: Touched): 
   // what the other side aimed at a check merged away lands on its survivor first: the bills
   // and payments counted next are then the survivor's
   const survivors = await redirectMerged(trx, ctx, [...t.orders.keys(), ...t.paid]);
+  // a check a line left or joined and no hook runs for (a merge's survivor): placed and billed
+  await placeAll(trx, ctx, [...new Set([...survivors, ...t.placed])].filter((id) => !t.orders.has(id)));
   await runHooksForOrders(trx, ctx, t);
   const counted = new Set([...t.orders.keys(), ...t.paid, ...survivors]);
   await countPaymentsAgain(trx, ctx, counted);
@@ -71,8 +76,8 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
   const changes: OrderChange[] = [];
   for (const stored of orders) {
     const note = t.orders.get(stored.id)!;
-    const lines = items.get(stored.id) ?? [];
-    const order = note.newItemIds.length ? await billAllRounds(trx, ctx, stored, lines) : stored;
+    const lines = (await placeLines(trx, stored.id, Math.floor(ctx.now / 1000), items.get(stored.id))) ?? items.get(stored.id) ?? [];
+    const order = note.newItemIds.length || t.placed.has(stored.id) ? await billAllRounds(trx, ctx, stored, lines) : stored;
     // lines added to an order this node already had: its status before is the order's as it stood
     const previousStatus = note.previousStatus === undefined ? order.status : note.previousStatus;
     changes.push({
@@ -85,6 +90,17 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
     });
   }
   await runOrderHooksBatch(trx, changes);
+}
+
+/** Checks no hook runs for (a merge's survivor, a check a line left): their lines in their places. */
+async function placeAll(trx: Executor, ctx: ApplyContext, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const items = await loadItemsFor(trx, ids);
+  const orders = await trx.selectFrom('orders').selectAll().where('id', 'in', ids).execute();
+  for (const order of orders) {
+    const lines = (await placeLines(trx, order.id, Math.floor(ctx.now / 1000), items.get(order.id))) ?? items.get(order.id) ?? [];
+    await billAllRounds(trx, ctx, order, lines);
+  }
 }
 
 /**

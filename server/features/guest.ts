@@ -10,6 +10,13 @@ import type { Feature } from './feature.ts';
 /** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
 const SUBMISSIONS_BURST = 10;
 const SUBMISSIONS_PER_HOUR = 20;
+/**
+ * Guest writes sent without a bot check: per address and restaurant (a kiosk, a family's
+ * phones), and per restaurant across every address (a venue's busy evening). Past either, a write
+ * needs a solved challenge (captcha_required) until the bucket refills.
+ */
+const UNCHECKED_PER_ADDRESS = { burst: 5, perHour: 10 };
+const UNCHECKED_PER_RESTAURANT = { burst: 30, perHour: 120 };
 
 export interface GuestServices {
   /** works off the guest_messages outbox (waitlist notices, contact mail) */
@@ -21,8 +28,10 @@ export interface GuestServices {
   ipLimiter: RateLimiter | null;
   /** what one address may write at one restaurant (waitlist joins, feedback): a burst of a table's worth, then a few an hour */
   submitLimiter: RateLimiter | null;
-  /** a restaurant's budget across all guests, with a share kept for those who ask little (see SharedBudget) */
+  /** a restaurant's budget across all guests, shared fairly between the addresses asking (see SharedBudget) */
   restaurantLimiter: SharedBudget | null;
+  /** the writes an address, and a restaurant, may send without a bot check; null: no rate asks for one */
+  unchecked: { perAddress: RateLimiter; perRestaurant: RateLimiter } | null;
 }
 
 // Optional in the type only because server.ts builds Services before features install;
@@ -48,8 +57,13 @@ export const guestFeature: Feature = {
       captchaMaxNumber: CAPTCHA_MAX_NUMBER,
       ipLimiter: limits ? new RateLimiter(limits.perMinutePerIp / 60, limits.perMinutePerIp) : null,
       submitLimiter: limits ? new RateLimiter(SUBMISSIONS_PER_HOUR / 3600, SUBMISSIONS_BURST) : null,
-      // light: a quarter of what one address may ask; a guest browsing a menu and ordering stays well within it
-      restaurantLimiter: limits ? new SharedBudget(limits.perMinutePerRestaurant, Math.max(1, Math.floor(limits.perMinutePerIp / 4))) : null,
+      restaurantLimiter: limits ? new SharedBudget(limits.perMinutePerRestaurant) : null,
+      unchecked: limits
+        ? {
+            perAddress: new RateLimiter(UNCHECKED_PER_ADDRESS.perHour / 3600, UNCHECKED_PER_ADDRESS.burst),
+            perRestaurant: new RateLimiter(UNCHECKED_PER_RESTAURANT.perHour / 3600, UNCHECKED_PER_RESTAURANT.burst),
+          }
+        : null,
     };
     scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s.tx, s.clock.now()) });
     // Retries with backoff; fresh messages go out at once through wake() after their commit.

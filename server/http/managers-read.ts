@@ -8,7 +8,10 @@ import type { Caller } from './authenticate.ts';
  * refused these. A key keeps what its scopes give: an owner made it for this.
  */
 export function managersRead(caller: Caller | null | undefined): void {
-  if (caller?.staff && !caller.scopes.has('settings:write')) {
+  if (isFloorSession(caller)) {
     throw new ApiError('insufficient_scope', 'This is for a manager or the owner signed in with their password.');
   }
 }
+
+/** A server's or cook's session (settings:read without settings:write): what managersRead refuses. */
+export const isFloorSession = (caller: Caller | null | undefined): boolean => !!caller?.staff && !caller.scopes.has('settings:write');

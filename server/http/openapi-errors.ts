@@ -18,6 +18,7 @@ export function errorComponent() {
           param: { type: ['string', 'null'], description: 'the parameter at fault, when one is' },
           request_id: { type: 'string', description: 'the request, as in the Request-Id header and the server log: quote it to support' },
           doc_url: { type: 'string', description: "the code's entry in /docs (relative to the server)" },
+          challenge_url: { type: 'string', description: 'captcha_required only: where to fetch the bot check to solve (relative to the server); send the solution as captchaToken' },
         },
         required: ['type', 'code', 'message', 'param', 'request_id', 'doc_url'],
         additionalProperties: false,

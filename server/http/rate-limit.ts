@@ -1,5 +1,8 @@
 import { ApiError } from '../errors.ts';
 
+const tooMany = (retryAfter: number) =>
+  new ApiError('rate_limited', 'Too many requests; slow down and retry after the time given in Retry-After.', null, { 'Retry-After': String(retryAfter) });
+
 /**
  * Token buckets kept in memory: a hub is one process, and a cloud behind a load balancer
  * gets a per-process limit, which is what the operator configures anyway. Times are the
@@ -27,13 +30,20 @@ export class RateLimiter {
     return true;
   }
 
+  /** Whether `key` holds a token now, taking none. */
+  has(key: string, nowMs: number): boolean {
+    return this.bucket(key, nowMs).tokens >= 1;
+  }
+
+  /** Whole seconds (at least 1) until `key` holds `needed` tokens. */
+  secondsUntil(key: string, needed: number): number {
+    const b = this.buckets.get(key);
+    return Math.max(1, Math.ceil((needed - (b?.tokens ?? 0)) / this.ratePerSecond));
+  }
+
   /** The 429 for `key` while it holds fewer than `needed` tokens, with when that will be so. */
   refusal(key: string, needed: number): ApiError {
-    const b = this.buckets.get(key);
-    const retryAfter = Math.max(1, Math.ceil((needed - (b?.tokens ?? 0)) / this.ratePerSecond));
-    return new ApiError('rate_limited', 'Too many requests; slow down and retry after the time given in Retry-After.', null, {
-      'Retry-After': String(retryAfter),
-    });
+    return tooMany(this.secondsUntil(key, needed));
   }
 
   private bucket(key: string, nowMs: number): { tokens: number; at: number } {
@@ -54,33 +64,76 @@ export class RateLimiter {
   }
 }
 
+/** How long a client counts as asking (and how long its use is remembered, decaying). */
+const WINDOW_MS = 60_000;
+
+interface ClientUse {
+  /** requests granted, decaying with a time constant of a minute: about the client's rate per minute */
+  used: number;
+  at: number;
+  seen: number;
+}
+
 /**
- * A budget many clients share (a restaurant's guest requests) that a handful of them cannot
- * spend for everyone. The first half is open to any client (each one is also held to its own
- * per-address limit elsewhere); the second half, the reserve, serves only clients that have
- * asked little of this budget lately: at most `lightPerMinute` requests a minute each. A few
- * addresses at full speed therefore use up the open half and are refused, while the guests
- * who ask now and then still get in; starving them takes reserve / lightPerMinute more
- * addresses, each kept slow.
+ * A budget many clients share (a restaurant's guest requests) that no number of them short of
+ * the budget itself can spend for everyone (max-min fairness). While the restaurant's bucket
+ * holds tokens, anyone takes one. Once it is empty, a client is still served while its own use
+ * over the last minute is below its fair share: the budget divided by the clients that asked in
+ * that minute. Clients asking at full speed are held to that share; a guest asking now and then
+ * stays below it and gets in. Starving a guest who asks once a minute takes as many addresses
+ * as the budget has requests a minute, each asking at least once a minute (each is also held to
+ * its own per-address limit elsewhere). What the restaurant serves stays bounded: the bucket's
+ * rate plus the shares, at most twice the budget.
  */
 export class SharedBudget {
   private readonly pool: RateLimiter;
-  private readonly light: RateLimiter;
+  private readonly owners = new Map<string, { clients: Map<string, ClientUse>; active: number; countedAt: number }>();
 
-  constructor(
-    private readonly perMinute: number,
-    lightPerMinute: number,
-  ) {
+  constructor(private readonly perMinute: number) {
     this.pool = new RateLimiter(perMinute / 60, perMinute);
-    this.light = new RateLimiter(lightPerMinute / 60, lightPerMinute);
   }
 
   /** One request of `client` against `owner`'s budget, or 429 with Retry-After. */
   take(owner: string, client: string, nowMs: number): void {
-    const reserve = Math.floor(this.perMinute / 2);
-    // every request counts against the client's light allowance, granted or not
-    const isLight = this.light.tryTake(`${owner}|${client}`, nowMs);
-    if (this.pool.tryTake(owner, nowMs, isLight ? 0 : reserve)) return;
-    throw isLight ? this.pool.refusal(owner, 1) : this.light.refusal(`${owner}|${client}`, 1);
+    const o = this.ownerAt(owner, nowMs);
+    let c = o.clients.get(client);
+    if (!c) {
+      c = { used: 0, at: nowMs, seen: nowMs };
+      o.clients.set(client, c);
+      o.active += 1;
+    } else {
+      if (nowMs - c.seen > WINDOW_MS) o.active += 1;
+      c.used *= Math.exp(-Math.max(0, nowMs - c.at) / WINDOW_MS);
+      c.at = Math.max(c.at, nowMs);
+      c.seen = Math.max(c.seen, nowMs);
+    }
+    const share = this.perMinute / Math.max(1, o.active);
+    if (this.pool.tryTake(owner, nowMs) || c.used + 1 <= share) {
+      c.used += 1;
+      return;
+    }
+    // back when the bucket holds a token again, or when this client's use has decayed below its share
+    const decay = share > 1 ? Math.ceil((WINDOW_MS / 1000) * Math.log(c.used / (share - 1))) : WINDOW_MS / 1000;
+    throw tooMany(Math.max(1, Math.min(this.pool.secondsUntil(owner, 1), decay)));
+  }
+
+  /** The owner's clients, recounted (and the long-quiet ones forgotten) at most once a second. */
+  private ownerAt(owner: string, nowMs: number) {
+    let o = this.owners.get(owner);
+    if (!o) {
+      o = { clients: new Map(), active: 0, countedAt: nowMs };
+      this.owners.set(owner, o);
+    }
+    if (nowMs - o.countedAt >= 1000) {
+      let active = 0;
+      for (const [k, c] of o.clients) {
+        // after three windows unseen its use has decayed to a twentieth: forgotten
+        if (nowMs - c.seen > 3 * WINDOW_MS) o.clients.delete(k);
+        else if (nowMs - c.seen <= WINDOW_MS) active += 1;
+      }
+      o.active = active;
+      o.countedAt = nowMs;
+    }
+    return o;
   }
 }

@@ -66,7 +66,7 @@ export const SystemHealthSchema = named(
     /** where tablets reach this server */
     urls: z.array(z.string()),
     pair_url: z.string(),
-    /** null where this server makes no backups (only a hub on SQLite does) */
+    /** null where this server makes no backups (only a hub on SQLite does), and for a server's or cook's session */
     backups: BackupHealthSchema.nullable(),
     /** whether a tablet on the LAN can reach this hub: its own LAN address tested from itself; null before the first test and on a cloud */
     reachability: z

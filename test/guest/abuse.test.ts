@@ -89,7 +89,7 @@ describe.each(DIALECTS)('guest rate limits behind a trusted proxy on %s', (diale
 describe.each(DIALECTS)("a restaurant's guest budget is shared fairly on %s", (dialect) => {
   let hub: TestHub;
   beforeAll(async () => {
-    // a light guest: a quarter of the per-address limit (2 a minute); half the restaurant's 20 is kept for such guests
+    // past the restaurant's 20 a minute, each address asking is held to its fair share of them
     hub = await startHub(dialect, { config: { guestRateLimit: { perMinutePerIp: 8, perMinutePerRestaurant: 20 }, trustedProxies: ['127.0.0.1'] } });
     await openWaitlist(hub);
   });
@@ -105,8 +105,8 @@ describe.each(DIALECTS)("a restaurant's guest budget is shared fairly on %s", (d
     }
     const refused = Object.values(answered).flat().filter((s) => s === 429).length;
     expect(refused).toBeGreaterThan(0);
-    // the burst got no more than the open half and its light requests
-    expect(Object.values(answered).flat().filter((s) => s === 200).length).toBeLessThan(20);
+    // the burst got the budget and, past it, no more than its shares
+    expect(Object.values(answered).flat().filter((s) => s === 200).length).toBeLessThan(24);
     for (const ip of ['198.51.100.20', '198.51.100.21', '2001:db8:77::1', '198.51.100.22']) {
       expect((await hub.api.get(path, from(ip))).status, ip).toBe(200);
     }

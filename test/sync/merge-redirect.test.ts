@@ -66,6 +66,60 @@ describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () =>
     expect(listed[0]).toMatchObject({ table: 'orders', row_ids: [one.id, two.id].sort(), detail: { from: two.id, into: one.id } });
   });
 
+  it('a merge on the hub and rounds on the cloud to the same check while apart: every line at one place on both sides, in the order rung in', async () => {
+    const { pair, menu, one, two } = await setup();
+    // the hub takes table 2's check (rung in after table 1's) into table 1's; apart from it, the cloud adds two rounds to table 1
+    pair.hub.clock.advance(1000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    for (const step of [2000, 1000]) {
+      pair.cloud.clock.advance(step);
+      expect((await pair.cloudApi.post(`/v1/orders/${one.id}/items`, { items: [{ menu_item: menu.pasta, quantity: 1 }] })).status).toBe(201);
+    }
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    // before: the merged line stood at 1 on the hub and 3 on the cloud, for ever (the sync fuzzer, seed 4501)
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    const sides = [];
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const items = (await api.get(`/v1/orders/${one.id}`)).body.items as { id: string; index: number }[];
+      expect(items.map((l) => l.index)).toEqual([0, 1, 2, 3]);
+      expect(items.map((l) => l.id)).toEqual(items.map((l) => l.id).sort());
+      sides.push(items.map((l) => l.id));
+    }
+    expect(sides[1]).toEqual(sides[0]);
+  });
+
+  it('one check merged into a check on the hub and into another on the cloud while apart: the later merge stands on both sides, money and lines with it, listed', async () => {
+    const { pair, menu, one, two } = await setup();
+    // the hub takes table 2's check into table 1's; the cloud, later, opens table 7 and takes table 2's check into it
+    pair.hub.clock.advance(1000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    pair.cloud.clock.advance(3000);
+    const table7 = (await pair.cloudApi.post('/v1/tables', { number: 7, capacity: 4 })).body;
+    const third = (await pair.cloudApi.post('/v1/orders', { type: 'dine_in', table: table7.id, items: [{ menu_item: menu.pasta, quantity: 1 }] })).body;
+    expect((await pair.cloudApi.patch(`/v1/orders/${third.id}`, { status: 'placed' })).status).toBe(200);
+    expect((await pair.cloudApi.post(`/v1/orders/${third.id}/merge`, { from: two.id })).status).toBe(200);
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    // before: each side kept its own merge, for ever (the sync fuzzer)
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const merged = (await api.get(`/v1/orders/${two.id}`)).body;
+      expect(merged).toMatchObject({ status: 'cancelled', merged_into: third.id, total: 0 });
+      const [a, c] = [(await api.get(`/v1/orders/${one.id}`)).body, (await api.get(`/v1/orders/${third.id}`)).body];
+      // table 1 keeps its own 2 pasta; table 7 its 1 and table 2's 2; each billed for what it holds
+      expect(a.items.reduce((n: number, l: any) => n + l.quantity, 0)).toBe(2);
+      expect(c.items.reduce((n: number, l: any) => n + l.quantity, 0)).toBe(3);
+      expect(a.total).toBe(a.items.reduce((n: number, l: any) => n + l.net_amount, 0));
+      expect(c.total).toBe(c.items.reduce((n: number, l: any) => n + l.net_amount, 0));
+    }
+    const listed = [...(await conflictsOf(pair.hub.api)), ...(await conflictsOf(pair.cloudApi))].filter((c) => c.kind === 'status_overruled' && c.row_ids.includes(two.id));
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
   it('a refund on the cloud and the rest paid on the hub leave the check open and owing, in the day close, listed on both sides', async () => {
     const pair = (p = await startPair());
     const menu = await seedMenu(pair.hub);

@@ -28,6 +28,8 @@ export interface ProcessPair {
   key: string;
   /** the arguments `cloud` was started with (to start it again on its port) */
   cloudArgs: string[];
+  /** the environment `hub` was started with (a clock-step preload, say) */
+  hubEnv: NodeJS.ProcessEnv;
   hubApi(): ApiClient;
   cloudApi(): ApiClient;
   /** Both logs fully exchanged: the cloud acknowledged all of the hub's changes, the hub pulled all of the cloud's. */
@@ -59,7 +61,7 @@ export async function lineState(hubDb: Database, proxy: TcpProxy): Promise<strin
  * Starts both processes and the proxy; `beforeLink` runs on the hub before it is linked (its
  * menu, say), so the link's first push carries it.
  */
-export async function startProcessPair(opts: { name: string; cloudArgs?: string[]; beforeLink?: (hubApi: ApiClient) => Promise<void> }): Promise<ProcessPair> {
+export async function startProcessPair(opts: { name: string; cloudArgs?: string[]; hubEnv?: NodeJS.ProcessEnv; beforeLink?: (hubApi: ApiClient) => Promise<void> }): Promise<ProcessPair> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-syncproc-'));
   const cloudDb = await freshDatabase('postgres');
   const cloudArgs = ['--role', 'cloud', '--database-url', cloudDb.url!, ...(opts.cloudArgs ?? [])];
@@ -67,7 +69,8 @@ export async function startProcessPair(opts: { name: string; cloudArgs?: string[
   const [cloud, init] = await Promise.all([ServeProcess.start(cloudArgs), comanda('init', '--data-dir', dir, '--name', opts.name, '--slug', slug)]);
   const restaurantId: string = init.restaurant.id;
   const key: string = init.keys.secret;
-  const hub = await ServeProcess.start(['--data-dir', dir]);
+  const hubEnv = opts.hubEnv ?? {};
+  const hub = await ServeProcess.start(['--data-dir', dir], { env: hubEnv });
   const proxy = await TcpProxy.start(cloud.port);
   const hubDb = await openDatabase({ dataDir: dir });
 
@@ -81,6 +84,7 @@ export async function startProcessPair(opts: { name: string; cloudArgs?: string[
     restaurantId,
     key,
     cloudArgs,
+    hubEnv,
     hubApi: () => new ApiClient(pair.hub.url, key),
     cloudApi: () => new ApiClient(pair.cloud.url, key),
     hubEpoch: async () => (await hubDb.db.selectFrom('node_state').select('origin').where('id', '=', 1).executeTakeFirstOrThrow()).origin,

@@ -14,7 +14,8 @@ const first = Number(process.env.FUZZ_SEED ?? 4501);
 
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
   describe(`sync fuzz (cloud on ${dialect})`, () => {
-    it(`${runs} run(s) of ${ops} operations from seed ${first}`, { timeout: runs * (60_000 + ops * 3_000) }, async () => {
+    // 240 s a run and 5 s an operation: two processes started, kills, then up to 120 s to converge on a loaded box
+    it(`${runs} run(s) of ${ops} operations from seed ${first}`, { timeout: runs * (240_000 + ops * 5_000) }, async () => {
       const started = Date.now();
       let passed = 0;
       for (let i = 0; i < runs; i++) {

@@ -14,9 +14,9 @@ export const routes: RouteSpec[] = [
     path: '/public/restaurants/:slug/feedback',
     response: FeedbackSchema,
     preflight: limitIp,
-    errors: ['captcha_invalid'],
+    errors: ['captcha_invalid', 'captcha_required'],
     summary:
-      'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant; with a solved bot check (captchaToken from /public/captcha)',
+      'Leave feedback: rating 1–5, comment up to 2,000 characters, optional orderId of this restaurant. Past a rate (or when the venue asks it always) 403 captcha_required: solve /public/captcha and send again with captchaToken',
     tag: 'Guest: feedback',
     auth: 'none',
     sandbox: 'keyless',
@@ -24,10 +24,10 @@ export const routes: RouteSpec[] = [
     body: SubmitFeedback,
     status: 201,
     handler: async (c) => {
-      const { restaurant } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
+      const { restaurant, settings } = await guestLookup(c, (db) => restaurantBySlug(db, c.params.slug), (f) => f.restaurant.id);
       const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
       const { captchaToken: _, ...feedback } = c.body;
-      const row = await guestSubmission(c, restaurant.id, (trx) => recordFeedback(trx, actor, feedback));
+      const row = await guestSubmission(c, { id: restaurant.id, settings }, (trx) => recordFeedback(trx, actor, feedback));
       return presentFeedback(row);
     },
   }),

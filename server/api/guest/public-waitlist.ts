@@ -79,11 +79,11 @@ export const routes: RouteSpec[] = [
   defineRoute({
     method: 'post',
     path: '/public/restaurants/:slug/waitlist/join',
-    errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE', 'captcha_invalid'],
+    errors: ['WAITLIST_ALREADY_JOINED', 'WAITLIST_CLOSED', 'WAITLIST_DISABLED', 'WAITLIST_NOT_IN_PLAN', 'WAITLIST_PARTY_TOO_LARGE', 'captcha_invalid', 'captcha_required'],
     response: WaitlistStatusSchema,
     preflight: limitIp,
     summary:
-      'Join the live waitlist with a solved bot check (captchaToken from /public/captcha); returns the status and the signed token that is the only handle to the entry',
+      'Join the live waitlist; returns the status and the signed token that is the only handle to the entry. Past a rate (or when the venue asks it always) 403 captcha_required: solve /public/captcha and send again with captchaToken',
     tag,
     auth: 'none',
     sandbox: 'keyless',
@@ -104,7 +104,7 @@ export const routes: RouteSpec[] = [
       if (!isOpenAt(settings, c.now)) throw new ApiError('WAITLIST_CLOSED', 'The restaurant is closed now; the waitlist opens with it.');
       const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
       const { captchaToken: _, ...joining } = c.body;
-      const entry = await guestSubmission(c, restaurant.id, (trx) =>
+      const entry = await guestSubmission(c, { id: restaurant.id, settings }, (trx) =>
         addEntry(trx, actor, { ...joining, lang: joining.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
       );
       return {

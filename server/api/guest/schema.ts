@@ -18,6 +18,11 @@ const email = () => z.string().trim().max(254, 'must be at most 254 characters')
 
 /** A solved proof-of-work challenge from /public/captcha (the altcha payload, base64): the guest forms' bot check. */
 const captchaToken = () => z.string().min(1, 'must not be empty').max(4000);
+/** The guest writes' bot check: needed only when asked (403 captcha_required) or when the venue asks it always. */
+const askedCaptchaToken = () =>
+  captchaToken()
+    .nullish()
+    .describe('a solved bot check from /public/captcha; needed only after a 403 captcha_required (past a rate, or when the venue asks it always)');
 
 export const JoinWaitlist = z.object({
   guestName: f.name(),
@@ -28,7 +33,7 @@ export const JoinWaitlist = z.object({
   consent: z.boolean().refine((v) => v, 'must be true: the guest has to agree to be contacted'),
   // the language of the notice; without it, the browser's Accept-Language decides
   lang: lang().optional(),
-  captchaToken: captchaToken(),
+  captchaToken: askedCaptchaToken(),
 });
 
 export const AddWalkIn = z.object({
@@ -62,7 +67,7 @@ export const SubmitFeedback = z.object({
   rating: f.int(1, 5),
   comment: f.text(2000).nullish(),
   orderId: f.id().nullish(),
-  captchaToken: captchaToken(),
+  captchaToken: askedCaptchaToken(),
 });
 
 export const ListFeedback = z.object({ ...listParams(), rating: q.int({ min: 1, max: 5 }).optional() });

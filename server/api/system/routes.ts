@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { managersRead } from '../../http/managers-read.ts';
+import { isFloorSession, managersRead } from '../../http/managers-read.ts';
 import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { operatorOf } from '../../operator/services.ts';
@@ -63,7 +63,11 @@ export const routes: RouteSpec[] = [
     auth: 'secret',
     sandbox: 'live_only',
     scope: 'settings:read',
-    handler: async (c) => presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now()),
+    handler: async (c) => {
+      const health = presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now());
+      // the backup folder and its last file are the back office's (managersRead), not the floor's
+      return isFloorSession(c.caller) ? { ...health, backups: null } : health;
+    },
   }),
 
   defineRoute({

@@ -12,6 +12,7 @@ import { nextOrderNumber } from './order-number.ts';
 import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { totalsOf } from './totals.ts';
+import { appendedInOrder, placeLines } from './positions.ts';
 import { OPEN_STATUSES } from './state-machine.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
@@ -198,7 +199,10 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
   });
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
   const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });
-  const items = [...current.items, ...added];
+  // a line the other node rang in later than this round (its clock ahead) stays after it
+  const items = appendedInOrder(current.items, added)
+    ? [...current.items, ...added]
+    : (await placeLines(trx, order.id, seconds(actor), [...current.items, ...added]))!;
   // the order's estimate stays the longest preparation time of all its lines, this round's too
   const estimate = [order.estimated_time_minutes, estimateMinutes(priced)].filter((m): m is number => m !== null);
   const saved = (await updateRecord(trx, 'orders', order, {

@@ -6,12 +6,13 @@ import { countPaid } from '../payments/balance.ts';
 import { seconds } from '../time.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { openOrder, rebill } from './service.ts';
+import { placeLines } from './positions.ts';
 import { totalsOf } from './totals.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 /**
  * Two parties pushed their tables together: one check takes in the other. Its lines move with
- * their status, course, hold and discounts (appended after the check's own, keeping their ids,
+ * their status, course, hold and discounts (each at its place among the check's own by when it was rung in, keeping their ids,
  * so a payment by lines still names them); their seats are numbered on after the check's
  * highest seat, so seat 1 of each table stays two people; payments and refunds so far move
  * too. The other check is closed (cancelled, "merged into #…", `merged_into`), which frees its
@@ -63,7 +64,8 @@ export async function mergeChecks(trx: Executor, actor: Actor, ctx: OrderContext
     detail: { merged_into: intoId },
   });
 
-  const items = [...into.items, ...moved];
+  // the lines stand in the order they were rung in, the other table's among them (positions.ts)
+  const items = (await placeLines(trx, intoId, now, [...into.items, ...moved])) ?? [...into.items, ...moved];
   const order = await rebill(trx, actor, into.order, items, {
     check_discount_amount: into.order.check_discount_amount + from.order.check_discount_amount,
     discount_reason: into.order.discount_reason ?? from.order.discount_reason,
@@ -73,6 +75,6 @@ export async function mergeChecks(trx: Executor, actor: Actor, ctx: OrderContext
   });
   return recordOrderChange(trx, ctx, {
     actor, order, items, previousStatus: into.order.status, newItemIds: [], changedItemIds: [], event: 'order.merged',
-    detail: { from: fromId, items: moved.map((m) => m.idx), payments: payments.map((p) => p.id) },
+    detail: { from: fromId, items: items.filter((l) => moved.some((m) => m.id === l.id)).map((m) => m.idx), payments: payments.map((p) => p.id) },
   });
 }

@@ -100,6 +100,8 @@ export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' |
     .where('business_date', '=', date)
     .where('status', '!=', 'draft')
     .execute();
+  // in the order they were opened, the same on every node and database (no collation in it)
+  orders.sort((a, b) => Number(a.created) - Number(b.created) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const lines = await linesOf(db, orders.map((o) => o.id));
   const live = orders.filter((o) => o.status !== 'cancelled');
 

@@ -36,6 +36,11 @@ export const settingsShape = {
   slot_duration_minutes: f.int(5, 240),
   reservation_buffer_minutes: f.int(0, 240),
   auto_confirm_max_party_size: f.int(0, 1000),
+  /**
+   * When guests' waitlist joins and feedback must carry a solved bot check: `when_busy` only past
+   * a rate (an address or the restaurant sending many), `always` on every one.
+   */
+  guest_bot_check: z.enum(['when_busy', 'always']),
   waitlist: z
     .object({
       enabled: z.boolean(),
@@ -76,6 +81,7 @@ export const defaultSettings = (
   slot_duration_minutes: 30,
   reservation_buffer_minutes: 15,
   auto_confirm_max_party_size: 8,
+  guest_bot_check: 'when_busy',
   waitlist: {
     enabled: false,
     max_party_size: 8,

@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema.ts';
-import { ServeProcess } from '../../helpers/comanda-process.ts';
+import { comanda, ServeProcess } from '../../helpers/comanda-process.ts';
 import type { ApiClient } from '../../helpers/server.ts';
 import { startProcessPair, type ProcessPair } from '../process-pair.ts';
 
@@ -38,8 +41,13 @@ interface Made {
 export async function fuzzRun(seed: number, ops: number, log: (line: string) => void = () => {}): Promise<void> {
   const r = prng(seed);
   let menu: { items: string[]; tables: string[] } = { items: [], tables: [] };
+  // the hub's wall clock, stepped at random by a preload (test/helpers/clock-step-preload.mjs)
+  const stepDir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-fuzz-clock-'));
+  const clock = { file: path.join(stepDir, 'step'), shift: 0 };
+  fs.writeFileSync(clock.file, '0');
   const pair = await startProcessPair({
     name: `Fuzz ${seed}`,
+    hubEnv: { NODE_OPTIONS: `--import ${PRELOAD}`, COMANDA_TEST_CLOCK_STEP_FILE: clock.file },
     beforeLink: async (api) => {
       const cat = ok(await api.post('/v1/menu_categories', { name: 'Mains' }));
       for (const [name, price] of [['Carbonara', 1450], ['Steak', 2990], ['Water', 333], ['Tiramisu', 761]] as const) {
@@ -53,21 +61,29 @@ export async function fuzzRun(seed: number, ops: number, log: (line: string) => 
   try {
     for (let i = 0; i < ops; i++) {
       const side: Side = r.next() < 0.5 ? 'hub' : 'cloud';
-      const what = await step(pair, r, side, menu, made);
+      const what = await step(pair, r, side, menu, made, clock);
       trail.push(`${i} ${side} ${what}`);
       log(`seed ${seed} op ${i}: ${side} ${what}`);
     }
     pair.proxy.restore();
-    await pair.converged(120_000);
+    await pair.converged(Number(process.env.FUZZ_CONVERGE_MS ?? 120_000)).catch(async (err: Error) => {
+      err.message += `\n${await historyOfDifferences(pair)}`;
+      throw err;
+    });
     await checkMoney(pair, made);
   } catch (err) {
     const e = err as Error;
     e.message = `sync fuzz failed, seed ${seed} (replay: FUZZ_SEED=${seed} FUZZ_OPS=${ops}): ${e.message}\nlast operations:\n${trail.slice(-25).join('\n')}`;
     await pair.close().catch(() => {});
+    fs.rmSync(stepDir, { recursive: true, force: true });
     throw e;
   }
   await pair.close();
+  fs.rmSync(stepDir, { recursive: true, force: true });
 }
+
+const PRELOAD = path.resolve('test/helpers/clock-step-preload.mjs');
+const MINUTE = 60_000;
 
 function ok(res: { status: number; body: any }): any {
   if (res.status >= 300) throw new Error(`${res.status} ${JSON.stringify(res.body)}`);
@@ -84,27 +100,45 @@ async function openOrders(db: Kysely<DB>): Promise<{ id: string; status: string;
   return db.selectFrom('orders').select(['id', 'status', 'table_id']).where('status', 'in', ['placed', 'preparing', 'ready', 'served', 'completed']).execute();
 }
 
-async function step(pair: ProcessPair, r: ReturnType<typeof prng>, side: Side, menu: { items: string[]; tables: string[] }, made: Made): Promise<string> {
+async function step(
+  pair: ProcessPair,
+  r: ReturnType<typeof prng>,
+  side: Side,
+  menu: { items: string[]; tables: string[] },
+  made: Made,
+  clock: { file: string; shift: number },
+): Promise<string> {
   const api: ApiClient = side === 'hub' ? pair.hubApi() : pair.cloudApi();
   const db = side === 'hub' ? pair.hubDb.db : pair.cloudDb.db;
   const roll = r.next();
   const orders = await openOrders(db);
   const anOrder = orders.length ? r.pick(orders) : null;
   const line = () => ({ menu_item: r.pick(menu.items), quantity: 1 + r.int(3) });
-  if (roll < 0.06) {
-    pair.proxy.cut();
-    return 'line cut';
+  if (roll < 0.05) {
+    if (r.next() < 0.7) {
+      pair.proxy.cut();
+      return 'line cut';
+    }
+    pair.proxy.blackhole();
+    return 'line silent';
   }
-  if (roll < 0.14) {
+  if (roll < 0.12) {
     pair.proxy.restore();
     return 'line restored';
+  }
+  if (roll < 0.14) {
+    // the hub PC's clock stepped, as NTP after a dead CMOS battery or a person does (the total kept within a day)
+    const by = r.pick([MINUTE, -MINUTE, 10 * MINUTE, -5 * MINUTE, 60 * MINUTE, -60 * MINUTE]);
+    clock.shift = Math.max(-12 * 60 * MINUTE, Math.min(12 * 60 * MINUTE, clock.shift + by));
+    fs.writeFileSync(clock.file, String(clock.shift));
+    return `hub clock stepped ${by / MINUTE} min (now ${clock.shift / MINUTE} min off)`;
   }
   if (roll < 0.16) {
     // kill -9 and start again on the same port (the proxy and the other side keep pointing at it)
     if (side === 'hub') {
       const port = pair.hub.port;
       await pair.hub.kill9();
-      pair.hub = await ServeProcess.start(['--data-dir', pair.dir], { port });
+      pair.hub = await ServeProcess.start(['--data-dir', pair.dir], { port, env: pair.hubEnv });
     } else {
       const port = pair.cloud.port;
       await pair.cloud.kill9();
@@ -112,17 +146,53 @@ async function step(pair: ProcessPair, r: ReturnType<typeof prng>, side: Side, m
     }
     return 'kill -9 and restart';
   }
-  if (roll < 0.3 || !anOrder) {
+  if (roll < 0.28 || !anOrder) {
     const o = fine(await api.post('/v1/orders', { type: 'dine_in', table: r.pick(menu.tables), items: [line(), line()] }), 'ring in');
     if (!o) return 'ring in refused';
     made.orders.add(o.id);
     fine(await api.patch(`/v1/orders/${o.id}`, { status: 'placed' }), 'place');
     return `ring in ${o.id}`;
   }
-  if (roll < 0.4) return `round ${anOrder.id} ${(await api.post(`/v1/orders/${anOrder.id}/items`, { items: [line()] }).then((x) => fine(x, 'round'))) ? 'ok' : 'refused'}`;
-  if (roll < 0.45) return `void ${anOrder.id} ${(fine(await api.post(`/v1/orders/${anOrder.id}/items/0/void`, { reason: 'fuzz' }), 'void')) ? 'ok' : 'refused'}`;
-  if (roll < 0.5) return `transfer ${anOrder.id} ${(fine(await api.post(`/v1/orders/${anOrder.id}/transfer`, { table: r.pick(menu.tables) }), 'transfer')) ? 'ok' : 'refused'}`;
-  if (roll < 0.57) {
+  const lines = (fine(await api.get(`/v1/orders/${anOrder.id}`), 'read')?.items ?? []) as { id: string; index: number; voided_at: unknown }[];
+  const aLine = lines.length ? r.pick(lines) : null;
+  if (roll < 0.31 && aLine) {
+    const comp = r.next() < 0.5;
+    const body = comp ? { percent: 100, reason: 'comp' } : { amount: 50 * (1 + r.int(10)), reason: 'fuzz' };
+    return `${comp ? 'comp' : 'discount'} line ${aLine.index} of ${anOrder.id} ${fine(await api.post(`/v1/orders/${anOrder.id}/items/${aLine.index}/discount`, body), 'line discount') ? 'ok' : 'refused'}`;
+  }
+  if (roll < 0.33) {
+    const body = r.next() < 0.5 ? { percent: 5 * (1 + r.int(4)), reason: 'fuzz' } : { amount: 100 * (1 + r.int(5)), reason: 'fuzz' };
+    return `check discount ${anOrder.id} ${fine(await api.post(`/v1/orders/${anOrder.id}/discount`, body), 'check discount') ? 'ok' : 'refused'}`;
+  }
+  if (roll < 0.35 && aLine) {
+    return `move line ${aLine.index} of ${anOrder.id} to a seat ${fine(await api.post(`/v1/orders/${anOrder.id}/move_items`, { items: [aLine.index], seat: 1 + r.int(4) }), 'move') ? 'ok' : 'refused'}`;
+  }
+  if (roll < 0.37 && lines.length) {
+    // split by items: one guest pays for some lines
+    const some = lines.filter(() => r.next() < 0.5).map((l) => l.id);
+    if (!some.length) return 'pay by items: none picked';
+    const p = fine(await api.post(`/v1/orders/${anOrder.id}/payments`, { method: r.pick(['card', 'cash']), items: some }), 'pay by items');
+    if (p) made.payments.add(p.id);
+    return `pay ${some.length} line(s) of ${anOrder.id} ${p ? p.id : 'refused'}`;
+  }
+  if (roll < 0.39) {
+    const day = new Date(Date.now() + (1 + r.int(5)) * 86_400_000).toISOString().slice(0, 10);
+    const res = fine(await api.post('/v1/reservations', { guest_name: 'Booked', party_size: 2 + r.int(3), date: day, time: r.pick(['18:00', '19:30', '20:00']) }), 'reservation');
+    if (!res) return 'reservation refused';
+    const edit = fine(await api.patch(`/v1/reservations/${res.id}`, { party_size: 2 + r.int(5), notes: `edit ${r.int(100)}` }), 'reservation edit');
+    return `reservation ${res.id} ${edit ? 'edited' : 'not edited'}`;
+  }
+  if (roll < 0.42) {
+    const res = await db.selectFrom('reservations').select('id').execute();
+    if (!res.length) return 'reservation edit: none';
+    const id = r.pick(res).id;
+    const edit = fine(await api.patch(`/v1/reservations/${id}`, r.next() < 0.5 ? { party_size: 1 + r.int(6) } : { time: r.pick(['18:30', '21:00']) }), 'reservation edit');
+    return `reservation ${id} ${edit ? 'edited' : 'not edited'}`;
+  }
+  if (roll < 0.46) return `round ${anOrder.id} ${(await api.post(`/v1/orders/${anOrder.id}/items`, { items: [line()] }).then((x) => fine(x, 'round'))) ? 'ok' : 'refused'}`;
+  if (roll < 0.5) return `void ${anOrder.id} ${(fine(await api.post(`/v1/orders/${anOrder.id}/items/${aLine?.index ?? 0}/void`, { reason: 'fuzz' }), 'void')) ? 'ok' : 'refused'}`;
+  if (roll < 0.53) return `transfer ${anOrder.id} ${(fine(await api.post(`/v1/orders/${anOrder.id}/transfer`, { table: r.pick(menu.tables) }), 'transfer')) ? 'ok' : 'refused'}`;
+  if (roll < 0.58) {
     const other = r.pick(orders);
     return `merge ${other.id} into ${anOrder.id} ${(fine(await api.post(`/v1/orders/${anOrder.id}/merge`, { from: other.id }), 'merge')) ? 'ok' : 'refused'}`;
   }
@@ -156,6 +226,27 @@ async function step(pair: ProcessPair, r: ReturnType<typeof prng>, side: Side, m
   return `waitlist ${w.id} ${seated ? 'seated' : 'not seated'}`;
 }
 
+/**
+ * For a run that did not converge: each differing row's change log on both sides (who wrote
+ * which columns, by which clock), which is what tells a merge rule's bug from a derived one.
+ */
+async function historyOfDifferences(pair: ProcessPair): Promise<string> {
+  const report = await comanda('sync', 'audit', '--data-dir', pair.dir).catch(() => null);
+  const out: string[] = [];
+  for (const d of (report?.differences ?? []).slice(0, 5)) {
+    for (const [name, db] of [['hub', pair.hubDb.db], ['cloud', pair.cloudDb.db]] as const) {
+      const log = await db.selectFrom('change_log').select(['seq', 'origin', 'hlc', 'op', 'fields', 'data']).where('table_name', '=', d.table).where('row_id', '=', d.id).orderBy('seq').execute();
+      out.push(`${name}'s log of ${d.table} ${d.id}:`);
+      for (const e of log) {
+        const data = JSON.parse(e.data);
+        const fields: string[] = e.fields ? JSON.parse(e.fields) : Object.keys(data);
+        out.push(`  ${e.seq} ${e.origin.slice(0, 8)} ${e.hlc} ${e.op} ${fields.map((f) => `${f}=${JSON.stringify(data[f])}`).join(' ')}`);
+      }
+    }
+  }
+  return out.join('\n');
+}
+
 /** Money on both sides after convergence: each check's paid is its payments less refunds; nothing made is lost or doubled. */
 async function checkMoney(pair: ProcessPair, made: Made): Promise<void> {
   const sides = { hub: pair.hubDb.db, cloud: pair.cloudDb.db };
@@ -179,4 +270,15 @@ async function checkMoney(pair: ProcessPair, made: Made): Promise<void> {
     for (const x of made.refunds) expect(ids[name].refunds, `${name} has refund ${x}`).toContain(x);
   }
   expect(ids.cloud).toEqual(ids.hub);
+  // the day close of every day with a check, to the cent, on both sides (its time of reading aside)
+  const days = [...new Set((await pair.hubDb.db.selectFrom('orders').select('business_date').where('restaurant_id', '=', pair.restaurantId).execute()).map((o) => o.business_date))];
+  for (const day of days) {
+    const [hub, cloud] = await Promise.all([pair.hubApi(), pair.cloudApi()].map(async (api) => ok(await api.get(`/v1/reports/day_close?date=${day}`))));
+    expect(withoutTimes(cloud), `the day close of ${day} on the cloud and the hub`).toEqual(withoutTimes(hub));
+  }
+}
+
+/** A report with the moments it was read and made left out (they differ by when each side was asked). */
+function withoutTimes(report: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(report, (k, v) => (k === 'generated_at' || k === 'created' || k === 'as_of' ? undefined : v)));
 }

@@ -13,36 +13,34 @@ interface Challenge {
 
 /**
  * The bot check of the guest forms (waitlist join, feedback): the hub's own proof of work
- * (altcha, as on the contact form), solved by the phone while the guest fills in the form, so
- * nobody sees a puzzle. Each solution is good once, for this phone's address, for 10 minutes.
+ * (altcha, as on the contact form), solved by the phone only when the hub asks for it (past a
+ * rate, or when the venue asks every guest), so nobody sees a puzzle. Each solution is good once,
+ * for this phone's address, for 10 minutes.
  */
-async function solveOne(): Promise<string> {
-  const c = await get<Challenge>('/public/captcha');
+async function solveOne(challengeUrl: string): Promise<string> {
+  const c = await get<Challenge>(challengeUrl);
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber ?? c.maxNumber).promise;
   if (!solution) throw new Error('bot check not solved');
   return btoa(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature }));
 }
 
-let ahead: Promise<string> | null = null;
-
-/** Starts solving now (when a form opens), so the token is ready by the time the guest sends. */
-export function prepareBotCheck(): void {
-  ahead ??= solveOne();
-  ahead.catch(() => (ahead = null));
-}
+/** Where the hub serves challenges, when an answer does not name it. */
+const CHALLENGE_URL = '/public/captcha';
 
 /**
- * Sends with a solved token; a token refused (expired while the guest was typing, or the
- * phone changed networks) is solved again once.
+ * Sends without a bot check first. Asked for one (captcha_required), it solves the challenge the
+ * answer names and sends again with the solution; a solution refused (expired, or the phone
+ * changed networks on the way) is solved once more.
  */
-export async function withBotCheck<T>(send: (captchaToken: string) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const token = ahead ?? solveOne();
-    ahead = null;
+export async function withBotCheck<T>(send: (captchaToken?: string) => Promise<T>): Promise<T> {
+  let token: string | undefined;
+  for (let solved = 0; ; solved++) {
     try {
-      return await send(await token);
+      return await send(token);
     } catch (err) {
-      if (attempt > 0 || !(err instanceof ApiFailure) || err.code !== 'captcha_invalid') throw err;
+      const asked = err instanceof ApiFailure && (err.code === 'captcha_required' || (token !== undefined && err.code === 'captcha_invalid'));
+      if (!asked || solved >= 2) throw err;
+      token = await solveOne(err.challengeUrl ?? CHALLENGE_URL);
     }
   }
 }

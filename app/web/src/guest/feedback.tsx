@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, get, post } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { prepareBotCheck, withBotCheck } from './bot-check.ts';
+import { withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
 import { showCurrentSlug } from './slug.ts';
 
@@ -15,7 +15,6 @@ export function Feedback({ slug }: { slug: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
-    prepareBotCheck();
     // the venue's name, when its waitlist page answers (the feedback form works without it)
     get<{ restaurant: { name: string; slug: string } }>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
       setName(p.restaurant.name);
@@ -30,7 +29,7 @@ export function Feedback({ slug }: { slug: string }) {
     try {
       const orderId = new URLSearchParams(location.search).get('order');
       await withBotCheck((captchaToken) =>
-        post(`/public/restaurants/${encodeURIComponent(slug)}/feedback`, { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}), captchaToken }),
+        post(`/public/restaurants/${encodeURIComponent(slug)}/feedback`, { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}), ...(captchaToken ? { captchaToken } : {}) }),
       );
       setDone(true);
     } catch (err) {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, get, post } from '../lib/api.ts';
 import { language, t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
-import { prepareBotCheck, withBotCheck } from './bot-check.ts';
+import { withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
 import { showCurrentSlug } from './slug.ts';
 
@@ -34,7 +34,6 @@ export function WaitlistJoin({ slug }: { slug: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
-    prepareBotCheck();
     get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
       setPage(p);
       showCurrentSlug(slug, p.restaurant.slug);
@@ -61,7 +60,7 @@ export function WaitlistJoin({ slug }: { slug: string }) {
           ...(form.email.trim() ? { email: form.email.trim() } : {}),
           consent: form.consent,
           lang: language.value,
-          captchaToken,
+          ...(captchaToken ? { captchaToken } : {}),
         }),
       );
       location.assign(`/waitlist/${r.token}`);

@@ -378,6 +378,8 @@ export const de: Record<Key, string> = {
   'settings.addInterval': 'Zeiten hinzufügen',
   'settings.copyToAll': 'Auf alle Tage übertragen',
   'settings.waitlistOn': 'Gäste können sich online in die Warteliste eintragen',
+  'settings.botCheckAlways': 'Jeden Gast eine Bot-Prüfung lösen lassen',
+  'settings.botCheckHint': 'Das Handy des Gastes löst beim Eintragen in die Warteliste oder bei Feedback eine kurze Prüfung. Aus: nur wenn viele Anfragen auf einmal kommen (aus einem Netz oder insgesamt), damit Websites und Kiosks, die die API nutzen, weiter funktionieren.',
   'settings.maxParty': 'Größte Gruppe',
   'settings.waitPerParty': 'Minuten je Gruppe davor',
   'settings.notifyExpiry': 'Minuten zum Zurückkommen nach Aufruf',

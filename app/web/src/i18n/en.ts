@@ -377,6 +377,8 @@ export const en = {
   'settings.addInterval': 'Add hours',
   'settings.copyToAll': 'Copy to every day',
   'settings.waitlistOn': 'Guests can join the waitlist online',
+  'settings.botCheckAlways': 'Ask every guest for a bot check',
+  'settings.botCheckHint': 'Guests’ phones solve a short check when joining the waitlist or leaving feedback. Off: only when many requests come at once (from one network or in all), so websites and kiosks built on the API keep working.',
   'settings.maxParty': 'Largest party',
   'settings.waitPerParty': 'Minutes per party ahead',
   'settings.notifyExpiry': 'Minutes to come back when called',

@@ -378,6 +378,8 @@ export const es: Record<Key, string> = {
   'settings.addInterval': 'Añadir horario',
   'settings.copyToAll': 'Copiar a todos los días',
   'settings.waitlistOn': 'Los clientes pueden apuntarse en línea a la lista de espera',
+  'settings.botCheckAlways': 'Pedir a cada cliente una verificación anti-bots',
+  'settings.botCheckHint': 'El móvil del cliente resuelve una breve verificación al apuntarse en la lista de espera o dejar una opinión. Desactivado: solo cuando llegan muchas solicitudes a la vez (desde una red o en total), para que las webs y quioscos que usan la API sigan funcionando.',
   'settings.maxParty': 'Grupo más grande',
   'settings.waitPerParty': 'Minutos por grupo delante',
   'settings.notifyExpiry': 'Minutos para volver tras el aviso',

@@ -378,6 +378,8 @@ export const fr: Record<Key, string> = {
   'settings.addInterval': 'Ajouter des horaires',
   'settings.copyToAll': 'Copier sur tous les jours',
   'settings.waitlistOn': 'Les clients peuvent s’inscrire en ligne sur la liste d’attente',
+  'settings.botCheckAlways': 'Demander une vérification anti-robot à chaque client',
+  'settings.botCheckHint': 'Le téléphone du client résout une courte vérification pour s’inscrire sur la liste d’attente ou laisser un avis. Désactivé : seulement quand beaucoup de demandes arrivent à la fois (d’un même réseau ou au total), pour que les sites et bornes utilisant l’API continuent de fonctionner.',
   'settings.maxParty': 'Plus grand groupe',
   'settings.waitPerParty': 'Minutes par groupe devant',
   'settings.notifyExpiry': 'Minutes pour revenir une fois appelé',

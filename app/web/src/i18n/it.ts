@@ -378,6 +378,8 @@ export const it: Record<Key, string> = {
   'settings.addInterval': 'Aggiungi orari',
   'settings.copyToAll': 'Copia su tutti i giorni',
   'settings.waitlistOn': 'I clienti possono mettersi in lista d’attesa online',
+  'settings.botCheckAlways': 'Chiedere a ogni cliente una verifica anti-bot',
+  'settings.botCheckHint': 'Il telefono del cliente risolve una breve verifica quando si mette in lista d’attesa o lascia un commento. Disattivato: solo quando arrivano molte richieste insieme (da una rete o in totale), così i siti e i chioschi che usano l’API continuano a funzionare.',
   'settings.maxParty': 'Gruppo più grande',
   'settings.waitPerParty': 'Minuti per gruppo davanti',
   'settings.notifyExpiry': 'Minuti per tornare dopo la chiamata',

@@ -1084,8 +1084,10 @@ export type components = {
          */
         Error: {
             error: {
+                /** @description captcha_required only: where to fetch the bot check to solve (relative to the server); send the solution as captchaToken */
+                challenge_url?: string;
                 /** @enum {string} */
-                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "currency_locked" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
+                code: "parameter_missing" | "parameter_invalid" | "parameter_unknown" | "invalid_json" | "unknown_station" | "invalid_cursor" | "api_key_missing" | "api_key_invalid" | "insufficient_scope" | "key_type_not_allowed" | "resource_missing" | "route_not_found" | "method_not_allowed" | "state_conflict" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "request_too_large" | "internal_error" | "service_unavailable" | "menu_item_unavailable" | "modifier_invalid" | "invalid_transition" | "order_not_open" | "delivery_address_required" | "fleet_unavailable" | "table_unavailable" | "restaurant_closed" | "WAITLIST_DISABLED" | "WAITLIST_NOT_IN_PLAN" | "WAITLIST_CLOSED" | "WAITLIST_PARTY_TOO_LARGE" | "WAITLIST_ALREADY_JOINED" | "WAITLIST_ENTRY_NOT_FOUND" | "WAITLIST_NOT_ACTIVE" | "captcha_invalid" | "captcha_required" | "url_not_allowed" | "printer_not_configured" | "sync_code_invalid" | "sync_credential_invalid" | "sync_restaurant_mismatch" | "sync_batch_invalid" | "sync_protocol_mismatch" | "sync_cursor_mismatch" | "sync_restaurant_exists" | "amount_too_large" | "currency_locked" | "not_signed_in" | "approval_required" | "sign_in_failed" | "csrf_token_invalid" | "setup_code_required" | "host_not_allowed";
                 /** @description the code's entry in /docs (relative to the server) */
                 doc_url: string;
                 message: string;
@@ -4940,6 +4942,7 @@ export type components = {
          *       "slot_duration_minutes": 5,
          *       "reservation_buffer_minutes": 1,
          *       "auto_confirm_max_party_size": 1,
+         *       "guest_bot_check": "when_busy",
          *       "waitlist": {
          *         "enabled": true,
          *         "max_party_size": 1,
@@ -4957,6 +4960,8 @@ export type components = {
             closed_dates: string[];
             currency: string;
             default_tax_rate: number;
+            /** @enum {string} */
+            guest_bot_check: "when_busy" | "always";
             /** @enum {string} */
             language: "en" | "de" | "fr" | "es" | "it";
             max_tip_percent: number;

@@ -9,6 +9,8 @@ export class ApiFailure extends Error {
     readonly code: string,
     message: string,
     readonly param: string | null,
+    /** captcha_required: where the bot check to solve is */
+    readonly challengeUrl: string | null = null,
   ) {
     super(message);
   }
@@ -64,7 +66,7 @@ export async function api<T = any>(
   const json = text ? JSON.parse(text) : null;
   if (!res.ok) {
     const e = json?.error ?? {};
-    const failure = new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.param ?? null);
+    const failure = new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.param ?? null, typeof e.challenge_url === 'string' ? e.challenge_url : null);
     // a wrong PIN or an untrusted tablet is the PIN pad's to say, not a reason to leave it
     if (res.status === 401 && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup') && !path.startsWith('/v1/auth/pin')) for (const l of listeners) l(failure);
     throw failure;

@@ -24,6 +24,7 @@ interface Settings {
   prices_include_tax: boolean;
   opening_hours: Partial<Record<(typeof DAYS)[number], Interval[]>>;
   slot_duration_minutes: number;
+  guest_bot_check: 'when_busy' | 'always';
   waitlist: { enabled: boolean; max_party_size: number; notify_expiry_minutes: number; default_wait_minutes_per_party: number };
 }
 
@@ -95,6 +96,7 @@ function GeneralSettings() {
         prices_include_tax: f.prices_include_tax,
         opening_hours: hours,
         waitlist: f.waitlist,
+        guest_bot_check: f.guest_bot_check,
       };
     };
     const sent = form;
@@ -189,6 +191,8 @@ function GeneralSettings() {
               onInput={(e) => set('waitlist', { ...form.waitlist, notify_expiry_minutes: Number((e.target as HTMLInputElement).value) })}
             />
           </div>
+          <Toggle label={t('settings.botCheckAlways')} checked={form.guest_bot_check === 'always'} onChange={(v) => set('guest_bot_check', v ? 'always' : 'when_busy')} />
+          <p class="hint">{t('settings.botCheckHint')}</p>
         </section>
         <ErrorNote error={actError} />
         <SaveBar disabled={busy} saved={saved} />
