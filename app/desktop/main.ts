@@ -540,7 +540,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     },
     async connectTablet() {
       const ready = await supervisor.whenReady();
-      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName, state.setupCode);
+      const lan = ready.urls.find((u) => !/\/\/(127\.|localhost|\[::1\])/.test(u)) ?? null;
+      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName, state.setupCode, lan);
       if (!connectWin || connectWin.isDestroyed()) {
         connectWin = makeWindow('Connect a tablet', 520, 720);
         connectWin.on('closed', () => (connectWin = null));
