@@ -125,7 +125,7 @@ export async function serveCommand(argv: string[]) {
           advertiser: ad ? bonjourAdvertiser((err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address')) : null,
           advertisement: ad,
           dataDir: cfg.databaseUrl ? null : cfg.dataDir,
-          now: () => Date.now(),
+          now: () => liveServer.services.clock.now(),
           onPublicUrl: (url) => {
             liveServer.services.config.publicUrl = url;
             logger.info({ publicUrl: url }, 'QR codes and links now use this address');

@@ -46,7 +46,7 @@ export async function systemHealth(services: Services, restaurantId: string): Pr
     addresses: op.addresses && {
       stableUrl: op.addresses.stableUrl,
       lanAddress: op.addresses.lanAddress,
-      change: op.addresses.change && { ...op.addresses.change, reprint: await codesToReprint(db, restaurantId) },
+      change: op.addresses.change && { ...op.addresses.change, reprint: await codesToReprint(db, restaurantId, op.addresses.change.at) },
     },
     printers: {
       total: printers.length,

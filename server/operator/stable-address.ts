@@ -163,14 +163,18 @@ export class StableAddress {
   }
 }
 
-/** The codes that embed the old address: every active table QR code (by table number or label). */
-export async function codesToReprint(db: Kysely<DB>, restaurantId: string): Promise<{ id: string; label: string }[]> {
+/**
+ * The codes that embed the old address: every active QR code (by table number or label) made
+ * before the move (one made since was printed with the new address).
+ */
+export async function codesToReprint(db: Kysely<DB>, restaurantId: string, movedAtMs: number): Promise<{ id: string; label: string }[]> {
   const rows = await db
     .selectFrom('qr_codes')
     .leftJoin('tables', 'tables.id', 'qr_codes.table_id')
     .select(['qr_codes.id', 'qr_codes.label', 'qr_codes.type', 'tables.number'])
     .where('qr_codes.restaurant_id', '=', restaurantId)
     .where('qr_codes.is_active', '=', 1)
+    .where('qr_codes.created', '<=', Math.floor(movedAtMs / 1000))
     .orderBy('qr_codes.created')
     .orderBy('qr_codes.id')
     .execute();

@@ -112,6 +112,11 @@ describe.each(DIALECTS)('stable addresses on %s', (dialect) => {
     // codes printed from now on carry the new address
     expect(health.public_url).toBe('http://10.0.0.14:8080');
     expect(new URL((await hub.api.get('/v1/qr_codes')).body.data[0].url).origin).toBe('http://10.0.0.14:8080');
+    // a code made after the move is printed with the new address: not one to reprint
+    hub.clock.advance(60_000);
+    const table3 = (await hub.api.post('/v1/tables', { number: 3, capacity: 2 })).body.id;
+    await hub.api.post('/v1/qr_codes', { table: table3 });
+    expect((await hub.api.get('/v1/system/health')).body.addresses.change.reprint.map((c: { label: string }) => c.label)).toEqual(['Table 1', 'Table 2', 'Counter']);
 
     // the owner reprinted them (Today's button): the move is no longer reported, and stays so after a restart
     const acked = await hub.api.post('/v1/system/address-change/acknowledge', {});
