@@ -15,14 +15,14 @@ export interface KnownAddress {
   at: number;
 }
 
-/** The hub's LAN address moved away from the one its printed codes were made with. */
+/** The base printed codes were made with no longer reaches the hub (its IP moved, or its name is no longer announced). */
 export interface AddressChange {
   from: string;
   to: string;
   at: number;
   /** the base URL the codes were made with: an IP literal one stopped working with the move */
   old_public_url: string;
-  /** whether printed codes embed the old address (false: they carry the mDNS name and still work) */
+  /** whether the old base was an IP address (else a name no longer announced: the slug changed, or mDNS stopped) */
   codes_embed_ip: boolean;
 }
 
@@ -109,32 +109,32 @@ export class StableAddress {
     if (!this.o.configuredPublicUrl && !this.stableUrl) this.setUrl(urlFor(this.lanAddress ?? '127.0.0.1', this.o.port));
     const known = readKnown(this.file) ?? this.known;
     if (!known) {
-      if (now) this.remember(now);
+      if (now) this.remember(now, this.publicUrl);
       return null;
     }
-    if (!now || now === known.address) {
+    if (!now) return this.change;
+    // Codes made with the known base still open when that base still reaches this hub: the same
+    // IP, the name still announced, or the operator's own URL. The record keeps the oldest base
+    // codes were made with (codes printed with the IP before the name was announced still carry
+    // it) until the owner reprinted them.
+    const host = new URL(known.public_url).hostname.replace(/^\[|\]$/g, '');
+    const stableHost = this.stableUrl ? new URL(this.stableUrl).hostname : null;
+    const stillReaches = isIpLiteral(host) ? host === now : host === stableHost || known.public_url === this.o.configuredPublicUrl;
+    if (stillReaches) {
       this.change = null;
-      // the codes made from now on carry this URL
-      if (now && known.public_url !== this.publicUrl) this.remember(now);
+      if (known.address !== now) this.remember(now, known.public_url);
       return null;
     }
-    const host = new URL(known.public_url).hostname;
-    const embedsIp = isIpLiteral(host) && host.replace(/^\[|\]$/g, '') === known.address;
-    if (!embedsIp) {
-      // codes carry the name (or the operator's own address): nothing to reprint
-      this.change = null;
-      this.remember(now);
-      return null;
-    }
-    this.change ??= { from: known.address, to: now, at: this.o.now(), old_public_url: known.public_url, codes_embed_ip: true };
-    this.change.to = now;
+    const to = isIpLiteral(host) ? now : new URL(this.publicUrl).hostname;
+    this.change ??= { from: isIpLiteral(host) ? known.address : host, to, at: this.o.now(), old_public_url: known.public_url, codes_embed_ip: isIpLiteral(host) };
+    this.change.to = to;
     return this.change;
   }
 
   /** The owner reprinted the codes: the current address becomes the one they are made with. */
   acknowledge(): void {
     this.change = null;
-    if (this.lanAddress) this.remember(this.lanAddress);
+    if (this.lanAddress) this.remember(this.lanAddress, this.publicUrl);
   }
 
   private async reannounce() {
@@ -152,8 +152,8 @@ export class StableAddress {
   }
 
   private known: KnownAddress | null = null;
-  private remember(address: string) {
-    this.known = { address, public_url: this.publicUrl, at: this.o.now() };
+  private remember(address: string, publicUrl: string) {
+    this.known = { address, public_url: publicUrl, at: this.o.now() };
     if (!this.file) return;
     try {
       fs.writeFileSync(this.file, JSON.stringify(this.known));
