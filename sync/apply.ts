@@ -301,6 +301,11 @@ function setAll(rc: RowClocks, fields: string[], hlc: string): void {
   for (const f of fields) if (hlc > (rc.fields.get(f) ?? LOW)) rc.fields.set(f, hlc);
 }
 
+function noteOf(t: Touched, orderId: string): Touched['orders'] extends Map<string, infer N> ? N : never {
+  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
+  return t.orders.get(orderId)!;
+}
+
 function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | undefined): void {
   // a row moved from one customer to another: the other side's merge of the two, maybe
   if ((c.table === 'orders' || c.table === 'reservations' || c.table === 'waitlist_entries') && local?.customer_id && c.data.customer_id && c.data.customer_id !== local.customer_id) {
@@ -310,15 +315,15 @@ function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | 
   if ((c.table === 'payments' || c.table === 'payment_refunds') && local?.order_id && c.data.order_id && local.order_id !== c.data.order_id) t.paid.add(String(local.order_id));
   const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
   if (!orderId) return;
-  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
-  const note = t.orders.get(orderId)!;
+  const note = noteOf(t, orderId);
   // the order's status before this batch: from its first own change (its lines may come first)
   if (c.table === 'orders' && note.previousStatus === undefined) note.previousStatus = (local?.status as OrderRow['status'] | undefined) ?? null;
 }
 
 function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inserted: boolean): void {
   if (c.table === 'orders' || c.table === 'order_items') {
-    const o = t.orders.get(c.table === 'orders' ? c.row_id : String(row.order_id))!;
+    // a line's check here, which is not the one the change names when this side merged it away
+    const o = noteOf(t, c.table === 'orders' ? c.row_id : String(row.order_id));
     if (c.table === 'order_items') (inserted ? o.newItemIds : o.changedItemIds).push(c.row_id);
   }
   if (c.table === 'events' && inserted) t.events.push(row);

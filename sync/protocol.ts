@@ -10,7 +10,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
 // 4: hello carries the hub's checkpoints (a restored cloud is found out); /repair
 // 5: the long poll's and the push's heartbeat (a hub drops a request silent for a few seconds);
 //    /ping; webhook endpoints' sent_by; a compacted entry's per-column clocks
-export const PROTOCOL_VERSION = 5;
+// 6: orders' covers (migration 2750)
+export const PROTOCOL_VERSION = 6;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;

@@ -17,6 +17,7 @@ import { scenarios as printers } from './printers.ts';
 
 import { scenarios as sync } from './sync.ts';
 import { scenarios as screens } from './screens.ts';
+import { scenarios as money } from './money.ts';
 
 export const allScenarios: BenchScenario[] = [
   ...foundation,
@@ -29,4 +30,5 @@ export const allScenarios: BenchScenario[] = [
   ...printers,
   ...sync,
   ...screens,
+  ...money,
 ];

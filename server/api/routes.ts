@@ -17,6 +17,7 @@ import { routes as qrCodes } from './orders/qr-codes.ts';
 import { routes as guestQr } from './orders/guest-qr.ts';
 import { routes as payments } from './payments/routes.ts';
 import { routes as dayClose } from './payments/close.routes.ts';
+import { routes as balance } from './payments/balance.routes.ts';
 import { routes as tables } from './tables/routes.ts';
 import { routes as availability } from './reservations/availability.ts';
 import { routes as reservations } from './reservations/routes.ts';
@@ -56,6 +57,7 @@ export const routes: readonly RouteSpec[] = [
   ...guestQr,
   ...payments,
   ...dayClose,
+  ...balance,
   ...tables,
   ...availability,
   ...reservations,

@@ -90,6 +90,8 @@ export const OrderSchema = named(
     status: z.enum(ORDER_STATUSES),
     source: z.string(),
     table: ref(TableSchema).nullable(),
+    /** the party's size, asked when the table was opened (POST /v1/orders/{id}/covers corrects it); null when nobody said */
+    covers: z.number().int().nullable(),
     server: ref(OrderServerSchema).nullable(),
     customer: z.object({ name: z.string().nullable(), phone: z.string().nullable(), email: z.string().nullable() }),
     delivery_address: z.string().nullable(),
@@ -189,6 +191,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     status: order.status,
     source: order.source,
     table: order.table_id,
+    covers: order.covers ?? null,
     server: order.server_id,
     customer: { name: order.customer_name, phone: order.customer_phone, email: order.customer_email },
     delivery_address: order.delivery_address,

@@ -116,11 +116,18 @@ describe('service mode on a tablet', IN_BROWSER, () => {
         if (r.left < -0.5 || r.right > w + 0.5) outside.push(`${(el.textContent || el.getAttribute('aria-label') || el.tagName).trim().slice(0, 30)} ${Math.round(r.left)}–${Math.round(r.right)}`);
       }
       const tall: string[] = [];
+      // two rows: the dish (with its price on a sent line), then its seat or course and state
+      // (with its buttons on a sent line); the dish and the state each one line of text
+      const mid = (el: any) => { const r = el.getBoundingClientRect(); return r.top + r.height / 2; };
       for (const li of d.querySelectorAll('.check-lines li')) {
-        const text = li.querySelector(':scope > span');
-        const rows = [...text.children].filter((c: any) => c.getBoundingClientRect().height > 0);
-        const lineHeights = rows.map((c: any) => c.getBoundingClientRect().height / parseFloat((globalThis as any).getComputedStyle(c).lineHeight || '20'));
-        if (rows.length > 2 || lineHeights.some((n: number) => n > 1.5)) tall.push(li.textContent.trim().slice(0, 40));
+        const name = li.querySelector('.line-name');
+        const meta = li.querySelector('.line-meta');
+        const texts = [name, meta].filter((c: any) => c && c.getBoundingClientRect().height > 0);
+        const wrapped = texts.some((c: any) => c.getBoundingClientRect().height / parseFloat((globalThis as any).getComputedStyle(c).lineHeight || '20') > 1.5);
+        const price = li.querySelector('.line-price');
+        const actions = li.querySelector('.line-actions');
+        const apart = (price && Math.abs(mid(price) - mid(name)) > 25) || (actions && meta && Math.abs(mid(actions) - mid(meta)) > 25);
+        if (wrapped || apart) tall.push(li.textContent.trim().slice(0, 40));
       }
       return { outside, tall, scroll: d.documentElement.scrollWidth - w };
     });

@@ -179,7 +179,7 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     await checkPage(page, 'service-merge');
     await pick.click();
     // seats are numbered on after the check's own (1 and 2): seat 1 of table 12 is seat 3 here
-    await page.locator('.check-lines li', { hasText: '2× Water' }).getByText('S3 · C–').waitFor();
+    await page.locator('[data-seat="3"] .check-lines li', { hasText: '2× Water' }).waitFor();
     const kept = (await hub.api.get(`/v1/orders/${keptId}`)).body;
     expect(kept.total).toBe(before.total + other.body.total);
     await page.locator(`[data-total="${kept.total}"]`).waitFor();

@@ -120,6 +120,54 @@ describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () =>
     expect(listed.length).toBeGreaterThan(0);
   });
 
+  it('the other way round: the cloud merges, and the hub, apart from it, adds a round to and pays the check merged away: both land on the survivor, listed', async () => {
+    const { pair, menu, one, two } = await setup();
+    pair.cloud.clock.advance(1000);
+    expect((await pair.cloudApi.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    pair.hub.clock.advance(2000);
+    expect((await pair.hub.api.post(`/v1/orders/${two.id}/items`, { items: [{ menu_item: menu.pasta, quantity: 1 }] })).status).toBe(201);
+    const due = (await pair.hub.api.get(`/v1/orders/${two.id}`)).body.amount_due;
+    const paid = await pair.hub.api.post(`/v1/orders/${two.id}/payments`, { method: 'cash', amount: due });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    expect(report?.differences, JSON.stringify((await pair.hub.api.get('/v1/sync/status')).body)).toEqual([]);
+    expect(ok).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      expect((await api.get(`/v1/orders/${two.id}`)).body).toMatchObject({ status: 'cancelled', merged_into: one.id, total: 0, amount_paid: 0 });
+      const survivor = (await api.get(`/v1/orders/${one.id}`)).body;
+      expect(survivor.items.reduce((n: number, l: any) => n + l.quantity, 0)).toBe(5);
+      expect(survivor.amount_paid).toBe(due);
+      expect(survivor.amount_due).toBe(survivor.total - due);
+      expect(survivor.status).not.toBe('completed');
+    }
+    const listed = [...(await conflictsOf(pair.hub.api)), ...(await conflictsOf(pair.cloudApi))].filter((c) => c.kind === 'merge_redirect');
+    expect(listed.length).toBeGreaterThan(0);
+  });
+
+  it('a check moved to another table on the hub while the cloud adds a round and takes a payment: the check is at its new table with both, on both sides', async () => {
+    const { pair, menu, one } = await setup();
+    const table7 = (await pair.hub.api.post('/v1/tables', { number: 7, capacity: 4 })).body;
+    pair.hub.clock.advance(1000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/transfer`, { table: table7.id })).status).toBe(200);
+    pair.cloud.clock.advance(2000);
+    expect((await pair.cloudApi.post(`/v1/orders/${one.id}/items`, { items: [{ menu_item: menu.pasta, quantity: 1 }] })).status).toBe(201);
+    const paid = await pair.cloudApi.post(`/v1/orders/${one.id}/payments`, { method: 'card', amount: 500 });
+    expect(paid.status).toBe(201);
+
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const check = (await api.get(`/v1/orders/${one.id}`)).body;
+      expect(check).toMatchObject({ table: table7.id, amount_paid: 500 });
+      expect(check.items.reduce((n: number, l: any) => n + l.quantity, 0)).toBe(3);
+      expect(check.total).toBe(check.items.reduce((n: number, l: any) => n + l.net_amount, 0));
+    }
+  });
+
   it('a refund on the cloud and the rest paid on the hub leave the check open and owing, in the day close, listed on both sides', async () => {
     const pair = (p = await startPair());
     const menu = await seedMenu(pair.hub);

@@ -26,6 +26,9 @@ const position = (what: string) =>
     .min(1, `must be a whole number from 1 to 99 (the ${what})`)
     .max(99, `must be a whole number from 1 to 99 (the ${what})`);
 
+/** The party at a check: how many guests (covers), 1 to 99 like its seats. */
+export const covers = () => position('party size');
+
 /** Where a staff member's line goes: the guest's seat and the course it is served with. */
 export const courseNumber = () => position('course');
 
@@ -64,6 +67,8 @@ export const CreateOrder = z.object({
   ...contact,
   delivery_address: f.text(500).trim().nullable().optional(),
   notes: orderNotes(),
+  /** the party's size (covers), when the server asked it on opening the table */
+  covers: covers().nullable().optional(),
 });
 
 /** A further round on an open order, rung in by staff or an integration. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { approver } from '../../http/approval.ts';
-import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, transferOrder, voidLine } from '../../domain/orders/service.ts';
+import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, setCovers, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';
 import { f } from '../../http/fields.ts';
@@ -8,7 +8,7 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
-import { courseNumber, managerPin, seatAndCourse } from './schema.ts';
+import { courseNumber, covers, managerPin, seatAndCourse } from './schema.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -116,6 +116,17 @@ export const routes: RouteSpec[] = [
       .object({ items: z.array(z.number().int().min(0).max(999)).min(1).max(100), ...seatAndCourse })
       .refine((b) => b.seat !== undefined || b.course !== undefined, { message: 'give seat or course', path: ['seat'] }),
     handler: async (c) => present(c, await c.services.tx.run((trx) => moveLines(trx, c.actor(), orderContext(c.services), c.params.id, c.body))),
+  }),
+
+  defineRoute({
+    ...common,
+    method: 'post',
+    path: '/v1/orders/:id/covers',
+    errors: ['order_not_open'],
+    summary: 'Say or correct the party size (covers) of an open check; null when unknown',
+    params: idParam('ord_ id'),
+    body: z.object({ covers: covers().nullable() }),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => setCovers(trx, c.actor(), orderContext(c.services), c.params.id, c.body.covers))),
   }),
 
   defineRoute({

@@ -59,3 +59,8 @@ export const PrintDayClose = z.object({
   /** a printer id; every receipt printer when left out */
   printer: f.id().optional(),
 });
+
+export const BalanceQuery = z.object({
+  /** an even split in N ways (2 to 20): the shares of the bill and which are paid */
+  split: q.int({ min: 2, max: 20 }).optional(),
+});

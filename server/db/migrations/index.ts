@@ -52,6 +52,7 @@ import * as m2510 from './2510_change_log_origin_pos.ts';
 import * as m2620 from './2620_service_tablets.ts';
 import * as m2670 from './2670_menu_mix_net.ts';
 import * as m2700 from './2700_money_ties_out.ts';
+import * as m2750 from './2750_order_covers.ts';
 
 /**
  * Every migration, by name; applied in name order. Each feature owns a number range
@@ -112,4 +113,5 @@ export const migrations: Record<string, Migration> = {
   '2620_service_tablets': m2620,
   '2670_menu_mix_net': m2670,
   '2700_money_ties_out': m2700,
+  '2750_order_covers': m2750,
 };

@@ -44,6 +44,8 @@ export interface OrdersTable {
   cancel_approved_by: string | null;
   /** set when this check was merged into another (it is then cancelled): that order's id */
   merged_into: string | null;
+  /** the party's size, asked when the table was opened; null when nobody said */
+  covers: number | null;
   is_self_service: number;
   is_virtual_table: number;
   virtual_table_label: string | null;

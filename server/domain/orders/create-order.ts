@@ -27,6 +27,8 @@ export interface NewOrder {
   customer_email?: string | null;
   delivery_address?: string | null;
   notes?: string | null;
+  /** the party's size (a server asked it when opening the table) */
+  covers?: number | null;
   source: string;
   /** v1 orders start as drafts; screens and guests place at once so the kitchen sees them */
   status: 'draft' | 'placed';
@@ -158,6 +160,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     cancel_reason: null,
     cancel_approved_by: null,
     merged_into: null,
+    covers: input.covers ?? null,
     is_self_service: input.is_self_service ? 1 : 0,
     is_virtual_table: 0,
     virtual_table_label: null,

@@ -71,6 +71,8 @@ export async function mergeChecks(trx: Executor, actor: Actor, ctx: OrderContext
     discount_reason: into.order.discount_reason ?? from.order.discount_reason,
     discount_approved_by: into.order.discount_reason ? into.order.discount_approved_by : from.order.discount_approved_by,
     tip_amount: into.order.tip_amount + from.order.tip_amount,
+    // the two parties now sit at one check
+    covers: into.order.covers === null && from.order.covers === null ? null : (into.order.covers ?? 0) + (from.order.covers ?? 0),
     ...(await countPaid(trx, intoId)),
   });
   return recordOrderChange(trx, ctx, {

@@ -185,6 +185,16 @@ export async function moveLines(trx: Executor, actor: Actor, ctx: OrderContext, 
   });
 }
 
+/** The party's size on an open check (covers), said or corrected by its server. */
+export async function setCovers(trx: Executor, actor: Actor, ctx: OrderContext, id: string, covers: number | null) {
+  const current = await openOrder(trx, actor, id);
+  if (current.order.covers === covers) return current;
+  const order = (await updateRecord(trx, 'orders', current.order, { covers, updated: seconds(actor) }))!;
+  return recordOrderChange(trx, ctx, {
+    actor, order, items: current.items, previousStatus: current.order.status, newItemIds: [], changedItemIds: [], event: 'order.updated',
+  });
+}
+
 /** The open order sitting at a table, if any (one open check per table). */
 export async function openOrderAt(db: Executor, actor: Actor, tableId: string) {
   return db

@@ -32,6 +32,18 @@ export function billsById(order: Pick<OrderRow, 'prices_include_tax' | 'check_di
   return new Map(items.map((l, i) => [l.id, bills[i]!]));
 }
 
+/**
+ * What a payment of the lines `ids` records, the one rule the payment command and the balance
+ * share: the lines' net amounts, or everything still due when they are the check's last unpaid
+ * lines (whatever was paid by amount before them). `unpaid`: the check's lines neither paid nor
+ * voided. More than `due` is refused by the payment command.
+ */
+export function chargeForLines(net: ReadonlyMap<string, number>, unpaid: readonly string[], ids: readonly string[], due: number): number {
+  const asked = new Set(ids);
+  if (unpaid.every((id) => asked.has(id))) return due;
+  return ids.reduce((s, id) => s + (net.get(id) ?? 0), 0);
+}
+
 /** Payments less refunds of one order, and its returns, tips aside: made from the records, the same on every node. */
 export async function countPaid(db: Executor, orderId: string): Promise<{ amount_paid: number; amount_returned: number }> {
   return (await countPaidOf(db, [orderId])).get(orderId) ?? { amount_paid: 0, amount_returned: 0 };

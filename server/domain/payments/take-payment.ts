@@ -11,7 +11,7 @@ import type { OrderContext } from '../orders/record-change.ts';
 import { OPEN_STATUSES } from '../orders/state-machine.ts';
 import { seconds } from '../time.ts';
 import { readSettings } from '../restaurants/settings.ts';
-import { balanceOf, billsById, countPaid, paidLineIds } from './balance.ts';
+import { balanceOf, billsById, chargeForLines, countPaid, paidLineIds } from './balance.ts';
 import { kickCashDrawers } from './drawer.ts';
 import { providerFor } from './providers.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
@@ -77,13 +77,12 @@ async function amountOf(trx: Executor, current: { order: OrderRow; items: OrderI
   if (again !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(again)!.idx} (${byId.get(again)!.name}) is already paid.`, 'items');
   const voided = ids.find((id) => byId.get(id)!.voided_at);
   if (voided !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(voided)!.idx} (${byId.get(voided)!.name}) was voided: there is nothing to pay for it.`, 'items');
-  const bills = billsById(current.order, current.items);
-  const sum = ids.reduce((s, id) => s + bills.get(id)!.net_amount, 0);
+  const net = new Map([...billsById(current.order, current.items)].map(([id, b]) => [id, b.net_amount]));
+  const unpaid = current.items.filter((l) => !paid.has(l.id) && !l.voided_at).map((l) => l.id);
   // the last unpaid lines settle the bill, whatever was paid by amount before them
-  const rest = current.items.filter((l) => !paid.has(l.id) && !ids.includes(l.id) && !l.voided_at);
-  if (rest.length === 0) return { amount: due, items: ids };
-  if (sum > due) throw overpaid(sum, due, 'items');
-  return { amount: sum, items: ids };
+  const charge = chargeForLines(net, unpaid, ids, due);
+  if (charge > due) throw overpaid(charge, due, 'items');
+  return { amount: charge, items: ids };
 }
 
 const overpaid = (amount: number, due: number, param: string) =>

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { catalogueOf } from '../menu/catalogue.ts';
+import { balanceOf } from '../payments/balance.ts';
 import { charsPerLine, literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
@@ -188,7 +189,8 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
       if (p.tendered_amount !== null) out.push(`|~~Tendered | ${m(p.tendered_amount)}`, `|~~Change | ${m(p.change_amount ?? 0)}`);
       if (p.refunded) out.push(`|~~Refunded | ${m(p.refunded, '-')}`);
     }
-    const due = Math.max(0, order.total - Number(order.amount_paid));
+    // the order's own balance: a return given on a completed check is owed by nobody (it printed as Due)
+    const due = balanceOf(order).amount_due;
     out.push(...(due > 0 ? headlineAmount('Due', money(due, cur)) : ['{width:*}', '|^PAID']));
   }
   out.push('{width:*}', '', 'Thank you!');

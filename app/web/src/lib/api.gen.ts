@@ -1101,6 +1101,20 @@ export type components = {
         };
         /**
          * @example {
+         *       "n": 1,
+         *       "amount": 1450,
+         *       "paid": 1,
+         *       "due": 1
+         *     }
+         */
+        EvenShare: {
+            amount: number;
+            due: number;
+            n: number;
+            paid: number;
+        };
+        /**
+         * @example {
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "created": 1793620800,
@@ -1716,6 +1730,7 @@ export type components = {
          *       "status": "draft",
          *       "source": "source",
          *       "table": "table",
+         *       "covers": 1,
          *       "server": "server",
          *       "customer": {
          *         "name": "Margherita",
@@ -1801,6 +1816,7 @@ export type components = {
             cancel_reason: string | null;
             cancelled_at: number | null;
             completed_at: number | null;
+            covers: number | null;
             created: number;
             currency: string;
             customer: {
@@ -1844,6 +1860,69 @@ export type components = {
         };
         /**
          * @example {
+         *       "object": "order_balance",
+         *       "order": "order",
+         *       "currency": "EUR",
+         *       "total": 1450,
+         *       "amount_paid": 1450,
+         *       "amount_returned": 1450,
+         *       "amount_due": 1450,
+         *       "payment_status": "unpaid",
+         *       "seats": [
+         *         {
+         *           "seat": 1,
+         *           "net_amount": 1450,
+         *           "tax_amount": 1450,
+         *           "paid": 1,
+         *           "due": 1,
+         *           "unpaid_items": [
+         *             "unpaid_item"
+         *           ]
+         *         }
+         *       ],
+         *       "split": {
+         *         "ways": 1,
+         *         "amount": 1450,
+         *         "paid": 1,
+         *         "shares": [
+         *           {
+         *             "n": 1,
+         *             "amount": 1450,
+         *             "paid": 1,
+         *             "due": 1
+         *           }
+         *         ],
+         *         "next": {
+         *           "n": 1,
+         *           "amount": 1450,
+         *           "paid": 1,
+         *           "due": 1
+         *         }
+         *       }
+         *     }
+         */
+        OrderBalance: {
+            amount_due: number;
+            amount_paid: number;
+            amount_returned: number;
+            currency: string;
+            /** @constant */
+            object: "order_balance";
+            order: string;
+            /** @enum {string} */
+            payment_status: "unpaid" | "partially_paid" | "paid";
+            seats: components["schemas"]["SeatBalance"][];
+            split: {
+                amount: number;
+                next: components["schemas"]["EvenShare"] | null;
+                paid: number;
+                shares: components["schemas"]["EvenShare"][];
+                ways: number;
+            } | null;
+            total: number;
+        };
+        /**
+         * @example {
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.cancelled",
@@ -1860,6 +1939,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -1976,6 +2056,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2087,6 +2168,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2205,6 +2287,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2316,6 +2399,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2500,6 +2584,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2620,6 +2705,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2737,6 +2823,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -2859,6 +2946,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3016,6 +3104,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -3131,6 +3220,7 @@ export type components = {
          *           "status": "draft",
          *           "source": "source",
          *           "table": "table",
+         *           "covers": 1,
          *           "server": "server",
          *           "customer": {
          *             "name": "Margherita",
@@ -4818,6 +4908,26 @@ export type components = {
          *       "seat": 1,
          *       "net_amount": 1450,
          *       "tax_amount": 1450,
+         *       "paid": 1,
+         *       "due": 1,
+         *       "unpaid_items": [
+         *         "unpaid_item"
+         *       ]
+         *     }
+         */
+        SeatBalance: {
+            due: number;
+            net_amount: number;
+            paid: number;
+            seat: number | null;
+            tax_amount: number;
+            unpaid_items: string[];
+        };
+        /**
+         * @example {
+         *       "seat": 1,
+         *       "net_amount": 1450,
+         *       "tax_amount": 1450,
          *       "lines": 1
          *     }
          */
@@ -5932,6 +6042,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6074,6 +6185,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6214,6 +6326,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6358,6 +6471,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6498,6 +6612,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6642,6 +6757,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6785,6 +6901,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -6930,6 +7047,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7077,6 +7195,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7217,6 +7336,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",
@@ -7359,6 +7479,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "source": "source",
                  *           "table": "table",
+                 *           "covers": 1,
                  *           "server": "server",
                  *           "customer": {
                  *             "name": "Margherita",

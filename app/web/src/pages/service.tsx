@@ -13,13 +13,15 @@ import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx
 import { Button, Dialog, Field } from '../ui/kit.tsx';
 import { TileGrid } from '../ui/tile-grid.tsx';
 import { DiscountSheet, type DiscountBody, type DiscountTarget } from './service-discount.tsx';
+import { CheckBySeat, CheckTotals, CoversPrompt, MoveToSeat, PayPane, SeatChips, seatCount, type BillLine, type BillOrder } from './service-bill.tsx';
+import type { Order as ApiOrder } from '../lib/types.ts';
 
 interface Modifier { name: string; price_adjustment: number; is_available: boolean }
 interface Group { id: string; name: string; required: boolean; min_selections: number; max_selections: number; modifiers: Modifier[] }
 interface Item { id: string; name: string; price: number; category: string; is_active: boolean; is_available: boolean; modifier_groups: string[] }
 interface Category { id: string; name: string }
-interface Line { index: number; name: string; quantity: number; seat: number | null; course: number | null; held: boolean; voided_at: number | null; unit_price: number; modifiers: { name: string; price_adjustment: number }[]; status: string; discount_amount: number; discount_reason: string | null }
-interface Order { id: string; order_number: string; table: string | null; status: string; subtotal: number; discount_amount: number; discount_reason: string | null; total: number; tax_amount: number; prices_include_tax: boolean; currency: string; created: number; items: Line[] }
+type Line = BillLine;
+interface Order extends BillOrder { order_number: string; table: string | null; status: string; subtotal: number; discount_amount: number; discount_reason: string | null; created: number }
 /** a line rung in but not sent yet */
 interface Draft { key: number; item: Item; quantity: number; modifiers: { group: string; name: string }[]; notes: string; seat: number; course: number }
 
@@ -194,7 +196,8 @@ export function ServicePage() {
       </div>
       {trusted ? <p role="status">{t('service.trusted')}</p> : null}
       {table ? (
-        <Check table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+        // one Check per table: a party's size, added seats and lines not yet sent stay with their table
+        <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
       ) : (
         <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
       )}
@@ -215,6 +218,13 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const [moving, setMoving] = useState(false);
   const [merging, setMerging] = useState(false);
   const [discounting, setDiscounting] = useState<DiscountTarget | null>(null);
+  const [seatFor, setSeatFor] = useState<Line | null>(null);
+  // the party's size said before the check exists: it goes with the first Send
+  const [covers, setCovers] = useState<number | null>(null);
+  const [askCovers, setAskCovers] = useState(!order);
+  const [addedSeats, setAddedSeats] = useState(0);
+  const [paying, setPaying] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   // drafts the kitchen refused on Send (the dish was 86'd meanwhile): key → the API's reason
   const [refused, setRefused] = useState<Map<number, string>>(new Map());
@@ -248,7 +258,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         const hold_courses = [...hold].filter((c) => round.some((d) => d.course === c));
         if (order) return post<Order>(`/v1/orders/${order.id}/items`, { items: lines, hold_courses });
         // placed with the request that makes it: one round trip from the tap to the kitchen
-        return post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed' });
+        return post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed', ...(covers ? { covers } : {}) });
       });
       // a refused line stays, with its reason, until it is removed; the rest went to the kitchen
       const kept = new Map([...refused, ...no]);
@@ -263,51 +273,66 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       return o;
     });
   const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].sort();
-  const nums = [1, 2, 3, 4, 5, 6];
+  const nums = [1, 2, 3, 4];
+  const partySize = order ? order.covers : covers;
+  const seats = seatCount(table.capacity, partySize, order, addedSeats);
+  const pickCovers = (n: number) => {
+    setAskCovers(false);
+    if (order) return run(() => post<Order>(`/v1/orders/${order.id}/covers`, { covers: n }));
+    setCovers(n);
+  };
+  const moveLine = (index: number, to: number) => run(() => post<Order>(`/v1/orders/${order!.id}/move_items`, { items: [index], seat: to }));
+  const printBill = () =>
+    run(async () => {
+      setNote(null);
+      await post(`/v1/orders/${order!.id}/receipt`, {});
+      setNote(t('service.billPrinting'));
+      return order!;
+    });
+  // paid in full while the pay pane was open: the check closed and the table is free
+  const settled = paying && !order;
   return (
     <div class="service-check">
-      <MenuPanel items={items} cats={cats} onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })} />
+      {paying && order ? (
+        <PayPane order={order as unknown as ApiOrder} onChanged={(o) => onChanged(o as unknown as Order)} onBack={() => setPaying(false)} />
+      ) : settled ? (
+        <p class="check-settled" role="status">{t('service.paidInFull', { n: table.number })}</p>
+      ) : (
+        <MenuPanel items={items} cats={cats} onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })} />
+      )}
       <section aria-label={t('service.check')}>
-        <div class="chips" role="group" aria-label={t('service.seat')}>
-          <span>{t('service.seat')}</span>
-          {nums.map((n) => <Button key={n} class="chip" aria-pressed={seat === n} aria-label={`${t('service.seat')} ${n}`} onClick={() => setSeat(n)}>{n}</Button>)}
-        </div>
+        {askCovers ? (
+          <CoversPrompt capacity={table.capacity} value={partySize} onPick={pickCovers} />
+        ) : (
+          <div class="chips">
+            <Button class="chip" onClick={() => setAskCovers(true)}>{partySize ? t('service.covers.party', { n: partySize }) : t('service.covers.unknown')}</Button>
+          </div>
+        )}
+        <SeatChips count={seats} seat={seat} onSeat={setSeat} onMore={() => (setAddedSeats(addedSeats + 1), setSeat(seats + 1))} />
         <div class="chips" role="group" aria-label={t('service.course')}>
           <span>{t('service.course')}</span>
           {nums.slice(0, 4).map((n) => <Button key={n} class="chip" aria-pressed={course === n} aria-label={`${t('service.course')} ${n}`} onClick={() => setCourse(n)}>{n}</Button>)}
         </div>
         <h2 ref={checkHeading} tabIndex={-1}>{t('service.check')}</h2>
         {!order && drafts.length === 0 ? <p>{t('service.empty')}</p> : null}
-        <ul class="check-lines">
-          {(order?.items ?? []).map((l) => (
-            <li key={l.index} class={l.voided_at ? 'check-line-voided' : ''} data-line={l.index}>
-              {/* two rows at most, whatever the width: the dish, then its seat, course and state */}
-              <span>
-                <span class="line-name">{l.quantity}× {l.name}{l.modifiers.length ? ` (${l.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
-                <small class="line-meta">
-                  S{l.seat ?? '–'} · C{l.course ?? '–'}
-                  {l.held ? ` · ${t('service.held')}` : ''}{l.voided_at ? ` · ${t('service.voided')}` : ''}
-                  {l.discount_amount && !l.voided_at ? (
-                    <span class="line-discount">
-                      {' · '}{l.discount_amount >= lineBase(l) ? t('service.discount.comped') : `−${money(l.discount_amount, order!.currency)}`} · {l.discount_reason}
-                    </span>
-                  ) : null}
-                </small>
-              </span>
-              {!l.voided_at ? (
-                <span class="line-actions">
-                  <Button
-                    aria-label={t('service.discount.lineLabel', { name: l.name })}
-                    onClick={() => setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order!.currency })}
-                  >
-                    {t('service.discount.button')}
-                  </Button>
-                  <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button>
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
+        {order ? (
+          <CheckBySeat
+            order={order}
+            onDropOnSeat={moveLine}
+            actions={(l) => (
+              <>
+                <Button aria-label={t('service.moveLabel', { name: l.name })} onClick={() => setSeatFor(l)}>{t('service.moveToSeat')}</Button>
+                <Button
+                  aria-label={t('service.discount.lineLabel', { name: l.name })}
+                  onClick={() => setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
+                >
+                  {t('service.discount.button')}
+                </Button>
+                <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button>
+              </>
+            )}
+          />
+        ) : null}
         {drafts.length ? (
           <>
             <h3>{t('service.newLines')}</h3>
@@ -346,6 +371,21 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             <Button variant="primary" class="wide" disabled={drafts.every((d) => refused.has(d.key))} onClick={send}>{t('service.send')}</Button>
           </>
         ) : null}
+        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
+          <p class="check-discount">
+            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+          </p>
+        ) : null}
+        {/* what the table owes and how it pays, before the rarer moves below */}
+        {order ? <CheckTotals order={order} /> : null}
+        {order ? (
+          <div class="chips check-pay">
+            <Button variant="primary" class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
+            <Button class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.split')}</Button>
+            <Button class="big" onClick={printBill}>{t('service.printBill')}</Button>
+          </div>
+        ) : null}
+        {note ? <p role="status">{note}</p> : null}
         <div class="chips">
           {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
           {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
@@ -361,17 +401,6 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             </Button>
           ) : null}
         </div>
-        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
-          <p class="check-discount">
-            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
-          </p>
-        ) : null}
-        {order ? (
-          <p class="check-total" data-total={order.total}>
-            {t('service.total')}: {money(order.total, order.currency)}{' '}
-            <small>{order.prices_include_tax ? t('service.tax', { amount: money(order.tax_amount, order.currency) }) : t('service.taxAdded', { amount: money(order.tax_amount, order.currency) })}</small>
-          </p>
-        ) : null}
         {error ? <p class="error-text" role="alert">{error}</p> : null}
       </section>
       <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
@@ -392,6 +421,16 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
           // a refusal (a wrong PIN) is thrown to the sheet, which stays open to show it
           onChanged(await post<Order>(path, body));
           setDiscounting(null);
+        }}
+      />
+      <MoveToSeat
+        line={seatFor}
+        seats={seats}
+        onClose={() => setSeatFor(null)}
+        onMove={async (to) => {
+          const l = seatFor!;
+          setSeatFor(null);
+          await moveLine(l.index, to);
         }}
       />
       <Dialog title={t('service.mergeFrom')} open={merging} onClose={() => setMerging(false)}>

@@ -8,19 +8,12 @@ import type { Order, OrderLine } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, useAction, useLoad } from './kit.tsx';
 
 export type Payment = components['schemas']['Payment'];
+/** A check's balance as the server computes it: seats' paid and due, an even split's shares. */
+export type OrderBalance = components['schemas']['OrderBalance'];
 type Method = Payment['method'];
 
 /** What a payment is for: the lines of a seat (or any lines), or an amount (a share, the rest). */
 export type PayTarget = { items: OrderLine[]; amount: number } | { items: null; amount: number; fixed?: boolean };
-
-/**
- * N shares of what is due, the last taking what rounding leaves (5.00 in 3: 1.66, 1.66, 1.68):
- * fixed when the split starts, so each share paid leaves the others as they were shown.
- */
-export const evenShares = (amount: number, ways: number): number[] => {
-  const share = Math.floor(amount / ways);
-  return Array.from({ length: ways }, (_, i) => (i === ways - 1 ? amount - share * (ways - 1) : share));
-};
 
 /** Lines already paid by a payment that was not refunded whole. */
 export function paidLines(payments: Payment[]): Set<string> {
@@ -163,39 +156,41 @@ export function RefundDialog({ payment, currency, onClose, onDone }: { payment: 
  * The bill of one order and its payments: lines by seat, each seat paid on its own; an even
  * split; the rest; and the payments taken, each refundable by a manager. Takes the order as
  * shown and calls `onChange` after every payment or refund (the caller reloads the order).
+ * Every amount is the server's: lines and seats from the order, what a seat or a share asks
+ * for from GET /v1/orders/{id}/balance (the same rule the payment is recorded by).
  */
 export function PaymentPanel({ order, onChange }: { order: Order; onChange: () => void }) {
   const [payments, error, reload] = useLoad(async () => (await get<{ data: Payment[] }>('/v1/payments', { order: order.id, limit: 100 })).data, [order.id, order.amount_paid]);
   const [target, setTarget] = useState<PayTarget | null>(null);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [ways, setWays] = useState('2');
-  // an even split in progress: its shares as fixed when it started, and how many are paid
-  const [split, setSplit] = useState<{ shares: number[]; paid: number; share: number | null } | null>(null);
+  const n = Math.max(2, Math.min(20, Math.floor(Number(ways)) || 2));
+  // the shares are the bill's, fixed on the server: a share paid leaves the others as they were shown
+  const [balance, balanceError, reloadBalance] = useLoad(
+    () => get<OrderBalance>(`/v1/orders/${order.id}/balance`, { split: n }),
+    [order.id, order.amount_paid, order.total, order.amount_returned, n],
+  );
   const cur = order.currency.toUpperCase();
   const paid = paidLines(payments ?? []);
   const seats = new Map<number | null, OrderLine[]>();
   for (const l of order.items) seats.set(l.seat ?? null, [...(seats.get(l.seat ?? null) ?? []), l]);
   const open = order.status !== 'draft' && order.status !== 'cancelled' && order.amount_due > 0 && can('payments:write');
-  const n = Math.max(1, Math.min(20, Number(ways) || 1));
-  // every amount is the server's: each line's net_amount, each seat's total, what is due
-  const payLines = (lines: OrderLine[]) => {
-    const unpaidLeft = order.items.filter((l) => !paid.has(l.id) && !l.voided_at && !lines.includes(l));
-    // the last lines settle the bill whatever was paid by amount before them (as the server records it)
-    setTarget({ items: lines, amount: unpaidLeft.length ? lines.reduce((s, l) => s + l.net_amount, 0) : order.amount_due });
+  const seatBalance = (seat: number | null) => balance?.seats.find((s) => s.seat === seat);
+  const payLines = (seat: number | null) => {
+    const b = seatBalance(seat);
+    if (!b) return;
+    const ids = new Set(b.unpaid_items);
+    setTarget({ items: order.items.filter((l) => ids.has(l.id)), amount: b.due });
   };
-  const running = split && split.paid < split.shares.length ? split : null;
-  const nextShare = running ? Math.min(running.shares[running.paid]!, order.amount_due) : null;
+  const next = balance?.split?.next ?? null;
   const paySplit = () => {
-    const s = running ?? { shares: evenShares(order.amount_due, n), paid: 0, share: null };
-    const amount = Math.min(s.shares[s.paid]!, order.amount_due);
-    setSplit({ ...s, share: amount });
-    setTarget({ items: null, amount, fixed: true });
+    if (next) setTarget({ items: null, amount: next.due, fixed: true });
   };
   const done = () => {
-    if (split?.share != null && target && !target.items && target.fixed) setSplit({ ...split, paid: split.paid + 1, share: null });
     setTarget(null);
     setRefunding(null);
     void reload();
+    void reloadBalance();
     onChange();
   };
   return (
@@ -213,10 +208,12 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
           <strong>{money(order.amount_due, cur)}</strong>
         </dd>
       </dl>
-      <ErrorNote error={error} />
+      <ErrorNote error={error ?? balanceError} />
       {[...seats].sort(([a], [b]) => (a ?? 999) - (b ?? 999)).map(([seat, lines]) => {
-        const unpaid = lines.filter((l) => !paid.has(l.id) && !l.voided_at && l.net_amount > 0);
+        const b = seatBalance(seat);
         const seatTotal = order.seats.find((s) => s.seat === seat)?.net_amount ?? 0;
+        // a seat whose lines cost more than is left (paid by amount) is paid with the rest instead
+        const payable = !!b && b.unpaid_items.length > 0 && b.due > 0 && b.due <= order.amount_due;
         return (
           <div class="seat-group" key={String(seat)} data-seat={seat ?? ''}>
             <h3>{seat ? t('pay.seat', { n: seat }) : t('pay.noSeat')}</h3>
@@ -232,8 +229,8 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
             <p class="seat-total">
               {t('pay.seatTotal')}: <strong data-testid="seat-total">{money(seatTotal, cur)}</strong>
             </p>
-            {open && unpaid.length ? (
-              <Button onClick={() => payLines(unpaid)}>{seat ? t('pay.paySeat', { n: seat }) : t('pay.payLines')}</Button>
+            {open && payable ? (
+              <Button onClick={() => payLines(seat)}>{seat ? t('pay.paySeat', { n: seat }) : t('pay.payLines')}</Button>
             ) : null}
           </div>
         );
@@ -243,12 +240,10 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
           <Button variant="primary" onClick={() => setTarget({ items: null, amount: order.amount_due })}>
             {t('pay.payRest')}
           </Button>
-          <Field label={t('pay.splitWays')} type="number" min={1} max={20} value={ways} onInput={(e) => setWays((e.target as HTMLInputElement).value)} />
-          <Button onClick={paySplit} data-testid="pay-share">
-            {t('pay.split')}:{' '}
-            {running
-              ? t('pay.shareOf', { n: running.paid + 1, ways: running.shares.length, amount: money(nextShare!, cur) })
-              : t('pay.shareOf', { n: 1, ways: n, amount: money(evenShares(order.amount_due, n)[0]!, cur) })}
+          <Field label={t('pay.splitWays')} type="number" min={2} max={20} value={ways} onInput={(e) => setWays((e.target as HTMLInputElement).value)} />
+          <Button onClick={paySplit} disabled={!next || balance?.split?.ways !== n || balance.amount_due !== order.amount_due} data-testid="pay-share">
+            {t('pay.split')}
+            {next ? `: ${t('pay.shareOf', { n: next.n, ways: balance!.split!.ways, amount: money(next.due, cur) })}` : ''}
           </Button>
         </div>
       ) : null}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { CheckBalance } from '../domain/payments/check-balance.ts';
+import { named } from '../http/schemas.ts';
+
+export const SeatBalanceSchema = named(
+  'SeatBalance',
+  z.object({
+    /** the seat (1, 2, …); null for the lines nobody put on a seat */
+    seat: z.number().int().nullable(),
+    /** the sum of the seat's lines' net amounts (as the order's `seats`) */
+    net_amount: z.number().int(),
+    tax_amount: z.number().int(),
+    /** what payments by items paid for the seat's lines, refunds taken off (money paid by amount belongs to no seat) */
+    paid: z.number().int(),
+    /** what paying the seat's unpaid lines records: their net amounts, or all the check owes when they are its last unpaid lines; 0 when nothing is unpaid */
+    due: z.number().int(),
+    /** the seat's lines not yet paid (ids): what `items` names to pay the seat */
+    unpaid_items: z.array(z.string()),
+  }),
+);
+
+export const EvenShareSchema = named(
+  'EvenShare',
+  z.object({
+    /** 1 … ways */
+    n: z.number().int(),
+    amount: z.number().int(),
+    /** what payments by amount have paid of this share (they count against the shares in order) */
+    paid: z.number().int(),
+    due: z.number().int(),
+  }),
+);
+
+export const OrderBalanceSchema = named(
+  'OrderBalance',
+  z.object({
+    object: z.literal('order_balance'),
+    order: z.string(),
+    currency: z.string(),
+    /** the check's total (as the order's `total`) */
+    total: z.number().int(),
+    /** payments less refunds, tips aside */
+    amount_paid: z.number().int(),
+    /** refunds given after the check was completed (returns) */
+    amount_returned: z.number().int(),
+    /** total − amount_returned − amount_paid, never below 0 */
+    amount_due: z.number().int(),
+    payment_status: z.enum(['unpaid', 'partially_paid', 'paid']),
+    seats: z.array(SeatBalanceSchema),
+    /**
+     * With `split=N`: N shares of what is left to pay by amount (amount_due plus what payments by
+     * amount have paid, returns off), the last taking the rounding (5.00 in 3: 1.66, 1.66, 1.68).
+     * Shares do not shrink as they are paid; Σ shares[].due = amount_due. null without `split`.
+     */
+    split: z
+      .object({
+        ways: z.number().int(),
+        amount: z.number().int(),
+        /** paid by amount so far, counted against the shares */
+        paid: z.number().int(),
+        shares: z.array(EvenShareSchema),
+        /** the first share still owing: what "pay one share" records; null when none is */
+        next: EvenShareSchema.nullable(),
+      })
+      .nullable(),
+  }),
+);
+export type OrderBalance = z.output<typeof OrderBalanceSchema>;
+
+export function presentOrderBalance(b: CheckBalance): OrderBalance {
+  return {
+    object: 'order_balance',
+    order: b.order.id,
+    currency: b.order.currency,
+    total: b.total,
+    amount_paid: b.amount_paid,
+    amount_returned: b.amount_returned,
+    amount_due: b.amount_due,
+    payment_status: b.payment_status,
+    seats: b.seats.map((s) => ({ seat: s.seat, net_amount: s.net_amount, tax_amount: s.tax_amount, paid: s.paid, due: s.due, unpaid_items: s.unpaid_items })),
+    split: b.split && { ways: b.split.ways, amount: b.split.amount, paid: b.split.paid, shares: b.split.shares.map((s) => ({ ...s })), next: b.split.next && { ...b.split.next } },
+  };
+}
