@@ -5420,6 +5420,21 @@ export type components = {
          *         "detail": "detail",
          *         "checked_at": 1793620800
          *       },
+         *       "addresses": {
+         *         "stable_url": "stable_url",
+         *         "lan_address": "lan_address",
+         *         "change": {
+         *           "from": "12:00",
+         *           "to": "23:00",
+         *           "changed_at": 1793620800,
+         *           "reprint": [
+         *             {
+         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "label": "label"
+         *             }
+         *           ]
+         *         }
+         *       },
          *       "printers": {
          *         "total": 1450,
          *         "online": 1,
@@ -5438,6 +5453,19 @@ export type components = {
          *     }
          */
         SystemHealth: {
+            addresses: {
+                change: {
+                    changed_at: number;
+                    from: string;
+                    reprint: {
+                        id: string;
+                        label: string;
+                    }[];
+                    to: string;
+                } | null;
+                lan_address: string | null;
+                stable_url: string | null;
+            } | null;
             backups: components["schemas"]["BackupHealth"] | null;
             /** @enum {string} */
             dialect: "sqlite" | "postgres";

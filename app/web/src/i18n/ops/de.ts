@@ -72,6 +72,8 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.backup.none': 'Dieser Server erstellt keine Backups (nur ein Hub mit eigener Datenbank).',
   'ops.backup.warning': 'In den letzten 48 Stunden ist kein Backup gelungen.',
   'ops.unreachable': 'Tablets im WLAN erreichen diesen Hub unter {url} nicht: Die Firewall oder ein öffentliches Netzwerkprofil blockiert sie. Das Statusfenster der Desktop-App zeigt die Lösung.',
+  'ops.addressMoved': 'Die Netzwerkadresse des Hubs hat sich von {from} auf {to} geändert. Diese QR-Codes enthalten die alte und öffnen nicht mehr: Drucken Sie sie neu ({codes}). Bildschirme, die unter der alten Adresse geöffnet wurden, müssen neu geöffnet werden. Reservieren Sie die Adresse im Router, damit sie bleibt.',
+  'ops.addressMoved.done': 'Sind neu gedruckt',
   'ops.backup.failed': 'Das letzte Backup ist fehlgeschlagen.',
   'ops.backup.last': 'Letztes Backup',
   'ops.backup.lastTitle': 'Backup-Status',

@@ -71,6 +71,8 @@ export const opsEn = {
   'ops.backup.none': 'This server makes no backups (only a hub on its own database does).',
   'ops.backup.warning': 'No backup has succeeded in the last 48 hours.',
   'ops.unreachable': 'Tablets on the Wi-Fi cannot reach this hub at {url}: the firewall or a Public network profile blocks them. The desktop app’s status window has the fix.',
+  'ops.addressMoved': 'The hub’s network address changed from {from} to {to}. These QR codes carry the old one and no longer open: print them again ({codes}). Screens opened at the old address must be opened again. Reserve the address in the router so it stays.',
+  'ops.addressMoved.done': 'They are printed again',
   'ops.backup.failed': 'The last backup failed.',
   'ops.backup.last': 'Last backup',
   'ops.backup.lastTitle': 'Backup status',

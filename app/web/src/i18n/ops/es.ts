@@ -72,6 +72,8 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.backup.none': 'Este servidor no hace copias de seguridad (solo un hub con su propia base de datos).',
   'ops.backup.warning': 'Ninguna copia de seguridad ha salido bien en las últimas 48 horas.',
   'ops.unreachable': 'Las tabletas de la wifi no llegan a este hub en {url}: el cortafuegos o un perfil de red pública las bloquea. La ventana de estado de la aplicación de escritorio tiene la solución.',
+  'ops.addressMoved': 'La dirección de red del hub cambió de {from} a {to}. Estos códigos QR llevan la antigua y ya no abren: imprímalos de nuevo ({codes}). Las pantallas abiertas en la dirección antigua deben abrirse de nuevo. Reserve la dirección en el router para que no cambie.',
+  'ops.addressMoved.done': 'Ya están reimpresos',
   'ops.backup.failed': 'La última copia de seguridad falló.',
   'ops.backup.last': 'Última copia',
   'ops.backup.lastTitle': 'Estado de las copias',

@@ -72,6 +72,8 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.backup.none': 'Ce serveur ne fait pas de sauvegardes (seul un hub avec sa propre base le fait).',
   'ops.backup.warning': 'Aucune sauvegarde n’a réussi au cours des dernières 48 heures.',
   'ops.unreachable': 'Les tablettes du Wi-Fi n’atteignent pas ce hub à {url} : le pare-feu ou un profil de réseau public les bloque. La fenêtre d’état de l’application de bureau propose la solution.',
+  'ops.addressMoved': 'L’adresse réseau du hub est passée de {from} à {to}. Ces QR codes portent l’ancienne et ne s’ouvrent plus : imprimez-les à nouveau ({codes}). Les écrans ouverts à l’ancienne adresse doivent être rouverts. Réservez l’adresse dans le routeur pour qu’elle reste.',
+  'ops.addressMoved.done': 'Ils sont réimprimés',
   'ops.backup.failed': 'La dernière sauvegarde a échoué.',
   'ops.backup.last': 'Dernière sauvegarde',
   'ops.backup.lastTitle': 'État des sauvegardes',

@@ -72,6 +72,8 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.backup.none': 'Questo server non fa backup (solo un hub con il proprio database).',
   'ops.backup.warning': 'Nessun backup è riuscito nelle ultime 48 ore.',
   'ops.unreachable': 'I tablet sul Wi-Fi non raggiungono questo hub a {url}: il firewall o un profilo di rete pubblica li blocca. La finestra di stato dell’app desktop ha la soluzione.',
+  'ops.addressMoved': 'L’indirizzo di rete dell’hub è cambiato da {from} a {to}. Questi codici QR riportano quello vecchio e non si aprono più: stampateli di nuovo ({codes}). Gli schermi aperti al vecchio indirizzo vanno riaperti. Riservate l’indirizzo nel router perché resti.',
+  'ops.addressMoved.done': 'Sono ristampati',
   'ops.backup.failed': 'L’ultimo backup non è riuscito.',
   'ops.backup.last': 'Ultimo backup',
   'ops.backup.lastTitle': 'Stato dei backup',
