@@ -26,6 +26,7 @@ export type { ApplyContext } from './apply-context.ts';
 import type { ApplyContext } from './apply-context.ts';
 import { formerSlugsOf, MAX_FORMER_SLUGS, restaurantBySlugOrFormer } from '../server/domain/restaurants/slugs.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';
+import { locksRows } from '../server/db/row-locks.ts';
 
 export interface ApplyResult {
   applied: number;
@@ -653,9 +654,18 @@ function groupIds(changes: WireChange[]): Map<string, string[]> {
 
 async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<Map<string, Record<string, unknown>>> {
   const out = new Map<string, Record<string, unknown>>();
-  for (const [table, ids] of byTable) {
+  // On PostgreSQL a local command may change these rows while the batch is applied (the cloud
+  // serves its API beside the pushes): each row is locked as it is read, so the merge decides on
+  // the row as it stands, and the clocks read next include that command's change. Before, a merge
+  // made on the cloud while a hub's cancel of the same check was applied lost its link (the sync
+  // fuzzer, seed 38677). In id order, as commands lock two checks, so the two wait, not deadlock.
+  const lock = locksRows(trx);
+  // checks before their lines and money, as every command locks them
+  for (const [table, ids] of [...byTable].sort(([a], [b]) => Number(b === 'orders') - Number(a === 'orders'))) {
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await (trx as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', ids.slice(i, i + 500)).execute();
+      let q = (trx as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', ids.slice(i, i + 500));
+      if (lock) q = q.orderBy('id').forUpdate();
+      const rows = await q.execute();
       for (const r of rows) out.set(`${table}:${r.id}`, r);
     }
   }

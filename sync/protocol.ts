@@ -10,7 +10,7 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
 // 4: hello carries the hub's checkpoints (a restored cloud is found out); /repair
 // 5: the long poll's and the push's heartbeat (a hub drops a request silent for a few seconds);
 //    /ping; webhook endpoints' sent_by; a compacted entry's per-column clocks
-// 6: orders' covers (migration 2750)
+// 6: orders' covers (migration 2750) and an order line's sender (order_items.sent_by, 2900)
 export const PROTOCOL_VERSION = 6;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */

@@ -7,8 +7,10 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
  * QR code and a short address to type, both leading to the pairing page. Rendered here as
  * a self-contained page (no script, no remote content) for a small window.
  */
-export async function connectTabletPage(publicUrl: string, restaurantName: string | null, setupCode: string | null = null): Promise<string> {
+export async function connectTabletPage(publicUrl: string, restaurantName: string | null, setupCode: string | null = null, fallbackUrl: string | null = null): Promise<string> {
   const pairUrl = `${publicUrl.replace(/\/+$/, '')}/screens/pair`;
+  // the hub's mDNS name survives a new address, but not every tablet resolves .local names
+  const fallback = fallbackUrl && fallbackUrl !== publicUrl ? `${fallbackUrl.replace(/\/+$/, '')}/screens/pair` : null;
   const svg = await QRCode.toString(pairUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   const html = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -21,6 +23,7 @@ code{display:block;font-size:18px;overflow-wrap:anywhere;word-break:break-all;pa
 ${svg}
 <p>or open this address in its browser:</p>
 <p><code>${escape(pairUrl)}</code></p>
+${fallback ? `<p>If that does not open on the tablet, use the hub's address:</p>\n<p><code>${escape(fallback)}</code></p>` : ''}
 ${setupCode ? `<p class="setup">Setting up from another device? The back office asks for the setup code <b>${escape(setupCode)}</b>.</p>` : ''}
 </body></html>`;
   return `data:text/html;charset=utf-8,${encodeURIComponent(html)}`;

@@ -10,7 +10,7 @@ import electron from 'electron';
 import { adaptElectron, utilityChild, type ElectronModule } from './electron-adapter.ts';
 import type { UpdaterLike } from './host.ts';
 import { runDesktop } from './main.ts';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { firewallFixCommand } from './firewall.ts';
 import { collect, COMANDA_BUNDLE, serverArgs, spawnCommandProcess, spawnServerProcess } from './server-process.ts';
 
@@ -61,6 +61,16 @@ await runDesktop(adaptElectron(e, updater), {
               ),
             );
           })
+      : undefined,
+  // Windows (NSIS): the previous version's kept installer, silent, started again after it; it
+  // replaces this version in place (the data folder is not touched). Elsewhere the status
+  // window tells the owner how to go back.
+  installPrevious:
+    process.platform === 'win32'
+      ? async (installer) => {
+          spawn(installer, ['/S', '--force-run'], { detached: true, stdio: 'ignore', windowsHide: true }).unref();
+          e.app.quit();
+        }
       : undefined,
   hidden: process.argv.includes('--hidden'),
   trayIconPath: path.join(icons, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png'),

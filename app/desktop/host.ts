@@ -91,7 +91,8 @@ export interface UpdaterLike {
   checkForUpdates(): Promise<unknown>;
   /** isSilent: no installer wizard; isForceRunAfter: start the app again once installed */
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
-  on(event: 'update-downloaded', listener: (info: { version: string }) => void): void;
+  /** downloadedFile: the installer it downloaded (electron-updater's UpdateDownloadedEvent) */
+  on(event: 'update-downloaded', listener: (info: { version: string; downloadedFile?: string }) => void): void;
   on(event: 'error', listener: (err: Error) => void): void;
 }
 

@@ -9,6 +9,7 @@ import { guardWebContents, isHubUrl, secureWebPreferences } from './security.ts'
 import { realTimers, ServerSupervisor, type CrashRecord, type ServerReady, type Timers } from './supervisor.ts';
 import { trayMenu, trayTooltip, type TrayState } from './tray-menu.ts';
 import { UpdatePolicy } from './update-policy.ts';
+import { UpdateGuard } from './rollback.ts';
 import type { ServiceHours } from './update-timing.ts';
 
 /** Where the back office lives on the hub (the web dashboard serves it). */
@@ -21,6 +22,11 @@ export interface DesktopOptions {
   runHubCommand?(args: string[]): Promise<{ code: number | null; output: string }>;
   /** Windows: adds the program's firewall rule (elevated once); resolves with what happened */
   fixFirewall?(o: { includePublic: boolean; port: number }): Promise<string>;
+  /**
+   * runs a kept installer of the previous version silently (rollback.ts); the app quits and
+   * the installer starts it again. Absent where the shell cannot (macOS, Linux): the owner is told what to do.
+   */
+  installPrevious?(installer: string): Promise<void>;
   /** a free port to offer when the hub's is taken */
   findFreePort?(taken: number): Promise<number | null>;
   /** ends another process (the other hub holding the data folder) */
@@ -83,6 +89,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   applyLoginItem(app, prefs, opts.linuxAutostart ?? null);
 
   const crashLog = new RotatingLog(path.join(logsDir, 'crashes.log'), 1024 * 1024, 2);
+  // an update that does not start is taken back (rollback.ts)
+  const guard = new UpdateGuard(userData, app.getVersion(), () => timers.now());
   let hours: ServiceHours | null = null;
   let restaurantName: string | null = null;
   const dataDir = path.join(userData, 'data');
@@ -103,6 +111,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       if (m.health?.public_url) state.tabletUrl = m.health.public_url;
       if (m.setup_needed === false) state.setupCode = null;
       reachabilityReported(m.health?.reachability ?? null);
+      addressReported(m.health?.addresses?.change ?? null);
       render();
     },
   });
@@ -151,11 +160,47 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     lastOutput,
     suggestedPort: null,
     firewall: null,
+    addressChange: null,
+    update: null,
     note: null,
     retryAt: supervisor.nextStartAt,
   });
+  /** an update that did not start: said until the owner dismisses it, over any start failure it causes */
+  let updateProblem: HubProblem | null = null;
+  const showUpdateProblem = (open: boolean) => {
+    const f = guard.record.failed;
+    if (!f || f.dismissed || (f.version !== guard.version && f.previous !== guard.version)) return;
+    problem = newProblem('update_failed', null);
+    problem.update = { failed: f.version, previous: f.previous, rolledBack: f.rolledBack, installer: f.rolledBack ? null : guard.installerOf(f.previous), backup: f.backup };
+    updateProblem = problem;
+    render();
+    void showStatus(open).catch(() => {});
+  };
+  let rollingBack = false;
   async function startFailed(record: CrashRecord | null) {
     const failure = supervisor.failure ?? record?.failure ?? null;
+    if (record?.failedStart && !rollingBack) {
+      const d = guard.startFailed(supervisor.failedStarts, failure?.reason ?? null);
+      if (d.kind === 'rollback' && opts.installPrevious) {
+        rollingBack = true;
+        log('the update does not start: installing the previous version again', { version: guard.version, previous: d.previous });
+        guard.rollingBack(d.previous);
+        await supervisor.stop();
+        serverStopped = true;
+        await opts.installPrevious(d.installer);
+        return;
+      }
+      if (d.kind !== 'none' && !updateProblem) {
+        guard.cannotRollBack(d.previous);
+        showUpdateProblem(true);
+        return;
+      }
+    }
+    if (updateProblem) {
+      problem = updateProblem;
+      render();
+      return showStatus(false);
+    }
     const note = problem && problem.reason !== 'firewall' ? problem.note : null;
     problem = newProblem(failure?.reason ?? 'unknown', failure, record?.lastOutput ?? problem?.lastOutput ?? []);
     problem.note = note;
@@ -257,6 +302,22 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       case 'open-data':
         await shell.openPath(dataDir);
         return;
+      case 'open-installers':
+        await shell.openPath(guard.installersDir);
+        return;
+      case 'dismiss-update':
+        guard.dismiss();
+        updateProblem = null;
+        problem = null;
+        render();
+        if (statusWin && !statusWin.isDestroyed()) statusWin.close();
+        return;
+      case 'address-reprinted':
+        supervisor.child?.send?.({ type: 'address_change_acknowledged' });
+        problem = null;
+        render();
+        if (statusWin && !statusWin.isDestroyed()) statusWin.close();
+        return;
       case 'open-logs':
         await shell.openPath(logsDir);
         return;
@@ -265,7 +326,7 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   /** the hub's own LAN address tested from itself: tablets blocked is a problem of its own */
   let firewallShown = false;
   function reachabilityReported(r: { url: string; reachable: boolean; network_profile: string | null; detail: string | null } | null) {
-    if (problem && problem.reason !== 'firewall') return;
+    if (problem && problem.reason !== 'firewall' && problem.reason !== 'address_changed') return;
     if (!r || r.reachable) {
       if (problem?.reason === 'firewall') {
         problem = null;
@@ -278,6 +339,26 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     // once a run by itself (not at a login start: the tray says it there)
     const open = !firewallShown && !opts.hidden;
     firewallShown = true;
+    void showStatus(open).catch(() => {});
+  }
+  /** the PC's address moved and QR codes embed the old one (server/operator/stable-address.ts): which to reprint */
+  let addressShownFor: string | null = null;
+  function addressReported(c: { from: string; to: string; reprint: { id: string; label: string }[] } | null) {
+    if (problem && problem.reason !== 'address_changed') return;
+    if (!c || c.reprint.length === 0) {
+      if (problem?.reason === 'address_changed') {
+        problem = null;
+        if (statusWin && !statusWin.isDestroyed()) statusWin.close();
+        render();
+      }
+      return;
+    }
+    problem = newProblem('address_changed', null);
+    problem.addressChange = { from: c.from, to: c.to, reprint: c.reprint };
+    render();
+    // opens by itself once per move (not at a login start: the tray says it there)
+    const open = addressShownFor !== c.to && !opts.hidden;
+    addressShownFor = c.to;
     void showStatus(open).catch(() => {});
   }
   supervisor.on('crash', (record: CrashRecord) => {
@@ -298,9 +379,15 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     lastReady = r;
     state.tabletUrl = r.public_url ?? r.url;
     state.setupCode = r.setup?.code ?? null;
-    const hadProblem = problem !== null;
+    guard.ready();
+    // a way back the owner was told of is moot once this version runs
+    if (updateProblem && !updateProblem.update?.rolledBack && updateProblem.update?.failed === guard.version) {
+      guard.dismiss();
+      updateProblem = null;
+    }
+    const hadProblem = problem !== null && problem !== updateProblem;
     if (hadProblem) {
-      problem = null;
+      problem = updateProblem;
       shownForStreak = false;
       // the window that said what was wrong now shows the hub
       if (statusWin && !statusWin.isDestroyed()) {
@@ -390,15 +477,31 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
       now: () => timers.now(),
       monotonic: () => timers.monotonic(),
       log,
+      skip: (version) => guard.isBad(version),
       install: async () => {
         await supervisor.stop();
         serverStopped = true;
+        // the way back: the database as it is now (the new version's migrations may change it for good)
+        const to = updates!.downloaded!;
+        let backup: string | null = path.join(userData, 'pre-update', `before-${to}.db`);
+        const made = opts.runHubCommand ? await opts.runHubCommand(['backup', '--data-dir', dataDir, '--to', backup]).catch((err) => ({ code: 1, output: String(err) })) : { code: 1, output: 'no command runner' };
+        if (made.code !== 0) {
+          log('no backup before the update', { output: made.output });
+          backup = null;
+        }
+        guard.beforeInstall(to, backup);
         // silent (no wizard: nobody is at the PC at night) and started again afterwards; a
         // per-user install (electron-builder.yml) needs no elevation, so no UAC prompt either
         updater.quitAndInstall(true, true);
       },
     });
     updater.on('update-downloaded', (info) => {
+      try {
+        guard.keepInstaller(info.version, info.downloadedFile);
+      } catch (err: any) {
+        log('could not keep the installer', { error: err.message });
+      }
+      if (guard.isBad(info.version)) return;
       state.updateReady = info.version;
       render();
       if (supervisor.failedStarts >= 2) void updates!.tick();
@@ -437,7 +540,8 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
     },
     async connectTablet() {
       const ready = await supervisor.whenReady();
-      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName, state.setupCode);
+      const lan = ready.urls.find((u) => !/\/\/(127\.|localhost|\[::1\])/.test(u)) ?? null;
+      const page = await connectTabletPage(state.tabletUrl ?? ready.public_url, restaurantName, state.setupCode, lan);
       if (!connectWin || connectWin.isDestroyed()) {
         connectWin = makeWindow('Connect a tablet', 520, 720);
         connectWin.on('closed', () => (connectWin = null));
@@ -453,6 +557,14 @@ export async function runDesktop(host: DesktopHost, opts: DesktopOptions): Promi
   };
 
   render();
+  // back on the version an update was taken back to: the database as it was before that update
+  const restore = guard.pendingRestore();
+  if (restore && opts.runHubCommand) {
+    const r = await opts.runHubCommand(['restore', '--data-dir', dataDir, '--force', restore]);
+    if (r.code === 0) guard.restored();
+    else log('restoring the database from before the update failed', { output: r.output });
+  }
+  showUpdateProblem(!opts.hidden);
   supervisor.start().catch((err) => log('server did not start', { error: err.message }));
   if (!opts.hidden) void controller.openDashboard().catch(() => {});
   return controller;

@@ -2,7 +2,7 @@ import type { StartFailure } from './supervisor.ts';
 
 /** What stops tablets from using the hub, as the status window and the tray tell it. */
 export interface HubProblem {
-  reason: StartFailure['reason'] | 'firewall';
+  reason: StartFailure['reason'] | 'firewall' | 'address_changed' | 'update_failed';
   failure: StartFailure | null;
   /** the hub's last lines on stderr, for a cause it did not name */
   lastOutput: string[];
@@ -10,6 +10,10 @@ export interface HubProblem {
   suggestedPort: number | null;
   /** firewall: what the hub found (server/operator/reachability.ts) */
   firewall: { url: string; profile: string | null; detail: string | null; canFix: boolean } | null;
+  /** address_changed: the PC's LAN address moved; the QR codes that embed the old one (server/operator/stable-address.ts) */
+  addressChange: { from: string; to: string; reprint: { id: string; label: string }[] } | null;
+  /** update_failed: the update that did not start, and what the shell did about it (rollback.ts) */
+  update: { failed: string; previous: string; rolledBack: boolean; installer: string | null; backup: string | null } | null;
   /** the outcome of the last fix tried from the window */
   note: string | null;
   /** when the next try is due (ms), while the hub waits to restart */
@@ -43,6 +47,10 @@ export function problemTitle(p: HubProblem): string {
       return 'The disk is full';
     case 'firewall':
       return 'Tablets cannot reach the hub';
+    case 'address_changed':
+      return `The hub's address changed: print ${p.addressChange?.reprint.length ?? 0} QR codes again`;
+    case 'update_failed':
+      return p.update?.rolledBack ? `The update to ${p.update.failed} did not start: back on ${p.update.previous}` : `The update to ${p.update?.failed ?? '?'} does not start`;
     default:
       return 'The hub does not start';
   }
@@ -88,6 +96,25 @@ function explanation(p: HubProblem): { text: string; fixes: string[] } {
         text: `The hub runs, but a request to its own network address (${escape(p.firewall?.url ?? '')}) did not reach it${p.firewall?.profile === 'public' ? ': Windows treats this network as <b>Public</b>, and its firewall blocks tablets there' : ''}${p.firewall?.detail ? ` (${escape(p.firewall.detail)})` : ''}. Tablets on the Wi-Fi cannot connect until the firewall lets comanda in.`,
         fixes: [...(p.firewall?.canFix ? [button('fix-firewall', 'Allow comanda through the firewall (asks for an administrator once)', true), button('fix-firewall?public=1', 'Allow it on Public networks too')] : []), button('recheck', 'Check again')],
       };
+    case 'address_changed': {
+      const c = p.addressChange;
+      return {
+        text: `The router gave this PC another network address (${escape(c?.from ?? '')} → ${escape(c?.to ?? '')}). These QR codes carry the old address and no longer open on guests' phones: <b>${escape(c?.reprint.map((r) => r.label).join(', ') ?? '')}</b>. Print them again (Floor → QR sheet), and open the screens again at the new address. So that it does not happen again, reserve the address ${escape(c?.to ?? '')} for this PC in the router (often called "DHCP reservation" or "static lease").`,
+        fixes: [button('address-reprinted', 'They are printed again', true)],
+      };
+    }
+    case 'update_failed': {
+      const u = p.update;
+      if (u?.rolledBack)
+        return {
+          text: `comanda ${escape(u.failed)} was installed but the hub did not start with it, so comanda went back to ${escape(u.previous)} and put the database back as it was before the update${u.backup ? ` (${escape(u.backup)})` : ''}. ${escape(u.failed)} will not be installed again; a later version will. Send the logs to support.`,
+          fixes: [button('dismiss-update', 'OK', true), button('open-logs', 'Open logs folder')],
+        };
+      return {
+        text: `comanda ${escape(u?.failed ?? '')} was installed but the hub does not start with it, and comanda cannot go back to ${escape(u?.previous ?? 'the previous version')} by itself on this computer. To go back: 1. Quit comanda (tray → Quit). 2. Run the installer of ${escape(u?.previous ?? 'the previous version')}${u?.installer ? `, kept at <b>${escape(u.installer)}</b>` : ' (from your support contact: none was kept on this PC)'}. 3. Start comanda: it puts the database back as it was before the update${u?.backup ? ` (from ${escape(u.backup)})` : ''}.`,
+        fixes: [...(u?.installer ? [button('open-installers', 'Open the folder with the installer', true)] : []), button('open-logs', 'Open logs folder')],
+      };
+    }
     default:
       return { text: `The hub stopped before it was ready. Its last words:<pre>${escape(p.lastOutput.slice(-8).join('\n') || (f?.message ?? ''))}</pre>`, fixes: [button('retry', 'Try again', true), button('open-logs', 'Open logs folder')] };
   }
@@ -96,7 +123,7 @@ function explanation(p: HubProblem): { text: string; fixes: string[] } {
 /** The status window: what is wrong and the fix, a self-contained page (no script, no remote content). */
 export function statusPage(p: HubProblem): string {
   const { text, fixes } = explanation(p);
-  const retry = p.retryAt !== null && p.reason !== 'firewall' ? `<p class="muted">comanda tries again by itself at ${escape(new Date(p.retryAt).toLocaleTimeString('en-GB'))}.</p>` : '';
+  const retry = p.retryAt !== null && p.reason !== 'firewall' && p.reason !== 'address_changed' ? `<p class="muted">comanda tries again by itself at ${escape(new Date(p.retryAt).toLocaleTimeString('en-GB'))}.</p>` : '';
   const html = `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <title>comanda — ${escape(problemTitle(p))}</title>

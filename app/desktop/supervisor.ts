@@ -234,6 +234,8 @@ export class ServerSupervisor extends EventEmitter {
     };
     this.opts.onCrash?.(record);
     this.emit('crash', record);
+    // a listener stopped it (the shell taking an update back): no restart
+    if ((this.state as ServerState) === 'stopped') return;
     this.nextStartAt = now + delay;
     this.setState('waiting_to_restart');
     this.timer = this.opts.timers.setTimeout(() => {

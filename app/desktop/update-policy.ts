@@ -20,6 +20,8 @@ export interface UpdatePolicyOptions {
   hubBroken?(): boolean;
   log(message: string, extra?: unknown): void;
   checkEveryMs?: number;
+  /** a version never to install (one that did not start on this PC and was taken back: rollback.ts) */
+  skip?(version: string): boolean;
 }
 
 /**
@@ -53,6 +55,10 @@ export class UpdatePolicy {
   async tick(): Promise<'install' | 'check' | 'nothing'> {
     const now = this.o.now();
     const broken = this.o.hubBroken?.() ?? false;
+    if (this.downloaded && this.o.skip?.(this.downloaded)) {
+      this.o.log('not installing an update that did not start here before', { version: this.downloaded });
+      this.downloaded = null;
+    }
     if (this.downloaded && !this.installing && (broken || isQuietTime(now, this.o.hours()))) {
       this.installing = true;
       this.o.log(broken ? 'installing update now: the hub does not start' : 'installing update', { version: this.downloaded });

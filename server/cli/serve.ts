@@ -7,7 +7,8 @@ import { FIRST_START_SLUG, setupNeeded } from '../domain/staff/setup.ts';
 import { acquireHubLock } from '../operator/hub-lock.ts';
 import { classifyStartFailure } from '../operator/start-failure.ts';
 import { defaultPublicUrl, reachableUrls } from '../operator/lan.ts';
-import { advertisement, announce, type Announcer } from '../operator/mdns.ts';
+import { advertisement, bonjourAdvertiser } from '../operator/mdns.ts';
+import { StableAddress } from '../operator/stable-address.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
 import { RotatingLog } from '../operator/rotating-log.ts';
 import { startStatusReports, statusReport } from '../operator/status-report.ts';
@@ -106,26 +107,47 @@ export async function serveCommand(argv: string[]) {
   lock?.update({ url: urls[0] });
   logger.info({ urls, publicUrl, dialect: database.dialect, role }, 'comanda is serving');
 
-  let announcer: Announcer | null = null;
-  // Announce only what the LAN can reach: not a server bound to loopback.
-  if (cfg.mdns && !/^(127\.|::1$|localhost$)/.test(cfg.host)) {
-    const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
-    const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
-    const ad = advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl });
-    // the name tablets may open the back office by (http/hosts.ts)
-    server.services.config.allowedHosts = [...server.services.config.allowedHosts, ad.host];
-    announcer = announce(ad, (err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address'));
-    logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host }, 'announced on the LAN (mDNS)');
+  // QR codes, pairing links and the Share page carry the hub's mDNS name where the LAN carries
+  // it, else the IP; a move of the PC's address is noticed and the codes to reprint named
+  // (operator/stable-address.ts). Announced only where the LAN can reach: not on loopback.
+  const announceable = cfg.mdns && !/^(127\.|::1$|localhost$)/.test(cfg.host);
+  const first = await database.db.selectFrom('restaurants').select(['slug', 'name']).orderBy('created').limit(1).executeTakeFirst();
+  const node = await database.db.selectFrom('node_state').select('origin').executeTakeFirstOrThrow();
+  const ad = announceable ? advertisement({ port, slug: first?.slug ?? null, restaurantName: first?.name ?? null, nodeId: node.origin, version: VERSION, publicUrl }) : null;
+  // the name tablets may open the back office by (http/hosts.ts)
+  if (ad) server.services.config.allowedHosts = [...server.services.config.allowedHosts, ad.host];
+  const liveServer = server;
+  const addresses =
+    role === 'hub'
+      ? new StableAddress({
+          port,
+          configuredPublicUrl: cfg.publicUrlDefaulted ? null : publicUrl,
+          advertiser: ad ? bonjourAdvertiser((err) => logger.warn({ err }, 'mDNS announcement failed; tablets can still use the address')) : null,
+          advertisement: ad,
+          dataDir: cfg.databaseUrl ? null : cfg.dataDir,
+          now: () => liveServer.services.clock.now(),
+          onPublicUrl: (url) => {
+            liveServer.services.config.publicUrl = url;
+            logger.info({ publicUrl: url }, 'QR codes and links now use this address');
+          },
+        })
+      : null;
+  if (addresses) {
+    operatorOf(server.services).addresses = addresses;
+    await addresses.start();
+    if (ad) logger.info({ name: ad.name, type: `_${ad.type}._tcp`, host: ad.host, announced: addresses.stableUrl !== null }, 'announced on the LAN (mDNS)');
+    if (addresses.change) logger.warn({ change: addresses.change }, 'the hub\'s LAN address changed: QR codes embedding the old one must be printed again');
   }
+  const publicUrlNow = server.services.config.publicUrl;
 
   // No owner can sign in yet: the back office opens on its setup page. On the hub itself it
   // needs nothing more; from another device it asks for this code, shown only here.
   const setup = (await setupNeeded(database.db)) ? { url: `http://127.0.0.1:${port}/app/`, code: server.setupCode() } : null;
   if (flags.json) {
     // One line tells a supervisor (the desktop shell, a script) where to connect.
-    process.stdout.write(`${JSON.stringify({ url: urls[0], urls, public_url: publicUrl, port, dialect: database.dialect, role, pid: process.pid, first_run: firstRun, setup })}\n`);
+    process.stdout.write(`${JSON.stringify({ url: urls[0], urls, public_url: publicUrlNow, port, dialect: database.dialect, role, pid: process.pid, first_run: firstRun, setup })}\n`);
   } else {
-    process.stdout.write(`comanda ${VERSION} is serving (${role}, ${database.dialect}). Open it at:\n${urls.map((u) => `  ${u}`).join('\n')}\nQR codes and links use ${publicUrl}\n`);
+    process.stdout.write(`comanda ${VERSION} is serving (${role}, ${database.dialect}). Open it at:\n${urls.map((u) => `  ${u}`).join('\n')}\nQR codes and links use ${publicUrlNow}\n`);
     if (setup) process.stdout.write(`Set up the back office: open ${setup.url} on this machine (from another device, give the setup code ${setup.code}).\n\n`);
   }
 
@@ -157,7 +179,7 @@ export async function serveCommand(argv: string[]) {
       logger.error({ signal, graceMs }, 'stop took too long: exiting now');
       exit(1);
     }, graceMs);
-    Promise.all([announcer?.stop(), server.close()])
+    Promise.all([addresses?.stop(), server.close()])
       .then(
         () => {
           lock?.release();
@@ -194,7 +216,28 @@ export async function serveCommand(argv: string[]) {
     reachTimer.unref();
     stopReach = () => clearInterval(reachTimer);
   }
+  // the PC's address, every minute: a DHCP lease that moved is noticed while the hub runs
+  if (addresses) {
+    const addressTimer = setInterval(() => {
+      const before = addresses.change;
+      const change = addresses.check();
+      if (change && change !== before) {
+        logger.warn({ change }, 'the hub\'s LAN address changed: QR codes embedding the old one must be printed again');
+        if (parent) void statusReport(server).then((s) => parent.send(s), () => {});
+      }
+    }, 60_000);
+    addressTimer.unref();
+    const stopBefore = stopReach;
+    stopReach = () => {
+      stopBefore();
+      clearInterval(addressTimer);
+    };
+  }
   parent?.onMessage((m: any) => {
+    if (m?.type === 'address_change_acknowledged' && addresses) {
+      addresses.acknowledge();
+      void statusReport(server).then((s) => parent.send(s), () => {});
+    }
     if (m?.type === 'recheck_reachability') void checkReach().then(() => statusReport(server).then((s) => parent.send(s), () => {}));
   });
 }

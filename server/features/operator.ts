@@ -47,6 +47,7 @@ export const operatorFeature: Feature = {
       sealingKey: loadSealingKey(config.dataDir),
       listening: null,
       reachability: null,
+      addresses: null,
       canBackUp,
       backupOverrides: {},
       backupConfig: () => effectiveBackupConfig(config.dataDir ?? '.', config.backups, operatorOf(services).backupOverrides),

@@ -1,6 +1,8 @@
 import { PrintDispatcher } from '../domain/printers/dispatcher.ts';
 import { registerPrintHooks } from '../domain/printers/order-hook.ts';
 import type { Feature } from './feature.ts';
+import { presentPrintJob } from '../presenters/printers.ts';
+import { registerNoticeTopic } from '../realtime/topics.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -11,6 +13,10 @@ declare module '../services.ts' {
 
 registerPrintHooks();
 
+// The printers page follows its jobs and printers live: a job moving from queued to printing to
+// printed or failed, and what a printer answered, as `print_job` and `printer_status` messages.
+registerNoticeTopic('printers', 'printers:read');
+
 /**
  * Kitchen tickets and receipts. Only a hub dispatches: the printers sit on the venue's
  * network, so a cloud node keeps its jobs queued for the hub instead of trying them.
@@ -18,7 +24,13 @@ registerPrintHooks();
 export const printersFeature: Feature = {
   name: 'printers',
   install(host) {
-    host.services.printQueue = new PrintDispatcher(host.services);
+    const queue = (host.services.printQueue = new PrintDispatcher(host.services));
+    queue.changes.add((c) => {
+      const hub = host.services.realtime?.hub;
+      if (!hub) return;
+      if (c.kind === 'job') hub.notice(c.job.restaurant_id, 'printers', c.job.livemode === 1, 'print_job', presentPrintJob(c.job));
+      else hub.notice(c.status.restaurant_id, 'printers', null, 'printer_status', { printer: c.status.printer_id, state: c.status.state, detail: c.status.detail, checked_at: c.status.checked_at });
+    });
     host.scheduler.add({
       name: 'print-queue-sweep',
       schedule: '*/5 * * * * *',

@@ -3,6 +3,7 @@ import { operatorOf } from './services.ts';
 import { readBackupStatus, type BackupStatus } from './backup-status.ts';
 import { reachableUrls } from './lan.ts';
 import type { Reachability } from './reachability.ts';
+import { codesToReprint, type AddressChange } from './stable-address.ts';
 
 export interface SystemHealth {
   role: 'hub' | 'cloud';
@@ -14,6 +15,8 @@ export interface SystemHealth {
   backups: { status: BackupStatus | null; config: Services['config']['backups'] } | null;
   /** in use; `switchedOff`: set up but not in use */
   reachability: Reachability | null;
+  /** the mDNS name codes carry while the LAN carries it, and a move of the PC's address with the codes that embed the old one */
+  addresses: { stableUrl: string | null; lanAddress: string | null; change: (AddressChange & { reprint: { id: string; label: string }[] }) | null } | null;
   printers: { total: number; online: number; offline: number; needsAttention: number; unknown: number; switchedOff: number };
   sync: { linked: boolean; connected: boolean; lastSyncedAt: number | null; lastError: string | null; resync: boolean };
 }
@@ -40,6 +43,11 @@ export async function systemHealth(services: Services, restaurantId: string): Pr
     urls: op.listening ? reachableUrls(op.listening.host, op.listening.port) : [],
     backups: op.canBackUp ? { status: readBackupStatus(config.dataDir!), config: op.backupConfig() } : null,
     reachability: op.reachability,
+    addresses: op.addresses && {
+      stableUrl: op.addresses.stableUrl,
+      lanAddress: op.addresses.lanAddress,
+      change: op.addresses.change && { ...op.addresses.change, reprint: await codesToReprint(db, restaurantId, op.addresses.change.at) },
+    },
     printers: {
       total: printers.length,
       online: count((s) => s === 'online'),

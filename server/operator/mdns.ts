@@ -36,6 +36,16 @@ export function advertisement(input: AdvertiseInput): Advertisement {
   };
 }
 
+/**
+ * Announces the hub's name on the LAN. start() resolves true once the name is announced (the
+ * network carries multicast and nobody else holds the name), false when it cannot be: codes
+ * then carry the IP address. serve.ts uses bonjourAdvertiser(); tests pass their own.
+ */
+export interface Advertiser {
+  start(ad: Advertisement): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
 export interface Announcer {
   readonly service: Service;
   /** the responder's own instance (a browser on it sees what it announces) */
@@ -59,6 +69,9 @@ export function announce(ad: Advertisement, onError: (err: unknown) => void = ()
   const bonjour = new Bonjour(transport as any, onError);
   const service = bonjour.publish({ ...ad, probe: true });
   service.on('error', onError);
+  // the same name as a plain web server (_http._tcp): what a phone's or PC's browser lists
+  const web = bonjour.publish({ name: ad.name, type: 'http', protocol: 'tcp', port: ad.port, host: ad.host, txt: { path: '/app/' }, probe: true });
+  web.on('error', onError);
   return {
     service,
     bonjour,
@@ -66,5 +79,42 @@ export function announce(ad: Advertisement, onError: (err: unknown) => void = ()
       new Promise<void>((resolve) => {
         bonjour.unpublishAll(() => bonjour.destroy(() => resolve()));
       }),
+  };
+}
+
+/**
+ * The bonjour-service advertiser for stable-address.ts: true once the announcement went out
+ * (probing found nobody else with the name), false on an error or when nothing was announced
+ * within `upWithinMs` (a name in use, a network that drops multicast sends).
+ */
+export function bonjourAdvertiser(onError: (err: unknown) => void = () => {}, transport: MdnsTransport = {}, upWithinMs = 5000): Advertiser {
+  let current: Announcer | null = null;
+  return {
+    async start(ad) {
+      await current?.stop();
+      let failed = false;
+      const announcer = announce(ad, (err) => {
+        failed = true;
+        onError(err);
+      }, transport);
+      current = announcer;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), upWithinMs);
+        timer.unref?.();
+        announcer.service.once('up', () => {
+          clearTimeout(timer);
+          resolve(!failed);
+        });
+        announcer.service.once('error', () => {
+          clearTimeout(timer);
+          resolve(false);
+        });
+      });
+    },
+    async stop() {
+      const a = current;
+      current = null;
+      await a?.stop();
+    },
   };
 }

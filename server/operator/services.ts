@@ -3,6 +3,7 @@ import type { Services } from '../services.ts';
 import type { BackupResult } from './backup.ts';
 import type { BackupOverrides } from './backup-settings.ts';
 import type { Reachability } from './reachability.ts';
+import type { StableAddress } from './stable-address.ts';
 
 // The operator feature (features/operator.ts) fills this in; what reads it (health, the backup
 // routes) sits below the feature and finds it here. `declare module` adds the field to the one
@@ -16,6 +17,8 @@ export interface OperatorServices {
   listening: { host: string; port: number } | null;
   /** the last test of whether tablets on the LAN reach this hub (operator/reachability.ts); null until one ran */
   reachability: Reachability | null;
+  /** the name and address codes are made with, and a move of it (operator/stable-address.ts); null where serve did not start one */
+  addresses: StableAddress | null;
   /** whether this server can make backups at all (SQLite with a data dir) */
   canBackUp: boolean;
   /** the backup settings in force (comanda.json with the dashboard's laid over) */

@@ -63,6 +63,8 @@ export const OrderBalanceSchema = named(
         next: EvenShareSchema.nullable(),
       })
       .nullable(),
+    /** With `items=oi_…,oi_…`: what paying exactly those lines records (their net amounts, or all that is due when they are the check's last unpaid lines); null without `items` */
+    items_charge: z.object({ items: z.array(z.string()), amount: z.number().int() }).nullable(),
   }),
 );
 export type OrderBalance = z.output<typeof OrderBalanceSchema>;
@@ -79,5 +81,6 @@ export function presentOrderBalance(b: CheckBalance): OrderBalance {
     payment_status: b.payment_status,
     seats: b.seats.map((s) => ({ seat: s.seat, net_amount: s.net_amount, tax_amount: s.tax_amount, paid: s.paid, due: s.due, unpaid_items: s.unpaid_items })),
     split: b.split && { ways: b.split.ways, amount: b.split.amount, paid: b.split.paid, shares: b.split.shares.map((s) => ({ ...s })), next: b.split.next && { ...b.split.next } },
+    items_charge: b.items_charge && { items: [...b.items_charge.items], amount: b.items_charge.amount },
   };
 }

@@ -52,6 +52,8 @@ export const OrderItemSchema = named(
     voided_at: unix().nullable(),
     void_reason: z.string().nullable(),
     sent_to_kitchen_at: unix().nullable(),
+    /** the staff member (`usr_` id) who sent the line's round: rang it in or fired its course; null from a guest or a key */
+    sent_by: z.string().nullable(),
     ready_at: unix().nullable(),
   }),
 );
@@ -161,6 +163,7 @@ export function presentOrderItem(row: OrderItemRow, bill: LineBill): OrderItem {
     voided_at: row.voided_at,
     void_reason: row.void_reason,
     sent_to_kitchen_at: row.sent_to_kitchen_at,
+    sent_by: row.sent_by,
     ready_at: row.ready_at,
   };
 }

@@ -21,6 +21,8 @@ export const PublicOrderLineSchema = named(
     seat: z.number().int().nullable(),
     course: z.number().int().nullable(),
     sentToKitchenAt: unix().nullable(),
+    /** the staff member (`usr_` id) who sent the line's round; null from a guest or a key */
+    sentBy: z.string().nullable(),
     readyAt: unix().nullable(),
   }),
 );
@@ -146,6 +148,7 @@ export const projectLine = (l: OrderItemRow): PublicOrderLine => ({
   seat: l.seat,
   course: l.course,
   sentToKitchenAt: l.sent_to_kitchen_at,
+  sentBy: l.sent_by,
   readyAt: l.ready_at,
 });
 

@@ -79,6 +79,24 @@ export const SystemHealthSchema = named(
         checked_at: unix(),
       })
       .nullable(),
+    /** the hub's addresses: null on a cloud, or a hub started without `comanda serve` */
+    addresses: z
+      .object({
+        /** `http://<slug>.local:<port>`: the name QR codes and links carry while the LAN carries the hub's mDNS announcement; null: they carry the IP */
+        stable_url: z.string().nullable(),
+        lan_address: z.string().nullable(),
+        /** the PC's LAN address moved away from the one printed codes embed; null: nothing to reprint */
+        change: z
+          .object({
+            from: z.string(),
+            to: z.string(),
+            changed_at: unix(),
+            /** the codes that embed the old address: print them again */
+            reprint: z.array(z.object({ id: z.string(), label: z.string() })),
+          })
+          .nullable(),
+      })
+      .nullable(),
     printers: z.object({
       total: z.number().int(),
       online: z.number().int(),
@@ -112,6 +130,11 @@ export function presentSystemHealth(h: SystemHealth, nowMs: number): SystemHealt
     pair_url: `${h.publicUrl}/screens/pair`,
     backups: h.backups && presentBackupHealth(h.backups.status, h.backups.config, nowMs),
     reachability: h.reachability && { ...h.reachability, checked_at: Math.floor(h.reachability.checked_at / 1000) },
+    addresses: h.addresses && {
+      stable_url: h.addresses.stableUrl,
+      lan_address: h.addresses.lanAddress,
+      change: h.addresses.change && { from: h.addresses.change.from, to: h.addresses.change.to, changed_at: Math.floor(h.addresses.change.at / 1000), reprint: h.addresses.change.reprint },
+    },
     printers: {
       total: h.printers.total,
       online: h.printers.online,

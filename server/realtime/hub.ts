@@ -148,6 +148,22 @@ export class RealtimeHub {
     });
   }
 
+  /**
+   * A notice of local bookkeeping (realtime/topics.ts registerNoticeTopic) to the staff sockets
+   * of the restaurant following `topic`, of its mode: sent at once, with no seq (nothing in the
+   * log to resume from; a view reloads when it follows the topic again). `livemode` null: for
+   * keys of either mode (a record that has none, like a printer).
+   */
+  notice(restaurantId: string, topic: string, livemode: boolean | null, type: string, data: unknown): void {
+    let text: Buffer | null = null;
+    for (const c of this.byRestaurant.get(restaurantId) ?? []) {
+      const p = c.principal;
+      if (c.closed || p?.kind !== 'staff' || (livemode !== null && p.livemode !== livemode) || !c.topics.has(topic)) continue;
+      text ??= Buffer.from(JSON.stringify({ type, topic, seq: null, data }));
+      c.send(text);
+    }
+  }
+
   /** Liveness round: drop sockets that missed the last ping; tell the rest how far the log is. */
   heartbeat(): void {
     for (const c of this.clients) {

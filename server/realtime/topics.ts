@@ -10,7 +10,8 @@ export type Topic =
   | { name: string; kind: 'station'; station: string }
   | { name: string; kind: 'order'; id: string }
   | { name: string; kind: 'collection'; feed: RowFeed }
-  | { name: string; kind: 'entry'; feed: RowFeed; id: string };
+  | { name: string; kind: 'entry'; feed: RowFeed; id: string }
+  | { name: string; kind: 'notices'; scope: Scope };
 
 /**
  * A table shown as is (one message per change-log entry) rather than assembled like orders.
@@ -54,6 +55,16 @@ export function registerRealtimeFeed(feed: RowFeed): void {
 
 export const feedForTable = (table: string): RowFeed | undefined => feeds.get(table);
 
+/**
+ * Topics of local bookkeeping outside the change log (print jobs, printer status): their
+ * messages carry no seq, are not replayed, and a view loads its state again when it
+ * (re)follows one. Named with the scope a staff key needs to follow it.
+ */
+const noticeTopics = new Map<string, Scope>();
+export function registerNoticeTopic(name: string, scope: Scope): void {
+  noticeTopics.set(name, scope);
+}
+
 export const ORDER_TABLES = new Set(['orders', 'order_items']);
 
 /** Parses a topic name; null when it names nothing. */
@@ -64,6 +75,8 @@ export function parseTopic(name: string): Topic | null {
   const arg = colon < 0 ? null : name.slice(colon + 1);
   if (arg !== null && (arg.length === 0 || arg.length > 200)) return null;
   if (head === 'station' && arg) return { name, kind: 'station', station: arg };
+  const noticeScope = noticeTopics.get(name);
+  if (noticeScope) return { name, kind: 'notices', scope: noticeScope };
   if (head === 'order' && arg) return { name, kind: 'order', id: arg };
   for (const feed of feeds.values()) {
     if (arg === null && head === feed.collection) return { name, kind: 'collection', feed };
@@ -74,5 +87,6 @@ export function parseTopic(name: string): Topic | null {
 
 /** The scope a staff key needs to follow a topic. */
 export function scopeOf(topic: Topic): Scope {
+  if (topic.kind === 'notices') return topic.scope;
   return topic.kind === 'collection' || topic.kind === 'entry' ? topic.feed.scope : 'orders:read';
 }

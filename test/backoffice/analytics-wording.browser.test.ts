@@ -117,4 +117,24 @@ describe('analytics wording in the browser', IN_BROWSER, () => {
     await checkPage(pc, 'analytics-de-range-on-us-pc');
     await us.close();
   }, 45_000);
+
+  it('ticks the orders chart in whole orders, and gives the labour its own card beside no other', async () => {
+    await page.goto(`${hub.url}/app/analytics`);
+    // a day here has at most two orders: the axis read "2, 2, 1, 1, 0" (0.5 steps rounded)
+    const chart = page.getByRole('img', { name: 'Bestellungen nach Art' });
+    await expect.poll(() => chart.getAttribute('data-y-ticks')).toMatch(/\|/);
+    const ticks = (await chart.getAttribute('data-y-ticks'))!.split('|');
+    expect(ticks.every((x) => /^\d+$/.test(x)), ticks.join(', ')).toBe(true);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    const card = (name: string) => page.locator('section.card', { has: page.getByRole('heading', { level: 2, name, exact: true }) });
+    expect(await card('Arbeitszeit').count()).toBe(1);
+    expect(await card('Arbeitszeit').getByRole('heading', { name: 'Meistverkauft' }).count()).toBe(0);
+    for (const width of [1280, 800, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const [labour, top] = [await card('Arbeitszeit').boundingBox(), await card('Meistverkauft').boundingBox()];
+      const apart = labour!.y >= top!.y + top!.height || labour!.x >= top!.x + top!.width || top!.x >= labour!.x + labour!.width;
+      expect(apart, `${width}px: ${JSON.stringify({ labour, top })}`).toBe(true);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

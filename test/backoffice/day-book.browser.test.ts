@@ -79,4 +79,16 @@ describe('the reservations day book in the browser', IN_BROWSER, () => {
     }
     await checkPage(page, 'day-book-booked-day');
   });
+
+  it("draws each row's line and its hour grid to the end of the axis, however far the day scrolls", async () => {
+    await page.locator('.daybook').evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    // a row as wide as the day: its top line and grid reach the last hour (they stopped at the box's edge, "20:00")
+    const { rows: widths, axis } = await page.locator('.daybook').evaluate((el) => ({
+      rows: [...el.querySelectorAll('.daybook-row')].map((r) => Math.round(r.getBoundingClientRect().right)),
+      axis: Math.round(el.querySelector('.daybook-hours .daybook-track')!.getBoundingClientRect().right),
+    }));
+    expect(widths.length).toBe(3);
+    for (const right of widths) expect(right).toBeGreaterThanOrEqual(axis);
+    await checkPage(page, 'day-book-scrolled-to-close');
+  });
 });

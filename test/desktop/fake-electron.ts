@@ -164,8 +164,10 @@ export class FakeApp extends EventEmitter implements AppLike {
   getPath(name: 'userData' | 'logs') {
     return name === 'userData' ? this.userData : `${this.userData}/logs`;
   }
+  /** the app's version (an update changes it between two runs) */
+  version = '0.1.0';
   getVersion() {
-    return '0.1.0';
+    return this.version;
   }
   setLoginItemSettings(s: { openAtLogin: boolean; openAsHidden?: boolean; args?: string[] }) {
     this.loginItem = s;

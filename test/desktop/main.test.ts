@@ -209,6 +209,16 @@ describe('desktop main process (fake Electron)', () => {
     expect(html).toContain("default-src 'none'");
   });
 
+  it("connect a tablet by the hub's mDNS name also gives its LAN address, for a tablet that does not resolve .local", async () => {
+    const { host, tray, children } = await boot();
+    children[0].emit('message', { type: 'status', restaurant: null, health: { public_url: 'http://trattoria.local:8080', printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0 }, sync: { linked: false, connected: false, last_error: null, resync: false }, backups: null, reachability: null, addresses: { stable_url: 'http://trattoria.local:8080', lan_address: '192.168.1.20', change: null } }, hours: null, setup_needed: false });
+    tray.item('connect').click!();
+    await until('the new window loaded', () => host.windows.at(-1)?.loaded.length === 1, { every: 0 });
+    const html = decodeURIComponent(host.windows.at(-1)!.loaded[0].replace(/^data:text\/html;charset=utf-8,/, ''));
+    expect(html).toContain('<code>http://trattoria.local:8080/screens/pair</code>');
+    expect(html).toContain("If that does not open on the tablet, use the hub's address:</p>\n<p><code>http://192.168.1.20:8080/screens/pair</code>");
+  });
+
   it('the first start shows the LAN address and pairing QR once; a start at login does not', async () => {
     const userData = tmp();
     const first = await boot({ userData, hidden: false, firstStart: true });

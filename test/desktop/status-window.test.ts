@@ -75,6 +75,34 @@ describe('the status window (fake Electron)', () => {
     expect(updater.installArgs[0]).toEqual([true, true]);
   });
 
+  it("the hub's address moved: the window names the QR codes to reprint and tells to reserve the address; done, the hub is told", async () => {
+    const { children, desktop, tray } = await boot({ hidden: false });
+    children[0].ready(8080);
+    await desktop.supervisor.whenReady();
+    const change = { from: '192.168.1.20', to: '192.168.1.57', changed_at: 1_764_000_000, reprint: [{ id: 'qr_1', label: 'Table 1' }, { id: 'qr_2', label: 'Counter' }] };
+    const status = (c: typeof change | null) => children[0].emit('message', { type: 'status', restaurant: null, health: { public_url: 'http://192.168.1.57:8080', printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0 }, sync: { linked: false, connected: false, last_error: null, resync: false }, backups: null, reachability: null, addresses: { stable_url: null, lan_address: '192.168.1.57', change: c } }, hours: null, setup_needed: false });
+    status(change);
+    await until(() => desktop.statusWindow() !== null);
+    const page = pageHtml((desktop.statusWindow() as any).loaded.at(-1));
+    expect(page).toContain('data-reason="address_changed"');
+    expect(page).toContain('192.168.1.20 → 192.168.1.57');
+    expect(page).toContain('<b>Table 1, Counter</b>');
+    expect(page).toContain('reserve the address 192.168.1.57 for this PC in the router');
+    expect(tray.item('problem').label).toBe("The hub's address changed: print 2 QR codes again: how to fix…");
+    // the next report of the same move does not open it again once closed
+    desktop.statusWindow()!.close();
+    status(change);
+    expect(desktop.statusWindow()).toBeNull();
+    // reprinted: the hub is told (it then reports no move)
+    tray.item('problem').click!();
+    await until(() => desktop.statusWindow() !== null);
+    (desktop.statusWindow() as any).webContents.navigate('comanda-action:address-reprinted');
+    expect(children[0].sent).toContainEqual({ type: 'address_change_acknowledged' });
+    expect(desktop.statusWindow()).toBeNull();
+    status(null);
+    expect(() => tray.item('problem')).toThrow();
+  });
+
   it('while the hub restarts, a click on one of its links stays in the app', async () => {
     const { host, children, desktop } = await boot({ hidden: false });
     children[0].ready(8080);

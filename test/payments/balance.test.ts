@@ -129,6 +129,25 @@ describe.each(DIALECTS)('a check’s balance on %s', (dialect) => {
     expect(b2.split.shares.map((s: any) => s.due)).toEqual([0, 0]);
   });
 
+  it('says what paying a guest’s chosen lines records, and a payment of exactly that is what is recorded (the tablet sums nothing)', async () => {
+    const o = await sent([{ menu_item: steak, quantity: 1 }, { menu_item: soup, quantity: 1 }, { menu_item: coffee, quantity: 2 }]);
+    const [steakLine, soupLine, coffeeLine] = o.items.map((l: any) => l.id);
+    // a payment by amount first: the last unpaid lines then settle only what is still due
+    await pay(o.id, { amount: 500 });
+    const some = (await hub.api.get(`/v1/orders/${o.id}/balance?items=${steakLine},${soupLine}`)).body;
+    expect(some.items_charge).toEqual({ items: [steakLine, soupLine], amount: 2850 + 650 });
+    const p = await pay(o.id, { items: [steakLine, soupLine] });
+    expect(p.amount).toBe(some.items_charge.amount);
+    const last = (await hub.api.get(`/v1/orders/${o.id}/balance?items=${coffeeLine}`)).body;
+    // the coffees' €10.00 less the €5.00 paid by amount: the last lines settle what is due
+    expect(last.items_charge.amount).toBe(500);
+    expect(last.amount_due).toBe(500);
+    expect((await balance(o.id)).items_charge).toBeNull();
+    expectError(await hub.api.get(`/v1/orders/${o.id}/balance?items=${steakLine}`), 409, 'state_conflict', 'items');
+    expectError(await hub.api.get(`/v1/orders/${o.id}/balance?items=oi_nope`), 400, 'parameter_invalid', 'items');
+    expectError(await hub.api.get(`/v1/orders/${o.id}/balance?items=`), 400, undefined, 'items');
+  });
+
   it('refuses a bad split or an unknown order in the one error shape', async () => {
     const o = await sent([{ menu_item: coffee, quantity: 1 }]);
     for (const bad of ['1', '21', 'two', '2.5', '']) expectError(await hub.api.get(`/v1/orders/${o.id}/balance?split=${bad}`), 400, undefined, 'split');

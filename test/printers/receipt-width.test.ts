@@ -17,7 +17,7 @@ function line(idx: number, name: string, amount: number, extra: Partial<OrderIte
     id: `oi_${idx}`, restaurant_id: 'r', order_id: 'o', idx, menu_item_id: `mi_${idx}`, name, quantity: 1, unit_price: amount, modifiers: '[]',
     line_subtotal: amount, tax_rate: 0.1, tax_amount: Math.round((amount - (extra.discount_amount ?? 0)) / 11), notes: null, status: 'served',
     station: 'kitchen', round: 1, seat: null, course: null, held: 0, discount_amount: 0, discount_reason: null, discount_approved_by: null,
-    voided_at: null, void_reason: null, voided_by: null, sent_to_kitchen_at: null, ready_at: null, created: 0, updated: 0, ...extra,
+    voided_at: null, void_reason: null, voided_by: null, sent_to_kitchen_at: null, sent_by: null, ready_at: null, created: 0, updated: 0, ...extra,
   } as OrderItemRow;
 }
 

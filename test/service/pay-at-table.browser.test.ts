@@ -210,6 +210,8 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     const payItems = page.getByRole('button', { name: /^Pay 1 item · / });
+    // the amount is the hub's (GET …/balance?items=), not a sum made on the tablet
+    await until('the chosen line priced by the hub', () => payItems.isEnabled());
     const shown = await amountShown(payItems);
     await payItems.click();
     expect(await amountShown(dialog.getByTestId('pay-amount').locator('strong'))).toBe(shown);

@@ -11,6 +11,10 @@
 !define COMANDA_PORT "8080"
 
 !macro customInstall
+  ; The way back from a later update that does not start (app/desktop/rollback.ts): this very
+  ; installer, kept in the app's data folder. A failed copy changes nothing of the install.
+  CreateDirectory "$APPDATA\comanda\installers\${VERSION}"
+  CopyFiles /SILENT "$EXEPATH" "$APPDATA\comanda\installers\${VERSION}"
   ${ifNot} ${isUpdated}
     ; one elevated command (one UAC prompt): drop a rule left by an earlier install, add ours
     ExecShellWait "runas" "$SYSDIR\cmd.exe" '/c netsh advfirewall firewall delete rule name="${COMANDA_FIREWALL_RULE}" >nul & netsh advfirewall firewall add rule name="${COMANDA_FIREWALL_RULE}" dir=in action=allow protocol=TCP localport=${COMANDA_PORT} profile=private' SW_HIDE

@@ -100,6 +100,7 @@ export const routes: RouteSpec[] = [
           items: withHolds(c.body.items, c.body.hold_courses),
           // a staff member ringing in an order is its server unless they name another
           server: c.body.server !== undefined ? c.body.server : (c.caller?.staff?.id ?? null),
+          sender: c.caller?.staff?.id ?? null,
           source: c.caller?.staff ? 'staff' : 'api',
           status: c.body.status ?? 'draft',
         }),
@@ -125,7 +126,7 @@ export const routes: RouteSpec[] = [
       const actor = c.actor();
       // locked: two rounds sent at once would otherwise both take the same line positions
       const found = mustExist(await findOrder(c.db, actor, c.params.id, { forUpdate: true }), 'order', c.params.id);
-      return one(c, await addRound(c.db, actor, orderContext(c.services), found, withHolds(c.body.items, c.body.hold_courses)));
+      return one(c, await addRound(c.db, actor, orderContext(c.services), found, withHolds(c.body.items, c.body.hold_courses), { sender: c.caller?.staff?.id ?? null }));
     },
   }),
 

@@ -45,7 +45,7 @@ export const routes: RouteSpec[] = [
     summary: 'Fire a held course: its lines go to their stations (tickets, screens) now',
     params: idParam('ord_ id'),
     body: z.object({ course: courseNumber() }),
-    handler: async (c) => present(c, await c.services.tx.run((trx) => fireCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course))),
+    handler: async (c) => present(c, await c.services.tx.run((trx) => fireCourse(trx, c.actor(), orderContext(c.services), c.params.id, c.body.course, c.caller?.staff?.id ?? null))),
   }),
 
   defineRoute({

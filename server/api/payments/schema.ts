@@ -63,4 +63,11 @@ export const PrintDayClose = z.object({
 export const BalanceQuery = z.object({
   /** an even split in N ways (2 to 20): the shares of the bill and which are paid */
   split: q.int({ min: 2, max: 20 }).optional(),
+  /** lines a guest pays for (comma-separated oi_ ids): what paying exactly those records */
+  items: z
+    .string()
+    .max(3000)
+    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.string().min(1).max(64)).min(1, 'must name at least one line').max(100))
+    .optional(),
 });

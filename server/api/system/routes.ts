@@ -71,6 +71,24 @@ export const routes: RouteSpec[] = [
   }),
 
   defineRoute({
+    method: 'post',
+    path: '/v1/system/address-change/acknowledge',
+    response: SystemHealthSchema,
+    errors: ['state_conflict'],
+    summary: "The QR codes that embedded the hub's old LAN address are printed again: the new address becomes the one codes are made with",
+    tag,
+    auth: 'secret',
+    sandbox: 'live_only',
+    scope: 'settings:write',
+    handler: async (c) => {
+      const addresses = operatorOf(c.services).addresses;
+      if (!addresses) throw new ApiError('state_conflict', 'This server does not follow its LAN address (only a hub started by `comanda serve` does).');
+      addresses.acknowledge();
+      return presentSystemHealth(await systemHealth(c.services, c.actor().restaurantId), c.services.clock.now());
+    },
+  }),
+
+  defineRoute({
     method: 'get',
     path: '/v1/system/backups',
     response: BackupFolderSchema,

@@ -36,6 +36,8 @@ export interface OrderItemsTable {
   void_reason: string | null;
   voided_by: string | null;
   sent_to_kitchen_at: number | null;
+  /** the staff member who sent the line's round (rang it in, or fired its course); null from a guest or a key */
+  sent_by: string | null;
   ready_at: number | null;
   created: number;
   updated: number;

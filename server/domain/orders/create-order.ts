@@ -22,6 +22,8 @@ export interface NewOrder {
   items: LineInput[];
   table?: string | null;
   server?: string | null;
+  /** the staff member ringing the lines in (their round's sender); the server may be another */
+  sender?: string | null;
   customer_name?: string | null;
   customer_phone?: string | null;
   customer_email?: string | null;
@@ -51,7 +53,7 @@ export async function insertLines(
   actor: Actor,
   order: OrderRow,
   priced: PricedLine[],
-  from: { idx: number; round: number; sentToKitchen: boolean },
+  from: { idx: number; round: number; sentToKitchen: boolean; sentBy: string | null },
 ): Promise<OrderItemRow[]> {
   const now = seconds(actor);
   const rows: OrderItemRow[] = priced.map((l, i) => ({
@@ -81,6 +83,7 @@ export async function insertLines(
     void_reason: null,
     voided_by: null,
     sent_to_kitchen_at: from.sentToKitchen && !l.held ? now : null,
+    sent_by: from.sentBy,
     ready_at: null,
     created: now,
     updated: now,
@@ -169,7 +172,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
     created: now,
     updated: now,
   });
-  const items = await insertLines(trx, actor, order, priced, { idx: 0, round: 1, sentToKitchen: placed });
+  const items = await insertLines(trx, actor, order, priced, { idx: 0, round: 1, sentToKitchen: placed, sentBy: input.sender ?? null });
   return recordOrderChange(trx, ctx, {
     actor,
     order,
@@ -185,7 +188,7 @@ export async function createOrder(trx: Executor, actor: Actor, ctx: OrderContext
  * A further round on an open order (a guest's second drinks): the new lines follow the old
  * ones, start pending and go to the kitchen at once; totals grow by exactly their sums.
  */
-export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, lines: LineInput[], opts: { guestMenu?: boolean } = {}) {
+export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, current: { order: OrderRow; items: OrderItemRow[] }, lines: LineInput[], opts: { guestMenu?: boolean; sender?: string | null } = {}) {
   const { order } = current;
   if (!OPEN_STATUSES.includes(order.status)) {
     throw new ApiError('order_not_open', `This order is '${order.status}'; only a placed order still being served takes more items.`, 'items');
@@ -201,7 +204,7 @@ export async function addRound(trx: Executor, actor: Actor, ctx: OrderContext, c
     availableAt: opts.guestMenu ? wallClock(actor.now, restaurant.timezone) : undefined,
   });
   const round = Math.max(0, ...current.items.map((i) => i.round)) + 1;
-  const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true });
+  const added = await insertLines(trx, actor, order, priced, { idx: current.items.length, round, sentToKitchen: true, sentBy: opts.sender ?? null });
   // a line the other node rang in later than this round (its clock ahead) stays after it
   const items = appendedInOrder(current.items, added)
     ? [...current.items, ...added]

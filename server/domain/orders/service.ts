@@ -53,14 +53,14 @@ export async function rebill(trx: Executor, actor: Actor, order: OrderRow, items
 export const replace = (items: OrderItemRow[], saved: OrderItemRow[]) => items.map((i) => saved.find((s) => s.id === i.id) ?? i);
 
 /** Sends a held course to its stations: tickets and screens get exactly its lines, now. */
-export async function fireCourse(trx: Executor, actor: Actor, ctx: OrderContext, id: string, course: number) {
+export async function fireCourse(trx: Executor, actor: Actor, ctx: OrderContext, id: string, course: number, sender: string | null = null) {
   const current = await openOrder(trx, actor, id);
   if (current.order.status === 'draft') throw new ApiError('order_not_open', 'Place the order first: a draft has nothing at the stations yet.', 'id');
   const held = current.items.filter((i) => i.course === course && i.held === 1 && !i.voided_at);
   if (held.length === 0) throw new ApiError('state_conflict', `Course ${course} has no held lines on this order.`, 'course');
   const now = seconds(actor);
   const saved: OrderItemRow[] = [];
-  for (const line of held) saved.push((await updateRecord(trx, 'order_items', line, { held: 0, sent_to_kitchen_at: now, updated: now }))!);
+  for (const line of held) saved.push((await updateRecord(trx, 'order_items', line, { held: 0, sent_to_kitchen_at: now, sent_by: sender, updated: now }))!);
   const items = replace(current.items, saved);
   const order = (await updateRecord(trx, 'orders', current.order, { updated: now }))!;
   return recordOrderChange(trx, ctx, {

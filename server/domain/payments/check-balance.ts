@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/records.ts';
+import { ApiError } from '../../errors.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
@@ -39,6 +40,8 @@ export interface CheckBalance {
   payment_status: PaymentStatus;
   seats: SeatBalance[];
   split: { ways: number; amount: number; paid: number; shares: EvenShare[]; next: EvenShare | null } | null;
+  /** with `items`: what paying exactly those lines records (a guest's "I had these two") */
+  items_charge: { items: string[]; amount: number } | null;
 }
 
 /**
@@ -68,7 +71,7 @@ export function evenShares(amount: number, ways: number, paid: number): EvenShar
  *   2.50 and 2.50. Payments by amount count against the shares in order; Σ shares' due =
  *   amount_due.
  */
-export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: BalancePayment[], ways?: number): Omit<CheckBalance, 'order'> {
+export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: BalancePayment[], ways?: number, asked?: string[]): Omit<CheckBalance, 'order'> {
   const balance = balanceOf(order);
   const bills = lineBills(items, order);
   const net = new Map(items.map((l, i) => [l.id, bills[i]!.net_amount]));
@@ -109,16 +112,33 @@ export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: 
     const shares = evenShares(amount, ways, Math.max(0, byAmount));
     split = { ways, amount, paid: Math.max(0, byAmount), shares, next: shares.find((s) => s.due > 0) ?? null };
   }
+  let items_charge: CheckBalance['items_charge'] = null;
+  if (asked) {
+    const byId = new Map(items.map((l) => [l.id, l]));
+    const unknown = asked.find((id) => !byId.has(id));
+    if (unknown) throw new ApiError('parameter_invalid', `Line '${unknown}' is not on this check.`, 'items');
+    // as takePayment refuses them: a line paid already or voided has nothing left to pay
+    const closed = asked.find((id) => paidLines.has(id) || byId.get(id)!.voided_at);
+    if (closed) throw new ApiError('state_conflict', `Line ${byId.get(closed)!.idx} (${byId.get(closed)!.name}) is paid or voided: there is nothing to pay for it.`, 'items');
+    const amount = balance.amount_due > 0 ? chargeForLines(net, unpaidAll.map((l) => l.id), asked, balance.amount_due) : 0;
+    items_charge = { items: asked, amount };
+  }
   return {
     total: Number(order.total),
     ...balance,
     seats: [...seats.values()].sort((a, b) => (a.seat ?? Infinity) - (b.seat ?? Infinity)),
     split,
+    items_charge,
   };
 }
 
 /** The balance of one order as the caller's key sees it; undefined when there is no such order. */
-export async function checkBalance(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, orderId: string, ways?: number): Promise<CheckBalance | undefined> {
+export async function checkBalance(
+  db: Executor,
+  actor: Pick<Actor, 'restaurantId' | 'livemode'>,
+  orderId: string,
+  opts: { ways?: number; items?: string[] } = {},
+): Promise<CheckBalance | undefined> {
   const found = await findOrder(db, actor, orderId);
   if (!found) return undefined;
   const rows = await db.selectFrom('payments').select(['id', 'amount', 'items']).where('order_id', '=', found.order.id).orderBy('created').orderBy('id').execute();
@@ -127,5 +147,5 @@ export async function checkBalance(db: Executor, actor: Pick<Actor, 'restaurantI
     rows.map((r) => r.id),
   );
   const payments = rows.map((r) => ({ amount: Number(r.amount), items: r.items ? (JSON.parse(r.items) as string[]) : null, refunded: refunded.get(r.id) ?? 0 }));
-  return { order: found.order, ...balanceDetail(found.order, found.items, payments, ways) };
+  return { order: found.order, ...balanceDetail(found.order, found.items, payments, opts.ways, opts.items) };
 }

@@ -7,6 +7,7 @@ import { withMarks } from './documents.ts';
 import { printerTransport } from './printers.ts';
 import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
+import type { PrinterStatusRow } from '../../db/tables/printer-status.table.ts';
 
 export interface DispatcherOptions {
   /** failed attempts on a printer before its jobs move to its backup */
@@ -47,8 +48,13 @@ export const POSSIBLE_DUPLICATE = 'POSSIBLE DUPLICATE';
  * a lost one costs a dish. Failures before the first document byte (refused connection,
  * offline or paper-out status) are retried without that risk.
  */
+/** What the dispatcher just changed: a job's state, or what a printer answered. */
+export type PrintChange = { kind: 'job'; job: PrintJobRow } | { kind: 'status'; status: PrinterStatusRow };
+
 export class PrintDispatcher {
   readonly owner = `disp_${randomUUID()}`;
+  /** hear every job state and printer status this dispatcher writes (the live printers page) */
+  readonly changes = new Set<(change: PrintChange) => void>();
   /** tunable while running (tests stretch timeouts; an operator could too) */
   opts: DispatcherOptions;
   private loop: Promise<void> | null = null;
@@ -193,6 +199,16 @@ export class PrintDispatcher {
     return claimed.length;
   }
 
+  private tell(change: PrintChange): void {
+    for (const listener of this.changes) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.services.logger.error({ err }, 'a print change listener failed');
+      }
+    }
+  }
+
   private async claim(id: string, now: number): Promise<PrintJobRow | undefined> {
     const job = await this.services.db
       .updateTable('print_jobs')
@@ -211,12 +227,13 @@ export class PrintDispatcher {
       this.services.logger.warn({ job: job.id }, 'print job taken over after an interrupted send');
       return this.update(job, { marks: addMark(job.marks, POSSIBLE_DUPLICATE), write_started_at: null });
     }
+    if (job) this.tell({ kind: 'job', job });
     return job;
   }
 
   /** Updates a job this dispatcher holds; undefined when the claim was lost meanwhile. */
   private async update(job: PrintJobRow, patch: Partial<PrintJobRow>): Promise<PrintJobRow | undefined> {
-    return this.services.db
+    const saved = await this.services.db
       .updateTable('print_jobs')
       .set({ ...patch, updated: this.nowSeconds() })
       .where('id', '=', job.id)
@@ -224,6 +241,8 @@ export class PrintDispatcher {
       .where('state', '=', 'printing')
       .returningAll()
       .executeTakeFirst();
+    if (saved) this.tell({ kind: 'job', job: saved });
+    return saved;
   }
 
   private async sendAll(jobs: PrintJobRow[]): Promise<void> {
@@ -358,6 +377,7 @@ export class PrintDispatcher {
       .values(row)
       .onConflict((oc) => oc.column('printer_id').doUpdateSet({ state, detail, checked_at: row.checked_at }))
       .execute();
+    this.tell({ kind: 'status', status: row });
   }
 }
 

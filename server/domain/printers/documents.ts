@@ -27,7 +27,8 @@ type Modifier = { group: string; name: string; price_adjustment: number };
 
 const TYPE_LABEL: Record<OrderRow['type'], string> = { dine_in: 'DINE IN', takeout: 'TAKEOUT', delivery: 'DELIVERY' };
 
-export async function loadOrderContext(db: Executor, order: OrderRow): Promise<OrderContext> {
+/** `serverId`: whom the document names as the server (a round's sender); the check's server by default. */
+export async function loadOrderContext(db: Executor, order: OrderRow, serverId: string | null = order.server_id): Promise<OrderContext> {
   // the restaurant and its menu as priced (cached per version): no query per ticket for either
   const { restaurant, groups } = await catalogueOf(db, order.restaurant_id);
   let table: string | null = null;
@@ -37,8 +38,8 @@ export async function loadOrderContext(db: Executor, order: OrderRow): Promise<O
     table = t ? `Table ${t.number}` : null;
   }
   let server: string | null = null;
-  if (order.server_id) {
-    const u = await db.selectFrom('users').select('name').where('restaurant_id', '=', order.restaurant_id).where('id', '=', order.server_id).executeTakeFirst();
+  if (serverId) {
+    const u = await db.selectFrom('users').select('name').where('restaurant_id', '=', order.restaurant_id).where('id', '=', serverId).executeTakeFirst();
     server = u?.name ?? null;
   }
   const modifierGroups = new Map([...groups.values()].map((g) => [g.id, g.name]));

@@ -85,7 +85,8 @@ export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: 
   for (const [key, stationLines] of byStation) {
     const printers = await printersForStation(trx, order.restaurant_id, key);
     if (printers.length === 0) continue;
-    ctx ??= await loadOrderContext(trx, order);
+    // headed by who sent these lines (a second server's round is theirs, not the check's opener's)
+    ctx ??= await loadOrderContext(trx, order, lines.find((l) => l.sent_by)?.sent_by);
     const station = await findStation(trx, order.restaurant_id, key);
     const round = Math.max(...stationLines.map((l) => l.round));
     const document = kitchenTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, round, actor.now);

@@ -122,6 +122,11 @@ export const de: Record<Key, string> = {
   'printKind.kitchen_ticket': 'Küchenbon',
   'printKind.receipt': 'Beleg',
   'printKind.test_page': 'Testseite',
+  'printJob.queued': 'Wartet',
+  'printJob.printing': 'Wird gedruckt',
+  'printJob.printed': 'Gedruckt',
+  'printJob.failed': 'Fehlgeschlagen',
+  'printJob.skipped': 'Übersprungen (Testmodus)',
 
   'order.title': 'Bestellung #{n}',
   'order.actions': 'Aktionen zur Bestellung',

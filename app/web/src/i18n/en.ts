@@ -121,6 +121,11 @@ export const en = {
   'printKind.kitchen_ticket': 'Kitchen ticket',
   'printKind.receipt': 'Receipt',
   'printKind.test_page': 'Test page',
+  'printJob.queued': 'Queued',
+  'printJob.printing': 'Printing',
+  'printJob.printed': 'Printed',
+  'printJob.failed': 'Failed',
+  'printJob.skipped': 'Skipped (test mode)',
 
   'order.title': 'Order #{n}',
   'order.actions': 'Order actions',

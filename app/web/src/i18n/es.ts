@@ -122,6 +122,11 @@ export const es: Record<Key, string> = {
   'printKind.kitchen_ticket': 'Comanda de cocina',
   'printKind.receipt': 'Ticket',
   'printKind.test_page': 'Página de prueba',
+  'printJob.queued': 'En cola',
+  'printJob.printing': 'Imprimiendo',
+  'printJob.printed': 'Impreso',
+  'printJob.failed': 'Falló',
+  'printJob.skipped': 'Omitido (modo de prueba)',
 
   'order.title': 'Pedido n.º {n}',
   'order.actions': 'Acciones del pedido',

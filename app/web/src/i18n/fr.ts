@@ -122,6 +122,11 @@ export const fr: Record<Key, string> = {
   'printKind.kitchen_ticket': 'Bon de cuisine',
   'printKind.receipt': 'Ticket',
   'printKind.test_page': 'Page de test',
+  'printJob.queued': 'En attente',
+  'printJob.printing': 'Impression en cours',
+  'printJob.printed': 'Imprimé',
+  'printJob.failed': 'Échec',
+  'printJob.skipped': 'Ignoré (mode test)',
 
   'order.title': 'Commande n° {n}',
   'order.actions': 'Actions sur la commande',

@@ -122,6 +122,11 @@ export const it: Record<Key, string> = {
   'printKind.kitchen_ticket': 'Comanda di cucina',
   'printKind.receipt': 'Scontrino',
   'printKind.test_page': 'Pagina di prova',
+  'printJob.queued': 'In coda',
+  'printJob.printing': 'In stampa',
+  'printJob.printed': 'Stampato',
+  'printJob.failed': 'Non riuscito',
+  'printJob.skipped': 'Saltato (modalità test)',
 
   'order.title': 'Ordine n. {n}',
   'order.actions': 'Azioni sull’ordine',

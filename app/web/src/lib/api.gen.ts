@@ -1246,6 +1246,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -1771,6 +1772,7 @@ export type components = {
          *           "voided_at": 1793620800,
          *           "void_reason": "void_reason",
          *           "sent_to_kitchen_at": 1793620800,
+         *           "sent_by": "sent_by",
          *           "ready_at": 1793620800
          *         }
          *       ],
@@ -1898,6 +1900,12 @@ export type components = {
          *           "paid": 1,
          *           "due": 1
          *         }
+         *       },
+         *       "items_charge": {
+         *         "items": [
+         *           "item"
+         *         ],
+         *         "amount": 1450
          *       }
          *     }
          */
@@ -1906,6 +1914,10 @@ export type components = {
             amount_paid: number;
             amount_returned: number;
             currency: string;
+            items_charge: {
+                amount: number;
+                items: string[];
+            } | null;
             /** @constant */
             object: "order_balance";
             order: string;
@@ -1980,6 +1992,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2097,6 +2110,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2209,6 +2223,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2328,6 +2343,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2440,6 +2456,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2534,6 +2551,7 @@ export type components = {
          *       "voided_at": 1793620800,
          *       "void_reason": "void_reason",
          *       "sent_to_kitchen_at": 1793620800,
+         *       "sent_by": "sent_by",
          *       "ready_at": 1793620800
          *     }
          */
@@ -2557,6 +2575,7 @@ export type components = {
             ready_at: number | null;
             round: number;
             seat: number | null;
+            sent_by: string | null;
             sent_to_kitchen_at: number | null;
             station: string;
             /** @enum {string} */
@@ -2625,6 +2644,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2746,6 +2766,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2864,6 +2885,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -2987,6 +3009,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3145,6 +3168,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3261,6 +3285,7 @@ export type components = {
          *               "voided_at": 1793620800,
          *               "void_reason": "void_reason",
          *               "sent_to_kitchen_at": 1793620800,
+         *               "sent_by": "sent_by",
          *               "ready_at": 1793620800
          *             }
          *           ],
@@ -3895,6 +3920,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "sentToKitchenAt": 1,
+         *           "sentBy": "sentBy",
          *           "readyAt": 1
          *         }
          *       ],
@@ -3981,6 +4007,7 @@ export type components = {
          *       "seat": 1,
          *       "course": 1,
          *       "sentToKitchenAt": 1,
+         *       "sentBy": "sentBy",
          *       "readyAt": 1
          *     }
          */
@@ -3999,6 +4026,7 @@ export type components = {
             readyAt: number | null;
             round: number;
             seat: number | null;
+            sentBy: string | null;
             sentToKitchenAt: number | null;
             station: string;
             /** @enum {string} */
@@ -4053,6 +4081,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -4141,6 +4170,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "sentToKitchenAt": 1,
+         *               "sentBy": "sentBy",
          *               "readyAt": 1
          *             }
          *           ],
@@ -5390,6 +5420,21 @@ export type components = {
          *         "detail": "detail",
          *         "checked_at": 1793620800
          *       },
+         *       "addresses": {
+         *         "stable_url": "stable_url",
+         *         "lan_address": "lan_address",
+         *         "change": {
+         *           "from": "12:00",
+         *           "to": "23:00",
+         *           "changed_at": 1793620800,
+         *           "reprint": [
+         *             {
+         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "label": "label"
+         *             }
+         *           ]
+         *         }
+         *       },
          *       "printers": {
          *         "total": 1450,
          *         "online": 1,
@@ -5408,6 +5453,19 @@ export type components = {
          *     }
          */
         SystemHealth: {
+            addresses: {
+                change: {
+                    changed_at: number;
+                    from: string;
+                    reprint: {
+                        id: string;
+                        label: string;
+                    }[];
+                    to: string;
+                } | null;
+                lan_address: string | null;
+                stable_url: string | null;
+            } | null;
             backups: components["schemas"]["BackupHealth"] | null;
             /** @enum {string} */
             dialect: "sqlite" | "postgres";
@@ -6055,6 +6113,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6198,6 +6257,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6339,6 +6399,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6484,6 +6545,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6625,6 +6687,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6770,6 +6833,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -6914,6 +6978,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7060,6 +7125,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7208,6 +7274,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7349,6 +7416,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],
@@ -7492,6 +7560,7 @@ export interface operations {
                  *               "voided_at": 1793620800,
                  *               "void_reason": "void_reason",
                  *               "sent_to_kitchen_at": 1793620800,
+                 *               "sent_by": "sent_by",
                  *               "ready_at": 1793620800
                  *             }
                  *           ],

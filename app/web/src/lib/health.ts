@@ -52,6 +52,8 @@ export interface SystemHealth {
   backups: BackupHealth | null;
   /** whether tablets on the LAN reach the hub (its own LAN address tested from itself) */
   reachability?: { url: string; reachable: boolean; network_profile: 'public' | 'private' | 'domain' | null; detail: string | null; checked_at: number } | null;
+  /** the mDNS name codes carry, and a move of the PC's address with the QR codes that embed the old one (server/operator/stable-address.ts) */
+  addresses?: { stable_url: string | null; lan_address: string | null; change: { from: string; to: string; changed_at: number; reprint: { id: string; label: string }[] } | null } | null;
   printers: { total: number; online: number; offline: number; needs_attention: number; unknown: number; switched_off: number };
 }
 

@@ -178,6 +178,8 @@ export function QrSheetPage() {
             {images.get(code!.id) ? <img src={images.get(code!.id)} alt={t('floor.qrAlt', { n: tbl.number })} width={160} height={160} /> : <span class="qr-wait" />}
             <span class="qr-table">{t('floor.tableN', { n: tbl.number })}</span>
             <span class="qr-help">{t('floor.scanToOrder')}</span>
+            {/* for a phone that cannot scan: the table's menu typed in */}
+            <span class="qr-url">{code!.url}</span>
           </li>
         ))}
       </ul>

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch, post } from '../lib/api.ts';
+import { get, getAll, patch, post } from '../lib/api.ts';
 import { money, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import { NEXT_STATUSES, type Order, type OrderStatus } from '../lib/types.ts';
+import { NEXT_STATUSES, type Order, type OrderStatus, type Station } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
 import { PaymentPanel } from '../ui/payment.tsx';
 import { statusTone } from './orders.tsx';
@@ -31,6 +31,9 @@ export function OrderDetailPage({ params }: { params: string[] }) {
     async () => (can('printers:read') ? (await get<{ data: PrintJob[] }>('/v1/print_jobs', { order: id, limit: 100 })).data : []),
     [id],
   );
+  // a ticket names its station as the kitchen calls it, not by its key
+  const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
+  const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
   const [act, busy, actError] = useAction();
   const [cancelling, setCancelling] = useState(false);
   const [reason, setReason] = useState('');
@@ -210,7 +213,7 @@ export function OrderDetailPage({ params }: { params: string[] }) {
               {jobs.map((j) => (
                 <li key={j.id} class="job-line">
                   <span>
-                    {t(`printKind.${j.kind}` as Key)} {j.station ? `(${j.station})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{j.state}</Badge>{' '}
+                    {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
                     {when(j.printed_at ?? j.created, 'time')}
                   </span>
                   {can('printers:write') && j.kind !== 'test_page' ? (

@@ -14,6 +14,8 @@ export interface Printer {
   paper_width: number;
   stations: string[];
   prints_receipts: boolean;
+  /** a cash drawer on its kick-out port: cash payments open it (a receipt printer only) */
+  cash_drawer: boolean;
   backup_printer: string | null;
   is_active: boolean;
   status: { state: string; detail: string | null; checked_at: number | null };
@@ -31,6 +33,7 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
     paper_width: String(editing?.paper_width ?? 80),
     stations: new Set(editing?.stations ?? []),
     prints_receipts: editing?.prints_receipts ?? false,
+    cash_drawer: editing?.cash_drawer ?? false,
     backup_printer: editing?.backup_printer ?? '',
     is_active: editing?.is_active ?? true,
   });
@@ -46,6 +49,8 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
     paper_width: Number(f.paper_width),
     stations: [...f.stations],
     prints_receipts: f.prints_receipts,
+    // the drawer opens with a cash payment's receipt: on a printer that prints none it never would
+    cash_drawer: f.prints_receipts && f.cash_drawer,
     backup_printer: f.backup_printer || null,
     is_active: f.is_active,
   });
@@ -105,7 +110,15 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
         selected={form.stations}
         onChange={(next) => setForm({ ...form, stations: next })}
       />
-      <Toggle label={t('ops.printer.receipts')} checked={form.prints_receipts} onChange={(v) => setForm({ ...form, prints_receipts: v })} />
+      <div>
+        <Toggle label={t('ops.printer.receipts')} checked={form.prints_receipts} onChange={(v) => setForm({ ...form, prints_receipts: v })} />
+      </div>
+      {form.prints_receipts ? (
+        <div>
+          <Toggle label={t('ops.printer.drawer')} checked={form.cash_drawer} onChange={(v) => setForm({ ...form, cash_drawer: v })} />
+          <small class="hint block">{t('ops.printer.drawerHint')}</small>
+        </div>
+      ) : null}
       <SelectField
         label={t('ops.printer.backup')}
         name="backup_printer"

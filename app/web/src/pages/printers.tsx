@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { del, get, getAll, post } from '../lib/api.ts';
 import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
+import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import type { Station } from '../lib/types.ts';
 import { Badge, Button, Empty, ErrorNote, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
@@ -36,12 +37,32 @@ export function PrintersPage() {
   const [recent, , reloadRecent] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { limit: RECENT_JOBS })).data);
   const reloadJobs = async () => void (await Promise.all([reloadFailed(), reloadRecent()]));
   const [previewing, setPreviewing] = useState<Job | null>(null);
-  // a job just queued (a test page, a receipt) is printed in a moment: look again until none waits
+  // A job moving on (printing, printed, failed) and what a printer answered come over /realtime
+  // (the `printers` topic): the lists follow without a reload. A burst (a table's tickets) reads
+  // them once; a (re)connection reads them again, since these messages are not replayed.
   useEffect(() => {
-    if (!recent?.some((j) => j.state === 'queued' || j.state === 'printing')) return;
-    const timer = setTimeout(() => void reloadRecent(), 2000);
-    return () => clearTimeout(timer);
-  }, [recent]);
+    let jobsDue = false;
+    let printersDue = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (jobsDue) void reloadJobs();
+      if (printersDue) void reload();
+      jobsDue = printersDue = false;
+    };
+    const soon = () => (timer ??= setTimeout(flush, 100));
+    const stop = live.listen(
+      ['printers'],
+      (m) => {
+        if (m.type === 'print_job') jobsDue = true;
+        else if (m.type === 'printer_status') printersDue = true;
+        else return;
+        soon();
+      },
+      () => ((jobsDue = printersDue = true), soon()),
+    );
+    return () => (stop(), clearTimeout(timer));
+  }, []);
   const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
   const [act, busy, actError] = useAction();
   const [editing, setEditing] = useState<Printer | 'new' | null>(null);
@@ -144,7 +165,7 @@ export function PrintersPage() {
             {recent.map((j) => (
               <li key={j.id} class="job-line">
                 <span>
-                  {kindOf(j)} · {printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{j.state}</Badge>{' '}
+                  {kindOf(j)} · {printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
                   {when(j.printed_at ?? j.created)}
                 </span>
                 {j.kind !== 'drawer_kick' ? (

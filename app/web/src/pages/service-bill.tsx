@@ -4,7 +4,7 @@ import { money } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import type { Order as ApiOrder, OrderLine } from '../lib/types.ts';
 import { Badge, Button, Dialog, useLoad } from '../ui/kit.tsx';
-import { paidLines, PayDialog, PaymentPanel, type Payment, type PayTarget } from '../ui/payment.tsx';
+import { paidLines, PayDialog, PaymentPanel, type OrderBalance, type Payment, type PayTarget } from '../ui/payment.tsx';
 
 /**
  * The check as a server reads it at the table: lines by seat with what each costs, seat
@@ -224,8 +224,12 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
   const open = order.amount_due > 0;
   const payable = order.items.filter((l) => !l.voided_at && !paid.has(l.id) && l.net_amount > 0);
   const picked = payable.filter((l) => chosen.has(l.id));
-  // the last unpaid lines settle what is due, whatever was paid by amount before (as the hub records it)
-  const pickedAmount = picked.length && picked.length === order.items.filter((l) => !l.voided_at && !paid.has(l.id)).length ? order.amount_due : picked.reduce((s, l) => s + l.net_amount, 0);
+  // what paying exactly these lines records, as the hub works it out (GET /v1/orders/{id}/balance?items=)
+  const [charge] = useLoad(
+    async () => (picked.length ? (await get<OrderBalance>(`/v1/orders/${order.id}/balance`, { items: picked.map((l) => l.id).join(',') })).items_charge : null),
+    [order.id, order.amount_due, picked.map((l) => l.id).join(',')],
+  );
+  const pickedAmount = charge && charge.items.length === picked.length ? charge.amount : null;
   const toggle = (l: OrderLine) => setChosen((c) => { const n = new Set(c); n.has(l.id) ? n.delete(l.id) : n.add(l.id); return n; });
   return (
     <section class="pay-pane" aria-label={t('service.payTitle')}>
@@ -244,8 +248,8 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
               </Button>
             ))}
           </div>
-          <Button variant="primary" disabled={!picked.length} onClick={() => setTarget({ items: picked, amount: pickedAmount })}>
-            {t('service.payItems', { n: picked.length, amount: money(pickedAmount, order.currency) })}
+          <Button variant="primary" disabled={!picked.length || pickedAmount === null} onClick={() => pickedAmount !== null && setTarget({ items: picked, amount: pickedAmount })}>
+            {t('service.payItems', { n: picked.length, amount: pickedAmount === null ? '…' : money(pickedAmount, order.currency) })}
           </Button>
         </section>
       ) : null}

@@ -50,14 +50,19 @@ function AddressRow({ a }: { a: Address }) {
 export function SharePage() {
   const [data] = useLoad(async () => {
     const [health, settings, codes, tables] = await Promise.all([
-      get<{ urls?: string[]; pair_url?: string }>('/v1/system/health'),
+      get<{ urls?: string[]; pair_url?: string; addresses?: { stable_url: string | null } | null }>('/v1/system/health'),
       get<{ slug: string }>('/v1/settings'),
       getAll<{ id: string; url: string; table: string | null }>('/v1/qr_codes', { is_active: true }).catch(() => []),
       getAll<{ id: string; number: number }>('/v1/tables').catch(() => []),
     ]);
-    // the hub's LAN address when it has one (a phone cannot reach "localhost")
-    const base = (health.urls?.find((u) => !/localhost|127\.0\.0\.1/.test(u)) ?? location.origin).replace(/\/$/, '');
-    const out: Address[] = (health.urls ?? []).map((u, i) => ({ key: `hub-${i}`, label: t('share.hub'), url: u }));
+    // the hub's mDNS name while the LAN carries it (it survives the router handing the PC another
+    // address), else its LAN address (a phone cannot reach "localhost")
+    const stable = health.addresses?.stable_url ?? null;
+    const base = (stable ?? health.urls?.find((u) => !/localhost|127\.0\.0\.1/.test(u)) ?? location.origin).replace(/\/$/, '');
+    const out: Address[] = [
+      ...(stable ? [{ key: 'hub-name', label: t('share.hub'), url: stable }] : []),
+      ...(health.urls ?? []).map((u, i) => ({ key: `hub-${i}`, label: stable ? t('share.hubFallback') : t('share.hub'), url: u })),
+    ];
     out.push(
       { key: 'waitlist', label: t('share.waitlist'), url: `${base}/r/${settings.slug}/waitlist` },
       { key: 'feedback', label: t('share.feedback'), url: `${base}/r/${settings.slug}/feedback` },
@@ -66,7 +71,9 @@ export function SharePage() {
       { key: 'pair', label: t('share.pair'), url: health.pair_url ?? `${base}/screens/pair` },
     );
     const numbers = new Map(tables.map((x) => [x.id, x.number]));
-    for (const c of codes) if (c.table && numbers.has(c.table)) out.push({ key: `table-${numbers.get(c.table)}`, label: t('share.table', { n: numbers.get(c.table)! }), url: c.url });
+    // in table order, as the floor numbers them (the codes come newest first)
+    const tableCodes = codes.flatMap((c) => (c.table && numbers.has(c.table) ? [{ n: numbers.get(c.table)!, url: c.url }] : [])).sort((a, b) => a.n - b.n);
+    for (const c of tableCodes) out.push({ key: `table-${c.n}`, label: t('share.table', { n: c.n }), url: c.url });
     return out;
   });
   return (

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get } from '../lib/api.ts';
+import { get, post } from '../lib/api.ts';
 import { minutesSince, money, number, todayAtRestaurant, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { statusTone } from './orders.tsx';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import type { Reservation } from '../lib/types.ts';
-import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView } from '../lib/health.ts';
-import { Badge, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView, type SystemHealth } from '../lib/health.ts';
+import { Badge, Button, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
 import { FirstDayChecklist } from './first-day.tsx';
 import { BackupSummary, ConflictText, SettleConflict, SyncSummary } from './health-parts.tsx';
 
@@ -45,15 +45,25 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
   );
 }
 
-type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView };
+type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView; acknowledge?: () => Promise<unknown> };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
-function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null; reachability?: { url: string; reachable: boolean } | null }; conflicts: ConflictView[] } | null): Attention[] {
+function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null; reachability?: { url: string; reachable: boolean } | null; addresses?: SystemHealth['addresses'] }; conflicts: ConflictView[] } | null): Attention[] {
   if (!h) return [];
   const out: Attention[] = [];
   const b = h.system.backups;
   // the hub's own LAN address did not reach it: tablets cannot either (server/operator/reachability.ts)
   if (h.system.reachability && !h.system.reachability.reachable) out.push({ key: 'unreachable', text: t('ops.unreachable', { url: h.system.reachability.url }), href: '/app/share', tone: 'warn' });
+  // the PC's address moved: the QR codes that embed the old one no longer open (server/operator/stable-address.ts)
+  const moved = h.system.addresses?.change;
+  if (moved && moved.reprint.length > 0)
+    out.push({
+      key: 'address-moved',
+      text: t('ops.addressMoved', { from: moved.from, to: moved.to, codes: moved.reprint.map((c) => c.label).join(', ') }),
+      href: '/app/floor/qr-sheet',
+      tone: 'warn',
+      acknowledge: () => post('/v1/system/address-change/acknowledge'),
+    });
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
   if (h.sync.repair.state === 'diverged') out.push({ key: 'sync-diverged', text: t('ops.sync.diverged', { n: h.sync.repair.unconverged.length }), href: '/app/settings?tab=sync', tone: 'warn' });
@@ -198,6 +208,9 @@ export function TodayPage() {
                   ) : (
                     <>
                       <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
+                      {a.acknowledge ? (
+                        <Button onClick={() => void a.acknowledge!().then(reloadHealth)}>{t('ops.addressMoved.done')}</Button>
+                      ) : null}
                     </>
                   )}
                 </li>

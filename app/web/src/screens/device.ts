@@ -63,6 +63,23 @@ export async function startDevice(d: Device): Promise<ScreenConfig> {
 }
 
 let following: (() => void) | null = null;
+const readConfig = () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {});
+const askedFor = new Set<string>();
+
+/**
+ * A staff member's name as the screens show it. Someone added since the screen read its config
+ * (a server hired today sending their first round) has the config read again, once per person.
+ */
+export function staffName(id: string | null): string | null {
+  if (!id) return null;
+  const c = config.value;
+  const found = c?.staff.find((s) => s.id === id);
+  if (!found && c && !askedFor.has(id)) {
+    askedFor.add(id);
+    readConfig();
+  }
+  return found?.name ?? null;
+}
 
 /**
  * A station renamed, reordered or given new ticket colours in Settings reaches the open screens
@@ -71,6 +88,5 @@ let following: (() => void) | null = null;
  */
 function followStations(): void {
   following?.();
-  const reload = () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {});
-  following = live.listen(['stations'], (m) => m.type === 'station' && reload(), reload);
+  following = live.listen(['stations'], (m) => m.type === 'station' && readConfig(), readConfig);
 }

@@ -5,9 +5,9 @@ import { t } from '../lib/i18n.ts';
 import { memo } from '../lib/memo.ts';
 import { chime, formatAge, justIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
 import { cutRuns } from './runs.ts';
-import { config } from './device.ts';
+import { config, staffName } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
-import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, startedAt, type Line, type Ticket } from './tickets.ts';
+import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, senderOf, startedAt, type Line, type Ticket } from './tickets.ts';
 
 const FIELDS = 'id,orderNumber,type,status,table,tableNumber,server,customerName,notes,placedAt,total,currency,items';
 const RECALL_DEPTH = 20;
@@ -20,9 +20,8 @@ export function destination(tk: Ticket): string {
   return tk.customerName ? `${t('kds.takeout')} · ${tk.customerName}` : t('kds.takeout');
 }
 
-export function serverName(tk: Ticket): string | null {
-  return tk.serverId ? (config.value?.staff.find((s) => s.id === tk.serverId)?.name ?? null) : null;
-}
+/** The name heading a ticket: who sent its newest round (see senderOf). */
+export const serverName = (tk: Ticket): string | null => staffName(senderOf(tk));
 
 /** A guest's note on a line or an order; an allergy or intolerance stands out wherever it is shown. */
 export function Note({ text, class: cls, block }: { text: string; class: string; block?: boolean }) {

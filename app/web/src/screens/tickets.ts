@@ -18,6 +18,8 @@ export interface Line {
   seat: number | null;
   course: number | null;
   sentAt: number | null;
+  /** the staff member who sent the line's round */
+  sentBy: string | null;
 }
 
 export interface Ticket {
@@ -37,7 +39,7 @@ export interface Ticket {
 }
 
 /** A line as both shapes carry it; only when it went to the kitchen is named differently. */
-const toLine = (i: any, sentAt: number | null | undefined): Line => ({
+const toLine = (i: any, sentAt: number | null | undefined, sentBy: string | null | undefined): Line => ({
   index: i.index,
   name: i.name,
   quantity: i.quantity,
@@ -49,6 +51,7 @@ const toLine = (i: any, sentAt: number | null | undefined): Line => ({
   seat: i.seat ?? null,
   course: i.course ?? null,
   sentAt: sentAt ?? null,
+  sentBy: sentBy ?? null,
 });
 
 /** A station sees a line once it is sent: a held course waits for its fire, a voided line is gone. */
@@ -68,7 +71,7 @@ export function fromPublic(o: any): Ticket {
     placedAt: o.placedAt ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sentToKitchenAt)),
+    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sentToKitchenAt, i.sentBy)),
   };
 }
 
@@ -87,8 +90,18 @@ export function fromLive(o: any, tableNumbers: Map<string, number>): Ticket {
     placedAt: o.placed_at ?? null,
     total: o.total ?? 0,
     currency: o.currency ?? 'eur',
-    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sent_to_kitchen_at)),
+    lines: (o.items ?? []).filter(atStation).map((i: any) => toLine(i, i.sent_to_kitchen_at, i.sent_by)),
   };
+}
+
+/**
+ * Who the ticket is headed by: the sender of its newest round on this screen (a second server
+ * adding to a check sent that round, not the check's opener), else the check's server.
+ */
+export function senderOf(t: Ticket): string | null {
+  let newest: Line | null = null;
+  for (const l of t.lines) if (l.sentBy && (!newest || l.round > newest.round || (l.round === newest.round && (l.sentAt ?? 0) > (newest.sentAt ?? 0)))) newest = l;
+  return newest?.sentBy ?? t.serverId;
 }
 
 export const OPEN_STATUSES: ReadonlySet<string> = new Set(OPEN_ORDER_STATUSES);

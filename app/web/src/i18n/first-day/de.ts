@@ -13,6 +13,7 @@ export const firstDayDe: Record<FirstDayKey, string> = {
   'share.qr': 'QR-Code',
   'share.qrAlt': 'QR-Code für {what}',
   'share.hub': 'Dieser Hub im lokalen Netz',
+  'share.hubFallback': 'Dieser Hub unter seiner Adresse (falls der Name oben nicht öffnet)',
   'share.waitlist': 'Warteliste für Gäste',
   'share.feedback': 'Feedback-Seite für Gäste',
   'share.floorScreen': 'Saal-Bildschirm',

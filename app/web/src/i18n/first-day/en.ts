@@ -24,6 +24,7 @@ export const firstDayEn = {
   'share.qr': 'QR code',
   'share.qrAlt': 'QR code for {what}',
   'share.hub': 'This hub on the local network',
+  'share.hubFallback': 'This hub by its address (if the name above does not open)',
   'share.waitlist': 'Guest waitlist page',
   'share.feedback': 'Guest feedback page',
   'share.floorScreen': 'Floor screen',

@@ -13,6 +13,7 @@ export const firstDayEs: Record<FirstDayKey, string> = {
   'share.qr': 'Código QR',
   'share.qrAlt': 'Código QR de {what}',
   'share.hub': 'Este hub en la red local',
+  'share.hubFallback': 'Este hub por su dirección (si el nombre de arriba no abre)',
   'share.waitlist': 'Lista de espera para clientes',
   'share.feedback': 'Página de opiniones',
   'share.floorScreen': 'Pantalla de sala',

@@ -13,6 +13,7 @@ export const firstDayFr: Record<FirstDayKey, string> = {
   'share.qr': 'QR code',
   'share.qrAlt': 'QR code pour {what}',
   'share.hub': 'Ce hub sur le réseau local',
+  'share.hubFallback': 'Ce hub par son adresse (si le nom ci-dessus ne s’ouvre pas)',
   'share.waitlist': 'Liste d’attente des clients',
   'share.feedback': 'Page d’avis des clients',
   'share.floorScreen': 'Écran de salle',

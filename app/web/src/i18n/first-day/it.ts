@@ -13,6 +13,7 @@ export const firstDayIt: Record<FirstDayKey, string> = {
   'share.qr': 'Codice QR',
   'share.qrAlt': 'Codice QR per {what}',
   'share.hub': 'Questo hub sulla rete locale',
+  'share.hubFallback': 'Questo hub al suo indirizzo (se il nome sopra non si apre)',
   'share.waitlist': 'Lista d’attesa per gli ospiti',
   'share.feedback': 'Pagina dei commenti',
   'share.floorScreen': 'Schermo di sala',
