@@ -272,6 +272,9 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
     if (!asked.includes(f)) continue;
     decided.add(f);
     if (local[f] === null && c.data[f] !== null) patch[f] = c.data[f];
+    // set on both sides apart (a line voided on each): the later setting stands on both (the sync
+    // fuzzer, seed 642543: each side kept its own void time for ever)
+    else if (local[f] !== null && c.data[f] !== null && clockIn(f) > clockOf(rc, f)) patch[f] = c.data[f];
   }
   for (const f of asked) {
     if (decided.has(f) || f in patch) continue;

@@ -168,6 +168,22 @@ describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () =>
     }
   });
 
+  it('one line voided on both sides apart, at different times: one void time on both sides', async () => {
+    const { pair, one } = await setup();
+    pair.hub.clock.advance(60_000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/items/0/void`, { reason: 'sent back' })).status).toBe(200);
+    pair.cloud.clock.advance(3_600_000);
+    expect((await pair.cloudApi.post(`/v1/orders/${one.id}/items/0/void`, { reason: 'wrong dish' })).status).toBe(200);
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    // before: each side kept its own void time, for ever
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    const [h, c] = [(await pair.hub.api.get(`/v1/orders/${one.id}`)).body.items[0], (await pair.cloudApi.get(`/v1/orders/${one.id}`)).body.items[0]];
+    expect(h.voided_at).toBe(c.voided_at);
+    expect(h.voided_at).not.toBeNull();
+  });
+
   it('a refund on the cloud and the rest paid on the hub leave the check open and owing, in the day close, listed on both sides', async () => {
     const pair = (p = await startPair());
     const menu = await seedMenu(pair.hub);
