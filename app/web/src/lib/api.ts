@@ -31,7 +31,7 @@ export function csrfToken(): string {
   return m ? decodeURIComponent(m[1]) : '';
 }
 
-type Query = Record<string, string | number | boolean | undefined | null | string[]>;
+export type Query = Record<string, string | number | boolean | undefined | null | string[]>;
 
 export function withQuery(path: string, query?: Query): string {
   if (!query) return path;
