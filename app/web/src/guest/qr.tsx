@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiFailure, get } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { t } from '../lib/i18n.ts';
@@ -81,14 +82,14 @@ export function QrOrdering({ token }: { token: string }) {
     void (async () => {
       try {
         // both at once: on a slow phone line each round trip counts
-        const [p, m] = await Promise.all([get<Place>(`/public/qr/${token}`), get<{ items: Item[] }>(`/public/qr/${token}/menu`)]);
+        const [p, m] = await Promise.all([GET('/public/qr/{token}', { path: { token } }), GET('/public/qr/{token}/menu', { path: { token } })]);
         guestLanguage(p.restaurant.language);
         setItems(m.items);
         setPlace(p);
         const known = localStorage.getItem(stored);
         if (known) {
           try {
-            const o = await get<GuestOrder>(`/public/qr/${token}/orders/${known}`);
+            const o = await GET('/public/qr/{token}/orders/{orderId}', { path: { token, orderId: known } });
             setOrder(o);
             if (!['completed', 'cancelled'].includes(o.status)) setView('status');
           } catch {
@@ -106,7 +107,7 @@ export function QrOrdering({ token }: { token: string }) {
   // topic over /realtime, and a changed dish reads the public menu again (the cached menu costs
   // the hub one version read); the feed reloads after a lost line too. When the phone comes back
   // to the page it reads it again as well: a phone asleep may have had its socket cut quietly.
-  const refreshMenu = () => void get<{ items: Item[] }>(`/public/qr/${token}/menu`).then((m) => setItems(m.items), () => {});
+  const refreshMenu = () => void GET('/public/qr/{token}/menu', { path: { token } }).then((m) => setItems(m.items), () => {});
   useEffect(() => {
     live.authWith({ kind: 'qr', token }, () => {});
     // The first confirmation does not read the menu again: it was preloaded with the page a
@@ -127,7 +128,7 @@ export function QrOrdering({ token }: { token: string }) {
   useEffect(() => {
     if (!orderId) return;
     live.authWith({ kind: 'qr', token }, () => {});
-    const reload = () => void get<GuestOrder>(`/public/qr/${token}/orders/${orderId}`).then(setOrder, () => {});
+    const reload = () => void GET('/public/qr/{token}/orders/{orderId}', { path: { token, orderId } }).then(setOrder, () => {});
     const stop = live.listen([`order:${orderId}`], (m) => m.type === 'order' && reload(), reload);
     reload();
     return stop;
@@ -148,11 +149,13 @@ export function QrOrdering({ token }: { token: string }) {
       items: cart.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })), notes: l.notes || undefined })),
       ...(open ? {} : { customerName: name.trim() || undefined }),
     };
-    const path = open ? `/public/qr/${token}/orders/${order!.id}/items` : `/public/qr/${token}/orders`;
     // the same key for every resend of this cart: the server answers a retry with the first order
     for (let attempt = 0; ; attempt++) {
       try {
-        const o = await api<GuestOrder>('POST', path, body, undefined, { 'Idempotency-Key': cartKey });
+        const headers = { 'Idempotency-Key': cartKey };
+        const o = await (open
+          ? POST('/public/qr/{token}/orders/{orderId}/items', { path: { token, orderId: order!.id }, body, headers })
+          : POST('/public/qr/{token}/orders', { path: { token }, body, headers }));
         localStorage.setItem(stored, o.id);
         setOrder(o);
         setCart([]);

@@ -1,7 +1,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { calendarDate, locale, minorDigits, money, number, percent, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { Button, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useLoad } from '../ui/kit.tsx';
@@ -100,21 +100,23 @@ function LineChart({ label, dates, series, format, counts }: { label: string; da
   return <div class="chart" ref={ref} role="img" aria-label={label} />;
 }
 
+type GroupBy = 'day' | 'week' | 'month';
+
 export function AnalyticsPage() {
   const [r, setR] = useState<Range>(range(30));
-  const [groupBy, setGroupBy] = useState('day');
+  const [groupBy, setGroupBy] = useState<GroupBy>('day');
   const [data, error] = useLoad(async () => {
     const q = { ...r };
     const [revenue, orders, items, abc, peak, reservations, labor, comparison, forecast] = await Promise.all([
-      get('/v1/analytics/revenue', { ...q, group_by: groupBy }),
-      get('/v1/analytics/orders', { ...q, group_by: groupBy }),
-      get('/v1/analytics/menu_items', q),
-      get('/v1/analytics/menu_abc', q),
-      get('/v1/analytics/peak_hours', q),
-      get('/v1/analytics/reservations', q),
-      get('/v1/analytics/labor', q),
-      get('/v1/analytics/period_comparison', q),
-      get('/v1/analytics/sales_forecast', { days: 7 }),
+      GET('/v1/analytics/revenue', { query: { ...q, group_by: groupBy } }),
+      GET('/v1/analytics/orders', { query: { ...q, group_by: groupBy } }),
+      GET('/v1/analytics/menu_items', { query: q }),
+      GET('/v1/analytics/menu_abc', { query: q }),
+      GET('/v1/analytics/peak_hours', { query: q }),
+      GET('/v1/analytics/reservations', { query: q }),
+      GET('/v1/analytics/labor', { query: q }),
+      GET('/v1/analytics/period_comparison', { query: q }),
+      GET('/v1/analytics/sales_forecast', { query: { days: 7 } }),
     ]);
     return { revenue, orders, items, abc, peak, reservations, labor, comparison, forecast };
   }, [r.start_date, r.end_date, groupBy]);
@@ -146,7 +148,7 @@ export function AnalyticsPage() {
         <SelectField
           label={t('analytics.groupBy')}
           value={groupBy}
-          onChange={setGroupBy}
+          onChange={(v) => setGroupBy(v as GroupBy)}
           options={(['day', 'week', 'month'] as const).map((g) => ({ value: g, label: t(`analytics.by.${g}` as Key) }))}
         />
         {[7, 30, 90].map((d) => (

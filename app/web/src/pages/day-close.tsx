@@ -1,12 +1,9 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { money, parseMoney, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
-import type { components } from '../lib/api.gen.ts';
 import { Button, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
-
-type DayClose = components['schemas']['DayClose'];
 
 /** an amount taken off, shown with its minus; nothing taken off shows 0.00, not −0.00 */
 const minus = (n: number) => (n ? -n : 0);
@@ -19,7 +16,7 @@ const minus = (n: number) => (n ? -n : 0);
  */
 export function DayClosePage() {
   const [date, setDate] = useState(todayAtRestaurant());
-  const [report, error, reload] = useLoad(() => get<DayClose>('/v1/reports/day_close', { date }), [date]);
+  const [report, error, reload] = useLoad(() => GET('/v1/reports/day_close', { query: { date } }), [date]);
   const [counted, setCounted] = useState('');
   const [printed, setPrinted] = useState(false);
   const [act, busy, actError] = useAction();
@@ -30,11 +27,11 @@ export function DayClosePage() {
     act(async () => {
       const amount = parseMoney(counted, cur);
       if (amount === null) return;
-      await post('/v1/cash_counts', { date, counted_amount: amount });
+      await POST('/v1/cash_counts', { body: { date, counted_amount: amount } });
       setCounted('');
       await reload();
     });
-  const print = () => act(async () => (await post('/v1/reports/day_close/print', { date }), setPrinted(true)));
+  const print = () => act(async () => (await POST('/v1/reports/day_close/print', { body: { date } }), setPrinted(true)));
   return (
     <>
       <PageHeader title={t('close.title')}>

@@ -1,38 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, getAll, patch, post } from '../lib/api.ts';
+import { GET, PATCH, POST, getAll } from '../lib/client.ts';
 import { money, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import { NEXT_STATUSES, type Order, type OrderStatus, type Station } from '../lib/types.ts';
+import { NEXT_STATUSES, type OrderStatus } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
 import { PaymentPanel } from '../ui/payment.tsx';
 import { statusTone } from './orders.tsx';
-
-interface PrintJob {
-  id: string;
-  created: number;
-  kind: string;
-  state: string;
-  station: string | null;
-  attempts: number;
-  last_error: string | null;
-  printed_at: number | null;
-  marks: string[];
-}
 
 /** The order sources the back office names in words (i18n `source.*`). */
 const SOURCES = ['api', 'pos', 'qr', 'staff', 'widget'];
 
 export function OrderDetailPage({ params }: { params: string[] }) {
   const id = params[0];
-  const [order, error, reload, setOrder] = useLoad(() => get<Order>(`/v1/orders/${id}`, { 'expand[]': ['table'] }), [id]);
+  const [order, error, reload, setOrder] = useLoad(() => GET('/v1/orders/{id}', { path: { id }, query: { 'expand[]': ['table'] } }), [id]);
   const [jobs, , reloadJobs] = useLoad(
-    async () => (can('printers:read') ? (await get<{ data: PrintJob[] }>('/v1/print_jobs', { order: id, limit: 100 })).data : []),
+    async () => (can('printers:read') ? (await GET('/v1/print_jobs', { query: { order: id, limit: 100 } })).data : []),
     [id],
   );
   // a ticket names its station as the kitchen calls it, not by its key
-  const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
+  const [stations] = useLoad(async () => (can('menu:read') ? getAll('/v1/stations') : []));
   const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
   const [act, busy, actError] = useAction();
   const [cancelling, setCancelling] = useState(false);
@@ -56,12 +44,12 @@ export function OrderDetailPage({ params }: { params: string[] }) {
   const table = typeof o.table === 'object' && o.table ? o.table.number : null;
   const writable = can('orders:write');
 
-  const move = (status: OrderStatus) => act(async () => setOrder(await patch<Order>(`/v1/orders/${id}`, { status })));
+  const move = (status: OrderStatus) => act(async () => setOrder(await PATCH('/v1/orders/{id}', { path: { id }, body: { status: status as Exclude<OrderStatus, 'draft'> } })));
   const cancel = async () => {
-    if (await act(async () => setOrder(await post<Order>(`/v1/orders/${id}/cancel`, { cancel_reason: reason.trim() || null })))) setCancelling(false);
+    if (await act(async () => setOrder(await POST('/v1/orders/{id}/cancel', { path: { id }, body: { cancel_reason: reason.trim() || null } })))) setCancelling(false);
   };
-  const receipt = () => act(async () => (await post(`/v1/orders/${id}/receipt`, {}), await reloadJobs()));
-  const reprint = (job: string) => act(async () => (await post(`/v1/print_jobs/${job}/reprint`, {}), await reloadJobs()));
+  const receipt = () => act(async () => (await POST('/v1/orders/{id}/receipt', { path: { id } }), await reloadJobs()));
+  const reprint = (job: string) => act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: job } }), await reloadJobs()));
 
   return (
     <>
