@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 const LIMIT = 150;
 const STILL_LONG: Record<string, number> = {
   'pages/day-close.tsx DayClosePage': 161,
-  'pages/order-detail.tsx OrderDetailPage': 216,
   'pages/printers.tsx PrintersPage': 180,
   'pages/reservations.tsx ReservationsPage': 163,
   'pages/service.tsx Check': 263,
@@ -51,5 +50,7 @@ describe('the web UI', () => {
     const found = longFunctions();
     const grown = Object.entries(found).filter(([k, n]) => !(k in STILL_LONG) || n > STILL_LONG[k]);
     expect(grown, 'split these into a use<Page>Data() hook and presentational parts').toEqual([]);
+    // one brought under the line leaves the list, so the list says what is left
+    expect(Object.keys(STILL_LONG).filter((k) => !(k in found))).toEqual([]);
   });
 });
