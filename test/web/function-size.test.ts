@@ -15,7 +15,6 @@ const STILL_LONG: Record<string, number> = {
   'pages/printers.tsx PrintersPage': 180,
   'pages/reservations.tsx ReservationsPage': 163,
   'pages/service.tsx Check': 263,
-  'pages/today.tsx TodayPage': 190,
 };
 
 const root = path.resolve(import.meta.dirname, '../../app/web/src');

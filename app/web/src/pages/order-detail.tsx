@@ -112,139 +112,139 @@ export function OrderDetailPage({ params }: { params: string[] }) {
 
 function OrderLines({ o }: { o: DetailOrder }) {
   return (
-  <section class="card">
-    <h2>{t('order.lines')}</h2>
-    <table class="data">
-      <thead>
-        <tr>
-          <th scope="col">{t('order.qty')}</th>
-          <th scope="col">{t('order.item')}</th>
-          <th scope="col">{t('orders.status')}</th>
-          <th scope="col" class="num">
-            {t('orders.total')}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {o.items.map((l) => (
-          <tr key={l.index} class={l.voided_at ? 'muted' : ''} data-line={l.id}>
-            <td>{l.quantity}×</td>
-            <td>
-              <strong>{l.name}</strong>
-              {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
-              {l.notes ? <div class="note">“{l.notes}”</div> : null}
-              {l.comped ? (
-                <div class="muted">{t('pay.lineComp')}{l.discount_reason ? ` · ${l.discount_reason}` : ''}</div>
-              ) : l.discount_amount && !l.voided_at ? (
-                <div class="muted">
-                  −{money(l.discount_amount, o.currency)}
-                  {l.discount_reason ? ` · ${l.discount_reason}` : ''}
-                </div>
-              ) : null}
-            </td>
-            <td>{l.voided_at ? t('pay.lineVoided') : t(`lineStatus.${l.status}` as Key)}</td>
-            {/* the line's net amount as the hub bills it: 0 when voided or comped */}
-            <td class="num" data-testid="line-net">{money(l.net_amount, o.currency)}</td>
-          </tr>
-        ))}
-      </tbody>
-      <tfoot>
-        <tr>
-          <td colSpan={3}>{t('order.subtotal')}</td>
-          <td class="num">{money(o.subtotal, o.currency)}</td>
-        </tr>
-        {o.discount_amount ? (
+    <section class="card">
+      <h2>{t('order.lines')}</h2>
+      <table class="data">
+        <thead>
           <tr>
-            <td colSpan={3}>{t('order.discountsLine')}</td>
-            <td class="num">−{money(o.discount_amount, o.currency)}</td>
+            <th scope="col">{t('order.qty')}</th>
+            <th scope="col">{t('order.item')}</th>
+            <th scope="col">{t('orders.status')}</th>
+            <th scope="col" class="num">
+              {t('orders.total')}
+            </th>
           </tr>
-        ) : null}
-        {/* where prices include tax it is the part inside the total, not added to it */}
-        <tr>
-          <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
-          <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
-        </tr>
-        {o.tip_amount || o.delivery_fee ? (
+        </thead>
+        <tbody>
+          {o.items.map((l) => (
+            <tr key={l.index} class={l.voided_at ? 'muted' : ''} data-line={l.id}>
+              <td>{l.quantity}×</td>
+              <td>
+                <strong>{l.name}</strong>
+                {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
+                {l.notes ? <div class="note">“{l.notes}”</div> : null}
+                {l.comped ? (
+                  <div class="muted">{t('pay.lineComp')}{l.discount_reason ? ` · ${l.discount_reason}` : ''}</div>
+                ) : l.discount_amount && !l.voided_at ? (
+                  <div class="muted">
+                    −{money(l.discount_amount, o.currency)}
+                    {l.discount_reason ? ` · ${l.discount_reason}` : ''}
+                  </div>
+                ) : null}
+              </td>
+              <td>{l.voided_at ? t('pay.lineVoided') : t(`lineStatus.${l.status}` as Key)}</td>
+              {/* the line's net amount as the hub bills it: 0 when voided or comped */}
+              <td class="num" data-testid="line-net">{money(l.net_amount, o.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
           <tr>
-            <td colSpan={3}>{t('order.tipFee')}</td>
-            <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
+            <td colSpan={3}>{t('order.subtotal')}</td>
+            <td class="num">{money(o.subtotal, o.currency)}</td>
           </tr>
-        ) : null}
-        <tr class="total">
-          <td colSpan={3}>{t('orders.total')}</td>
-          <td class="num">{money(o.total, o.currency)}</td>
-        </tr>
-      </tfoot>
-    </table>
-    {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}
-  </section>
+          {o.discount_amount ? (
+            <tr>
+              <td colSpan={3}>{t('order.discountsLine')}</td>
+              <td class="num">−{money(o.discount_amount, o.currency)}</td>
+            </tr>
+          ) : null}
+          {/* where prices include tax it is the part inside the total, not added to it */}
+          <tr>
+            <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
+            <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
+          </tr>
+          {o.tip_amount || o.delivery_fee ? (
+            <tr>
+              <td colSpan={3}>{t('order.tipFee')}</td>
+              <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
+            </tr>
+          ) : null}
+          <tr class="total">
+            <td colSpan={3}>{t('orders.total')}</td>
+            <td class="num">{money(o.total, o.currency)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}
+    </section>
   );
 }
 
 function OrderFacts({ o, table, jobs, stationName, busy, reprint }: { o: DetailOrder; table: number | null; jobs: PrintJobs; stationName: (key: string) => string; busy: boolean; reprint: (job: string) => void }) {
   return (
-  <section class="card">
-    <h2>{t('order.details')}</h2>
-    <dl class="facts">
-      <dt>{t('orders.type')}</dt>
-      <dd>{t(`orderType.${o.type}` as Key)}</dd>
-      {table ? (
-        <>
-          <dt>{t('orders.table')}</dt>
-          <dd>{table}</dd>
-        </>
-      ) : null}
-      <dt>{t('orders.customer')}</dt>
-      <dd>{[o.customer.name, o.customer.phone, o.customer.email].filter(Boolean).join(' · ') || '—'}</dd>
-      {o.delivery_address ? (
-        <>
-          <dt>{t('order.address')}</dt>
-          <dd>{o.delivery_address}</dd>
-        </>
-      ) : null}
-      <dt>{t('order.source')}</dt>
-      {/* a source this page has no words for is shown as the API names it, never as a key */}
-      <dd>{SOURCES.includes(o.source) ? t(`source.${o.source}` as Key) : o.source}</dd>
-      <dt>{t('order.created')}</dt>
-      <dd>{when(o.created)}</dd>
-      <dt>{t('order.placed')}</dt>
-      <dd>{when(o.placed_at)}</dd>
-      {o.completed_at ? (
-        <>
-          <dt>{t('order.completed')}</dt>
-          <dd>{when(o.completed_at)}</dd>
-        </>
-      ) : null}
-      {o.cancelled_at ? (
-        <>
-          <dt>{t('order.cancelled')}</dt>
-          <dd>
-            {when(o.cancelled_at)}
-            {o.cancel_reason ? ` — ${o.cancel_reason}` : ''}
-          </dd>
-        </>
-      ) : null}
-    </dl>
-    <h2>{t('order.printJobs')}</h2>
-    {!jobs?.length ? (
-      <Empty>{t('order.noPrintJobs')}</Empty>
-    ) : (
-      <ul class="plain-list">
-        {jobs.map((j) => (
-          <li key={j.id} class="job-line">
-            <span>
-              {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
-              {when(j.printed_at ?? j.created, 'time')}
-            </span>
-            {can('printers:write') && j.kind !== 'test_page' ? (
-              <Button disabled={busy} onClick={() => reprint(j.id)}>
-                {t('order.reprint')}
-              </Button>
-            ) : null}
-          </li>
-        ))}
-      </ul>
-    )}
-  </section>
+    <section class="card">
+      <h2>{t('order.details')}</h2>
+      <dl class="facts">
+        <dt>{t('orders.type')}</dt>
+        <dd>{t(`orderType.${o.type}` as Key)}</dd>
+        {table ? (
+          <>
+            <dt>{t('orders.table')}</dt>
+            <dd>{table}</dd>
+          </>
+        ) : null}
+        <dt>{t('orders.customer')}</dt>
+        <dd>{[o.customer.name, o.customer.phone, o.customer.email].filter(Boolean).join(' · ') || '—'}</dd>
+        {o.delivery_address ? (
+          <>
+            <dt>{t('order.address')}</dt>
+            <dd>{o.delivery_address}</dd>
+          </>
+        ) : null}
+        <dt>{t('order.source')}</dt>
+        {/* a source this page has no words for is shown as the API names it, never as a key */}
+        <dd>{SOURCES.includes(o.source) ? t(`source.${o.source}` as Key) : o.source}</dd>
+        <dt>{t('order.created')}</dt>
+        <dd>{when(o.created)}</dd>
+        <dt>{t('order.placed')}</dt>
+        <dd>{when(o.placed_at)}</dd>
+        {o.completed_at ? (
+          <>
+            <dt>{t('order.completed')}</dt>
+            <dd>{when(o.completed_at)}</dd>
+          </>
+        ) : null}
+        {o.cancelled_at ? (
+          <>
+            <dt>{t('order.cancelled')}</dt>
+            <dd>
+              {when(o.cancelled_at)}
+              {o.cancel_reason ? ` — ${o.cancel_reason}` : ''}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>{t('order.printJobs')}</h2>
+      {!jobs?.length ? (
+        <Empty>{t('order.noPrintJobs')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {jobs.map((j) => (
+            <li key={j.id} class="job-line">
+              <span>
+                {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
+                {when(j.printed_at ?? j.created, 'time')}
+              </span>
+              {can('printers:write') && j.kind !== 'test_page' ? (
+                <Button disabled={busy} onClick={() => reprint(j.id)}>
+                  {t('order.reprint')}
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

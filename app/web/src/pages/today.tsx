@@ -63,8 +63,8 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean; re
   return out;
 }
 
-/** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
-export function TodayPage() {
+/** Today's figures, open orders, waiting guests, bookings and what needs someone; live on orders and the waitlist. */
+function useTodayData() {
   // a server's Today has no money figures (analytics is the managers'): only what it may read
   const numbers = can('analytics:read');
   const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? GET('/v1/analytics/dashboard') : null));
@@ -145,8 +145,15 @@ export function TodayPage() {
     const topics = ['orders', ...(can('waitlist:read') ? ['waitlist'] : [])];
     return live.listen(topics, refresh, refresh);
   }, []);
+  return { numbers, dash, dashError, health, reloadHealth, setHealth, open, oldest, waiting, next, attention };
+}
 
-  const items = [...(attention ?? []), ...healthItems(health ?? null)];
+type TodayData = ReturnType<typeof useTodayData>;
+
+/** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
+export function TodayPage() {
+  const data = useTodayData();
+  const { numbers, dash, dashError, open, oldest, waiting, next, health } = data;
   return (
     <>
       <PageHeader title={t('today.title')}>
@@ -163,94 +170,117 @@ export function TodayPage() {
         {numbers ? <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" /> : null}
       </section>
       <div class="columns">
-        <section class="card">
-          <h2>{t('today.oldestOpen')}</h2>
-          {oldest.length === 0 ? (
-            <Empty>{t('orders.noneOpen')}</Empty>
-          ) : (
-            <ul class="plain-list">
-              {oldest.map((o) => (
-                <li key={o.id} class="res-line">
-                  <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
-                  {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
-                  <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
-                  <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          <a href="/app/orders">{t('today.allOrders')}</a>
-        </section>
-        <section class="card">
-          <h2>{t('today.attention')}</h2>
-          {attention === undefined || health === undefined ? null : items.length === 0 ? (
-            <p class="all-good">
-              <Badge tone="good">{t('today.allGood')}</Badge>
-            </p>
-          ) : (
-            <ul class="plain-list attention">
-              {items.map((a) => (
-                <li key={a.key} class={a.conflict ? 'conflict' : undefined}>
-                  {a.conflict && health ? (
-                    <>
-                      <div>
-                        <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <ConflictText conflict={{ ...a.conflict, href: a.href }} />
-                      </div>
-                      <SettleConflict conflict={a.conflict} onSettled={(id) => setHealth({ ...health, conflicts: health.conflicts.filter((c) => c.id !== id) })} />
-                    </>
-                  ) : (
-                    <>
-                      <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
-                      {a.acknowledge ? (
-                        <Button onClick={() => void a.acknowledge!().then(reloadHealth)}>{t('ops.addressMoved.done')}</Button>
-                      ) : null}
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        {health ? (
-          <section class="card health" aria-labelledby="health-title">
-            <h2 id="health-title">{t('ops.health')}</h2>
-            <h3>
-              <a href="/app/printers">{t('nav.printers')}</a>
-            </h3>
-            <p>
-              {health.system.printers.total === 0
-                ? health.system.printers.switched_off > 0
-                  ? t('ops.printers.allOff', { count: health.system.printers.switched_off })
-                  : t('ops.printers.none')
-                : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
-            </p>
-            <h3>
-              <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
-            </h3>
-            <SyncSummary status={health.sync} />
-            <h3>
-              <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
-            </h3>
-            {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
-          </section>
-        ) : null}
-        <section class="card">
-          <h2>{t('today.nextReservations')}</h2>
-          {!next?.length ? (
-            <Empty>{t('today.noReservations')}</Empty>
-          ) : (
-            <ul class="plain-list">
-              {next.map((r) => (
-                <li key={r.id} class="res-line">
-                  <strong>{r.time}</strong> {r.guest.name} · {t('reservations.party', { n: r.party_size })}
-                  {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.risk')}</Badge> : null}
-                </li>
-              ))}
-            </ul>
-          )}
-          <a href="/app/reservations">{t('today.allReservations')}</a>
-        </section>
+        <OldestOpen oldest={oldest} />
+        <AttentionCard data={data} />
+        {health ? <HealthCard health={health} /> : null}
+        <NextReservations next={next} />
       </div>
     </>
+  );
+}
+
+function OldestOpen({ oldest }: { oldest: ActiveOrder[] }) {
+  return (
+    <section class="card">
+      <h2>{t('today.oldestOpen')}</h2>
+      {oldest.length === 0 ? (
+        <Empty>{t('orders.noneOpen')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {oldest.map((o) => (
+            <li key={o.id} class="res-line">
+              <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
+              {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
+              <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
+              <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <a href="/app/orders">{t('today.allOrders')}</a>
+    </section>
+  );
+}
+
+function AttentionCard({ data: { attention, health, reloadHealth, setHealth } }: { data: TodayData }) {
+  const items = [...(attention ?? []), ...healthItems(health ?? null)];
+  return (
+    <section class="card">
+      <h2>{t('today.attention')}</h2>
+      {attention === undefined || health === undefined ? null : items.length === 0 ? (
+        <p class="all-good">
+          <Badge tone="good">{t('today.allGood')}</Badge>
+        </p>
+      ) : (
+        <ul class="plain-list attention">
+          {items.map((a) => (
+            <li key={a.key} class={a.conflict ? 'conflict' : undefined}>
+              {a.conflict && health ? (
+                <>
+                  <div>
+                    <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <ConflictText conflict={{ ...a.conflict, href: a.href }} />
+                  </div>
+                  <SettleConflict conflict={a.conflict} onSettled={(id) => setHealth({ ...health, conflicts: health.conflicts.filter((c) => c.id !== id) })} />
+                </>
+              ) : (
+                <>
+                  <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
+                  {a.acknowledge ? (
+                    <Button onClick={() => void a.acknowledge!().then(reloadHealth)}>{t('ops.addressMoved.done')}</Button>
+                  ) : null}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function HealthCard({ health }: { health: NonNullable<TodayData['health']> }) {
+  return (
+    <section class="card health" aria-labelledby="health-title">
+      <h2 id="health-title">{t('ops.health')}</h2>
+      <h3>
+        <a href="/app/printers">{t('nav.printers')}</a>
+      </h3>
+      <p>
+        {health.system.printers.total === 0
+          ? health.system.printers.switched_off > 0
+            ? t('ops.printers.allOff', { count: health.system.printers.switched_off })
+            : t('ops.printers.none')
+          : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
+      </p>
+      <h3>
+        <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
+      </h3>
+      <SyncSummary status={health.sync} />
+      <h3>
+        <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
+      </h3>
+      {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
+    </section>
+  );
+}
+
+function NextReservations({ next }: { next: TodayData['next'] }) {
+  return (
+    <section class="card">
+      <h2>{t('today.nextReservations')}</h2>
+      {!next?.length ? (
+        <Empty>{t('today.noReservations')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {next.map((r) => (
+            <li key={r.id} class="res-line">
+              <strong>{r.time}</strong> {r.guest.name} · {t('reservations.party', { n: r.party_size })}
+              {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.risk')}</Badge> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <a href="/app/reservations">{t('today.allReservations')}</a>
+    </section>
   );
 }
