@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 import { BACKUP_WARN_AFTER_MS, type BackupStatus } from '../operator/backup-status.ts';
 import type { SystemHealth } from '../operator/health.ts';
 import { maskSecrets } from '../operator/mask.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReservationStatus } from '../../server/db/tables/reservations.table.ts';
+import type { ReservationStatus } from '../../server/model/reservations.ts';
 import { noShowRisk, riskParts, type RiskFactors } from '../../server/domain/reservations/no-show-risk.ts';
 import { checkTransition, eventFor, isTerminal, TRANSITIONS } from '../../server/domain/reservations/state-machine.ts';
 

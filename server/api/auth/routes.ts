@@ -9,7 +9,7 @@ import { checkCredentials } from '../../domain/staff/sign-in.ts';
 import { ApiError, notFound, mustExist } from '../../errors.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { clientIp, isLoopback, lifetimeOf, sessionOf, setSessionCookies, signInThrottle } from '../../http/session.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import { requireKnownHost } from '../../http/hosts.ts';
 import { presentSession, presentSessionRow, RevokedSessionSchema, SessionSchema, SetupStateSchema, SignedOutSchema, StaffSessionSchema } from '../../presenters/auth.ts';
 import { Setup, SignIn, UpdateOwnSession } from './schema.ts';

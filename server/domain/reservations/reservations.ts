@@ -8,7 +8,7 @@ import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
 import { emitEvent } from '../events/emit.ts';
 import { getSettings } from '../restaurants/restaurants.ts';
-import type { Settings } from '../restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 import { seconds } from '../time.ts';
 import { DEFAULT_DURATION_MINUTES } from './availability.ts';
 import { toHhmm, toMinutes, unixToWall, wallToUnix } from './clock-time.ts';
@@ -20,7 +20,7 @@ import { noShowRisk } from './no-show-risk.ts';
 import { isOpenAt, isClosedDay } from './opening-hours.ts';
 import { isTerminal } from './state-machine.ts';
 import { fits, freeTables } from './table-fit.ts';
-import { OPEN_STATUSES } from '../orders/state-machine.ts';
+import { OPEN_STATUSES } from '../../model/orders.ts';
 import { findTable } from '../tables/tables.ts';
 import type { ReservationRow } from '../../db/tables/reservations.table.ts';
 
