@@ -34,11 +34,15 @@ export interface Config extends Pick<ConfigFields, 'role' | 'bodyLimitBytes' | '
 export type BackupConfig = z.infer<typeof BackupConfigSchema>;
 export type SmtpConfig = z.infer<typeof SmtpSchema>;
 
+/** The limits' defaults, each field its own: a file or variable may set one field alone and keep the other. */
+export const DEFAULT_RATE_LIMIT = { perSecond: 100, burst: 200 };
+export const DEFAULT_GUEST_RATE_LIMIT = { perMinutePerIp: 60, perMinutePerRestaurant: 600 };
+
 export const defaultConfig: Config = {
   role: 'hub',
   bodyLimitBytes: 1024 * 1024,
-  rateLimit: { perSecond: 100, burst: 200 },
-  guestRateLimit: { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
+  rateLimit: DEFAULT_RATE_LIMIT,
+  guestRateLimit: DEFAULT_GUEST_RATE_LIMIT,
   trustedProxies: [],
   publicUrl: 'http://127.0.0.1:8080',
   allowedHosts: [],

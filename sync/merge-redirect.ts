@@ -1,5 +1,5 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
-import { balanceOf } from '../server/domain/payments/balance.ts';
+import { balanceOf } from '../server/model/payments.ts';
 import { countPaid } from '../server/domain/payments/balance.ts';
 import { totalsOf } from '../server/model/totals.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';

@@ -1,16 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { defaultConfig, type BackupConfig, type Config } from '../config.ts';
+import { DEFAULT_GUEST_RATE_LIMIT, DEFAULT_RATE_LIMIT, defaultConfig, type BackupConfig, type Config } from '../config.ts';
 import { ENV_VARS, OperatorConfigSchema, type OperatorConfig } from './config-schema.ts';
 
 export const CONFIG_FILE = 'comanda.json';
-
-// the limits' defaults, each field of its own (a file or variable may set one field alone)
-const defaultLimits = {
-  rateLimit: defaultConfig.rateLimit || { perSecond: 100, burst: 200 },
-  guestRateLimit: defaultConfig.guestRateLimit || { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
-};
 
 /** A value that makes the server refuse to start; the message names the key and where it came from. */
 export class ConfigError extends Error {}
@@ -67,8 +61,8 @@ export function loadConfig(opts: LoadOptions): EffectiveConfig {
     role,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     ...(c.bodyLimitBytes !== undefined && { bodyLimitBytes: c.bodyLimitBytes }),
-    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit && { ...defaultLimits.rateLimit, ...c.rateLimit } }),
-    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit && { ...defaultLimits.guestRateLimit, ...c.guestRateLimit } }),
+    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit && { ...DEFAULT_RATE_LIMIT, ...c.rateLimit } }),
+    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit && { ...DEFAULT_GUEST_RATE_LIMIT, ...c.guestRateLimit } }),
     ...(c.trustedProxies !== undefined && { trustedProxies: c.trustedProxies }),
     ...(c.allowedHosts !== undefined && { allowedHosts: c.allowedHosts }),
     ...(c.idempotencyTtlSeconds !== undefined && { idempotencyTtlSeconds: c.idempotencyTtlSeconds }),

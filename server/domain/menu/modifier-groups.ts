@@ -7,8 +7,6 @@ import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import type { Modifier } from '../../model/menu.ts';
 
-export type { Modifier };
-
 export interface ModifierInput {
   name: string;
   price_adjustment?: number;

@@ -1,7 +1,7 @@
 import type { WallClock } from '../wall-clock.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Catalogue } from '../menu/catalogue.ts';
-import type { Modifier } from '../menu/modifier-groups.ts';
+import type { Modifier } from '../../model/menu.ts';
 import { categoryAvailable } from './menu-availability.ts';
 import { lineTax } from '../../model/totals.ts';
 

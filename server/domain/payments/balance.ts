@@ -3,9 +3,6 @@ import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import { lineBills, type LineBill } from '../../model/totals.ts';
 
-// the pure part of a check's balance lives in the model layer, beside the payment vocabulary
-export { balanceOf, type PaymentStatus } from '../../model/payments.ts';
-
 /** Each line's bill (model/totals.ts) by line id: what a payment by lines is charged. */
 export function billsById(order: Pick<OrderRow, 'prices_include_tax' | 'check_discount_amount'>, items: OrderItemRow[]): Map<string, LineBill> {
   const bills = lineBills(items, order);

@@ -5,7 +5,8 @@ import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
 import { findOrder } from '../orders/find-order.ts';
 import { lineBills, spread } from '../../model/totals.ts';
-import { balanceOf, chargeForLines, refundedByPayment } from './balance.ts';
+import { chargeForLines, refundedByPayment } from './balance.ts';
+import { balanceOf } from '../../model/payments.ts';
 import type { CheckBalance as Balance, EvenShare, SeatBalance } from '../../model/payments.ts';
 
 export type CheckBalance = Balance<OrderRow>;

@@ -4,8 +4,7 @@ import type { Actor } from '../../services.ts';
 import { modeOf } from '../modes.ts';
 import { catalogueOf } from '../menu/catalogue.ts';
 import { lineBills } from '../../model/totals.ts';
-import { balanceOf } from './balance.ts';
-import { PAYMENT_METHODS, type DayClose, type MethodTotal, type Tally } from '../../model/payments.ts';
+import { balanceOf, PAYMENT_METHODS, type DayClose, type MethodTotal, type Tally } from '../../model/payments.ts';
 
 const tally = (): Tally => ({ count: 0, amount: 0 });
 

@@ -8,8 +8,6 @@ import type { Actor } from '../../services.ts';
 import { assertActiveStation } from '../menu/stations.ts';
 import { seconds } from '../time.ts';
 import { printerStations } from '../../model/printers.ts';
-
-export { printerStations, printerTransport } from '../../model/printers.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 export interface PrinterInput {

@@ -18,7 +18,7 @@ import { guestHistory } from './guest-history.ts';
 import { lockFloor } from './lock.ts';
 import { noShowRisk } from './no-show-risk.ts';
 import { isOpenAt, isClosedDay } from './opening-hours.ts';
-import { isTerminal } from './state-machine.ts';
+import { isTerminal } from '../../model/reservations.ts';
 import { fits, freeTables } from './table-fit.ts';
 import { OPEN_STATUSES } from '../../model/orders.ts';
 import { findTable } from '../tables/tables.ts';

@@ -3,8 +3,6 @@ import { RESERVATION_TRANSITIONS as TRANSITIONS, type ReservationStatus } from '
 import { ApiError } from '../../errors.ts';
 import type { EventType } from '../../model/events.ts';
 
-export { isTerminal, RESERVATION_TRANSITIONS as TRANSITIONS } from '../../model/reservations.ts';
-
 /** The column stamped with the time a reservation enters a state. */
 export const STAMPED_ON_ENTRY: Partial<Record<ReservationStatus, 'arrived_at' | 'seated_at' | 'completed_at' | 'cancelled_at'>> = {
   arrived: 'arrived_at',

@@ -5,8 +5,6 @@ import type { DB } from '../../db/schema.ts';
 import { newId } from '../../ids.ts';
 import type { StaffSession } from '../../auth/staff-session.ts';
 
-export type { StaffSession };
-
 export const SESSION_PREFIX = 'ses';
 
 /** How long a session lives: idle for at most `idleSeconds`, never longer than `maxSeconds`. */
