@@ -26,22 +26,33 @@ const NEXT: Record<string, Reservation['status'][]> = {
 const TONES: Record<string, 'info' | 'warn' | 'good' | 'bad'> = { confirmed: 'info', arrived: 'warn', seated: 'good', cancelled: 'bad', no_show: 'bad' };
 const tone = (s: string) => TONES[s] ?? 'neutral';
 
-/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
-export function ReservationsPage() {
+/** The day's bookings (live) and the tables they sit at, one row per table; the booking opened by ?open=. */
+function useReservationsData() {
   // ?date=…&open=res_… (a link from elsewhere, e.g. a sync conflict) opens that day and booking
   const [date, setDate] = useState(/^\d{4}-\d{2}-\d{2}$/.test(queryParam('date') ?? '') ? queryParam('date')! : todayAtRestaurant());
   const [tables] = useLoad(() => getAll('/v1/tables'));
   const [list, error, reload] = useLoad(async () => (await getAll('/v1/reservations', { query: { date } })).sort((a, b) => a.starts_at - b.starts_at), [date]);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Reservation | null>(null);
-  const [act, busy, actError] = useAction();
   useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
-  const writable = can('reservations:write');
   const [openId, setOpenId] = useState<string | null>(queryParam('open'));
   const opened = list?.find((r) => r.id === openId) ?? null;
   const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
   // after a booking is saved the day book shows its date (the same date is simply re-read)
   const showDate = async (booked: string) => (booked === date ? reload() : setDate(booked));
+  // every table gets its row, booked or not, so the free ones show at a glance
+  const rows: { label: string; items: Reservation[] }[] = [
+    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => refId(r.table) === tbl.id) })),
+    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !refId(r.table) || !(tables ?? []).some((x) => x.id === refId(r.table))) },
+  ].filter((row, i, all) => i < all.length - 1 || row.items.length);
+  return { date, setDate, tables, list, error, reload, opened, setOpen, showDate, rows };
+}
+
+/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
+export function ReservationsPage() {
+  const { date, setDate, tables, list, error, reload, opened, setOpen, showDate, rows } = useReservationsData();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Reservation | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('reservations:write');
   const move = (r: Reservation, status: Reservation['status']) => act(async () => (await PATCH('/v1/reservations/{id}/status', { path: { id: r.id }, body: { status } }), await reload()));
 
   // the day's time axis: the restaurant's midnight of the date, and the hours the bookings span
@@ -61,11 +72,6 @@ export function ReservationsPage() {
     if (first && track) el.scrollLeft = Math.max(0, track.offsetLeft + first.offsetLeft - 140);
   }, [list]);
 
-  // every table gets its row, booked or not, so the free ones show at a glance
-  const rows: { label: string; items: Reservation[] }[] = [
-    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => refId(r.table) === tbl.id) })),
-    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !refId(r.table) || !(tables ?? []).some((x) => x.id === refId(r.table))) },
-  ].filter((row, i, all) => i < all.length - 1 || row.items.length);
 
   return (
     <>
