@@ -5081,6 +5081,7 @@ export type components = {
          *       ],
          *       "slot_duration_minutes": 5,
          *       "reservation_buffer_minutes": 1,
+         *       "last_seating_before_close_minutes": 1,
          *       "auto_confirm_max_party_size": 1,
          *       "guest_bot_check": "when_busy",
          *       "waitlist": {
@@ -5104,6 +5105,7 @@ export type components = {
             guest_bot_check: "when_busy" | "always";
             /** @enum {string} */
             language: "en" | "de" | "fr" | "es" | "it";
+            last_seating_before_close_minutes: number | null;
             max_tip_percent: number;
             name: string;
             /** @constant */
