@@ -1252,6 +1252,7 @@ export type components = {
          *       ],
          *       "subtotal": 1450,
          *       "taxAmount": 1,
+         *       "pricesIncludeTax": false,
          *       "total": 1450,
          *       "currency": "EUR",
          *       "customerName": "customerName",
@@ -1270,6 +1271,7 @@ export type components = {
             notes: string | null;
             orderNumber: string;
             placedAt: number | null;
+            pricesIncludeTax: boolean;
             /** @enum {string} */
             status: "draft" | "placed" | "preparing" | "ready" | "served" | "completed" | "cancelled";
             subtotal: number;
@@ -3927,6 +3929,7 @@ export type components = {
          *       "itemCount": 1,
          *       "subtotal": 1450,
          *       "taxAmount": 1,
+         *       "pricesIncludeTax": false,
          *       "discountAmount": 1,
          *       "tipAmount": 1450,
          *       "deliveryFee": 1,
@@ -3969,6 +3972,7 @@ export type components = {
             notes?: string | null;
             orderNumber?: string;
             placedAt?: number | null;
+            pricesIncludeTax?: boolean;
             server?: string | null;
             serverId?: string | null;
             source?: string;
@@ -4088,6 +4092,7 @@ export type components = {
          *           "itemCount": 1,
          *           "subtotal": 1450,
          *           "taxAmount": 1,
+         *           "pricesIncludeTax": false,
          *           "discountAmount": 1,
          *           "tipAmount": 1450,
          *           "deliveryFee": 1,
@@ -4177,6 +4182,7 @@ export type components = {
          *           "itemCount": 1,
          *           "subtotal": 1450,
          *           "taxAmount": 1,
+         *           "pricesIncludeTax": false,
          *           "discountAmount": 1,
          *           "tipAmount": 1450,
          *           "deliveryFee": 1,

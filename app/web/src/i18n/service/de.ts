@@ -36,8 +36,6 @@ export const serviceDe: Record<ServiceKey, string> = {
   "service.transfer": "An anderen Tisch",
   "service.transferTo": "Rechnung verschieben an",
   "service.total": "Summe",
-  "service.tax": "inkl. MwSt. {amount}",
-  "service.taxAdded": "MwSt. {amount}",
   "service.remove": "Entfernen",
   "service.discount.button": "Rabatt",
   "service.discount.lineLabel": "Rabatt auf {name}",

@@ -35,8 +35,6 @@ export const serviceEn = {
   'service.transfer': 'Move to another table',
   'service.transferTo': 'Move the check to',
   'service.total': 'Total',
-  'service.tax': 'incl. tax {amount}',
-  'service.taxAdded': 'tax {amount}',
   'service.remove': 'Remove',
   'service.discount.button': 'Discount',
   'service.discount.lineLabel': 'Discount {name}',

@@ -36,8 +36,6 @@ export const serviceEs: Record<ServiceKey, string> = {
   "service.transfer": "Cambiar de mesa",
   "service.transferTo": "Mover la cuenta a",
   "service.total": "Total",
-  "service.tax": "IVA incl. {amount}",
-  "service.taxAdded": "IVA {amount}",
   "service.remove": "Quitar",
   "service.discount.button": "Descuento",
   "service.discount.lineLabel": "Descuento en {name}",

@@ -36,8 +36,6 @@ export const serviceFr: Record<ServiceKey, string> = {
   "service.transfer": "Changer de table",
   "service.transferTo": "Déplacer l’addition vers",
   "service.total": "Total",
-  "service.tax": "dont TVA {amount}",
-  "service.taxAdded": "TVA {amount}",
   "service.remove": "Retirer",
   "service.discount.button": "Remise",
   "service.discount.lineLabel": "Remise sur {name}",

@@ -36,8 +36,6 @@ export const serviceIt: Record<ServiceKey, string> = {
   "service.transfer": "Sposta di tavolo",
   "service.transferTo": "Sposta il conto a",
   "service.total": "Totale",
-  "service.tax": "IVA incl. {amount}",
-  "service.taxAdded": "IVA {amount}",
   "service.remove": "Togli",
   "service.discount.button": "Sconto",
   "service.discount.lineLabel": "Sconto su {name}",
