@@ -36,6 +36,12 @@ export const settingsShape = {
   closed_dates: z.array(z.string().refine(isRealDate, 'must be a real date YYYY-MM-DD')).max(366),
   slot_duration_minutes: f.int(5, 240),
   reservation_buffer_minutes: f.int(0, 240),
+  /**
+   * How long before closing the last booking may start. null: the sitting's length, so a
+   * booking ends by closing (a 90-minute sitting at a venue closing at 23:30 starts by 22:00);
+   * 0: any time the venue is open. What availability offers; staff may still book later by hand.
+   */
+  last_seating_before_close_minutes: f.int(0, 720).nullable(),
   auto_confirm_max_party_size: f.int(0, 1000),
   /**
    * When guests' waitlist joins and feedback must carry a solved bot check: `when_busy` only past
@@ -81,6 +87,7 @@ export const defaultSettings = (
   closed_dates: [],
   slot_duration_minutes: 30,
   reservation_buffer_minutes: 15,
+  last_seating_before_close_minutes: null,
   auto_confirm_max_party_size: 8,
   guest_bot_check: 'when_busy',
   waitlist: {

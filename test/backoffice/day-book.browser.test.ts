@@ -91,4 +91,32 @@ describe('the reservations day book in the browser', IN_BROWSER, () => {
     for (const right of widths) expect(right).toBeGreaterThanOrEqual(axis);
     await checkPage(page, 'day-book-scrolled-to-close');
   });
+
+  it('offers times whose sitting ends by closing, and later ones once Settings allow bookings up to closing', async () => {
+    const closingLate = Object.fromEntries(Object.keys(EVERY_DAY_NOON_TO_ELEVEN).map((d) => [d, [{ open: '12:00', close: '23:30' }]]));
+    expect((await hub.api.patch('/v1/settings', { opening_hours: closingLate })).status).toBe(200);
+    const offeredTimes = async () => {
+      await page.getByRole('link', { name: 'Reservations', exact: true }).click();
+      await page.getByRole('button', { name: 'New reservation' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New reservation' });
+      await dialog.getByLabel('Date').fill(day);
+      await dialog.getByLabel('Guests', { exact: true }).fill('2');
+      const time = dialog.getByLabel('Time');
+      // the list as the API offers it for this date (the date's answer has come once its last slot shows)
+      await expect.poll(async () => (await time.locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')))).length).toBeGreaterThan(5);
+      const times = await time.locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value')));
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      return times;
+    };
+    // a 90-minute sitting at a venue closing at 23:30 starts by 22:00 (23:00 was offered: issue 41.16)
+    await expect.poll(async () => (await offeredTimes()).at(-1)).toBe('22:00');
+
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByLabel('Last booking').selectOption({ label: 'Any time up to closing' });
+    await checkPage(page, 'settings-last-booking');
+    await page.getByRole('button', { name: 'Save' }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect((await hub.api.get('/v1/settings')).body.last_seating_before_close_minutes).toBe(0);
+    await expect.poll(async () => (await offeredTimes()).at(-1)).toBe('23:00');
+  });
 });

@@ -23,8 +23,9 @@ describe.each(DIALECTS)('availability API on %s', (dialect) => {
     const r = await hub.api.get('/v1/reservations/availability?date=2026-11-02');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ object: 'reservation_availability', date: '2026-11-02', party_size: 2, slot_interval_minutes: 30, open: true, closed: false });
-    expect(r.body.slots.map((s: any) => s.time)).toEqual(['12:00', '12:30', '13:00', '13:30', '14:00', '14:30']);
-    expect(r.body.slots.map((s: any) => s.available)).toEqual([false, false, true, true, true, true]);
+    // closing at 15:00: the last 90-minute sitting starts at 13:30 (ends by closing)
+    expect(r.body.slots.map((s: any) => s.time)).toEqual(['12:00', '12:30', '13:00', '13:30']);
+    expect(r.body.slots.map((s: any) => s.available)).toEqual([false, false, true, true]);
     expect(r.body.slots[2]).toEqual({ time: '13:00', available: true, remaining_capacity: 2, total_reservations: 0 });
   });
 
@@ -35,11 +36,24 @@ describe.each(DIALECTS)('availability API on %s', (dialect) => {
     expect(six.body.slots.every((s: any) => !s.available && s.remaining_capacity === 0)).toBe(true);
     const narrow = await hub.api.get('/v1/reservations/availability?date=2026-11-09&from=13:00&to=14:00&slot_interval=20');
     expect(narrow.body.slot_interval_minutes).toBe(20);
-    expect(narrow.body.slots.map((s: any) => s.time)).toEqual(['13:00', '13:20', '13:40', '14:00']);
+    expect(narrow.body.slots.map((s: any) => s.time)).toEqual(['13:00', '13:20']);
     const late = await hub.api.get('/v1/reservations/availability?date=2026-11-04');
     expect(late.body).toMatchObject({ closed: true, open: false, slots: [] });
     const tail = await hub.api.get('/v1/reservations/availability?date=2026-11-03&from=23:00');
     expect(tail.body.slots.map((s: any) => s.time)).toEqual(['23:00', '23:30']);
+  });
+
+  it('offers the last seating the venue sets: by default a sitting ends by closing', async () => {
+    const last = async () => (await hub.api.get('/v1/reservations/availability?date=2026-11-09')).body.slots.at(-1).time;
+    expect((await hub.api.get('/v1/settings')).body.last_seating_before_close_minutes).toBeNull();
+    expect(await last()).toBe('13:30');
+    expect((await hub.api.patch('/v1/settings', { last_seating_before_close_minutes: 45 })).status).toBe(200);
+    expect(await last()).toBe('14:00');
+    await hub.api.patch('/v1/settings', { last_seating_before_close_minutes: 0 });
+    expect(await last()).toBe('14:30');
+    expect((await hub.api.patch('/v1/settings', { last_seating_before_close_minutes: -5 })).status).toBe(400);
+    await hub.api.patch('/v1/settings', { last_seating_before_close_minutes: null });
+    expect(await last()).toBe('13:30');
   });
 
   it('answers closed days and closed dates as closed', async () => {

@@ -7,8 +7,9 @@ const TZ = 'Europe/Berlin';
 const at = (date: string, hhmm: string) => wallToUnix(date, Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3)), TZ)!;
 const table = (id: string, capacity: number, min_capacity: number | null = null, number = capacity): TableFit => ({ id, number, capacity, min_capacity });
 
-function run(over: Partial<AvailabilityInput> & { hours?: AvailabilityInput['settings']['opening_hours']; closed?: string[]; buffer?: number }) {
-  const { hours, closed, buffer, ...rest } = over;
+// `lastSeating` 0 (any time open) unless a test says otherwise: most tests here are about the grid itself
+function run(over: Partial<AvailabilityInput> & { hours?: AvailabilityInput['settings']['opening_hours']; closed?: string[]; buffer?: number; lastSeating?: number | null }) {
+  const { hours, closed, buffer, lastSeating, ...rest } = over;
   return computeAvailability({
     date: '2026-11-02',
     partySize: 2,
@@ -19,6 +20,7 @@ function run(over: Partial<AvailabilityInput> & { hours?: AvailabilityInput['set
       opening_hours: hours ?? { monday: [{ open: '12:00', close: '14:00' }] },
       closed_dates: closed ?? [],
       reservation_buffer_minutes: buffer ?? 0,
+      last_seating_before_close_minutes: lastSeating === undefined ? 0 : lastSeating,
     },
     tables: [table('a', 2), table('b', 4)],
     sittings: [],
@@ -35,6 +37,20 @@ describe('availability engine', () => {
     expect(r).toMatchObject({ object: 'reservation_availability', date: '2026-11-02', party_size: 2, slot_interval_minutes: 30, open: true, closed: false });
     expect(times(r)).toEqual(['12:00', '12:30', '13:00', '13:30']);
     expect(r.slots[0]).toEqual({ time: '12:00', available: true, remaining_capacity: 6, total_reservations: 0 });
+  });
+
+  it('offers a last seating the sitting\'s length before closing by default, or the venue\'s own', () => {
+    // closing at 23:30: a 90-minute sitting starts by 22:00 (issue 41.16: 23:00 was offered)
+    const hours = { monday: [{ open: '18:00', close: '23:30' }] };
+    expect(times(run({ hours, lastSeating: null })).at(-1)).toBe('22:00');
+    expect(times(run({ hours, lastSeating: null, durationMinutes: 120 })).at(-1)).toBe('21:30');
+    expect(times(run({ hours, lastSeating: 45 })).at(-1)).toBe('22:30');
+    expect(times(run({ hours, lastSeating: 0 })).at(-1)).toBe('23:00');
+    // an interval past midnight counts back from its real close: 01:00 less 90 minutes
+    const late = { friday: [{ open: '20:00', close: '01:00' }], saturday: [{ open: '12:00', close: '14:00' }] };
+    expect(times(run({ date: '2026-11-06', hours: late, lastSeating: null })).at(-1)).toBe('23:30');
+    expect(times(run({ date: '2026-11-07', hours: late, lastSeating: null }))).toEqual(['12:00', '12:30']);
+    expect(times(run({ date: '2026-11-07', hours: late, lastSeating: 30 }))).toEqual(['00:00', '00:30', '12:00', '12:30', '13:00', '13:30']);
   });
 
   it('answers a weekday without hours and a closed date as closed, with no slots', () => {

@@ -140,4 +140,63 @@ describe('arranging the floor plan in the browser', IN_BROWSER, () => {
     expect(outside).toEqual([]);
     await checkPage(page, 'service-floor-round-bill');
   });
+
+  it('keeps an unplaced table out from under a placed one, warns of tables overlapping while arranging, and resizes and turns a table', async () => {
+    // table 10 placed exactly where table 11, not placed yet, has its place in the rows (the second)
+    await hub.server.services.tx.run(async (trx) => {
+      for (const [n, x] of [[10, 272], [11, null]] as const) {
+        await insertRecord(trx, 'tables', {
+          id: newId(PREFIXES.table, hub.clock.now()), restaurant_id: hub.restaurant.id, number: n, capacity: 4, min_capacity: 1, zone: 'Garden', status: 'available', is_active: 1, created: 0, updated: 0, plan_x: x, plan_y: x === null ? null : 30,
+        });
+      }
+    });
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const boxOf = async (n: number) => {
+      const el = page.locator(`[data-table="${n}"]`);
+      const [x, y, w, h] = await Promise.all(['data-x', 'data-y', 'data-w', 'data-h'].map(async (a) => Number(await el.getAttribute(a))));
+      return { x: x!, y: y!, w: w!, h: h! };
+    };
+    const apart = (a: { x: number; y: number; w: number; h: number }, b: typeof a) => a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+    // the service plan: table 11 takes the next free place instead of hiding under table 10
+    await page.goto(`${hub.url}/app/service`);
+    await page.locator('[data-table="11"]').waitFor();
+    expect(apart(await boxOf(10), await boxOf(11))).toBe(true);
+
+    await page.goto(`${hub.url}/app/floor`);
+    await page.getByRole('button', { name: 'Arrange the plan' }).click();
+    await page.locator('[data-table="11"]').waitFor();
+    const start = await boxOf(11);
+    expect(apart(await boxOf(10), start)).toBe(true);
+    // moved onto table 10 with the keyboard: both outlined, named above the plan, Save waits
+    await page.getByRole('button', { name: /^Table 11\b/ }).focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowLeft');
+    await page.getByRole('status').getByText('Tables overlap: 10 and 11. Move one of each apart before saving.').waitFor();
+    expect(await page.locator('.plan-overlap').count()).toBe(2);
+    expect(await page.getByRole('button', { name: 'Save the plan' }).isDisabled()).toBe(true);
+    await checkPage(page, 'floor-arrange-overlap');
+    // back out and down: apart again
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowRight');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowDown');
+    await expect.poll(() => page.locator('.plan-overlap').count()).toBe(0);
+    expect(await boxOf(11)).toMatchObject({ x: start.x, y: start.y + 250 });
+
+    // table 10 made deeper, then turned a quarter: a long table across the room
+    await page.getByRole('button', { name: /^Table 10\b/ }).click();
+    await page.getByRole('heading', { name: 'Table 10' }).waitFor();
+    await page.getByLabel('Depth').fill('300');
+    await expect.poll(() => boxOf(10)).toMatchObject({ w: 170, h: 300 });
+    await page.getByRole('button', { name: 'Turn 90°' }).click();
+    await expect.poll(() => boxOf(10)).toMatchObject({ w: 300, h: 170 });
+    await checkPage(page, 'floor-arrange-turned');
+    await page.getByRole('button', { name: 'Save the plan' }).click();
+    await page.getByRole('status').getByText('The plan is saved').waitFor();
+    const stored = (await hub.api.get('/v1/tables?limit=100')).body.data;
+    expect(stored.find((x: any) => x.number === 10)).toMatchObject({ plan_x: 272, plan_y: 30, plan_width: 300, plan_height: 170 });
+    expect(stored.find((x: any) => x.number === 11)).toMatchObject({ plan_x: start.x, plan_y: start.y + 250 });
+
+    await page.goto(`${hub.url}/app/service`);
+    await page.locator('[data-table="10"]').waitFor();
+    expect(await boxOf(10)).toEqual({ x: 272, y: 30, w: 300, h: 170 });
+    await checkPage(page, 'service-floor-turned');
+  });
 });

@@ -50,10 +50,10 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     const receipt = await hub.api.post(`/v1/orders/${res.body.id}/receipt`, { printer: (await hub.api.get('/v1/printers')).body.data[0].id });
     expect(receipt.status, JSON.stringify(receipt.body)).toBeLessThan(300);
     const doc = (await tickets(res.body.id)).find((j) => j.kind === 'receipt')!.document;
-    expect(doc).toContain('|incl. VAT 19 %: | 2.32');
-    expect(doc).toContain('|incl. VAT 7 %: | 0.65');
+    expect(doc).toContain('|incl. tax 19 % | 2.32');
+    expect(doc).toContain('|incl. tax 7 % | 0.65');
     expect(doc).toContain('^24.49');
-    expect(doc).not.toMatch(/\|Tax /);
+    expect(doc).not.toMatch(/\|plus tax /);
 
     // an order keeps the way it was priced: switching the setting back changes new orders only
     await hub.api.patch('/v1/settings', { prices_include_tax: false });

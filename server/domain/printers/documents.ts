@@ -142,6 +142,12 @@ export const receiptBody = (document: string): string =>
     .filter((line) => !line.startsWith('|Order #'))
     .join('\n');
 
+/**
+ * Tax as every screen says it, in the receipt's English: the web's `tax.included` and
+ * `tax.onTop` (app/web/src/i18n/screens/en.ts; test/web/tax-wording.unit.test.ts keeps them equal).
+ */
+export const TAX_WORDS = { included: 'incl. tax', onTop: 'plus tax' } as const;
+
 export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[], atMs: number, payments: ReceiptPayment[] = []): string {
   const cur = order.currency || ctx.currency;
   // every amount of a label | amount row, as printed: the money column is sized to the longest
@@ -172,16 +178,16 @@ export function receipt(ctx: OrderContext, order: OrderRow, items: OrderItemRow[
   const rateSum = [...byRate.values()].reduce((a, b) => a + b, 0);
   const rates = [...byRate].sort((a, b) => a[0] - b[0]).filter(([, amount]) => amount);
   const inclusive = order.prices_include_tax === 1;
-  const taxLines = (label: (rate: number) => string) => rates.map(([rate, amount]) => `|${label(rate)} | ${m(amount)}`);
+  const taxLines = (words: string) => rates.map(([rate, amount]) => `|${words} ${+(rate * 100).toFixed(2)} % | ${m(amount)}`);
   // tax on top is a line of the sum; tax inside the prices is told after the total
   if (!inclusive) {
-    if (rateSum === order.tax_amount && byRate.size > 0) out.push(...taxLines((rate) => `Tax ${+(rate * 100).toFixed(2)}%`));
-    else if (order.tax_amount) out.push(`|Tax | ${m(order.tax_amount)}`);
+    if (rateSum === order.tax_amount && byRate.size > 0) out.push(...taxLines(TAX_WORDS.onTop));
+    else if (order.tax_amount) out.push(`|${TAX_WORDS.onTop} | ${m(order.tax_amount)}`);
   }
   if (order.delivery_fee) out.push(`|Delivery fee | ${m(order.delivery_fee)}`);
   if (order.tip_amount) out.push(`|Tip | ${m(order.tip_amount)}`);
   out.push('---', ...headlineAmount(`TOTAL ${literal(cur.toUpperCase())}`, money(order.total, cur)), MONEY_COLUMN);
-  if (inclusive) out.push(...taxLines((rate) => `incl. VAT ${+(rate * 100).toFixed(2)} %:`));
+  if (inclusive) out.push(...taxLines(TAX_WORDS.included));
   if (payments.length) {
     out.push('---');
     for (const p of payments) {

@@ -16,7 +16,7 @@ export interface AvailabilityInput {
   /** inclusive bounds on slot start times, minutes after midnight */
   from?: number;
   to?: number;
-  settings: Pick<Settings, 'timezone' | 'opening_hours' | 'closed_dates' | 'reservation_buffer_minutes'>;
+  settings: Pick<Settings, 'timezone' | 'opening_hours' | 'closed_dates' | 'reservation_buffer_minutes' | 'last_seating_before_close_minutes'>;
   /** active tables */
   tables: TableFit[];
   /** reservations that are not cancelled or no-show (completed ones marked released) */
@@ -32,15 +32,22 @@ export interface Slot {
   total_reservations: number;
 }
 
-/** The bookable start times of a date: wall-clock minutes on each window's grid, with their instants. */
-export function slotTimes(input: Pick<AvailabilityInput, 'date' | 'slotInterval' | 'from' | 'to' | 'settings'>): { minutes: number; at: number }[] {
+/**
+ * The bookable start times of a date: wall-clock minutes on each window's grid, with their
+ * instants, up to the last seating (the interval's close less `last_seating_before_close_minutes`,
+ * or less the sitting's length when that is null: a booking ends by closing).
+ */
+export function slotTimes(input: Pick<AvailabilityInput, 'date' | 'slotInterval' | 'from' | 'to' | 'settings' | 'durationMinutes'>): { minutes: number; at: number }[] {
   const { date, slotInterval: step, settings } = input;
   const seen = new Map<number, number>();
   const toUnix = wallClockOf(date, settings.timezone);
+  const beforeClose = settings.last_seating_before_close_minutes ?? input.durationMinutes;
   for (const w of openWindows(settings, date)) {
     // The grid runs from the interval's opening time, also across midnight.
     const first = w.anchor + Math.max(0, Math.ceil((w.start - w.anchor) / step)) * step;
-    for (let m = first; m < w.end; m += step) {
+    // 0 before close: any minute the venue is open (the close itself is not)
+    const last = beforeClose === 0 ? w.end - 1 : Math.min(w.end - 1, w.close - beforeClose);
+    for (let m = first; m <= last; m += step) {
       if (seen.has(m)) continue;
       if (input.from !== undefined && m < input.from) continue;
       if (input.to !== undefined && m > input.to) continue;

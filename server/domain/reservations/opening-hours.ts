@@ -11,6 +11,8 @@ export interface Window {
   end: number;
   /** minute the interval's slot grid is anchored at (may be negative for last night's tail) */
   anchor: number;
+  /** minute the interval really closes (past 1440 when it runs past midnight): where the last seating is counted back from */
+  close: number;
 }
 
 /**
@@ -40,12 +42,12 @@ export function openWindows(s: HoursSettings, date: string): Window[] {
   if (!isClosedDay(s, yesterday)) {
     for (const iv of s.opening_hours[weekdayOf(yesterday)] ?? []) {
       const [open, close] = span(iv);
-      if (close > 1440) out.push({ start: 0, end: close - 1440, anchor: open - 1440 });
+      if (close > 1440) out.push({ start: 0, end: close - 1440, anchor: open - 1440, close: close - 1440 });
     }
   }
   for (const iv of s.opening_hours[weekdayOf(date)] ?? []) {
     const [open, close] = span(iv);
-    out.push({ start: open, end: Math.min(close, 1440), anchor: open });
+    out.push({ start: open, end: Math.min(close, 1440), anchor: open, close });
   }
   return out;
 }

@@ -51,6 +51,7 @@ interface GuestOrder {
   items: { index: number; name: string; quantity: number; modifiers: { name: string }[]; status: string }[];
   subtotal: number;
   taxAmount: number;
+  pricesIncludeTax: boolean;
   total: number;
   currency: string;
 }
@@ -243,13 +244,29 @@ function OrderStatus({ header, order, onMore }: { header: JSX.Element; order: Gu
             </li>
           ))}
         </ul>
+        {/* tax on top is a line of the sum; tax inside the prices is told after the total, never between
+            two equal amounts (a subtotal, the tax and a total equal to the subtotal read as a wrong sum) */}
         <dl class="totals">
-          <dt>{t('qr.subtotal')}</dt>
-          <dd>{money(order.subtotal, order.currency.toUpperCase())}</dd>
-          <dt>{t('qr.tax')}</dt>
-          <dd>{money(order.taxAmount, order.currency.toUpperCase())}</dd>
-          <dt>{t('qr.total')}</dt>
+          {order.pricesIncludeTax && order.subtotal === order.total ? null : (
+            <>
+              <dt>{t('qr.subtotal')}</dt>
+              <dd>{money(order.subtotal, order.currency.toUpperCase())}</dd>
+            </>
+          )}
+          {order.pricesIncludeTax ? null : (
+            <>
+              <dt>{t('tax.onTop')}</dt>
+              <dd>{money(order.taxAmount, order.currency.toUpperCase())}</dd>
+            </>
+          )}
+          <dt class="total">{t('qr.total')}</dt>
           <dd class="total">{money(order.total, order.currency.toUpperCase())}</dd>
+          {order.pricesIncludeTax ? (
+            <>
+              <dt class="tax-included">{t('tax.included')}</dt>
+              <dd class="tax-included">{money(order.taxAmount, order.currency.toUpperCase())}</dd>
+            </>
+          ) : null}
         </dl>
       </section>
       <button type="button" class="btn btn-primary wide big" onClick={onMore}>

@@ -141,7 +141,6 @@ export const de: Record<Key, string> = {
   'order.qty': 'Menge',
   'order.item': 'Artikel',
   'order.subtotal': 'Zwischensumme',
-  'order.tax': 'Steuer',
   'order.notes': 'Hinweise',
   'order.details': 'Details',
   'order.address': 'Lieferadresse',

@@ -140,7 +140,6 @@ export const en = {
   'order.qty': 'Qty',
   'order.item': 'Item',
   'order.subtotal': 'Subtotal',
-  'order.tax': 'Tax',
   'order.notes': 'Notes',
   'order.details': 'Details',
   'order.address': 'Delivery address',

@@ -141,7 +141,6 @@ export const es: Record<Key, string> = {
   'order.qty': 'Cant.',
   'order.item': 'Artículo',
   'order.subtotal': 'Subtotal',
-  'order.tax': 'Impuestos',
   'order.notes': 'Notas',
   'order.details': 'Detalles',
   'order.address': 'Dirección de entrega',

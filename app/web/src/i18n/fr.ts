@@ -141,7 +141,6 @@ export const fr: Record<Key, string> = {
   'order.qty': 'Qté',
   'order.item': 'Article',
   'order.subtotal': 'Sous-total',
-  'order.tax': 'TVA',
   'order.notes': 'Remarques',
   'order.details': 'Détails',
   'order.address': 'Adresse de livraison',

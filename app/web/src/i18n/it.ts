@@ -141,7 +141,6 @@ export const it: Record<Key, string> = {
   'order.qty': 'Qtà',
   'order.item': 'Articolo',
   'order.subtotal': 'Subtotale',
-  'order.tax': 'IVA',
   'order.notes': 'Note',
   'order.details': 'Dettagli',
   'order.address': 'Indirizzo di consegna',

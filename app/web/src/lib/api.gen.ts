@@ -3577,6 +3577,7 @@ export type components = {
          *       ],
          *       "subtotal": 1450,
          *       "taxAmount": 1,
+         *       "pricesIncludeTax": false,
          *       "total": 1450,
          *       "currency": "EUR",
          *       "customerName": "customerName",
@@ -3595,6 +3596,7 @@ export type components = {
             notes: string | null;
             orderNumber: string;
             placedAt: number | null;
+            pricesIncludeTax: boolean;
             /** @enum {string} */
             status: "draft" | "placed" | "preparing" | "ready" | "served" | "completed" | "cancelled";
             subtotal: number;
@@ -6252,6 +6254,7 @@ export type components = {
          *       "itemCount": 1,
          *       "subtotal": 1450,
          *       "taxAmount": 1,
+         *       "pricesIncludeTax": false,
          *       "discountAmount": 1,
          *       "tipAmount": 1450,
          *       "deliveryFee": 1,
@@ -6294,6 +6297,7 @@ export type components = {
             notes?: string | null;
             orderNumber?: string;
             placedAt?: number | null;
+            pricesIncludeTax?: boolean;
             server?: string | null;
             serverId?: string | null;
             source?: string;
@@ -6413,6 +6417,7 @@ export type components = {
          *           "itemCount": 1,
          *           "subtotal": 1450,
          *           "taxAmount": 1,
+         *           "pricesIncludeTax": false,
          *           "discountAmount": 1,
          *           "tipAmount": 1450,
          *           "deliveryFee": 1,
@@ -6502,6 +6507,7 @@ export type components = {
          *           "itemCount": 1,
          *           "subtotal": 1450,
          *           "taxAmount": 1,
+         *           "pricesIncludeTax": false,
          *           "discountAmount": 1,
          *           "tipAmount": 1450,
          *           "deliveryFee": 1,
@@ -7406,6 +7412,7 @@ export type components = {
          *       ],
          *       "slot_duration_minutes": 5,
          *       "reservation_buffer_minutes": 1,
+         *       "last_seating_before_close_minutes": 1,
          *       "auto_confirm_max_party_size": 1,
          *       "guest_bot_check": "when_busy",
          *       "waitlist": {
@@ -7429,6 +7436,7 @@ export type components = {
             guest_bot_check: "when_busy" | "always";
             /** @enum {string} */
             language: "en" | "de" | "fr" | "es" | "it";
+            last_seating_before_close_minutes: number | null;
             max_tip_percent: number;
             name: string;
             /** @constant */
@@ -12370,6 +12378,7 @@ export interface operations {
                     guest_bot_check?: "when_busy" | "always";
                     /** @enum {string} */
                     language?: "en" | "de" | "fr" | "es" | "it";
+                    last_seating_before_close_minutes?: number | null;
                     max_tip_percent?: number;
                     name?: string;
                     opening_hours?: {

@@ -2,18 +2,22 @@ import { useState } from 'preact/hooks';
 import { patchChanged } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import type { Table } from '../lib/types.ts';
-import { boxOf, FloorPlan } from '../ui/floor-plan.tsx';
+import { boxOf, FloorPlan, layoutZone, overlapping, PLAN_SIZE } from '../ui/floor-plan.tsx';
 import { Button, ErrorNote, Field, SelectField, useAction } from '../ui/kit.tsx';
 
-/** what the editor changes of a table: where it stands, its shape and its seats */
-const KEYS = ['plan_x', 'plan_y', 'shape', 'capacity', 'min_capacity'] as const;
+/** what the editor changes of a table: where it stands, its size, its shape and its seats */
+const KEYS = ['plan_x', 'plan_y', 'plan_width', 'plan_height', 'shape', 'capacity', 'min_capacity'] as const;
+/** the API's bounds of a table's size, in plan units (a zone is 1000 across) */
+const MIN_SIZE = 20;
 const SHAPES = ['round', 'square', 'rect'] as const;
 
 /**
  * The floor plan editor: the same plan the service tablets and the floor screen draw, with the
  * tables draggable and arrow-key movable. Choosing a table (a tap, or Enter on it) opens its
- * shape and seats beside the plan. Save writes only what changed of each table; a table never
- * placed gets the place it was shown at once it is moved.
+ * shape, size, turn and seats beside the plan. Save writes only what changed of each table; a
+ * table never placed gets the place it was shown at once it is moved, resized or turned. Tables
+ * that overlap are outlined and named above the plan, and Save waits until they stand apart: two
+ * tables cannot share floor, and a manager moving one means to put it somewhere free.
  */
 export function ArrangePlan({ tables, onDone }: { tables: Table[]; onDone: (saved: boolean) => Promise<void> | void }) {
   const [placed, setPlaced] = useState<Table[]>(tables);
@@ -35,16 +39,44 @@ export function ArrangePlan({ tables, onDone }: { tables: Table[]; onDone: (save
     });
   const current = placed.find((p) => p.id === picked);
   const seats = current ? String(current.capacity) : '';
+  const clash = overlapping(placed);
+  const clashing = [...new Set(clash.flat())];
+  // the box the plan shows the chosen table in (its rows place when not placed yet)
+  const shown = current ? layoutZone(placed.filter((p) => (p.zone ?? '') === (current.zone ?? ''))).find((b) => b.tb.id === current.id)!.box : null;
+  /** A new size for the chosen table, kept inside the plan; it stays where it is shown. */
+  const resize = (w: number, h: number) => {
+    if (!current || !shown) return;
+    const [cw, ch] = [Math.min(Math.max(MIN_SIZE, Math.round(w)), PLAN_SIZE), Math.min(Math.max(MIN_SIZE, Math.round(h)), PLAN_SIZE)];
+    edit(current.id, { plan_width: cw, plan_height: ch, plan_x: Math.min(shown.x, PLAN_SIZE - cw), plan_y: Math.min(shown.y, PLAN_SIZE - ch) });
+  };
+  const sizeField = (label: string, value: number, set: (n: number) => void) => (
+    <Field
+      label={label}
+      type="number"
+      min={MIN_SIZE}
+      max={PLAN_SIZE}
+      step={10}
+      inputMode="numeric"
+      value={String(value)}
+      onInput={(e) => {
+        const n = Number((e.target as HTMLInputElement).value);
+        if (Number.isInteger(n) && n >= MIN_SIZE && n <= PLAN_SIZE) set(n);
+      }}
+    />
+  );
   return (
     <section class="plan-arrange" aria-label={t('plan.arrange')}>
       <p class="hint">{t('plan.hint')}</p>
       <div class="page-actions">
-        <Button variant="primary" disabled={busy || changed.length === 0} onClick={save}>
+        <Button variant="primary" disabled={busy || changed.length === 0 || clash.length > 0} onClick={save}>
           {t('plan.save')}
         </Button>
         <Button onClick={() => onDone(false)}>{t('common.cancel')}</Button>
       </div>
       <ErrorNote error={error} />
+      <p class={clash.length ? 'plan-overlap-note' : 'sr-only'} role="status">
+        {clash.length ? t('plan.overlap', { tables: clash.map(([a, b]) => t('plan.pair', { a: a!, b: b! })).join(', ') }) : ''}
+      </p>
       <div class="plan-table-form" role="group" aria-label={current ? t('plan.editing', { n: current.number }) : t('plan.pick')}>
         {current ? (
           <>
@@ -68,6 +100,15 @@ export function ArrangePlan({ tables, onDone }: { tables: Table[]; onDone: (save
                 if (Number.isInteger(n) && n >= 1 && n <= 100) edit(current.id, { capacity: n, min_capacity: current.min_capacity == null ? null : Math.min(current.min_capacity, n) });
               }}
             />
+            {shown ? (
+              <>
+                {sizeField(t('plan.width'), shown.w, (n) => resize(n, shown.h))}
+                {sizeField(t('plan.depth'), shown.h, (n) => resize(shown.w, n))}
+                {/* a quarter turn: a long table along the wall or across the room */}
+                <Button onClick={() => resize(shown.h, shown.w)}>{t('plan.turn')}</Button>
+              </>
+            ) : null}
+            <p class="hint plan-size-hint">{t('plan.sizeHint')}</p>
           </>
         ) : (
           <p class="hint">{t('plan.pick')}</p>
@@ -80,6 +121,7 @@ export function ArrangePlan({ tables, onDone }: { tables: Table[]; onDone: (save
         detailOf={(tb) => t('plan.seats', { n: tb.capacity })}
         onPick={(tb) => setPicked(tb.id)}
         onMove={(tb, x, y) => edit(tb.id, { plan_x: x, plan_y: y })}
+        warned={clashing}
       />
     </section>
   );

@@ -159,11 +159,13 @@ function OrderLines({ o }: { o: DetailOrder }) {
               <td class="num">−{money(o.discount_amount, o.currency)}</td>
             </tr>
           ) : null}
-          {/* where prices include tax it is the part inside the total, not added to it */}
-          <tr>
-            <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
-            <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
-          </tr>
+          {/* tax on top is a line of the sum; where prices include it, it is told after the total */}
+          {o.prices_include_tax ? null : (
+            <tr>
+              <td colSpan={3}>{t('tax.onTop')}</td>
+              <td class="num">{money(o.tax_amount, o.currency)}</td>
+            </tr>
+          )}
           {o.tip_amount || o.delivery_fee ? (
             <tr>
               <td colSpan={3}>{t('order.tipFee')}</td>
@@ -174,6 +176,12 @@ function OrderLines({ o }: { o: DetailOrder }) {
             <td colSpan={3}>{t('orders.total')}</td>
             <td class="num">{money(o.total, o.currency)}</td>
           </tr>
+          {o.prices_include_tax ? (
+            <tr class="tax-included">
+              <td colSpan={3}>{t('tax.included')}</td>
+              <td class="num">{money(o.tax_amount, o.currency)}</td>
+            </tr>
+          ) : null}
         </tfoot>
       </table>
       {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}

@@ -172,11 +172,25 @@ export function CheckBySeat({ order, actions, onDropOnSeat }: { order: BillOrder
 export function CheckTotals({ order }: { order: BillOrder }) {
   return (
     <dl class="check-sums">
+      {/* tax on top is a line above the total; tax inside the prices is told beside it (one wording everywhere: tax.*) */}
+      {order.prices_include_tax ? null : (
+        <div class="check-tax">
+          <dt>{t('tax.onTop')}</dt>
+          <dd>{money(order.tax_amount, order.currency)}</dd>
+        </div>
+      )}
       <div class="check-total" data-total={order.total}>
         <dt>{t('service.total')}</dt>
         <dd>
-          {money(order.total, order.currency)}{' '}
-          <small>{order.prices_include_tax ? t('service.tax', { amount: money(order.tax_amount, order.currency) }) : t('service.taxAdded', { amount: money(order.tax_amount, order.currency) })}</small>
+          {money(order.total, order.currency)}
+          {order.prices_include_tax ? (
+            <>
+              {' '}
+              <small>
+                {t('tax.included')} {money(order.tax_amount, order.currency)}
+              </small>
+            </>
+          ) : null}
         </dd>
       </div>
       {order.amount_paid ? (

@@ -24,6 +24,7 @@ interface Settings {
   prices_include_tax: boolean;
   opening_hours: Partial<Record<(typeof DAYS)[number], Interval[]>>;
   slot_duration_minutes: number;
+  last_seating_before_close_minutes: number | null;
   guest_bot_check: 'when_busy' | 'always';
   waitlist: { enabled: boolean; max_party_size: number; notify_expiry_minutes: number; default_wait_minutes_per_party: number };
 }
@@ -95,6 +96,7 @@ function GeneralSettings() {
         default_tax_rate: f.default_tax_rate,
         prices_include_tax: f.prices_include_tax,
         opening_hours: hours,
+        last_seating_before_close_minutes: f.last_seating_before_close_minutes,
         waitlist: f.waitlist,
         guest_bot_check: f.guest_bot_check,
       };
@@ -168,6 +170,20 @@ function GeneralSettings() {
               );
             })}
           </div>
+          <SelectField
+            label={t('settings.lastSeating')}
+            value={form.last_seating_before_close_minutes === null ? '' : String(form.last_seating_before_close_minutes)}
+            onChange={(v) => set('last_seating_before_close_minutes', v === '' ? null : Number(v))}
+            options={[
+              { value: '', label: t('settings.lastSeating.sitting') },
+              { value: '0', label: t('settings.lastSeating.open') },
+              ...[...new Set([30, 60, 90, 120, form.last_seating_before_close_minutes ?? 30])]
+                .filter((n) => n > 0)
+                .sort((a, b) => a - b)
+                .map((n) => ({ value: String(n), label: t('settings.lastSeating.before', { n }) })),
+            ]}
+          />
+          <p class="hint">{t('settings.lastSeatingHint')}</p>
         </section>
         <section class="card" id="waitlist">
           <h2>{t('nav.waitlist')}</h2>

@@ -32,6 +32,39 @@ export function boxOf(tb: PlanTable, order: number): { x: number; y: number; w: 
   return { x: Math.round(GAP + (order % 4) * CELL), y: GAP + Math.floor(order / 4) * (170 + GAP), w, h, shape };
 }
 
+export type Box = ReturnType<typeof boxOf>;
+
+/** Two boxes share floor (touching edges do not). */
+export const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * Every table of one zone with its box. A placed table stands where it was put; one not placed
+ * yet takes its place in the rows by number, or the next place that no table covers (a placed
+ * table drawn over an unplaced one hid it).
+ */
+export function layoutZone<T extends PlanTable>(tables: T[]): { tb: T; box: Box }[] {
+  const mine = [...tables].sort((a, b) => a.number - b.number);
+  const taken = mine.filter((tb) => tb.plan_x != null && tb.plan_y != null).map((tb) => boxOf(tb, 0));
+  return mine.map((tb, i) => {
+    if (tb.plan_x != null && tb.plan_y != null) return { tb, box: boxOf(tb, i) };
+    let slot = i;
+    let box = boxOf(tb, slot);
+    while (taken.some((o) => overlaps(o, box)) && slot < i + 200) box = boxOf(tb, ++slot);
+    taken.push(box);
+    return { tb, box };
+  });
+}
+
+/** The tables (by number) of one zone whose boxes overlap another's, as the plan draws them. */
+export function overlapping<T extends PlanTable>(tables: T[]): number[][] {
+  const pairs: number[][] = [];
+  for (const zone of new Set(tables.map((tb) => tb.zone ?? ''))) {
+    const boxes = layoutZone(tables.filter((tb) => (tb.zone ?? '') === zone));
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => overlaps(a.box, b.box) && pairs.push([a.tb.number, b.tb.number])));
+  }
+  return pairs;
+}
+
 const clamp = (v: number, max: number) => Math.round(Math.min(Math.max(0, v), max));
 
 /**
@@ -40,8 +73,10 @@ const clamp = (v: number, max: number) => Math.round(Math.min(Math.max(0, v), ma
  * editor draw the same plan. With `onMove` the tables are dragged (mouse, finger or pen) or
  * moved with the arrow keys (Shift: larger steps), for people who do not drag.
  */
-export function FloorPlan<T extends PlanTable>({ tables, stateOf, stateLabel = (s) => t(`service.state.${s}`), detailOf, onPick, onMove }: {
+export function FloorPlan<T extends PlanTable>({ tables, stateOf, stateLabel = (s) => t(`service.state.${s}`), detailOf, onPick, onMove, warned = [] }: {
   tables: T[];
+  /** tables drawn with a warning (the editor's overlapping ones), by number */
+  warned?: number[];
   stateOf: (t: T) => TableState;
   stateLabel?: (s: TableState) => string;
   detailOf: (t: T) => ComponentChildren;
@@ -55,8 +90,7 @@ export function FloorPlan<T extends PlanTable>({ tables, stateOf, stateLabel = (
     <div class={`floor-plan ${onMove ? 'plan-editing' : ''}`}>
       {onMove ? <p id={howTo} class="sr-only">{t('plan.moveHelp')}</p> : null}
       {zones.map((zone) => {
-        const mine = tables.filter((tb) => (tb.zone ?? '') === zone).sort((a, b) => a.number - b.number);
-        const boxes = mine.map((tb, i) => ({ tb, box: boxOf(tb, i) }));
+        const boxes = layoutZone(tables.filter((tb) => (tb.zone ?? '') === zone));
         // room below the lowest table to drag one further down while arranging
         const bottom = Math.max(onMove ? 600 : 0, ...boxes.map(({ box }) => box.y + box.h + GAP));
         return (
@@ -75,7 +109,9 @@ export function FloorPlan<T extends PlanTable>({ tables, stateOf, stateLabel = (
                     data-table={tb.number}
                     data-x={box.x}
                     data-y={box.y}
-                    class={`plan-table plan-${state} plan-${box.shape}`}
+                    class={`plan-table plan-${state} plan-${box.shape}${warned.includes(tb.number) ? ' plan-overlap' : ''}`}
+                    data-w={box.w}
+                    data-h={box.h}
                     style={{ left: `${(box.x / PLAN_SIZE) * 100}%`, top: `${(box.y / Math.min(PLAN_SIZE, bottom)) * 100}%`, width: `${(box.w / PLAN_SIZE) * 100}%`, height: `${(box.h / Math.min(PLAN_SIZE, bottom)) * 100}%` }}
                     aria-describedby={onMove ? howTo : undefined}
                     aria-keyshortcuts={onMove ? 'ArrowUp ArrowDown ArrowLeft ArrowRight' : undefined}

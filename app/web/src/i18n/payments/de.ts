@@ -18,7 +18,6 @@ export const payDe: Record<PayKey, string> = {
   'pay.seatTotal': 'Summe des Platzes',
   'pay.total': 'Rechnungssumme',
   'order.discountsLine': 'Rabatte und aufs Haus',
-  'order.taxIncluded': 'davon Steuer',
   'order.tipFee': 'Trinkgeld und Lieferung',
   'pay.split': 'Gleich aufteilen',
   'pay.splitWays': 'Teile',

@@ -17,7 +17,6 @@ export const payEn = {
   'pay.seatTotal': 'Seat total',
   'pay.total': 'Check total',
   'order.discountsLine': 'Discounts and comps',
-  'order.taxIncluded': 'of which tax',
   'order.tipFee': 'Tip and delivery',
   'pay.split': 'Split evenly',
   'pay.splitWays': 'Ways',

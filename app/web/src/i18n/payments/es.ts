@@ -18,7 +18,6 @@ export const payEs: Record<PayKey, string> = {
   'pay.seatTotal': 'Total del asiento',
   'pay.total': 'Total de la cuenta',
   'order.discountsLine': 'Descuentos e invitaciones',
-  'order.taxIncluded': 'de los que impuestos',
   'order.tipFee': 'Propina y entrega',
   'pay.split': 'Dividir a partes iguales',
   'pay.splitWays': 'Partes',

@@ -18,7 +18,6 @@ export const payFr: Record<PayKey, string> = {
   'pay.seatTotal': 'Total de la place',
   'pay.total': 'Total de l’addition',
   'order.discountsLine': 'Remises et offerts',
-  'order.taxIncluded': 'dont TVA',
   'order.tipFee': 'Pourboire et livraison',
   'pay.split': 'Partager à parts égales',
   'pay.splitWays': 'Parts',

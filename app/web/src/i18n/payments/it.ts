@@ -18,7 +18,6 @@ export const payIt: Record<PayKey, string> = {
   'pay.seatTotal': 'Totale del posto',
   'pay.total': 'Totale del conto',
   'order.discountsLine': 'Sconti e omaggi',
-  'order.taxIncluded': 'di cui IVA',
   'order.tipFee': 'Mancia e consegna',
   'pay.split': 'Dividi in parti uguali',
   'pay.splitWays': 'Parti',

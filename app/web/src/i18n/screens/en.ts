@@ -130,7 +130,9 @@ export const screensEn = {
   'qr.remove': 'Remove',
   'qr.total': 'Total',
   'qr.subtotal': 'Subtotal',
-  'qr.tax': 'Tax',
+  // one wording per language for tax, on every surface that shows it (guest status, the tablet's check, the order page; the printed receipt says the English one)
+  'tax.included': "incl. tax",
+  'tax.onTop': "plus tax",
   'qr.yourName': 'Your name (optional)',
   'qr.place': 'Place order',
   'qr.addRound': 'Add to my order',

@@ -18,4 +18,9 @@ export const venueDe: Record<VenueKey, string> = {
   'menu.itemStation': 'Station',
   'menu.categoryStation': 'Wie die Kategorie ({name})',
   'settings.slugHint': 'Die Gästeseiten liegen unter {example}. Unter einer alten Adresse gedruckte Links funktionieren weiter.',
+  "settings.lastSeating": "Letzte Reservierung",
+  "settings.lastSeating.sitting": "Endet bis Geschäftsschluss (90 Minuten Aufenthalt: 90 Minuten vorher)",
+  "settings.lastSeating.open": "Bis Geschäftsschluss",
+  "settings.lastSeating.before": "{n} Min. vor Geschäftsschluss",
+  "settings.lastSeatingHint": "Die Zeiten, die das Reservierungsbuch und Buchungs-Widgets anbieten. Das Team kann eine spätere Zeit weiterhin von Hand buchen.",
 };

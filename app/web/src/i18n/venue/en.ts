@@ -17,6 +17,11 @@ export const venueEn = {
   'menu.itemStation': 'Station',
   'menu.categoryStation': 'As its category ({name})',
   'settings.slugHint': 'Guest pages live at {example}. Links printed under an old address keep working.',
+  "settings.lastSeating": "Last booking",
+  "settings.lastSeating.sitting": "Ends by closing (a 90-minute sitting starts 90 minutes before)",
+  "settings.lastSeating.open": "Any time up to closing",
+  "settings.lastSeating.before": "{n} min before closing",
+  "settings.lastSeatingHint": "The times the day book and booking widgets offer. Staff can still book a later time by hand.",
 };
 
 export type VenueKey = keyof typeof venueEn;

@@ -18,4 +18,9 @@ export const venueEs: Record<VenueKey, string> = {
   'menu.itemStation': 'Estación',
   'menu.categoryStation': 'Como su categoría ({name})',
   'settings.slugHint': 'Las páginas para clientes están en {example}. Los enlaces impresos con una dirección antigua siguen funcionando.',
+  "settings.lastSeating": "Última reserva",
+  "settings.lastSeating.sitting": "Termina al cierre (una comida de 90 minutos empieza 90 minutos antes)",
+  "settings.lastSeating.open": "Hasta el cierre",
+  "settings.lastSeating.before": "{n} min antes del cierre",
+  "settings.lastSeatingHint": "Las horas que ofrecen el libro de reservas y los widgets. El equipo puede reservar más tarde a mano.",
 };

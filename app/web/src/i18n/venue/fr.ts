@@ -18,4 +18,9 @@ export const venueFr: Record<VenueKey, string> = {
   'menu.itemStation': 'Poste',
   'menu.categoryStation': 'Comme sa catégorie ({name})',
   'settings.slugHint': 'Les pages clients sont à {example}. Les liens imprimés sous une ancienne adresse fonctionnent toujours.',
+  "settings.lastSeating": "Dernière réservation",
+  "settings.lastSeating.sitting": "Se termine à la fermeture (un repas de 90 minutes commence 90 minutes avant)",
+  "settings.lastSeating.open": "Jusqu’à la fermeture",
+  "settings.lastSeating.before": "{n} min avant la fermeture",
+  "settings.lastSeatingHint": "Les heures que proposent le carnet de réservations et les widgets. L’équipe peut toujours réserver plus tard à la main.",
 };

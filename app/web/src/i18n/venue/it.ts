@@ -18,4 +18,9 @@ export const venueIt: Record<VenueKey, string> = {
   'menu.itemStation': 'Postazione',
   'menu.categoryStation': 'Come la sua categoria ({name})',
   'settings.slugHint': 'Le pagine per gli ospiti sono su {example}. I link stampati con un vecchio indirizzo continuano a funzionare.',
+  "settings.lastSeating": "Ultima prenotazione",
+  "settings.lastSeating.sitting": "Finisce alla chiusura (un pasto di 90 minuti inizia 90 minuti prima)",
+  "settings.lastSeating.open": "Fino alla chiusura",
+  "settings.lastSeating.before": "{n} min prima della chiusura",
+  "settings.lastSeatingHint": "Gli orari offerti dal libro prenotazioni e dai widget. Lo staff può sempre prenotare più tardi a mano.",
 };
