@@ -98,6 +98,16 @@ describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
     expect(row.customer_id).toBe(customer!.id);
   });
 
+  it('answers a create with the order its event carries, expanded for the caller only', async () => {
+    // the route answers with the object the event was made from (presented once): the
+    // caller's expand[] must fill in the answer and leave the stored event as it was
+    const res = await hub.api.post('/v1/orders?expand[]=table', { type: 'dine_in', table: menu.table, items: [steakLine()] });
+    expect(res.status).toBe(201);
+    expect(res.body.table).toMatchObject({ id: menu.table, object: 'table' });
+    const ev = await hub.api.get('/v1/events?type=order.created&limit=1');
+    expect(ev.body.data[0].data.object).toEqual({ ...res.body, table: menu.table });
+  });
+
   it('sandbox keys make livemode false orders and events', async () => {
     const res = await hub.api.post('/v1/orders', { type: 'takeout', items: [steakLine()] }, { key: hub.keys.sandbox });
     expect(res.body.livemode).toBe(false);

@@ -9,16 +9,19 @@ import { presentWith } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { orderContext } from './context.ts';
-import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
+import { OrderSchema, presentOrder, type Order } from '../../presenters/orders.ts';
 import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
-const present = presentWith('order', (r: { order: OrderRow; items: OrderItemRow[] }) => presentOrder(r.order, r.items));
+/** A change's result carries the order as its event presented it (record-change.ts): answered as is, not presented again. */
+type Presentable = { order: OrderRow; items: OrderItemRow[]; presented?: Order };
 
-const one = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await present(c, [r]))[0];
+const present = presentWith('order', (r: Presentable) => r.presented ?? presentOrder(r.order, r.items));
+
+const one = async (c: Call<any, any, any>, r: Presentable) => (await present(c, [r]))[0];
 
 const tag = 'Orders';
 

@@ -7,7 +7,7 @@ import { f } from '../../model/fields.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
-import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
+import { OrderSchema, presentOrder, type Order } from '../../presenters/orders.ts';
 import { courseNumber, covers, managerPin, seatAndCourse } from './schema.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
@@ -20,7 +20,9 @@ import type { OrderRow } from '../../db/tables/orders.table.ts';
  */
 const tag = 'Orders';
 
-const present = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[] }) => (await expanded(c, 'order', [presentOrder(r.order, r.items)]))[0]!;
+/** A change's result carries the order as its event presented it (record-change.ts): answered as is. */
+const present = async (c: Call<any, any, any>, r: { order: OrderRow; items: OrderItemRow[]; presented?: Order }) =>
+  (await expanded(c, 'order', [r.presented ?? presentOrder(r.order, r.items)]))[0]!;
 
 
 const reason = () => z.string().trim().min(1, 'must say why').max(500);

@@ -1,4 +1,4 @@
-import { presentOrder } from '../../presenters/orders.ts';
+import { presentOrder, type Order } from '../../presenters/orders.ts';
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
@@ -35,13 +35,15 @@ export async function recordOrderChange(
   trx: Executor,
   ctx: OrderContext,
   change: Omit<OrderChange, 'items'> & { items: OrderItemRow[]; event: OrderEventType; detail?: Record<string, unknown> },
-): Promise<{ order: OrderRow; items: OrderItemRow[] }> {
+): Promise<{ order: OrderRow; items: OrderItemRow[]; presented: Order }> {
   const { event, detail: _detail, ...rest } = change;
   await syncDelivery(trx, change.actor, ctx.fleet, change.order, change.previousStatus);
   const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
-  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), { ...extra, ...change.detail });
+  // Presented once: the event carries it (serialised at once) and the route answers with it.
+  const presented = presentOrder(change.order, change.items);
+  await emitEvent(trx, change.actor, event, presented, { ...extra, ...change.detail });
   await runOrderHooks(trx, rest);
-  return { order: change.order, items: change.items };
+  return { order: change.order, items: change.items, presented };
 }
 
 /** The event a status move emits. */
