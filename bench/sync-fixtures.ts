@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { assembleRegistry } from '../server/features/assemble.ts';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -103,7 +104,8 @@ export async function writeService(hub: BenchHub, opts: { orders: number; reserv
   const end = opts.endMs ?? Date.now();
   const start = end - opts.days * DAY;
   const step = (end - start) / Math.max(1, opts.orders);
-  const ctx = { nodeTag: '', fleet: null };
+  // what a server of this database would run beside each order (tickets, roll-ups, webhooks)
+  const ctx = { nodeTag: '', fleet: null, hooks: assembleRegistry().hooks };
   for (let done = 0; done < opts.orders; done += 200) {
     await tx.run(async (trx) => {
       for (let i = done; i < Math.min(opts.orders, done + 200); i++) {
@@ -122,7 +124,7 @@ export async function writeService(hub: BenchHub, opts: { orders: number; reserv
     const date = new Date(actor.now + (1 + (i % 28)) * DAY).toISOString().slice(0, 10);
     try {
       await tx.run((trx) =>
-        createReservation(trx, actor, { guest_name: `Booker ${i}`, guest_email: `booker${i}@example.com`, party_size: 2 + (i % 4), date, time: times[i % times.length] }),
+        createReservation(trx, ctx.hooks, actor, { guest_name: `Booker ${i}`, guest_email: `booker${i}@example.com`, party_size: 2 + (i % 4), date, time: times[i % times.length] }),
       );
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // that sitting is full

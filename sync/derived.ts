@@ -89,7 +89,7 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       changedItemIds: note.changedItemIds,
     });
   }
-  await runOrderHooksBatch(trx, changes);
+  await runOrderHooksBatch(trx, ctx.hooks.orders, changes);
 }
 
 /** Checks no hook runs for (a merge's survivor, a check a line left): their lines in their places. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { assembleRegistry } from '../../server/features/assemble.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +75,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     /** Orders written on the hub's database by a second process, many per transaction (a busy service offline). */
     async function backlog(n: number): Promise<void> {
       const tx = new Transactor(hubDb.db);
+      // what the hub process would run beside each order: the one assembly of its hooks
+      const hooks = assembleRegistry().hooks;
       for (let done = 0; done < n; done += 100) {
         // the hub process writes too (its sync bookkeeping): a transaction that lost the
         // race for SQLite's write lock is rolled back whole and run again
@@ -83,7 +86,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
               await createOrder(
                 trx,
                 { restaurantId, livemode: true, now: Date.now() },
-                { nodeTag: '', fleet: null },
+                { nodeTag: '', fleet: null, hooks },
                 { type: 'takeout', items: [{ menu_item: menuItem, quantity: 1 + (i % 3) }], source: 'api', status: 'draft', customer_name: `Guest ${i}` },
               );
             }

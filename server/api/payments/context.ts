@@ -3,4 +3,4 @@ import type { Services } from '../../services.ts';
 import { orderContext } from '../orders/context.ts';
 import { paymentEvents } from './announce.ts';
 
-export const paymentContext = (services: Services): PaymentContext => ({ ...orderContext(services), announce: paymentEvents });
+export const paymentContext = (services: Services): PaymentContext => ({ ...orderContext(services), announce: paymentEvents(services.registry.hooks) });

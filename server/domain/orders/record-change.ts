@@ -2,7 +2,7 @@ import { presentOrder } from '../../presenters/orders.ts';
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
-import { runOrderHooks, type OrderChange } from './hooks.ts';
+import { runOrderHooks, type Hooks, type OrderChange } from './hooks.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -12,6 +12,8 @@ export interface OrderContext {
   nodeTag: string;
   /** the delivery fleet that takes delivery orders, or null when couriers are not dispatched */
   fleet: string | null;
+  /** the server's order and event hooks (its registry's): tickets, roll-ups, webhooks */
+  hooks: Hooks;
 }
 
 export type OrderEventType =
@@ -39,8 +41,8 @@ export async function recordOrderChange(
   const { event, detail: _detail, ...rest } = change;
   await syncDelivery(trx, change.actor, ctx.fleet, change.order, change.previousStatus);
   const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
-  await emitEvent(trx, change.actor, event, presentOrder(change.order, change.items), { ...extra, ...change.detail });
-  await runOrderHooks(trx, rest);
+  await emitEvent(trx, ctx.hooks, change.actor, event, presentOrder(change.order, change.items), { ...extra, ...change.detail });
+  await runOrderHooks(trx, ctx.hooks.orders, rest);
   return { order: change.order, items: change.items };
 }
 
