@@ -19,7 +19,6 @@ import { newId, PREFIXES } from '../server/ids.ts';
 import type { Actor } from '../server/services.ts';
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
 // order hooks (analytics roll-ups, tickets) run for the orders written here, as in service
-import '../server/features/index.ts';
 
 /** An embedded PostgreSQL for the cloud, thrown away afterwards; `fresh()` makes a new database. */
 export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(): Promise<void> }> {

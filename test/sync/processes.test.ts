@@ -9,7 +9,6 @@ import type { DB } from '../../server/db/schema.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { loadSealingKey, unseal } from '../../server/operator/sealed.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
-import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
