@@ -14,8 +14,9 @@ export const WEBHOOK_JOBS = { retrySweep: 'webhooks-retry-sweep', eventRetention
 
 export const webhooksFeature: Feature = {
   name: 'webhooks',
-  // every event is fanned out to the endpoints that want it, in the event's own transaction
-  eventHooks: [{ name: 'webhooks-fan-out', plan: (trx, event) => fanOut(trx, event) }],
+  // every event is fanned out to the endpoints that want it, in the event's own transaction,
+  // and so is one sync brings from the other side (by the side that sends each endpoint)
+  eventHooks: [{ name: 'webhooks-fan-out', plan: (trx, event, side) => fanOut(trx, event, side) }],
   install(host) {
     const dispatcher = new WebhookDispatcher(host.services);
     host.services.webhooks = dispatcher;

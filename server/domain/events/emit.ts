@@ -18,7 +18,8 @@ export interface EventPlan {
  */
 export interface EventHook {
   name: string;
-  plan(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }): Promise<EventPlan | void>;
+  /** `side`: set when sync applies another node's event here, naming this node's side (a linked hub, the cloud) */
+  plan(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }, side?: 'hub' | 'cloud'): Promise<EventPlan | void>;
 }
 
 /** What a command that emits events is handed: the event hooks of its server's registry. */
