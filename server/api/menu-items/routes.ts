@@ -8,7 +8,7 @@ import { normalizeCategoryId } from '../../ids.ts';
 import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
 import { MenuItemSchema, presentMenuItem } from '../../presenters/menu-items.ts';
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 /** What of this resource expands, and how it loads when expanded to (its feature declares it). */
 export const expandables: Record<string, ExpandableDef> = {

@@ -11,7 +11,7 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 

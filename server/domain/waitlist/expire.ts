@@ -1,5 +1,5 @@
 import type { Services } from '../../services.ts';
-import { readSettings } from '../restaurants/settings.ts';
+import { readSettings } from '../../model/settings.ts';
 import { moveEntry } from './entries.ts';
 
 /**

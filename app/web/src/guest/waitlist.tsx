@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, get, post } from '../lib/api.ts';
+import type { components } from '../lib/api.gen.ts';
 import { language, t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { withBotCheck } from './bot-check.ts';
@@ -16,7 +17,7 @@ interface JoinPage {
 }
 interface Status {
   token?: string;
-  status: 'waiting' | 'notified' | 'seated' | 'cancelled' | 'expired';
+  status: components['schemas']['WaitlistStatus']['status'];
   guestName: string;
   partySize: number;
   position: number | null;

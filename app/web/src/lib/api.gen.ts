@@ -8566,7 +8566,7 @@ export interface operations {
     };
 }
 
-/** Every move an order may make (server/domain/orders/state-machine.ts). */
+/** Every move an order may make (server/model/orders.ts). */
 export const ORDER_TRANSITIONS = {"draft":["placed","preparing","ready","served","completed","cancelled"],"placed":["preparing","ready","served","completed","cancelled"],"preparing":["ready","served","completed","cancelled"],"ready":["served","completed","cancelled"],"served":["completed","cancelled"],"completed":[],"cancelled":[]} as const;
 /** Every move an order line may make. */
 export const LINE_TRANSITIONS = {"pending":["preparing","ready","served"],"preparing":["ready","served"],"ready":["served"],"served":[]} as const;
@@ -8574,3 +8574,7 @@ export const LINE_TRANSITIONS = {"pending":["preparing","ready","served"],"prepa
 export const OPEN_STATUSES = ["placed","preparing","ready","served"] as const;
 /** The kinds of order, in the order pages list them. */
 export const ORDER_TYPES = ["dine_in","takeout","delivery"] as const;
+/** What a QR code orders. */
+export const QR_ORDER_TYPES = ["dine_in","takeout"] as const;
+/** The days of the week as the API names them, Monday first (opening hours, menu availability). */
+export const WEEKDAYS = ["monday","tuesday","wednesday","thursday","friday","saturday","sunday"] as const;
