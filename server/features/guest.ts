@@ -5,11 +5,10 @@ import { lazySecret, serviceSecret } from '../domain/service-secret.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
 import { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
 import type { Feature } from './feature.ts';
-import { guestOf } from './guest-services.ts';
+import { guestOf } from '../http/guest-services.ts';
 import { guestSocketLimits } from '../api/guest/socket-limits.ts';
 import { waitlistFeed, waitlistTokenResolver } from '../realtime/feeds.ts';
 
-export { guestOf, type GuestServices } from './guest-services.ts';
 
 /** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
 const SUBMISSIONS_BURST = 10;

@@ -3,7 +3,7 @@ import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants
 import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
 import { seatEntry } from '../../domain/waitlist/seat.ts';
 import { mustExist, notFound } from '../../errors.ts';
-import { guestOf } from '../../features/guest-services.ts';
+import { guestOf } from '../../http/guest-services.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from '../../presenters/guest.ts';

@@ -1,8 +1,9 @@
 import type { GuestMessageDispatcher } from '../domain/guest/dispatcher.ts';
-import type { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
+import type { RateLimiter, SharedBudget } from './rate-limit.ts';
 import type { Services } from '../services.ts';
 
-// Apart from the feature (guest.ts) so the guest routes it lists can read these without a circle.
+// What the guest feature (features/guest.ts) adds to Services; the guest routes and the
+// operator feature find it here, below both.
 export interface GuestServices {
   /** works off the guest_messages outbox (waitlist notices, contact mail) */
   dispatcher: GuestMessageDispatcher;
