@@ -9,7 +9,6 @@ import { guestOf } from '../http/guest-services.ts';
 import { guestSocketLimits } from '../api/guest/socket-limits.ts';
 import { waitlistFeed, waitlistTokenResolver } from '../realtime/feeds.ts';
 
-
 /** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
 const SUBMISSIONS_BURST = 10;
 const SUBMISSIONS_PER_HOUR = 20;
