@@ -4,6 +4,7 @@
  * orders keep being written.
  *
  *   node --import tsx bench/analytics-run.ts --data-dir /tmp/comanda-analytics --days 730 --orders-per-day 1400
+import { assembleRegistry } from '../server/features/assemble.ts';
  *   node --import tsx bench/analytics-run.ts --database-url postgres://… --days 730 --orders-per-day 1400
  *   node --import tsx bench/analytics-run.ts --embedded-postgres /tmp/comanda-analytics-pg …   (starts one on loopback)
  */
@@ -18,6 +19,7 @@ import { createApiKey } from '../server/domain/keys/create-key.ts';
 import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
 import { silentLogger } from '../server/logger.ts';
 import { createServer } from '../server/server.ts';
+import { assembleRegistry } from '../server/features/assemble.ts';
 import { buildAnalyticsData } from './analytics-data.ts';
 import { measureReports } from './analytics-measure.ts';
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
@@ -55,7 +57,7 @@ const slug = 'analytics-bench';
 let restaurant = await database.db.selectFrom('restaurants').select('id').where('slug', '=', slug).executeTakeFirst();
 if (!restaurant) {
   const p = await provisionRestaurant(tx, systemClock.now(), { name: 'Analytics Bench', slug });
-  await seedDemo(tx, { restaurantId: p.restaurant.id, livemode: true, now: systemClock.now() }, { historyDays: 0, ordersPerDay: 1 });
+  await seedDemo(tx, { restaurantId: p.restaurant.id, livemode: true, now: systemClock.now() }, { historyDays: 0, ordersPerDay: 1 }, assembleRegistry().hooks);
   restaurant = { id: p.restaurant.id };
 }
 const count = await database.db

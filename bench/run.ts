@@ -50,7 +50,7 @@ async function main() {
   const { url } = await server.listen(0, '127.0.0.1');
   const now = Date.now();
   const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench', ownerPassword: true });
-  await seedDemo(server.services.tx, { restaurantId: r.restaurant.id, livemode: true, now }, { historyDays: 0, ordersPerDay: 0 });
+  await seedDemo(server.services.tx, { restaurantId: r.restaurant.id, livemode: true, now }, { historyDays: 0, ordersPerDay: 0 }, server.services.registry.hooks);
   const api = new ApiClient(url, r.keys.secret);
   const ctx: BenchContext = {
     url,

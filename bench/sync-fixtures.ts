@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { assembleRegistry } from '../server/features/assemble.ts';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -18,7 +19,6 @@ import { newId, PREFIXES } from '../server/ids.ts';
 import type { Actor } from '../server/services.ts';
 import { startEmbeddedPostgres } from '../test/helpers/embedded-postgres.ts';
 // order hooks (analytics roll-ups, tickets) run for the orders written here, as in service
-import '../server/features/index.ts';
 
 /** An embedded PostgreSQL for the cloud, thrown away afterwards; `fresh()` makes a new database. */
 export async function cloudPostgres(): Promise<{ fresh(): Promise<string>; stop(): Promise<void> }> {
@@ -103,7 +103,8 @@ export async function writeService(hub: BenchHub, opts: { orders: number; reserv
   const end = opts.endMs ?? Date.now();
   const start = end - opts.days * DAY;
   const step = (end - start) / Math.max(1, opts.orders);
-  const ctx = { nodeTag: '', fleet: null };
+  // what a server of this database would run beside each order (tickets, roll-ups, webhooks)
+  const ctx = { nodeTag: '', fleet: null, hooks: assembleRegistry().hooks };
   for (let done = 0; done < opts.orders; done += 200) {
     await tx.run(async (trx) => {
       for (let i = done; i < Math.min(opts.orders, done + 200); i++) {
@@ -122,7 +123,7 @@ export async function writeService(hub: BenchHub, opts: { orders: number; reserv
     const date = new Date(actor.now + (1 + (i % 28)) * DAY).toISOString().slice(0, 10);
     try {
       await tx.run((trx) =>
-        createReservation(trx, actor, { guest_name: `Booker ${i}`, guest_email: `booker${i}@example.com`, party_size: 2 + (i % 4), date, time: times[i % times.length] }),
+        createReservation(trx, ctx.hooks, actor, { guest_name: `Booker ${i}`, guest_email: `booker${i}@example.com`, party_size: 2 + (i % 4), date, time: times[i % times.length] }),
       );
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // that sitting is full

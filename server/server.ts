@@ -3,16 +3,15 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { routes } from './api/routes.ts';
-import { guestSocketLimits } from './api/guest/socket-limits.ts';
-import { registerGuestLimits } from './realtime/guest-tokens.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultConfig, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { registerClock } from './db/hlc.ts';
 import { ServerProcess } from './db/processes.ts';
 import { Transactor } from './db/transact.ts';
-import type { FeatureHost } from './features/feature.ts';
-import { features } from './features/index.ts';
+import type { Feature, FeatureHost } from './features/feature.ts';
+import { features as allFeatures } from './features/index.ts';
+import { assembleRegistry } from './features/assemble.ts';
 import { setSetupCode, setupCodeOf } from './auth/setup-code.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
 import { webApp } from './http/web-app.ts';
@@ -38,6 +37,8 @@ export interface ServerOptions {
   setupCode?: string;
   /** the built back office (default app/web/dist) */
   webDist?: string;
+  /** the features this server is made of (default: every one, server/features/index.ts); tests add their own */
+  features?: readonly Feature[];
 }
 
 export interface ComandaServer {
@@ -60,6 +61,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const clock = opts.clock ?? systemClock;
   // change stamps (sync's merge order) follow the same clock as everything else
   registerClock(db, () => clock.now());
+  const features = opts.features ?? allFeatures;
   const services: Services = {
     db,
     dialect,
@@ -70,6 +72,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
     logger,
     config,
     process: new ServerProcess(db, dialect, opts.database.url, logger),
+    registry: assembleRegistry(features),
   };
 
   if (opts.setupCode) setSetupCode(services, opts.setupCode);
@@ -92,8 +95,6 @@ export function createServer(opts: ServerOptions): ComandaServer {
   app.use(webApp(opts.webDist));
   const router = new Router();
   mountRoutes(router, services, routes);
-  // guest sockets on /realtime draw on the guest routes' rate budgets
-  registerGuestLimits(guestSocketLimits);
   mountDocs(router, routes);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -226,7 +226,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         // what the cloud already holds is acknowledged again and not applied twice
         const fresh = checked.only((c) => c.origin_seq > Number(h.cursor));
         refuseStampsAhead(fresh.changes, services.clock.now());
-        await applyChanges(trx, { restaurantId: h.restaurant_id, role: 'cloud', now: services.clock.now() }, fresh);
+        await applyChanges(trx, { restaurantId: h.restaurant_id, role: 'cloud', now: services.clock.now(), hooks: services.registry.hooks }, fresh);
         const top = fresh.changes.at(-1);
         const patch = {
           ...(top ? { cursor: top.origin_seq, cursor_op_id: top.op_id } : {}),
@@ -244,7 +244,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
         // checked before the hub's lock (the check needs nothing the push before may change, and
         // the pushes of a backlog follow one another through that lock), and after the first
         // heartbeat: a pool busy with other pushes must not leave the line silent
-        const checked = await CheckedChanges.of(services.db, { restaurantId: hub.restaurant_id, role: 'cloud', now: services.clock.now() }, body.changes);
+        const checked = await CheckedChanges.of(services.db, { restaurantId: hub.restaurant_id, role: 'cloud', now: services.clock.now(), hooks: services.registry.hooks }, body.changes);
         try {
           for (;;) {
             if (commits) commits.seen = commits.count;

@@ -4,7 +4,6 @@ import { runOrderHooksBatch, type OrderChange } from '../server/domain/orders/ho
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { placeLines } from '../server/domain/orders/positions.ts';
 import { countPaidOf } from '../server/domain/payments/balance.ts';
-import { fanOut, NO_ENDPOINTS } from '../server/domain/webhooks/deliveries.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import type { ReservationStatus } from '../server/db/tables/reservations.table.ts';
 import type { ApplyContext } from './apply-context.ts';
@@ -89,7 +88,7 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       changedItemIds: note.changedItemIds,
     });
   }
-  await runOrderHooksBatch(trx, changes);
+  await runOrderHooksBatch(trx, ctx.hooks.orders, changes);
 }
 
 /** Checks no hook runs for (a merge's survivor, a check a line left): their lines in their places. */
@@ -146,15 +145,23 @@ async function countPaymentsAgain(trx: Executor, ctx: ApplyContext, ids: Set<str
   }
 }
 
+/**
+ * Events new here go through the node's event hooks (its registry's) as a local event does,
+ * told which side this node is: webhooks fan each out to the endpoints this side sends.
+ */
 async function fanOutEvents(trx: Executor, ctx: ApplyContext, events: Record<string, unknown>[]): Promise<void> {
   for (const e of events) {
     // a hub that sent its own webhooks before it was linked brings them settled
     if (e.status !== 'pending') continue;
-    const plan = await fanOut(trx, { id: String(e.id), type: String(e.type), livemode: e.livemode === 1, restaurantId: ctx.restaurantId }, ctx.role);
-    if (plan.status === NO_ENDPOINTS) {
-      await updateRecord(trx, 'events', { id: String(e.id), restaurant_id: ctx.restaurantId }, { status: NO_ENDPOINTS, updated: Math.floor(ctx.now / 1000) });
+    const event = { id: String(e.id), type: String(e.type), livemode: e.livemode === 1, restaurantId: ctx.restaurantId };
+    const plans = [];
+    for (const hook of ctx.hooks.events) plans.push(await hook.plan(trx, event, ctx.role));
+    // the event came in pending; a hook may settle it here (no endpoint of this side wants it)
+    const status = plans.find((p) => p?.status)?.status;
+    if (status && status !== e.status) {
+      await updateRecord(trx, 'events', { id: event.id, restaurant_id: ctx.restaurantId }, { status, updated: Math.floor(ctx.now / 1000) });
     }
-    await plan.write?.();
+    for (const plan of plans) await plan?.write?.();
   }
 }
 

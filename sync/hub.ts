@@ -727,7 +727,7 @@ export async function pullPage(
     const now = await trx.selectFrom('sync_link').select('pull_cursor').where('id', '=', 1).executeTakeFirst();
     // another pull (the CLI, a duplicated answer) got here first: this page is stale
     if (!now || Number(now.pull_cursor) !== after) return 0;
-    const r = await applyChanges(trx, { restaurantId: link.restaurant_id, role: 'hub', now: services.clock.now() }, res.changes);
+    const r = await applyChanges(trx, { restaurantId: link.restaurant_id, role: 'hub', now: services.clock.now(), hooks: services.registry.hooks }, res.changes);
     await trx
       .updateTable('sync_link')
       .set({

@@ -116,7 +116,7 @@ export function repairChanges(rows: RepairRow[]): WireChange[] {
 /** Merges the other side's rows here, in one transaction; how many rows it changed. */
 export async function mergeRows(services: Services, ctx: { restaurantId: string; role: 'hub' | 'cloud' }, rows: RepairRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const r = await services.tx.run((trx) => applyChanges(trx, { ...ctx, now: services.clock.now(), repair: true }, repairChanges(rows)));
+  const r = await services.tx.run((trx) => applyChanges(trx, { ...ctx, now: services.clock.now(), hooks: services.registry.hooks, repair: true }, repairChanges(rows)));
   return r.applied;
 }
 

@@ -288,7 +288,7 @@ async function manyHubs(): Promise<string[]> {
     const writer = async (i: number) => {
       const begin = performance.now() + Math.random() * 1000;
       await new Promise((r) => setTimeout(r, begin - performance.now()));
-      const ctx = { nodeTag: '', fleet: null };
+      const ctx = { nodeTag: '', fleet: null, hooks: services[i].registry.hooks };
       for (let n = 0; writing; n++) {
         const { order } = await services[i].tx.run((trx) =>
           createOrder(trx, { restaurantId: hubs[i].restaurantId, livemode: true, now: Date.now() }, ctx, {

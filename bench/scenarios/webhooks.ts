@@ -68,7 +68,7 @@ export const scenarios: BenchScenario[] = [
           const t0 = performance.now();
           const cpu0 = process.cpuUsage();
           for (let i = 0; i < N; i++) {
-            const ev = await ctx.services.tx.run((trx) => emitEvent(trx, actorOf(ctx), 'order.updated', { id: `ord_bench${i}`, object: 'order', n: i }));
+            const ev = await ctx.services.tx.run((trx) => emitEvent(trx, ctx.services.registry.hooks, actorOf(ctx), 'order.updated', { id: `ord_bench${i}`, object: 'order', n: i }));
             events.push(ev.id);
             // as if each came with its own request: let the dispatcher run in between
             await yieldLoop();
@@ -112,7 +112,7 @@ export const scenarios: BenchScenario[] = [
         const t = performance.now();
         await ctx.services.tx.run(async (trx) => {
           const row = await updateMenuItem(trx, actorOf(ctx), item.id, { sort_order: i % 1000 });
-          if (withEvent) await emitEvent(trx, actorOf(ctx), 'order.updated', row);
+          if (withEvent) await emitEvent(trx, ctx.services.registry.hooks, actorOf(ctx), 'order.updated', row);
         });
         return performance.now() - t;
       };

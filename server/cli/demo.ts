@@ -2,6 +2,7 @@ import { systemClock } from '../clock.ts';
 import { Transactor } from '../db/transact.ts';
 import { provisionRestaurant } from '../domain/restaurants/provision.ts';
 import { seedDemo } from '../demo/seed.ts';
+import { assembleRegistry } from '../features/assemble.ts';
 import { CliError, out, readFlags } from './args.ts';
 import { describe } from './init.ts';
 import { openFromFlags } from './open.ts';
@@ -25,7 +26,7 @@ export async function demoCommand(argv: string[]) {
     const now = systemClock.now();
     const slug = (flags.slug as string | undefined) ?? `trattoria-demo-${Math.floor(now / 1000).toString(36)}`;
     const created = await provisionRestaurant(tx, now, { name: 'Trattoria Demo', slug, plan: 'pro', ownerPassword: true });
-    const extra = await seedDemo(tx, { restaurantId: created.restaurant.id, livemode: true, now }, { historyDays, ordersPerDay });
+    const extra = await seedDemo(tx, { restaurantId: created.restaurant.id, livemode: true, now }, { historyDays, ordersPerDay }, assembleRegistry().hooks);
     out(flags, { ...created, ...extra }, `${describe(created)}\n${JSON.stringify(extra, null, 2)}`);
   } finally {
     await database.close();

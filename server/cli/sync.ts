@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { ServerProcess } from '../db/processes.ts';
 import { Transactor } from '../db/transact.ts';
 import { createLogger } from '../logger.ts';
+import { assembleRegistry } from '../features/assemble.ts';
 import type { Services } from '../services.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { createInvite } from '../../sync/cloud.ts';
@@ -14,8 +15,6 @@ import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { syncStatus } from '../../sync/status.ts';
 import { CliError, out, readFlags } from './args.ts';
 import { openFromFlags } from './open.ts';
-// the order hooks (kitchen tickets, analytics) must run for what a link pulls down
-import '../features/index.ts';
 
 const USAGE = `usage:
   comanda sync invite --database-url URL [--restaurant rst_…] [--json]     (on the cloud)
@@ -26,7 +25,7 @@ const USAGE = `usage:
   comanda sync unlink --data-dir D [--force] [--json]   (revokes the credential on the cloud; --force: forget it here even if the cloud is unreachable)`;
 
 /** What the sync functions need of a server, for a command that runs none. */
-function servicesFor(database: Database, dataDir: string | null): Services {
+export function servicesFor(database: Database, dataDir: string | null): Services {
   const logger = createLogger({ toStderr: true });
   const clock = processClock();
   registerClock(database.db, () => clock.now());
@@ -41,6 +40,9 @@ function servicesFor(database: Database, dataDir: string | null): Services {
     process: new ServerProcess(database.db, database.dialect, database.url, logger),
     // the data dir holds the key that seals the hub's sync credential
     config: { ...defaultConfig, role: database.dialect === 'postgres' ? 'cloud' : 'hub', dataDir },
+    // the same assembly as `comanda serve`: what a link pulls down gets the tickets, roll-ups
+    // and webhooks a served hub would give it
+    registry: assembleRegistry(),
   };
 }
 

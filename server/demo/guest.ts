@@ -14,18 +14,18 @@ const PARTIES: [string, number, string | null, string | null, 'online' | 'walk_i
  * Demo data of the guest feature: a live waitlist (three seatings in the last half hour set
  * the pace, four parties waiting), a few feedback records, and the public links.
  */
-export const guestDemo: DemoStep = async (tx, actor, _opts, result) => {
+export const guestDemo: DemoStep = async (tx, actor, _opts, result, hooks) => {
   const restaurant = await tx.db.selectFrom('restaurants').select(['slug', 'guest_secret']).where('id', '=', actor.restaurantId).executeTakeFirstOrThrow();
   let firstToken: string | null = null;
   await tx.run(async (trx) => {
     for (const [i, minutesAgo] of [40, 32, 24].entries()) {
       const at = { ...actor, now: actor.now - minutesAgo * 60_000 };
-      const e = await addEntry(trx, at, { guestName: `Earlier party ${i + 1}`, partySize: 2, consent: false, source: 'walk_in' });
-      await moveEntry(trx, { ...at, now: at.now + 10 * 60_000 }, e, 'seated');
+      const e = await addEntry(trx, hooks, at, { guestName: `Earlier party ${i + 1}`, partySize: 2, consent: false, source: 'walk_in' });
+      await moveEntry(trx, hooks, { ...at, now: at.now + 10 * 60_000 }, e, 'seated');
     }
     for (const [i, [guestName, partySize, phone, email, source]] of PARTIES.entries()) {
       const at = { ...actor, now: actor.now - (12 - i * 3) * 60_000 };
-      const e = await addEntry(trx, at, { guestName, partySize, phone, email, consent: source === 'online', source });
+      const e = await addEntry(trx, hooks, at, { guestName, partySize, phone, email, consent: source === 'online', source });
       firstToken ??= signEntryToken(e.id, restaurant.guest_secret);
     }
     for (const [rating, comment] of [

@@ -15,7 +15,7 @@ const GUESTS: [name: string, email: string | null, phone: string | null, party: 
 ];
 
 /** A handful of upcoming reservations over the next days, on open times, tables assigned as the API would. */
-export const reservationsDemo: DemoStep = async (tx, actor, _opts, result) => {
+export const reservationsDemo: DemoStep = async (tx, actor, _opts, result, hooks) => {
   const settings = await getSettings(tx.db, actor.restaurantId);
   const today = unixToWall(Math.floor(actor.now / 1000), settings.timezone).date;
   let made = 0;
@@ -30,7 +30,7 @@ export const reservationsDemo: DemoStep = async (tx, actor, _opts, result) => {
           // a guest of the order history who books again is the same guest (their visits show), not a namesake
           const regular = await trx.selectFrom('customers').select(['email', 'phone']).where('restaurant_id', '=', actor.restaurantId).where('name', '=', name).executeTakeFirst();
           const contact = regular ? { guest_email: regular.email, guest_phone: regular.phone ?? phone } : { guest_email: email, guest_phone: phone };
-          return createReservation(trx, actor, { guest_name: name, ...contact, party_size: party, date, time, ...extra });
+          return createReservation(trx, hooks, actor, { guest_name: name, ...contact, party_size: party, date, time, ...extra });
         });
         made++;
         break;

@@ -7,6 +7,7 @@ import { createStation } from '../domain/menu/stations.ts';
 import { getSettings, updateSettings } from '../domain/restaurants/restaurants.ts';
 import { pricesIncludeTaxByDefault } from '../model/settings.ts';
 import { newId, PREFIXES } from '../ids.ts';
+import type { Hooks } from '../domain/orders/hooks.ts';
 import type { Actor } from '../services.ts';
 import { DEMO_GROUPS, DEMO_MENU } from './menu.ts';
 
@@ -32,7 +33,8 @@ const lunchAndDinner = [
  */
 export type { DemoOptions };
 
-export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions): Promise<Record<string, unknown>> {
+/** `hooks`: the server's (its registry's), so the demo's events and orders are followed as a server's are. */
+export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions, hooks: Hooks): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = {};
   await tx.run(async (trx) => {
     await createStation(trx, actor, { key: 'grill', name: 'Grill' });
@@ -102,6 +104,6 @@ export async function seedDemo(tx: Transactor, actor: Actor, opts: DemoOptions):
       });
     }
   });
-  for (const step of featureSteps) await step(tx, actor, opts, result);
+  for (const step of featureSteps) await step(tx, actor, opts, result, hooks);
   return result;
 }

@@ -1,4 +1,5 @@
 import type { Transactor } from '../db/transact.ts';
+import type { Hooks } from '../domain/orders/hooks.ts';
 import type { Actor } from '../services.ts';
 
 export interface DemoOptions {
@@ -7,4 +8,4 @@ export interface DemoOptions {
 }
 
 /** One feature's part of `comanda demo`; it may add fields to the printed result (e.g. `qr`). */
-export type DemoStep = (tx: Transactor, actor: Actor, opts: DemoOptions, result: Record<string, unknown>) => Promise<void>;
+export type DemoStep = (tx: Transactor, actor: Actor, opts: DemoOptions, result: Record<string, unknown>, hooks: Hooks) => Promise<void>;

@@ -4,8 +4,10 @@ import { httpSmsSender, smtpSender } from '../domain/guest/transports.ts';
 import { lazySecret, serviceSecret } from '../domain/service-secret.ts';
 import { expireNotifiedEntries } from '../domain/waitlist/expire.ts';
 import { RateLimiter, SharedBudget } from '../http/rate-limit.ts';
-import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
+import { guestOf } from '../http/guest-services.ts';
+import { guestSocketLimits } from '../api/guest/socket-limits.ts';
+import { waitlistFeed, waitlistTokenResolver } from '../realtime/feeds.ts';
 
 /** Guest writes per address and restaurant: a venue's Wi-Fi puts many honest guests behind one address on the cloud. */
 const SUBMISSIONS_BURST = 10;
@@ -18,37 +20,12 @@ const SUBMISSIONS_PER_HOUR = 20;
 const UNCHECKED_PER_ADDRESS = { burst: 5, perHour: 10 };
 const UNCHECKED_PER_RESTAURANT = { burst: 30, perHour: 120 };
 
-export interface GuestServices {
-  /** works off the guest_messages outbox (waitlist notices, contact mail) */
-  dispatcher: GuestMessageDispatcher;
-  /** HMAC key of captcha challenges, kept in the database: a restart or another process accepts what this one issued */
-  captchaKey(): Promise<string>;
-  /** proof-of-work difficulty (the solver tries up to this many hashes); tests lower it */
-  captchaMaxNumber: number;
-  ipLimiter: RateLimiter | null;
-  /** what one address may write at one restaurant (waitlist joins, feedback): a burst of a table's worth, then a few an hour */
-  submitLimiter: RateLimiter | null;
-  /** a restaurant's budget across all guests, shared fairly between the addresses asking (see SharedBudget) */
-  restaurantLimiter: SharedBudget | null;
-  /** the writes an address, and a restaurant, may send without a bot check; null: no rate asks for one */
-  unchecked: { perAddress: RateLimiter; perRestaurant: RateLimiter } | null;
-}
-
-// Optional in the type only because server.ts builds Services before features install;
-// install() always sets it, and guestOf() reads it.
-declare module '../services.ts' {
-  interface Services {
-    guest?: GuestServices;
-  }
-}
-
-export function guestOf(services: Services): GuestServices {
-  if (!services.guest) throw new Error('guest feature not installed');
-  return services.guest;
-}
-
 export const guestFeature: Feature = {
   name: 'guest',
+  realtimeFeeds: [waitlistFeed],
+  // a waitlist token follows its own entry only, checked exactly as the guest routes check it
+  guestTokenResolvers: { waitlist: waitlistTokenResolver },
+  guestSocketLimits,
   install({ services, scheduler }) {
     const limits = services.config.guestRateLimit;
     services.guest = {
@@ -65,7 +42,7 @@ export const guestFeature: Feature = {
           }
         : null,
     };
-    scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s.tx, s.clock.now()) });
+    scheduler.add({ name: 'waitlist-expiry', schedule: '*/30 * * * * *', run: (s) => expireNotifiedEntries(s, s.clock.now()) });
     // Retries with backoff; fresh messages go out at once through wake() after their commit.
     scheduler.add({ name: 'guest-messages', schedule: '*/15 * * * * *', run: (s) => guestOf(s).dispatcher.wake() });
     scheduler.add({ name: 'captcha-cleanup', schedule: '41 * * * *', run: (s) => purgeChallenges(s.db, s.clock.now()) });

@@ -1,4 +1,6 @@
 import type { Feature } from './feature.ts';
+import { venueFeature } from './venue.ts';
+
 import { ordersFeature } from './orders.ts';
 
 import { reservationsFeature } from './reservations.ts';
@@ -16,7 +18,9 @@ import { printersFeature } from './printers.ts';
 import { syncFeature } from '../../sync/feature.ts';
 import { operatorFeature } from './operator.ts';
 
+/** Every feature of a server, in the order their hooks run and their parts install. */
 export const features: Feature[] = [
+  venueFeature,
   ordersFeature,
   reservationsFeature,
   guestFeature,

@@ -10,7 +10,7 @@ import type { BackupConfig } from '../config.ts';
 import type { Services } from '../services.ts';
 import { operatorOf } from '../operator/services.ts';
 import type { Feature } from './feature.ts';
-import { guestOf } from './guest.ts';
+import { guestOf } from '../http/guest-services.ts';
 
 /** Only one backup at a time: the nightly job and a "back up now" share it. */
 function backupRunner(services: Services) {

@@ -1,6 +1,9 @@
 import { HttpFleet, inHouseFleet, type DeliveryFleet } from '../domain/orders/fleets.ts';
 import type { Services } from '../services.ts';
 import type { Feature } from './feature.ts';
+import { expandables as orderExpandables } from '../api/orders/refs.ts';
+import { expandables as qrExpandables } from '../api/orders/qr-codes.ts';
+import { guestOrderView, qrTokenResolver } from '../realtime/feeds.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -62,6 +65,11 @@ const stops = new WeakMap<Services, () => void>();
 
 export const ordersFeature: Feature = {
   name: 'orders',
+  expandables: { ...orderExpandables, ...qrExpandables },
+  // A QR token follows exactly the orders GET /public/qr/<token>/orders/<id> shows it, as that
+  // route shows them (the guest projection, without contact details).
+  guestTokenResolvers: { qr: qrTokenResolver },
+  guestOrderView,
   install({ services }) {
     const cfg = services.config.deliveryFleet ?? { kind: 'in_house' };
     services.deliveryFleet =

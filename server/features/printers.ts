@@ -1,8 +1,9 @@
 import { PrintDispatcher } from '../domain/printers/dispatcher.ts';
-import { registerPrintHooks } from '../domain/printers/order-hook.ts';
+import { printHook } from '../domain/printers/order-hook.ts';
+import { expandables as printerExpandables } from '../api/printers/printers.routes.ts';
+import { expandables as jobExpandables } from '../api/printers/jobs.routes.ts';
 import type { Feature } from './feature.ts';
 import { presentPrintJob } from '../presenters/printers.ts';
-import { registerNoticeTopic } from '../realtime/topics.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -11,18 +12,17 @@ declare module '../services.ts' {
   }
 }
 
-registerPrintHooks();
-
-// The printers page follows its jobs and printers live: a job moving from queued to printing to
-// printed or failed, and what a printer answered, as `print_job` and `printer_status` messages.
-registerNoticeTopic('printers', 'printers:read');
-
 /**
  * Kitchen tickets and receipts. Only a hub dispatches: the printers sit on the venue's
  * network, so a cloud node keeps its jobs queued for the hub instead of trying them.
  */
 export const printersFeature: Feature = {
   name: 'printers',
+  orderHooks: [printHook],
+  expandables: { ...printerExpandables, ...jobExpandables },
+  // The printers page follows its jobs and printers live: a job moving from queued to printing to
+  // printed or failed, and what a printer answered, as `print_job` and `printer_status` messages.
+  noticeTopics: { printers: 'printers:read' },
   install(host) {
     const queue = (host.services.printQueue = new PrintDispatcher(host.services));
     queue.changes.add((c) => {

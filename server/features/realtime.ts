@@ -4,7 +4,6 @@ import { RealtimeHub } from '../realtime/hub.ts';
 import { defaultRealtimeOptions, type RealtimeOptions } from '../realtime/options.ts';
 import { PgFanout } from '../realtime/pg-fanout.ts';
 import { RealtimeSocketServer } from '../realtime/socket-server.ts';
-import '../realtime/feeds.ts';
 
 /** The live feed of one server: its loop, its socket endpoint, and (cloud) its LISTEN connection. */
 export interface Realtime {

@@ -2,6 +2,8 @@ import { versionsOf } from '../db/versions.ts';
 import { AvailabilityCache } from '../domain/reservations/availability-cache.ts';
 import { markNoShows } from '../domain/reservations/mark-no-shows.ts';
 import type { Feature } from './feature.ts';
+import { expandables } from '../api/reservations/routes.ts';
+import { reservationsFeed } from '../realtime/feeds.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -14,6 +16,8 @@ export const NO_SHOW_JOB = 'reservations-no-shows';
 
 export const reservationsFeature: Feature = {
   name: 'reservations',
+  expandables,
+  realtimeFeeds: [reservationsFeed],
   install(host) {
     host.services.availabilityCache = new AvailabilityCache(versionsOf(host.services.db));
     host.scheduler.add({ name: NO_SHOW_JOB, schedule: '*/5 * * * *', run: markNoShows });

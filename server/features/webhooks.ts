@@ -1,7 +1,6 @@
 import { WebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
 import { fanOut } from '../domain/webhooks/deliveries.ts';
 import { purgeOldEvents } from '../domain/webhooks/retention.ts';
-import { onEventEmitted } from '../domain/events/emit.ts';
 import type { Feature } from './feature.ts';
 
 declare module '../services.ts' {
@@ -11,13 +10,13 @@ declare module '../services.ts' {
   }
 }
 
-// Module scope: the hook registry is process-wide, and the hook only reads the transaction it is given.
-onEventEmitted(fanOut);
-
 export const WEBHOOK_JOBS = { retrySweep: 'webhooks-retry-sweep', eventRetention: 'webhooks-event-retention' } as const;
 
 export const webhooksFeature: Feature = {
   name: 'webhooks',
+  // every event is fanned out to the endpoints that want it, in the event's own transaction,
+  // and so is one sync brings from the other side (by the side that sends each endpoint)
+  eventHooks: [{ name: 'webhooks-fan-out', plan: (trx, event, side) => fanOut(trx, event, side) }],
   install(host) {
     const dispatcher = new WebhookDispatcher(host.services);
     host.services.webhooks = dispatcher;

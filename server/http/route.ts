@@ -12,7 +12,7 @@ import { authenticate, type Caller } from './authenticate.ts';
 import { assertScreenRoute, type ScreenAccess } from './screen-keys.ts';
 import { readJsonBody } from './body.ts';
 import { sessionOf } from './session.ts';
-import { expandsPersonal, readExpandParam, validateExpand } from './expand.ts';
+import { readExpandParam } from './expand.ts';
 import { withIdempotency, type IdempotencyScope } from './idempotency.ts';
 import { zodToApiError } from './zod-errors.ts';
 import { answeredErrorBody } from './error-middleware.ts';
@@ -202,8 +202,8 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
         const asked = readExpandParam(rawQuery);
         delete rawQuery['expand'];
         delete rawQuery['expand[]'];
-        if (asked) expand = validateExpand(spec.expand, asked);
-        const personal = sandboxCaller ? expandsPersonal(spec.expand, expand) : null;
+        if (asked) expand = services.registry.expandables.validate(spec.expand, asked);
+        const personal = sandboxCaller ? services.registry.expandables.personal(spec.expand, expand) : null;
         if (personal) throw refuseSandbox(`'${personal}' expands to personal data (staff email and pay), which a sandbox key cannot read.`, 'expand');
       }
       refuseUnknown(knownQuery, rawQuery);

@@ -1,7 +1,7 @@
 import { presentOrder } from '../presenters/orders.ts';
 import type { Executor } from '../db/records.ts';
 import { loadItemsFor } from '../domain/orders/load.ts';
-import { feedForTable, ORDER_TABLES, type RowFeed, type Topic } from './topics.ts';
+import { ORDER_TABLES, type RowFeed, type Topic } from './topics.ts';
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 import type { ChangeRow } from '../db/tables/change-log.table.ts';
@@ -49,7 +49,7 @@ export type Change =
  * restaurant (the command's event, another order) ends that run. Orders are then shown as
  * they are in the database now: at least as new as the seq, which is what a screen wants.
  */
-export async function changesFrom(db: Executor, entries: ChangeRow[]): Promise<Change[]> {
+export async function changesFrom(db: Executor, entries: ChangeRow[], feeds: ReadonlyMap<string, RowFeed>): Promise<Change[]> {
   const out: Change[] = [];
   const openRun = new Map<string, Extract<Change, { kind: 'order' }>>();
   for (const e of entries) {
@@ -70,7 +70,7 @@ export async function changesFrom(db: Executor, entries: ChangeRow[]): Promise<C
       continue;
     }
     openRun.delete(restaurantId);
-    const feed = feedForTable(e.table_name);
+    const feed = feeds.get(e.table_name);
     if (feed) {
       out.push({ kind: 'row', seq: e.seq, restaurantId, feed, rowId: e.row_id, op: e.op, row: JSON.parse(e.data), cache: new Map() });
     }
@@ -101,16 +101,11 @@ async function loadOrders(db: Executor, changes: Change[]): Promise<void> {
   }
 }
 
-type GuestPresenter = (db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[]) => Promise<unknown[]>;
-let guestPresenter: GuestPresenter | null = null;
-
-/** How a guest's socket shows an order: the guest routes' own projection (realtime/feeds.ts sets it). */
-export function setGuestOrderPresenter(present: GuestPresenter): void {
-  guestPresenter = present;
-}
+/** How a guest's socket shows an order: the guest routes' own projection (the orders feature declares it). */
+export type GuestOrderView = (db: Executor, rows: { order: OrderRow; items: OrderItemRow[] }[]) => Promise<unknown[]>;
 
 /** Projects the live orders among `changes` for guests, once per change, before they are handed out. */
-export async function prepareGuestViews(db: Executor, changes: Change[]): Promise<void> {
+export async function prepareGuestViews(db: Executor, changes: Change[], guestPresenter: GuestOrderView | null): Promise<void> {
   const todo = changes.filter((c): c is Extract<Change, { kind: 'order' }> => c.kind === 'order' && c.order !== null && Number(c.order.livemode) === 1 && c.guestView === undefined);
   if (todo.length === 0 || !guestPresenter) return;
   const views = await guestPresenter(db, todo.map((c) => ({ order: c.order!, items: c.items })));

@@ -149,7 +149,7 @@ export class RealtimeHub {
   }
 
   /**
-   * A notice of local bookkeeping (realtime/topics.ts registerNoticeTopic) to the staff sockets
+   * A notice of local bookkeeping (a feature's `noticeTopics`) to the staff sockets
    * of the restaurant following `topic`, of its mode: sent at once, with no seq (nothing in the
    * log to resume from; a view reloads when it follows the topic again). `livemode` null: for
    * keys of either mode (a record that has none, like a printer).
@@ -253,8 +253,9 @@ export class RealtimeHub {
       // closed before anything later in the log is handed out
       const touched = new Set(entries.filter((e) => CREDENTIAL_TABLES.has(e.table_name)).map((e) => e.restaurant_id!));
       if (touched.size > 0) await this.closeLapsed(touched);
-      const changes = await changesFrom(db, entries);
-      if (changes.some((ch) => this.hasGuests(ch.restaurantId))) await prepareGuestViews(db, changes.filter((ch) => this.hasGuests(ch.restaurantId)));
+      const rt = this.services.registry.realtime;
+      const changes = await changesFrom(db, entries, rt.feeds);
+      if (changes.some((ch) => this.hasGuests(ch.restaurantId))) await prepareGuestViews(db, changes.filter((ch) => this.hasGuests(ch.restaurantId)), rt.guestOrderView);
       // From here to the cursor update nothing awaits: a change is handed out exactly once.
       for (const change of changes) {
         const clients = this.byRestaurant.get(change.restaurantId);
@@ -302,8 +303,8 @@ export class RealtimeHub {
         if (entries.length > this.opts.resumeMaxChanges) resync = 'too_old';
         else if (since < Number(compacted?.compacted_through ?? 0)) resync = 'pruned';
         else if (oldest?.seq !== null && oldest?.seq !== undefined && Number(oldest.seq) > since + 1) resync = 'pruned';
-        else missed = await changesFrom(this.services.db, entries);
-        if (client.principal.kind === 'guest') await prepareGuestViews(this.services.db, missed);
+        else missed = await changesFrom(this.services.db, entries, this.services.registry.realtime.feeds);
+        if (client.principal.kind === 'guest') await prepareGuestViews(this.services.db, missed, this.services.registry.realtime.guestOrderView);
       }
     }
     if (client.closed) return;

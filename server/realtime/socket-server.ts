@@ -6,7 +6,6 @@ import { ApiError, type ErrorCode } from '../errors.ts';
 import { authenticate } from '../http/authenticate.ts';
 import type { Services } from '../services.ts';
 import { CLOSE, RealtimeClient } from './client.ts';
-import { guestLimitsOf, guestTokenResolver } from './guest-tokens.ts';
 import type { RealtimeHub } from './hub.ts';
 import { SUBPROTOCOL, type RealtimeOptions } from './options.ts';
 import { resolveSession } from '../domain/staff/sessions.ts';
@@ -180,9 +179,9 @@ export class RealtimeSocketServer {
   }
 
   private async authGuest(client: RealtimeClient, kind: string, token: string): Promise<void> {
-    const resolve = guestTokenResolver(kind);
+    const resolve = this.services.registry.realtime.guestTokens.get(kind);
     if (!resolve) return client.error('parameter_invalid', `Unknown token kind '${kind}'.`, CLOSE.unauthorized);
-    const limits = guestLimitsOf();
+    const limits = this.services.registry.realtime.guestLimits;
     let grant;
     try {
       // as a guest request: the address's budget before the token is looked up, the restaurant's after
@@ -204,7 +203,7 @@ export class RealtimeSocketServer {
     const topics: Topic[] = [];
     // a topic named twice is one topic: checked once, replayed once
     for (const name of new Set(msg.topics)) {
-      const topic = parseTopic(name);
+      const topic = parseTopic(name, this.services.registry.realtime);
       if (!topic) return client.error('parameter_invalid', `Unknown topic '${name}'.`);
       if (p.kind === 'guest') {
         // never say whether someone else's order exists

@@ -15,8 +15,8 @@ export type Topic =
 
 /**
  * A table shown as is (one message per change-log entry) rather than assembled like orders.
- * `present` turns the row after the change into the message payload; the lead points it at
- * the feature's presenter (see setRealtimePresenter).
+ * A feature declares it (`realtimeFeeds`) with `present`, its presenter (row of the change log
+ * → API JSON), so live messages carry the same objects as the API and the events.
  */
 export interface RowFeed {
   table: string;
@@ -33,52 +33,31 @@ export interface RowFeed {
   presentGuest?(row: Record<string, unknown>): unknown;
 }
 
-/** Until the reservations and guest features hand in their presenters, the stored row is the payload. */
-const asStored = (row: Record<string, unknown>) => row;
-
-const feeds = new Map<string, RowFeed>([
-  ['reservations', { table: 'reservations', type: 'reservation', collection: 'reservations', entry: null, scope: 'reservations:read', present: asStored }],
-  ['waitlist_entries', { table: 'waitlist_entries', type: 'waitlist_entry', collection: 'waitlist', entry: 'waitlist_entry', scope: 'waitlist:read', present: asStored }],
-]);
-
-/** Point a table's live messages at its real presenter (row of the change log → API JSON). */
-export function setRealtimePresenter(table: string, present: (row: Record<string, unknown>) => unknown): void {
-  const feed = feeds.get(table);
-  if (!feed) throw new Error(`realtime: no feed for table ${table}`);
-  feed.present = present;
-}
-
-/** Adds another table to the live feed (message type, topic names, scope to read it). */
-export function registerRealtimeFeed(feed: RowFeed): void {
-  feeds.set(feed.table, feed);
-}
-
-export const feedForTable = (table: string): RowFeed | undefined => feeds.get(table);
-
 /**
- * Topics of local bookkeeping outside the change log (print jobs, printer status): their
- * messages carry no seq, are not replayed, and a view loads its state again when it
- * (re)follows one. Named with the scope a staff key needs to follow it.
+ * What a server's topics can name, from its registry: its row feeds by table, and its topics of
+ * local bookkeeping outside the change log (print jobs, printer status), whose messages carry
+ * no seq and are not replayed (a view loads its state again when it (re)follows one), each
+ * named with the scope a staff key needs to follow it.
  */
-const noticeTopics = new Map<string, Scope>();
-export function registerNoticeTopic(name: string, scope: Scope): void {
-  noticeTopics.set(name, scope);
+export interface TopicSources {
+  feeds: ReadonlyMap<string, RowFeed>;
+  noticeTopics: ReadonlyMap<string, Scope>;
 }
 
 export const ORDER_TABLES = new Set(['orders', 'order_items']);
 
 /** Parses a topic name; null when it names nothing. */
-export function parseTopic(name: string): Topic | null {
+export function parseTopic(name: string, sources: TopicSources): Topic | null {
   if (name === 'orders') return { name, kind: 'orders' };
   const colon = name.indexOf(':');
   const head = colon < 0 ? name : name.slice(0, colon);
   const arg = colon < 0 ? null : name.slice(colon + 1);
   if (arg !== null && (arg.length === 0 || arg.length > 200)) return null;
   if (head === 'station' && arg) return { name, kind: 'station', station: arg };
-  const noticeScope = noticeTopics.get(name);
+  const noticeScope = sources.noticeTopics.get(name);
   if (noticeScope) return { name, kind: 'notices', scope: noticeScope };
   if (head === 'order' && arg) return { name, kind: 'order', id: arg };
-  for (const feed of feeds.values()) {
+  for (const feed of sources.feeds.values()) {
     if (arg === null && head === feed.collection) return { name, kind: 'collection', feed };
     if (arg && head === feed.entry) return { name, kind: 'entry', feed, id: arg };
   }

@@ -13,7 +13,7 @@ describe.each(DIALECTS)('demo guests on %s', (dialect) => {
   beforeAll(async () => {
     hub = await startHub(dialect);
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    await seedDemo(hub.server.services.tx, actor, { historyDays: 3, ordersPerDay: 20 });
+    await seedDemo(hub.server.services.tx, actor, { historyDays: 3, ordersPerDay: 20 }, hub.server.services.registry.hooks);
   });
   afterAll(() => hub?.close());
 

@@ -21,7 +21,7 @@ describe.each(DIALECTS)('analytics demo step on %s', (dialect) => {
     await hub.server.services.db.deleteFrom('analytics_order_facts').execute();
     const result: Record<string, any> = {};
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    await analyticsDemo(hub.server.services.tx, actor, { historyDays: 14, ordersPerDay: 10 }, result);
+    await analyticsDemo(hub.server.services.tx, actor, { historyDays: 14, ordersPerDay: 10 }, result, hub.server.services.registry.hooks);
     expect(result.analytics).toMatchObject({ staff: 6, inventory_items: 15, orders_counted: 1 });
     expect(result.analytics.shifts).toBeGreaterThan(80);
     const labor = await hub.api.get('/v1/analytics/labor');

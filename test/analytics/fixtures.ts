@@ -116,7 +116,7 @@ export async function createOrderWith(services: Services, restaurantId: string, 
     });
     const items: OrderItemRow[] = [];
     for (const r of rows) items.push(await insertRecord(trx, 'order_items', r));
-    await runOrderHooks(trx, { actor, order, items, previousStatus: null, newItemIds: items.map((i) => i.id), changedItemIds: [] });
+    await runOrderHooks(trx, services.registry.hooks.orders, { actor, order, items, previousStatus: null, newItemIds: items.map((i) => i.id), changedItemIds: [] });
     return { order, items };
   });
 }
@@ -156,7 +156,7 @@ export async function changeOrderWith(
       completed_at: status === 'completed' ? at : before.completed_at,
       updated: at,
     }))!;
-    await runOrderHooks(trx, {
+    await runOrderHooks(trx, services.registry.hooks.orders, {
       actor,
       order,
       items,

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../server/domain/keys/create-key.ts';
-import { applyExpand, validateExpand } from '../../server/http/expand.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { countRows, startHub, type TestHub } from '../helpers/server.ts';
 
@@ -105,8 +104,9 @@ describe.each(DIALECTS)('analytics records on %s', (dialect) => {
       expect(secs(start)).toBeLessThanOrEqual(in1.body.clock_in);
       // an order's server expands to the staff user, without pay (orders:read must not show wages)
       const orders = [{ object: 'order', server: s.body.id }];
-      expect(validateExpand('order', ['server'])).toEqual(['server']);
-      await applyExpand({ db: hub.server.services.db, restaurantId: hub.restaurant.id }, 'order', orders, ['server']);
+      const { expandables } = hub.server.services.registry;
+      expect(expandables.validate('order', ['server'])).toEqual(['server']);
+      await expandables.apply({ db: hub.server.services.db, restaurantId: hub.restaurant.id }, 'order', orders, ['server']);
       expect(orders[0].server).toMatchObject({ id: s.body.id, object: 'staff_user', name: 'Marco' });
       expect(orders[0].server).not.toHaveProperty('hourly_rate');
       const expanded = await hub.api.get(`/v1/shifts/${in1.body.id}?expand[]=user`);

@@ -267,7 +267,7 @@ describe('back office operations in the browser', IN_BROWSER, () => {
     const wire = toWire(logged);
     const id = newId(PREFIXES.reservation);
     const fromCloud = { ...wire, op_id: newId('op'), origin: 'cloud-epoch-test', origin_seq: 1, row_id: id, data: { ...wire.data, id, guest_name: 'Cloud Guest' } };
-    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId: hub.restaurant.id, role: 'hub', now: hub.clock.now() }, [fromCloud]));
+    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId: hub.restaurant.id, role: 'hub', now: hub.clock.now(), hooks: hub.server.services.registry.hooks }, [fromCloud]));
     const conflicts = (await hub.api.get('/v1/sync/status')).body.conflicts;
     expect(conflicts.map((c: any) => c.kind)).toEqual(['double_booking']);
 
@@ -313,7 +313,7 @@ describe('back office operations in the browser', IN_BROWSER, () => {
     const wire = toWire(logged);
     const id = newId(PREFIXES.reservation);
     const fromCloud = { ...wire, op_id: newId('op'), origin: 'cloud-epoch-test', origin_seq: 2, row_id: id, data: { ...wire.data, id, guest_name: 'Nine Cloud' } };
-    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId: hub.restaurant.id, role: 'hub', now: hub.clock.now() }, [fromCloud]));
+    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId: hub.restaurant.id, role: 'hub', now: hub.clock.now(), hooks: hub.server.services.registry.hooks }, [fromCloud]));
 
     await go('/app/settings?tab=sync', 'Settings');
     const listed = page.locator('section', { has: page.getByRole('heading', { name: 'Sync conflicts' }) });

@@ -14,7 +14,7 @@ describe('order history in the browser', IN_BROWSER, () => {
   beforeAll(async () => {
     hub = await startHub('sqlite', { clock: new ManualClock(Date.now()) });
     await setUpVenue(hub.url, 'Trattoria Demo');
-    await seedDemo(hub.server.services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 2, ordersPerDay: 8 });
+    await seedDemo(hub.server.services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 2, ordersPerDay: 8 }, hub.server.services.registry.hooks);
     browser = await launch();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB' })).newPage();
     page.setDefaultTimeout(10_000);

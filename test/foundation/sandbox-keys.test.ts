@@ -121,7 +121,7 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
     // a developer's hub: the sandbox's webhook receiver runs on this machine
     hub = await startHub(dialect, { config: { webhooks: { sandboxPrivateTargets: true } } });
     const { services } = hub.server;
-    await seedDemo(services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 1, ordersPerDay: 4 });
+    await seedDemo(services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 1, ordersPerDay: 4 }, services.registry.hooks);
     const widget = await services.tx.run((trx) =>
       createApiKey(trx, hub.clock.now(), { restaurantId: hub.restaurant.id, kind: 'widget', livemode: false, grantedBy: 'operator' }),
     );

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import type { ComandaServer } from '../../server/server.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, startSecondServer, type ApiClient, type TestHub } from '../helpers/server.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildContactMail } from '../../server/domain/contact/contact-mail.ts';
 import { guestLang } from '../../server/domain/guest/lang.ts';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, freePort, solvedCaptcha, startSmtpSink, type SmtpSink } from './helpers.ts';

@@ -15,7 +15,7 @@ describe.each(DIALECTS)('guest demo data on %s', (dialect) => {
   it('seeds a live queue with a measured pace, feedback, and working public links', async () => {
     const result: Record<string, any> = {};
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    await guestDemo(hub.server.services.tx, actor, { historyDays: 0, ordersPerDay: 1 }, result);
+    await guestDemo(hub.server.services.tx, actor, { historyDays: 0, ordersPerDay: 1 }, result, hub.server.services.registry.hooks);
     const waiting = await hub.api.get('/v1/waitlist?status=waiting');
     expect(waiting.body.data).toHaveLength(4);
     expect((await hub.api.get('/v1/waitlist?status=seated')).body.data).toHaveLength(3);

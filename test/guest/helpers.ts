@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { solveChallenge } from 'altcha-lib/v1';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import type { TestHub } from '../helpers/server.ts';
 import { freePort } from '../helpers/free-port.ts';
 export { freePort };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEASE_SECONDS } from '../../server/domain/guest/dispatcher.ts';
 import { enqueueMessage } from '../../server/domain/guest/outbox.ts';
 import { httpSmsSender, type SmsSender } from '../../server/domain/guest/transports.ts';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import type { ComandaServer } from '../../server/server.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, startSecondServer, type TestHub } from '../helpers/server.ts';

@@ -157,7 +157,7 @@ describe.each(DIALECTS)('staff waitlist on %s', (dialect) => {
     const read = await hub.server.services.db.selectFrom('waitlist_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect((await hub.api.post(`/v1/waitlist/${id}/notify`, {})).status).toBe(200);
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    await expect(hub.server.services.tx.run((trx) => moveEntry(trx, actor, read, 'expired'))).rejects.toMatchObject({ code: 'WAITLIST_NOT_ACTIVE' });
+    await expect(hub.server.services.tx.run((trx) => moveEntry(trx, hub.server.services.registry.hooks, actor, read, 'expired'))).rejects.toMatchObject({ code: 'WAITLIST_NOT_ACTIVE' });
     expect((await hub.api.get(`/v1/waitlist/${id}`)).body.status).toBe('notified');
   });
 });

@@ -21,7 +21,7 @@ describe.each(DIALECTS)('one place in the queue per guest on %s', (dialect) => {
 
   it('the database itself refuses a second active entry with the same phone or email', async () => {
     const db = hub.server.services.db;
-    await hub.server.services.tx.run((trx) => addEntry(trx, actor(), party({ email: 'once@example.org' })));
+    await hub.server.services.tx.run((trx) => addEntry(trx, hub.server.services.registry.hooks, actor(), party({ email: 'once@example.org' })));
     const [row] = await db.selectFrom('waitlist_entries').selectAll().where('email', '=', 'once@example.org').execute();
     // bypassing the join's own check, as a racing join would
     const copy = { ...row, id: `${row.id.slice(0, -4)}ZZZZ` };
@@ -49,8 +49,8 @@ describe.each(DIALECTS)('one place in the queue per guest on %s', (dialect) => {
       // see it, so only the index stands between them
       const outcome = await raceOnPostgres(
         hub.server.services.db,
-        (trx) => addEntry(trx, actor(), input),
-        (trx) => addEntry(trx, actor(), input),
+        (trx) => addEntry(trx, hub.server.services.registry.hooks, actor(), input),
+        (trx) => addEntry(trx, hub.server.services.registry.hooks, actor(), input),
       );
       expect(outcome).toBeInstanceOf(ApiError);
       expect(outcome).toMatchObject({ code: 'WAITLIST_ALREADY_JOINED', param: 'phone' });

@@ -149,7 +149,7 @@ describe.each(DIALECTS)('guest waitlist pages answered from the queue snapshot o
     now = await expectAllCurrent();
     expect(now.statuses[2].status).toBe('notified');
     hub.clock.advance(16 * MINUTE);
-    expect(await expireNotifiedEntries(other.services.tx, hub.clock.now())).toBe(1);
+    expect(await expireNotifiedEntries(other.services, hub.clock.now())).toBe(1);
     now = await expectAllCurrent();
     expect(now.statuses[2]).toMatchObject({ status: 'expired', position: null });
 

@@ -4,6 +4,7 @@ import type { Database, Dialect } from '../../server/db/database.ts';
 import { provisionRestaurant } from '../../server/domain/restaurants/provision.ts';
 import { silentLogger, type Logger } from '../../server/logger.ts';
 import { createServer, type ComandaServer } from '../../server/server.ts';
+import type { Feature } from '../../server/features/feature.ts';
 import { freshDatabase, reopen } from './db.ts';
 import { assertConforms } from './openapi-conformance.ts';
 
@@ -82,7 +83,7 @@ export interface TestHub {
 /** A real server on loopback over a fresh database, with one provisioned restaurant. */
 export async function startHub(
   dialect: Dialect,
-  opts: { config?: Partial<Config>; clock?: ManualClock; dataDir?: string; slug?: string; logger?: Logger } = {},
+  opts: { config?: Partial<Config>; clock?: ManualClock; dataDir?: string; slug?: string; logger?: Logger; features?: readonly Feature[] } = {},
 ): Promise<TestHub> {
   const database = await freshDatabase(dialect, { dataDir: opts.dataDir });
   const clock = opts.clock ?? new ManualClock();
@@ -91,6 +92,7 @@ export async function startHub(
     clock,
     logger: opts.logger ?? silentLogger,
     config: { rateLimit: false, guestRateLimit: false, ...opts.config },
+    features: opts.features,
   });
   const { url } = await server.listen(0, '127.0.0.1');
   const first = await provisionRestaurant(server.services.tx, clock.now(), { name: 'Test Bistro', slug: opts.slug ?? 'test-bistro' });

@@ -9,7 +9,7 @@ describe.each(DIALECTS)('orders demo step on %s', (dialect) => {
   beforeAll(async () => {
     hub = await startHub(dialect);
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    result = await seedDemo(hub.server.services.tx, actor, { historyDays: 3, ordersPerDay: 40 });
+    result = await seedDemo(hub.server.services.tx, actor, { historyDays: 3, ordersPerDay: 40 }, hub.server.services.registry.hooks);
   });
   afterAll(() => hub?.close());
 

@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onOrderChange, type OrderChange } from '../../server/domain/orders/hooks.ts';
+import type { OrderChange } from '../../server/domain/orders/hooks.ts';
+import { features } from '../../server/features/index.ts';
 import { insertRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, snapshot, type Menu } from './fixtures.ts';
 
+// a feature of this test's server only: what every order command hands its hooks
 const seen: OrderChange[] = [];
-onOrderChange(async (_trx, change) => {
-  seen.push(change);
-});
+const spy = { name: 'test-spy', orderHooks: [{ name: 'test-spy', change: async (_trx: unknown, change: OrderChange) => void seen.push(change) }] };
 
 describe.each(DIALECTS)('operational orders on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
   let screen: ApiClient;
   beforeAll(async () => {
-    hub = await startHub(dialect);
+    hub = await startHub(dialect, { features: [...features, spy] });
     menu = await seedMenu(hub);
     screen = hub.api.withKey(hub.keys.widget);
   });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onOrderChange, type OrderChange } from '../../server/domain/orders/hooks.ts';
+import type { OrderChange } from '../../server/domain/orders/hooks.ts';
+import { features } from '../../server/features/index.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { ApiClient, countRows, startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, snapshot, type Menu } from './fixtures.ts';
 
+// a feature of this test's server only: what every order command hands its hooks
 const changes: OrderChange[] = [];
-onOrderChange(async (_trx, change) => {
-  changes.push(change);
-});
+const spy = { name: 'test-spy', orderHooks: [{ name: 'test-spy', change: async (_trx: unknown, change: OrderChange) => void changes.push(change) }] };
 
 describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
   let hub: TestHub;
@@ -19,7 +19,7 @@ describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
   let weekend: string;
   beforeAll(async () => {
     // Monday 2 Nov 2026, 12:00 UTC = 13:00 in Berlin
-    hub = await startHub(dialect, { config: { publicUrl: 'http://hub.local:8080' } });
+    hub = await startHub(dialect, { config: { publicUrl: 'http://hub.local:8080' }, features: [...features, spy] });
     menu = await seedMenu(hub);
     guest = hub.api.withKey(null);
     qr = (await hub.api.post('/v1/qr_codes', { table: menu.table, label: 'Table by the window' })).body;

@@ -14,7 +14,7 @@ describe.each(DIALECTS)('printers demo step on %s', (dialect) => {
   it('adds kitchen, bar and grill printers on loopback, switched off so nothing is sent', async () => {
     expect((await hub.api.post('/v1/stations', { key: 'grill' })).status).toBe(201);
     const result: Record<string, unknown> = {};
-    await printersDemo(hub.server.services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 0, ordersPerDay: 1 }, result);
+    await printersDemo(hub.server.services.tx, { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() }, { historyDays: 0, ordersPerDay: 1 }, result, hub.server.services.registry.hooks);
     const list = await hub.api.get('/v1/printers?limit=10');
     const byName = Object.fromEntries(list.body.data.map((p: any) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(['Bar', 'Grill', 'Kitchen']);

@@ -125,7 +125,7 @@ export async function createOrder(hub: TestHub, spec: OrderSpec): Promise<{ orde
       created: now,
       updated: now,
     });
-    await runOrderHooks(trx, { actor, order, items, previousStatus: null, newItemIds: items.map((i) => i.id), changedItemIds: [] });
+    await runOrderHooks(trx, hub.server.services.registry.hooks.orders, { actor, order, items, previousStatus: null, newItemIds: items.map((i) => i.id), changedItemIds: [] });
     return { order, items };
   });
 }
@@ -140,7 +140,7 @@ export async function appendRound(hub: TestHub, orderId: string, lines: Line[]) 
     for (const [i, l] of lines.entries()) added.push(await insertRecord(trx, 'order_items', itemRow(actor, order.id, items.length + i, round, l)));
     const all = [...items, ...added];
     const saved = (await updateRecord(trx, 'orders', order, { ...totals(all), updated: Math.floor(actor.now / 1000) }))!;
-    await runOrderHooks(trx, { actor, order: saved, items: all, previousStatus: order.status, newItemIds: added.map((a) => a.id), changedItemIds: [] });
+    await runOrderHooks(trx, hub.server.services.registry.hooks.orders, { actor, order: saved, items: all, previousStatus: order.status, newItemIds: added.map((a) => a.id), changedItemIds: [] });
     return { order: saved, items: all, added };
   });
 }
@@ -156,7 +156,7 @@ export async function setStatus(hub: TestHub, orderId: string, status: OrderRow[
       ...(status === 'placed' && { placed_at: now }),
       ...(status === 'completed' && { completed_at: now }),
     }))!;
-    await runOrderHooks(trx, { actor, order: saved, items, previousStatus: order.status, newItemIds: [], changedItemIds: [] });
+    await runOrderHooks(trx, hub.server.services.registry.hooks.orders, { actor, order: saved, items, previousStatus: order.status, newItemIds: [], changedItemIds: [] });
     return saved;
   });
 }

@@ -93,7 +93,7 @@ export async function placeOrder(services: Services, actor: Actor, input: NewOrd
         }),
       );
     }
-    await emitEvent(trx, actor, 'order.created', presentOrder(order, items));
+    await emitEvent(trx, services.registry.hooks, actor, 'order.created', presentOrder(order, items));
     return { order, items };
   });
 }
@@ -106,7 +106,7 @@ export async function setItemStatus(services: Services, actor: Actor, orderId: s
     await updateRecord(trx, 'order_items', { id: item.id, restaurant_id: actor.restaurantId }, { status, ready_at: status === 'ready' ? now : null, updated: now });
     const order = (await updateRecord(trx, 'orders', { id: orderId, restaurant_id: actor.restaurantId }, { updated: now }))!;
     const items = await itemsOf(trx, orderId);
-    await emitEvent(trx, actor, 'order.updated', presentOrder(order, items));
+    await emitEvent(trx, services.registry.hooks, actor, 'order.updated', presentOrder(order, items));
     return { order, items };
   });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryGrant, registerGuestTokenResolver } from '../../server/realtime/guest-tokens.ts';
-import { registerRealtimeFeed } from '../../server/realtime/topics.ts';
+import { entryGrant } from '../../server/realtime/guest-tokens.ts';
+import type { Feature } from '../../server/features/feature.ts';
+import { features } from '../../server/features/index.ts';
 import { insertRecord, updateRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import { DIALECTS } from '../helpers/db.ts';
@@ -9,15 +10,19 @@ import { actorFor, placeOrder, setItemStatus } from './fixtures.ts';
 import { insertQrCode } from './qr-codes.ts';
 import { TestSocket } from './socket.ts';
 
-// A row feed as the waitlist will be one, over a table this branch has (customers).
-registerRealtimeFeed({
-  table: 'customers',
-  type: 'customer',
-  collection: 'customers',
-  entry: 'customer',
-  scope: 'customers:read',
-  present: (row) => ({ id: row.id, object: 'customer', name: row.name }),
-});
+// A feature of this test's server: a row feed as the waitlist's, over another table
+// (customers), and a token kind that follows one customer (the one the test names).
+let ownCustomer: string | null = null;
+const pluggable: Feature = {
+  name: 'test-customers',
+  realtimeFeeds: [{ table: 'customers', type: 'customer', collection: 'customers', entry: 'customer', scope: 'customers:read', present: (row) => ({ id: row.id, object: 'customer', name: row.name }) }],
+  guestTokenResolvers: {
+    'entry-test': async (services, token) => {
+      const rst = await services.db.selectFrom('customers').select('restaurant_id').where('id', '=', ownCustomer ?? '').executeTakeFirst();
+      return token === 'signed-for-own' && rst && ownCustomer ? entryGrant(rst.restaurant_id, 'customers', ownCustomer) : null;
+    },
+  },
+};
 
 describe.each(DIALECTS)('realtime guests on %s', (dialect) => {
   let hub: TestHub;
@@ -30,7 +35,7 @@ describe.each(DIALECTS)('realtime guests on %s', (dialect) => {
   const actor = () => actorFor(hub.server.services, hub.restaurant.id);
 
   beforeAll(async () => {
-    hub = await startHub(dialect);
+    hub = await startHub(dialect, { features: [...features, pluggable] });
   });
   afterAll(async () => {
     for (const s of sockets) s.ws.terminate();
@@ -97,7 +102,7 @@ describe.each(DIALECTS)('realtime guests on %s', (dialect) => {
         });
       return [await mk('Ada'), await mk('Bo')];
     });
-    registerGuestTokenResolver('entry-test', async (_s, token) => (token === 'signed-for-own' ? entryGrant(hub.restaurant.id, 'customers', own.id) : null));
+    ownCustomer = own.id;
     const g = await open();
     g.send({ type: 'auth', kind: 'entry-test', token: 'signed-for-own' });
     expect((await g.next()).type).toBe('authenticated');

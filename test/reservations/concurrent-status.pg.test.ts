@@ -26,8 +26,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       expect(r.body.status).toBe('confirmed');
       const outcome = await raceOnPostgres(
         hub.server.services.db,
-        (trx) => setReservationStatus(trx, actor(), r.body.id, 'cancelled'),
-        (trx) => setReservationStatus(trx, actor(), r.body.id, 'arrived'),
+        (trx) => setReservationStatus(trx, hub.server.services.registry.hooks, actor(), r.body.id, 'cancelled'),
+        (trx) => setReservationStatus(trx, hub.server.services.registry.hooks, actor(), r.body.id, 'arrived'),
       );
       expect(outcome).toMatchObject({ status: 409 });
       const now = (await hub.api.get(`/v1/reservations/${r.body.id}`)).body;

@@ -12,7 +12,7 @@ describe.each(DIALECTS)('reservations demo step on %s', (dialect) => {
 
   it('books a few upcoming reservations the API accepts and shows', async () => {
     const actor = { restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() };
-    const result = await seedDemo(hub.server.services.tx, actor, { historyDays: 0, ordersPerDay: 1 });
+    const result = await seedDemo(hub.server.services.tx, actor, { historyDays: 0, ordersPerDay: 1 }, hub.server.services.registry.hooks);
     const list = await hub.api.get('/v1/reservations?limit=100&expand[]=table');
     expect(list.body.data.length).toBe(result.reservations);
     expect(list.body.data.length).toBeGreaterThanOrEqual(5);

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import type { TestHub } from '../helpers/server.ts';
 import { signedInHub, IN_BROWSER } from '../backoffice/browser.ts';
 

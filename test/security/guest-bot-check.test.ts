@@ -1,6 +1,6 @@
 import { solveChallenge } from 'altcha-lib/v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guestOf } from '../../server/features/guest.ts';
+import { guestOf } from '../../server/http/guest-services.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { counts, nextPhone, openWaitlist } from '../guest/helpers.ts';

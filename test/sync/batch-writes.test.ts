@@ -58,7 +58,7 @@ describe.each(DIALECTS)('a batch of another node’s changes, applied at once (%
       transformQuery: (a) => (statements++, a.node),
       transformResult: async (a) => a.result,
     }) as Kysely<DB>;
-    const r = await new Transactor(counted).run((trx) => applyChanges(trx, { restaurantId: source.restaurant.id, role: 'cloud', now: Date.now() }, changes));
+    const r = await new Transactor(counted).run((trx) => applyChanges(trx, { restaurantId: source.restaurant.id, role: 'cloud', now: Date.now(), hooks: target.server.services.registry.hooks }, changes));
     return { ...r, statements };
   };
 

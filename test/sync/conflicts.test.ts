@@ -36,7 +36,7 @@ describe.each(DIALECTS)('sync conflicts settled by a person (%s)', (dialect) => 
     const wire = toWire(logged);
     const id = newId(PREFIXES.reservation);
     const fromCloud = { ...wire, op_id: newId('op'), origin: 'cloud-epoch-test', origin_seq: ++seq, row_id: id, data: { ...wire.data, id, guest_name: 'Cloud Guest' } };
-    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId, role: 'hub', now: hub.clock.now() }, [fromCloud]));
+    await hub.server.services.tx.run((trx) => applyChanges(trx, { restaurantId, role: 'hub', now: hub.clock.now(), hooks: hub.server.services.registry.hooks }, [fromCloud]));
     const conflicts = (await api.get('/v1/sync/status')).body.conflicts;
     const conflict = conflicts.find((c: any) => c.kind === 'double_booking' && c.row_ids.includes(id));
     expect(conflict).toMatchObject({ object: 'sync_conflict', table: 'reservations', row_ids: [here.body.id, id].sort(), resolved: null });

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import type { DB } from '../../server/db/schema.ts';
-import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { busyRetry, DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('a node reads its own log entries to push (%s)', (dialec
       expect(o.status).toBe(201);
       const page = await readLog(other.server.services.db, { restaurantId, after: theirs, origin: theirOrigin, limit: 2000 });
       theirs = page.last;
-      await node.server.services.tx.run((trx) => applyChanges(trx, { restaurantId, role: 'cloud', now: Date.now() }, page.changes as WireChange[]));
+      await node.server.services.tx.run((trx) => applyChanges(trx, { restaurantId, role: 'cloud', now: Date.now(), hooks: node.server.services.registry.hooks }, page.changes as WireChange[]));
       for (let i = 0; i < 3; i++) {
         await node.server.services.tx.run((trx) => updateRecord(trx, 'restaurants', { id: restaurantId }, { name: `Renamed ${round}.${i}` }));
       }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { assembleRegistry } from '../../server/features/assemble.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,6 @@ import type { DB } from '../../server/db/schema.ts';
 import { Transactor } from '../../server/db/transact.ts';
 import { loadSealingKey, unseal } from '../../server/operator/sealed.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
-import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { busyRetry, DIALECTS } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
@@ -63,6 +63,8 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     /** Orders written on the hub's database by a second process, many per transaction (a busy service offline). */
     async function backlog(n: number): Promise<void> {
       const tx = new Transactor(hubDb.db);
+      // what the hub process would run beside each order: the one assembly of its hooks
+      const hooks = assembleRegistry().hooks;
       for (let done = 0; done < n; done += 100) {
         // the hub process writes too (its sync bookkeeping): a transaction that lost the
         // race for SQLite's write lock is rolled back whole and run again
@@ -72,7 +74,7 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
               await createOrder(
                 trx,
                 { restaurantId, livemode: true, now: Date.now() },
-                { nodeTag: '', fleet: null },
+                { nodeTag: '', fleet: null, hooks },
                 { type: 'takeout', items: [{ menu_item: menuItem, quantity: 1 + (i % 3) }], source: 'api', status: 'draft', customer_name: `Guest ${i}` },
               );
             }

@@ -70,7 +70,7 @@ describe('cloud sync: replays, clocks, restores and webhooks', () => {
     const theirs = (await readLog(pair.cloud.server.services.db, { restaurantId: link.restaurant_id, after: 0, notOrigin: epoch })).changes;
     const hubHead = () => logEntries(pair.hub.server.services.db);
     const h0 = await hubHead();
-    const ctx = { restaurantId: link.restaurant_id, role: 'hub' as const, now: pair.hub.clock.now() };
+    const ctx = { restaurantId: link.restaurant_id, role: 'hub' as const, now: pair.hub.clock.now(), hooks: pair.hub.server.services.registry.hooks };
     await pair.hub.server.services.tx.run((trx) => applyChanges(trx, ctx, theirs));
     const h1 = await hubHead();
     await pair.hub.server.services.tx.run((trx) => applyChanges(trx, ctx, theirs));

@@ -83,7 +83,7 @@ export class Receiver {
 export async function emit(hub: TestHub, type: EventType = 'order.created', opts: { livemode?: boolean; restaurantId?: string; object?: unknown } = {}) {
   const actor = { restaurantId: opts.restaurantId ?? hub.restaurant.id, livemode: opts.livemode ?? true, now: hub.clock.now() };
   return hub.server.services.tx.run((trx) =>
-    emitEvent(trx, actor, type, opts.object ?? { id: `ord_test${Math.random().toString(36).slice(2, 8)}`, object: 'order', total: 1234 }),
+    emitEvent(trx, hub.server.services.registry.hooks, actor, type, opts.object ?? { id: `ord_test${Math.random().toString(36).slice(2, 8)}`, object: 'order', total: 1234 }),
   );
 }
 

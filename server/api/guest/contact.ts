@@ -1,6 +1,6 @@
 import { issueChallenge, redeemChallenge } from '../../domain/contact/captcha.ts';
 import { queueContactMail } from '../../domain/contact/contact-mail.ts';
-import { guestOf } from '../../features/guest.ts';
+import { guestOf } from '../../http/guest-services.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { guestIp, limitIp } from './guard.ts';
 import { z } from 'zod';

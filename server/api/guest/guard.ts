@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { callerIp, clientKey } from '../../http/client-ip.ts';
 import { redeemChallenge } from '../../domain/contact/captcha.ts';
-import { guestOf } from '../../features/guest.ts';
+import { guestOf } from '../../http/guest-services.ts';
 import type { Executor } from '../../db/records.ts';
 import type { Call } from '../../http/route.ts';
 import type { Services } from '../../services.ts';

@@ -105,7 +105,7 @@ export const routes: RouteSpec[] = [
       const actor = { restaurantId: restaurant.id, livemode: true, now: c.now };
       const { captchaToken: _, ...joining } = c.body;
       const entry = await guestSubmission(c, { id: restaurant.id, settings }, (trx) =>
-        addEntry(trx, actor, { ...joining, lang: joining.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
+        addEntry(trx, c.services.registry.hooks, actor, { ...joining, lang: joining.lang ?? (c.ctx.acceptsLanguages([...GUEST_LANGS]) || null), source: 'online', consent: true }),
       );
       return {
         token: signEntryToken(entry.id, restaurant.guest_secret),
@@ -150,7 +150,7 @@ export const routes: RouteSpec[] = [
       const actor = { restaurantId: found.restaurant.id, livemode: found.entry.livemode === 1, now: c.now };
       const saved = await c.services.tx.run(async (trx) => {
         const { entry } = await entryByToken(trx, c.params.token);
-        return moveEntry(trx, actor, entry, 'cancelled', { cancelled_by: 'guest' });
+        return moveEntry(trx, c.services.registry.hooks, actor, entry, 'cancelled', { cancelled_by: 'guest' });
       });
       return presentGuestStatus(saved, found.restaurant, await standing(c.db, saved, found.settings, c.now));
     },

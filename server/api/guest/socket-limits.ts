@@ -1,4 +1,4 @@
-import { guestOf } from '../../features/guest.ts';
+import { guestOf } from '../../http/guest-services.ts';
 import type { GuestLimits } from '../../realtime/guest-tokens.ts';
 import { limitRestaurant } from './guard.ts';
 

@@ -3,7 +3,7 @@ import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants
 import { addEntry, findEntry, moveEntry, notifyEntry } from '../../domain/waitlist/entries.ts';
 import { seatEntry } from '../../domain/waitlist/seat.ts';
 import { mustExist, notFound } from '../../errors.ts';
-import { guestOf } from '../../features/guest.ts';
+import { guestOf } from '../../http/guest-services.ts';
 import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from '../../presenters/guest.ts';
@@ -96,7 +96,7 @@ export const routes: RouteSpec[] = [
     status: 201,
     handler: async (c) => {
       const b = c.body;
-      const row = await addEntry(c.db, c.actor(), {
+      const row = await addEntry(c.db, c.services.registry.hooks, c.actor(), {
         guestName: b.guest_name,
         partySize: b.party_size,
         phone: b.phone,
@@ -141,7 +141,7 @@ export const routes: RouteSpec[] = [
       const restaurant = await getRestaurant(c.db, actor.restaurantId);
       const settings = await getSettings(c.db, actor.restaurantId);
       const saved = await c.services.tx.run(async (trx) =>
-        notifyEntry(trx, actor, await loadEntry(c, trx), {
+        notifyEntry(trx, c.services.registry.hooks, actor, await loadEntry(c, trx), {
           channel: c.body?.channel,
           transports: guest.dispatcher.transports,
           restaurantName: restaurant.name,
@@ -167,7 +167,7 @@ export const routes: RouteSpec[] = [
     params: idParam('wl_ id'),
     body: SeatEntry,
     handler: async (c) => {
-      const saved = await c.services.tx.run(async (trx) => seatEntry(trx, c.actor(), await loadEntry(c, trx), c.body?.table ?? undefined));
+      const saved = await c.services.tx.run(async (trx) => seatEntry(trx, c.services.registry.hooks, c.actor(), await loadEntry(c, trx), c.body?.table ?? undefined));
       return presentWaitlistEntry(saved);
     },
   }),
@@ -185,7 +185,7 @@ export const routes: RouteSpec[] = [
     params: idParam('wl_ id'),
     handler: async (c) => {
       const saved = await c.services.tx.run(async (trx) =>
-        moveEntry(trx, c.actor(), await loadEntry(c, trx), 'cancelled', { cancelled_by: 'staff' }),
+        moveEntry(trx, c.services.registry.hooks, c.actor(), await loadEntry(c, trx), 'cancelled', { cancelled_by: 'staff' }),
       );
       return presentWaitlistEntry(saved);
     },

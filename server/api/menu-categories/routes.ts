@@ -1,6 +1,6 @@
 import { createCategory, deactivateCategory, findCategory, updateCategory } from '../../domain/menu/categories.ts';
 import { mustExist } from '../../errors.ts';
-import { registerExpandable, presentWith } from '../../http/expand.ts';
+import { presentWith, type ExpandableDef } from '../../http/expand.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
@@ -8,18 +8,21 @@ import { MenuCategorySchema, presentCategory } from '../../presenters/menu-categ
 import { CreateCategory, ListCategories, UpdateCategory } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 
-registerExpandable('menu_category', {
-  refs: { parent_category: 'menu_category' },
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db
-      .selectFrom('menu_categories')
-      .selectAll()
-      .where('restaurant_id', '=', restaurantId)
-      .where('id', 'in', ids.map(normalizeCategoryId))
-      .execute();
-    return new Map(rows.map((r) => [r.id, presentCategory(r)]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  menu_category: {
+    refs: { parent_category: 'menu_category' },
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db
+        .selectFrom('menu_categories')
+        .selectAll()
+        .where('restaurant_id', '=', restaurantId)
+        .where('id', 'in', ids.map(normalizeCategoryId))
+        .execute();
+      return new Map(rows.map((r) => [r.id, presentCategory(r)]));
+    },
   },
-});
+};
 
 const present = presentWith('menu_category', (r: Parameters<typeof presentCategory>[0]) => presentCategory(r));
 

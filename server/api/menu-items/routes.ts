@@ -1,7 +1,7 @@
 import { deactivateMenuItem, createMenuItem, findMenuItem, updateMenuItem } from '../../domain/menu/items.ts';
 import { mustExist } from '../../errors.ts';
 import { cachedJson } from '../../http/cached-json.ts';
-import { registerExpandable, presentWith } from '../../http/expand.ts';
+import { presentWith, type ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
@@ -10,13 +10,16 @@ import { MenuItemSchema, presentMenuItem } from '../../presenters/menu-items.ts'
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 
-registerExpandable('menu_item', {
-  refs: { category: 'menu_category', modifier_groups: 'modifier_group' },
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentMenuItem(r)]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  menu_item: {
+    refs: { category: 'menu_category', modifier_groups: 'modifier_group' },
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('menu_items').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentMenuItem(r)]));
+    },
   },
-});
+};
 
 const present = presentWith('menu_item', (r: Parameters<typeof presentMenuItem>[0]) => presentMenuItem(r));
 

@@ -5,19 +5,22 @@ import {
   updateModifierGroup,
 } from '../../domain/menu/modifier-groups.ts';
 import { mustExist } from '../../errors.ts';
-import { registerExpandable } from '../../http/expand.ts';
+import type { ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { DeletedModifierGroupSchema, ModifierGroupSchema, presentModifierGroup } from '../../presenters/modifier-groups.ts';
 import { CreateModifierGroup, ListModifierGroups, UpdateModifierGroup } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 
-registerExpandable('modifier_group', {
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('modifier_groups').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentModifierGroup(r)]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  modifier_group: {
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('modifier_groups').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentModifierGroup(r)]));
+    },
   },
-});
+};
 
 const tag = 'Modifier groups';
 const id = idParam('mg_ id');

@@ -5,4 +5,5 @@ import type { Services } from '../../services.ts';
 export const orderContext = (services: Services): OrderContext => ({
   nodeTag: nodeTag(services.config.role),
   fleet: services.deliveryFleet?.name ?? null,
+  hooks: services.registry.hooks,
 });

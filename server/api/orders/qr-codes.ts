@@ -3,14 +3,13 @@ import { z } from 'zod';
 import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
 import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
 import { mustExist } from '../../errors.ts';
-import { registerExpandable, presentWith } from '../../http/expand.ts';
+import { presentWith, type ExpandableDef } from '../../http/expand.ts';
 import { f } from '../../model/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { listOf, named, ref, unix } from '../../model/schemas.ts';
 import { TableSchema } from '../../presenters/tables.ts';
-import './refs.ts';
 import { QR_ORDER_TYPES } from '../../model/orders.ts';
 
 /** The address printed on the code: the guest page that opens /public/qr/{token}. */
@@ -50,7 +49,10 @@ export function presentQrCode(row: Selectable<QrCodesTable>, publicUrl: string):
   };
 }
 
-registerExpandable('qr_code', { refs: { table: 'table' } });
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  qr_code: { refs: { table: 'table' } },
+};
 
 const present = presentWith('qr_code', (r: Selectable<QrCodesTable>, c: Call<any, any, any>) => presentQrCode(r, c.services.config.publicUrl));
 

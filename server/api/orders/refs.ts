@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../db/tables/users.table.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
-import { registerExpandable } from '../../http/expand.ts';
+import type { ExpandableDef } from '../../http/expand.ts';
 import { presentOrder, type OrderServer } from '../../presenters/orders.ts';
 
 // An expanded `table` is the venue table as /v1/tables shows it (loader in api/tables).
@@ -18,22 +18,24 @@ export const presentUser = (u: Pick<Selectable<UsersTable>, 'id' | 'name' | 'ema
   role: u.role,
 });
 
-registerExpandable('order', {
-  refs: { table: 'table', server: 'user' },
-  nested: { items: 'order_item' },
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    const items = await loadItemsFor(db, rows.map((r) => r.id));
-    return new Map(rows.map((r) => [r.id, presentOrder(r, items.get(r.id) ?? [])]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  order: {
+    refs: { table: 'table', server: 'user' },
+    nested: { items: 'order_item' },
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('orders').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      const items = await loadItemsFor(db, rows.map((r) => r.id));
+      return new Map(rows.map((r) => [r.id, presentOrder(r, items.get(r.id) ?? [])]));
+    },
   },
-});
-
-registerExpandable('order_item', { refs: { menu_item: 'menu_item' } });
-
-registerExpandable('user', {
-  personal: true,
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentUser(r)]));
+  order_item: { refs: { menu_item: 'menu_item' } },
+  user: {
+    personal: true,
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('users').select(['id', 'name', 'email', 'role']).where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentUser(r)]));
+    },
   },
-});
+};
+

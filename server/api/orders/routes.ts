@@ -10,7 +10,6 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder, type Order } from '../../presenters/orders.ts';
-import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';

@@ -3,7 +3,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { withMarks } from '../../domain/printers/documents.ts';
 import { getJob, reprintJob } from '../../domain/printers/jobs.ts';
 import { findPrinter, getPrinter } from '../../domain/printers/printers.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { expanded, type ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { jobListJson } from './job-json.ts';
@@ -12,7 +12,10 @@ import { ListPrintJobs, Reprint } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 
-registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  print_job: { refs: { printer: 'printer', original_printer: 'printer' } },
+};
 
 const present = (c: Call<any, any, any>, rows: ListedPrintJob[]) => expanded(c, 'print_job', rows.map(presentPrintJob));
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { createPrinter, deletePrinter, getPrinter, updatePrinter } from '../../domain/printers/printers.ts';
 import { enqueueTestPage } from '../../domain/printers/jobs.ts';
 import { ApiError } from '../../errors.ts';
-import { applyExpand, registerExpandable, expanded } from '../../http/expand.ts';
+import { expanded, type ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { presentPrinters } from './load.ts';
@@ -11,13 +11,16 @@ import { CreatePrinter, ListPrinters, UpdatePrinter } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
-registerExpandable('printer', {
-  refs: { backup_printer: 'printer' },
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('printers').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map((await presentPrinters(db, restaurantId, rows)).map((p) => [p.id, p]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  printer: {
+    refs: { backup_printer: 'printer' },
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('printers').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map((await presentPrinters(db, restaurantId, rows)).map((p) => [p.id, p]));
+    },
   },
-});
+};
 
 const present = async (c: Call<any, any, any>, rows: PrinterRow[]) => expanded(c, 'printer', await presentPrinters(c.db, c.actor().restaurantId, rows));
 

@@ -2,7 +2,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { createReservation, findReservation, updateReservation } from '../../domain/reservations/reservations.ts';
 import { cancelReservation, setReservationStatus } from '../../domain/reservations/status.ts';
 import { ApiError, mustExist } from '../../errors.ts';
-import { registerExpandable, presentWith } from '../../http/expand.ts';
+import { presentWith, type ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentReservation, ReservationSchema } from '../../presenters/reservations.ts';
@@ -11,13 +11,16 @@ import { listOf } from '../../model/schemas.ts';
 import type { ReservationRow } from '../../db/tables/reservations.table.ts';
 
 // The 'table' type's loader is registered by the tables routes (and by orders).
-registerExpandable('reservation', {
-  refs: { table: 'table' },
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentReservation(r)]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  reservation: {
+    refs: { table: 'table' },
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('reservations').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentReservation(r)]));
+    },
   },
-});
+};
 
 const present = presentWith('reservation', (r: ReservationRow) => presentReservation(r));
 
@@ -83,7 +86,7 @@ export const routes: RouteSpec[] = [
     expand: 'reservation',
     idempotent: true,
     status: 201,
-    handler: async (c) => (await present(c, [await createReservation(c.db, c.actor(), c.body)]))[0],
+    handler: async (c) => (await present(c, [await createReservation(c.db, c.services.registry.hooks, c.actor(), c.body)]))[0],
   }),
 
   defineRoute({
@@ -101,7 +104,7 @@ export const routes: RouteSpec[] = [
     expand: 'reservation',
     handler: async (c) => {
       const { status: _ignored, ...input } = c.body;
-      const row = await c.services.tx.run((trx) => updateReservation(trx, c.actor(), c.params.id, input));
+      const row = await c.services.tx.run((trx) => updateReservation(trx, c.services.registry.hooks, c.actor(), c.params.id, input));
       return (await present(c, [row]))[0];
     },
   }),
@@ -120,7 +123,7 @@ export const routes: RouteSpec[] = [
     body: SetStatus,
     expand: 'reservation',
     handler: async (c) => {
-      const row = await c.services.tx.run((trx) => setReservationStatus(trx, c.actor(), c.params.id, c.body.status));
+      const row = await c.services.tx.run((trx) => setReservationStatus(trx, c.services.registry.hooks, c.actor(), c.params.id, c.body.status));
       return (await present(c, [row]))[0];
     },
   }),
@@ -138,6 +141,6 @@ export const routes: RouteSpec[] = [
     params: idParam('rsv_ id'),
     expand: 'reservation',
     idempotent: true,
-    handler: async (c) => (await present(c, [await cancelReservation(c.db, c.actor(), c.params.id)]))[0],
+    handler: async (c) => (await present(c, [await cancelReservation(c.db, c.services.registry.hooks, c.actor(), c.params.id)]))[0],
   }),
 ];

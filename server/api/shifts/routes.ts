@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { clockIn, clockOut, findShift } from '../../domain/staff/shifts.ts';
 import { mustExist } from '../../errors.ts';
-import { registerExpandable, presentWith } from '../../http/expand.ts';
+import { presentWith, type ExpandableDef } from '../../http/expand.ts';
 import { f } from '../../model/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
@@ -9,7 +9,10 @@ import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentShift, ShiftSchema } from '../../presenters/shifts.ts';
 import { listOf } from '../../model/schemas.ts';
 
-registerExpandable('shift', { refs: { user: 'staff_user' } });
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  shift: { refs: { user: 'staff_user' } },
+};
 
 const present = presentWith('shift', (r: Parameters<typeof presentShift>[0]) => presentShift(r));
 

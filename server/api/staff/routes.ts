@@ -11,20 +11,23 @@ import type { Caller } from '../../http/authenticate.ts';
 import type { Executor } from '../../db/records.ts';
 import type { Services } from '../../services.ts';
 import { SetPassword } from '../auth/schema.ts';
-import { registerExpandable } from '../../http/expand.ts';
+import type { ExpandableDef } from '../../http/expand.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentStaff, StaffUserSchema } from '../../presenters/staff.ts';
 import { CreateStaff, ListStaff, UpdateStaff } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 
-registerExpandable('staff_user', {
-  personal: true,
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('users').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentStaff(r)]));
+/** What of this resource expands, and how it loads when expanded to (its feature declares it). */
+export const expandables: Record<string, ExpandableDef> = {
+  staff_user: {
+    personal: true,
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('users').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentStaff(r)]));
+    },
   },
-});
+};
 
 const tag = 'Staff';
 

@@ -1,21 +1,21 @@
 import { createTable, deactivateTable, findTable, updateTable } from '../../domain/tables/tables.ts';
 import { mustExist } from '../../errors.ts';
-import { registerExpandable } from '../../http/expand.ts';
+import type { ExpandableDef } from '../../http/expand.ts';
 import { mapPage, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentTable, TableSchema } from '../../presenters/tables.ts';
 import { CreateTable, ListTables, UpdateTable } from './schema.ts';
 import { listOf } from '../../model/schemas.ts';
 
-// The orders feature registers the same 'table' loader for orders' `table`; registering it
-// here too keeps reservation expansion working on its own. registerExpandable merges, so
-// the second registration is harmless.
-registerExpandable('table', {
-  load: async ({ db, restaurantId }, ids) => {
-    const rows = await db.selectFrom('tables').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
-    return new Map(rows.map((r) => [r.id, presentTable(r)]));
+/** What of this resource expands, and how it loads when expanded to (the venue feature declares it; orders, reservations and QR codes point at it). */
+export const expandables: Record<string, ExpandableDef> = {
+  table: {
+    load: async ({ db, restaurantId }, ids) => {
+      const rows = await db.selectFrom('tables').selectAll().where('restaurant_id', '=', restaurantId).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, presentTable(r)]));
+    },
   },
-});
+};
 
 const tag = 'Tables';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
-import { onOrderBatchEnd, onOrderChange, sharedRead } from '../orders/hooks.ts';
+import { sharedRead, type OrderHook } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
 import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
 import { countsAsSale, countsAsSold, lineRevenue, loyaltyPoints } from '../../model/sales-rules.ts';
@@ -157,7 +157,7 @@ export async function syncOrderRollups(trx: Executor, order: OrderRow, items: Or
   if (after) await putFacts(db, [after]);
 }
 
-/** What the orders of one batch add to the roll-ups, written once at its end (see registerRollupHook). */
+/** What the orders of one batch add to the roll-ups, written once at its end (see rollupHook). */
 interface HeldRollups {
   daily: Map<string, DailyRow>;
   items: Map<string, ItemDailyRow>;
@@ -211,23 +211,20 @@ async function holdOrderRollups(trx: Executor, held: HeldRollups, order: OrderRo
   return true;
 }
 
-let registered = false;
-
-/** Registers the roll-up hook once per process. */
-export function registerRollupHook(): void {
-  if (registered) return;
-  registered = true;
-  onOrderChange(async (trx, change) => {
+/** The roll-ups follow every order change inside the order's own transaction (the analytics feature declares it). */
+export const rollupHook: OrderHook = {
+  name: 'analytics-rollups',
+  async change(trx, change) {
     const isNew = change.previousStatus === null;
     if (!change.shared) return syncOrderRollups(trx, change.order, change.items, undefined, isNew);
     // many orders changed together (a sync batch): the time zone is read once, and what they
-    // add up is written once for the batch (onOrderBatchEnd below)
+    // add up is written once for the batch (batchEnd below)
     const zone = await sharedRead(change, `zone:${change.order.restaurant_id}`, () => zoneOf(trx, change.order.restaurant_id));
     const held = await sharedRead(change, HELD, async (): Promise<HeldRollups> => ({ daily: new Map(), items: new Map(), facts: new Map() }));
     if (!(await holdOrderRollups(trx, held, change.order, change.items, zone, isNew))) await syncOrderRollups(trx, change.order, change.items, zone, isNew);
-  });
-  onOrderBatchEnd(async (trx, shared) => {
+  },
+  async batchEnd(trx, shared) {
     const held = (await shared.get(HELD)) as HeldRollups | undefined;
     if (held) await writeHeld(trx, held);
-  });
-}
+  },
+};

@@ -11,16 +11,20 @@ export interface EventPlan {
   write?: () => Promise<void>;
 }
 
-export type EventHook = (trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }) => Promise<EventPlan | void>;
-
-const hooks: EventHook[] = [];
-
 /**
- * Lets delivery (webhooks) fan an event out to its endpoints inside the same transaction:
- * the hook reads and plans before the event row is written, and writes after it.
+ * Lets a feature act on every event inside its transaction (webhooks fan it out to their
+ * endpoints): the hook reads and plans before the event row is written, and writes after it.
+ * Declared by a feature (`eventHooks`); the server's registry hands them to each command.
  */
-export function onEventEmitted(hook: EventHook): void {
-  hooks.push(hook);
+export interface EventHook {
+  name: string;
+  /** `side`: set when sync applies another node's event here, naming this node's side (a linked hub, the cloud) */
+  plan(trx: Executor, event: { id: string; type: string; livemode: boolean; restaurantId: string }, side?: 'hub' | 'cloud'): Promise<EventPlan | void>;
+}
+
+/** What a command that emits events is handed: the event hooks of its server's registry. */
+export interface EventHooks {
+  events: readonly EventHook[];
 }
 
 /**
@@ -29,6 +33,7 @@ export function onEventEmitted(hook: EventHook): void {
  */
 export async function emitEvent(
   trx: Executor,
+  hooks: EventHooks,
   actor: Actor,
   type: EventType,
   object: unknown,
@@ -38,7 +43,7 @@ export async function emitEvent(
   const id = newId(PREFIXES.event, actor.now);
   // Hooks decide first, so the event is written once with its final status.
   const plans: (EventPlan | void)[] = [];
-  for (const hook of hooks) plans.push(await hook(trx, { id, type, livemode: actor.livemode, restaurantId: actor.restaurantId }));
+  for (const hook of hooks.events) plans.push(await hook.plan(trx, { id, type, livemode: actor.livemode, restaurantId: actor.restaurantId }));
   const row = await insertCompleteRecord(trx, 'events', {
     id,
     restaurant_id: actor.restaurantId,

@@ -2,6 +2,7 @@ import type { Executor } from '../../db/records.ts';
 import type { Actor } from '../../services.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { EventHooks } from '../events/emit.ts';
 
 /** What happened to an order in one command, handed to every hook inside its transaction. */
 export interface OrderChange {
@@ -35,37 +36,33 @@ export function sharedRead<T>(change: OrderChange, key: string, read: () => Prom
   return p;
 }
 
-export type OrderHook = (trx: Executor, change: OrderChange) => Promise<void>;
-
-const hooks: OrderHook[] = [];
-
 /**
- * Features that must act on order changes in the same transaction (kitchen tickets,
- * receipts, customer stats) register here; every order command calls runOrderHooks.
+ * A feature that must act on order changes in the same transaction (kitchen tickets,
+ * roll-ups) declares one of these (server/features: `orderHooks`); the server's registry hands
+ * the list to every order command through its OrderContext, and to sync through its ApplyContext.
  */
-export function onOrderChange(hook: OrderHook): void {
-  hooks.push(hook);
+export interface OrderHook {
+  name: string;
+  change(trx: Executor, change: OrderChange): Promise<void>;
+  /** once after the hooks of a batch of order changes: what the hook held back for the batch is written */
+  batchEnd?(trx: Executor, shared: Map<string, Promise<unknown>>): Promise<void>;
 }
 
-export async function runOrderHooks(trx: Executor, change: OrderChange): Promise<void> {
-  for (const hook of hooks) await hook(trx, change);
-}
-
-type BatchEnd = (trx: Executor, shared: Map<string, Promise<unknown>>) => Promise<void>;
-
-const batchEnds: BatchEnd[] = [];
-
-/** Called once after the hooks of a batch of order changes: what a hook held back for the batch is written. */
-export function onOrderBatchEnd(end: BatchEnd): void {
-  batchEnds.push(end);
+export async function runOrderHooks(trx: Executor, hooks: readonly OrderHook[], change: OrderChange): Promise<void> {
+  for (const hook of hooks) await hook.change(trx, change);
 }
 
 /**
  * The hooks of many orders changed together (sync applies another node's batch), in one
  * transaction: they share reads and may write what they add up once for the whole batch.
  */
-export async function runOrderHooksBatch(trx: Executor, changes: OrderChange[]): Promise<void> {
+export async function runOrderHooksBatch(trx: Executor, hooks: readonly OrderHook[], changes: OrderChange[]): Promise<void> {
   const shared = new Map<string, Promise<unknown>>();
-  for (const change of changes) await runOrderHooks(trx, { ...change, shared });
-  for (const end of batchEnds) await end(trx, shared);
+  for (const change of changes) await runOrderHooks(trx, hooks, { ...change, shared });
+  for (const hook of hooks) await hook.batchEnd?.(trx, shared);
+}
+
+/** The in-transaction hooks of one server (its registry's), handed to the commands that run them. */
+export interface Hooks extends EventHooks {
+  orders: readonly OrderHook[];
 }

@@ -2,7 +2,7 @@ import { presentOrder, type Order } from '../../presenters/orders.ts';
 import type { Executor } from '../../db/records.ts';
 import { emitEvent } from '../events/emit.ts';
 import { syncDelivery } from './delivery.ts';
-import { runOrderHooks, type OrderChange } from './hooks.ts';
+import { runOrderHooks, type Hooks, type OrderChange } from './hooks.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -12,6 +12,8 @@ export interface OrderContext {
   nodeTag: string;
   /** the delivery fleet that takes delivery orders, or null when couriers are not dispatched */
   fleet: string | null;
+  /** the server's order and event hooks (its registry's): tickets, roll-ups, webhooks */
+  hooks: Hooks;
 }
 
 export type OrderEventType =
@@ -41,8 +43,8 @@ export async function recordOrderChange(
   const extra = event === 'order.cancelled' ? { cancel_reason: change.order.cancel_reason } : {};
   // Presented once: the event carries it (serialised at once) and the route answers with it.
   const presented = presentOrder(change.order, change.items);
-  await emitEvent(trx, change.actor, event, presented, { ...extra, ...change.detail });
-  await runOrderHooks(trx, rest);
+  await emitEvent(trx, ctx.hooks, change.actor, event, presented, { ...extra, ...change.detail });
+  await runOrderHooks(trx, ctx.hooks.orders, rest);
   return { order: change.order, items: change.items, presented };
 }
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/records.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent, type EventHooks } from '../events/emit.ts';
 import { refundsOf } from './list.ts';
 import type { Actor } from '../../services.ts';
 import type { RefundRow } from '../../db/tables/payment-refunds.table.ts';
@@ -16,13 +16,13 @@ const asPresented = async (trx: Executor, p: PaymentRow) => presentPayment(p, (a
  * presenters like every other command's events (docs/contributors/architecture.md).
  */
 export const paymentEvents = {
-  async paymentSucceeded(trx: Executor, actor: Actor, payment: PaymentRow): Promise<void> {
-    await emitEvent(trx, actor, 'payment.succeeded', await asPresented(trx, payment));
+  async paymentSucceeded(trx: Executor, hooks: EventHooks, actor: Actor, payment: PaymentRow): Promise<void> {
+    await emitEvent(trx, hooks, actor, 'payment.succeeded', await asPresented(trx, payment));
   },
-  async paymentRefunded(trx: Executor, actor: Actor, payment: PaymentRow, refund: RefundRow): Promise<void> {
-    await emitEvent(trx, actor, 'payment.refunded', await asPresented(trx, payment), { refund: presentRefund(refund) });
+  async paymentRefunded(trx: Executor, hooks: EventHooks, actor: Actor, payment: PaymentRow, refund: RefundRow): Promise<void> {
+    await emitEvent(trx, hooks, actor, 'payment.refunded', await asPresented(trx, payment), { refund: presentRefund(refund) });
   },
-  async orderPaid(trx: Executor, actor: Actor, { order, items }: { order: OrderRow; items: OrderItemRow[] }): Promise<void> {
-    await emitEvent(trx, actor, 'order.paid', presentOrder(order, items));
+  async orderPaid(trx: Executor, hooks: EventHooks, actor: Actor, { order, items }: { order: OrderRow; items: OrderItemRow[] }): Promise<void> {
+    await emitEvent(trx, hooks, actor, 'order.paid', presentOrder(order, items));
   },
 };

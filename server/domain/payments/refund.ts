@@ -64,6 +64,6 @@ export async function refundPayment(
     created: seconds(actor),
   });
   const order = (await updateRecord(trx, 'orders', current.order, { ...(await countPaid(trx, found.order_id)), updated: seconds(actor) }))!;
-  await paymentEvents.paymentRefunded(trx, actor, found, refund);
+  await paymentEvents.paymentRefunded(trx, ctx.hooks, actor, found, refund);
   return { payment: found, refund, order, items: current.items };
 }

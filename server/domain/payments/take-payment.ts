@@ -129,10 +129,10 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     created: seconds(actor),
   });
   const saved = (await updateRecord(trx, 'orders', order, { ...(await countPaid(trx, order.id)), updated: seconds(actor) }))!;
-  await paymentEvents.paymentSucceeded(trx, actor, payment);
+  await paymentEvents.paymentSucceeded(trx, ctx.hooks, actor, payment);
   let after = { order: saved, items: current.items };
   if (balanceOf(saved).payment_status === 'paid') {
-    await paymentEvents.orderPaid(trx, actor, after);
+    await paymentEvents.orderPaid(trx, ctx.hooks, actor, after);
     // the guests have paid and gone: a dine-in check closes and its table is free
     if (saved.type === 'dine_in' && OPEN_STATUSES.includes(saved.status)) after = await changeOrderStatus(trx, actor, ctx, order.id, { status: 'completed' });
   }

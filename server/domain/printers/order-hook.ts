@@ -1,4 +1,4 @@
-import { onOrderChange, sharedRead } from '../orders/hooks.ts';
+import { sharedRead, type OrderHook } from '../orders/hooks.ts';
 import { hasActivePrinter } from './printers.ts';
 import { enqueueKitchenTickets, enqueueReceipts, enqueueVoidTickets } from './jobs.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
@@ -14,14 +14,11 @@ const sentToKitchen = (s: OrderRow['status'] | null): boolean => s !== null && s
  * - the order completes: a receipt on every receipt printer that does not have the same
  *   receipt already (printed on request just before: "Print receipt", then "Mark completed").
  * Sandbox orders produce the same jobs, recorded as skipped.
+ * The printers feature declares it.
  */
-let registered = false;
-
-/** Hooks are process-wide; many servers in one process (tests) must register them once. */
-export function registerPrintHooks(): void {
-  if (registered) return;
-  registered = true;
-  onOrderChange(async (trx, change) => {
+export const printHook: OrderHook = {
+  name: 'printers-tickets',
+  async change(trx, change) {
     const { actor, order, items, previousStatus, newItemIds, firedItemIds, voidedItemIds } = change;
     // tickets and receipts go to active printers only: a batch of orders changed together (sync)
     // asks once whether there is one, instead of reading stations and printers for each order
@@ -43,5 +40,5 @@ export function registerPrintHooks(): void {
     if (order.status === 'completed' && previousStatus !== 'completed') {
       await enqueueReceipts(trx, actor, order, items, { live: order.livemode === 1, required: false, unlessPrinted: true });
     }
-  });
-}
+  },
+};

@@ -28,7 +28,7 @@ export async function markNoShows(services: Services): Promise<number> {
   let marked = 0;
   for (const r of due) {
     try {
-      await services.tx.run((trx) => setReservationStatus(trx, { restaurantId: r.restaurant_id, livemode: r.livemode === 1, now }, r.id, 'no_show'));
+      await services.tx.run((trx) => setReservationStatus(trx, services.registry.hooks, { restaurantId: r.restaurant_id, livemode: r.livemode === 1, now }, r.id, 'no_show'));
       marked++;
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

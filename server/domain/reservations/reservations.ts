@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent, type EventHooks } from '../events/emit.ts';
 import { getSettings } from '../restaurants/restaurants.ts';
 import type { Settings } from '../../model/settings.ts';
 import { seconds } from '../time.ts';
@@ -152,7 +152,7 @@ async function riskOf(
   });
 }
 
-export async function createReservation(trx: Executor, actor: Actor, input: ReservationInput) {
+export async function createReservation(trx: Executor, hooks: EventHooks, actor: Actor, input: ReservationInput) {
   const now = seconds(actor);
   const { email, phone } = contact(input);
   const settings = await getSettings(trx, actor.restaurantId);
@@ -194,13 +194,13 @@ export async function createReservation(trx: Executor, actor: Actor, input: Rese
     livemode: actor.livemode ? 1 : 0,
     updated: now,
   });
-  await emitEvent(trx, actor, 'reservation.created', presentReservation(row));
+  await emitEvent(trx, hooks, actor, 'reservation.created', presentReservation(row));
   return row;
 }
 
 const MOVES = ['date', 'time', 'party_size', 'duration_minutes', 'table'] as const;
 
-export async function updateReservation(trx: Executor, actor: Actor, id: string, input: Partial<ReservationInput>) {
+export async function updateReservation(trx: Executor, hooks: EventHooks, actor: Actor, id: string, input: Partial<ReservationInput>) {
   const now = seconds(actor);
   const current = await findReservation(trx, actor, id, { forUpdate: true });
   if (!current) throw notFound('reservation', id);
@@ -250,7 +250,7 @@ export async function updateReservation(trx: Executor, actor: Actor, id: string,
 
   patch.no_show_risk = await riskOf(trx, actor, settings.timezone, { ...current, ...patch, created: current.created }, current.id);
   const row = (await updateRecord(trx, 'reservations', current, patch))!;
-  await emitEvent(trx, actor, 'reservation.updated', presentReservation(row));
+  await emitEvent(trx, hooks, actor, 'reservation.updated', presentReservation(row));
   return row;
 }
 
@@ -273,7 +273,7 @@ export interface WalkInSitting {
  * party, be free for the sitting (plus buffer), hold no seated party and no open check (else
  * 409 table_unavailable). Opening hours are not checked: staff seat whom they let in.
  */
-export async function seatWalkIn(trx: Executor, actor: Actor, input: WalkInSitting) {
+export async function seatWalkIn(trx: Executor, hooks: EventHooks, actor: Actor, input: WalkInSitting) {
   const now = seconds(actor);
   const settings = await getSettings(trx, actor.restaurantId);
   const wall = unixToWall(now, settings.timezone);
@@ -331,6 +331,6 @@ export async function seatWalkIn(trx: Executor, actor: Actor, input: WalkInSitti
     livemode: modeOf(actor),
     updated: now,
   });
-  await emitEvent(trx, actor, 'reservation.created', presentReservation(row));
+  await emitEvent(trx, hooks, actor, 'reservation.created', presentReservation(row));
   return row;
 }

@@ -4,7 +4,7 @@ import { updateRecord } from '../../db/records.ts';
 import type { ReservationStatus } from '../../model/reservations.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent, type EventHooks } from '../events/emit.ts';
 import { seconds } from '../time.ts';
 import { findReservation } from './reservations.ts';
 import { checkTransition, eventFor, STAMPED_ON_ENTRY } from './state-machine.ts';
@@ -14,7 +14,7 @@ import { checkTransition, eventFor, STAMPED_ON_ENTRY } from './state-machine.ts'
  * event in the same transaction. Asking for the state it is already in changes nothing and
  * emits nothing (so a retried request is harmless).
  */
-export async function setReservationStatus(trx: Executor, actor: Actor, id: string, to: ReservationStatus) {
+export async function setReservationStatus(trx: Executor, hooks: EventHooks, actor: Actor, id: string, to: ReservationStatus) {
   const now = seconds(actor);
   const current = await findReservation(trx, actor, id, { forUpdate: true });
   if (!current) throw notFound('reservation', id);
@@ -22,8 +22,8 @@ export async function setReservationStatus(trx: Executor, actor: Actor, id: stri
   checkTransition(current, to, now);
   const stamp = STAMPED_ON_ENTRY[to];
   const row = (await updateRecord(trx, 'reservations', current, { status: to, updated: now, ...(stamp ? { [stamp]: now } : {}) }))!;
-  await emitEvent(trx, actor, eventFor(to), presentReservation(row));
+  await emitEvent(trx, hooks, actor, eventFor(to), presentReservation(row));
   return row;
 }
 
-export const cancelReservation = (trx: Executor, actor: Actor, id: string) => setReservationStatus(trx, actor, id, 'cancelled');
+export const cancelReservation = (trx: Executor, hooks: EventHooks, actor: Actor, id: string) => setReservationStatus(trx, hooks, actor, id, 'cancelled');

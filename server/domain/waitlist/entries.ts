@@ -5,7 +5,7 @@ import { ApiError, isUniqueViolation, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
-import { emitEvent } from '../events/emit.ts';
+import { emitEvent, type EventHooks } from '../events/emit.ts';
 import type { Settings } from '../../model/settings.ts';
 import { modeOf } from '../modes.ts';
 import { seconds } from '../time.ts';
@@ -58,7 +58,7 @@ export async function findEntry(db: Executor, actor: Pick<Actor, 'restaurantId' 
  * waiting or notified in the same mode: one guest, one place in the queue. A sandbox walk-in
  * with a real guest's phone is test data and must not keep that guest out of the live queue.
  */
-export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
+export async function addEntry(trx: Executor, hooks: EventHooks, actor: Actor, input: NewEntry) {
   const phone = normalizePhone(input.phone);
   const email = normalizeEmail(input.email);
   const alreadyJoined = (field: string) =>
@@ -109,7 +109,7 @@ export async function addEntry(trx: Executor, actor: Actor, input: NewEntry) {
     const which = `${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`;
     throw alreadyJoined(which.includes('email') ? 'email' : 'phone');
   });
-  await emitEvent(trx, actor, 'waitlist.joined', presentWaitlistEntry(row));
+  await emitEvent(trx, hooks, actor, 'waitlist.joined', presentWaitlistEntry(row));
   return row;
 }
 
@@ -128,6 +128,7 @@ const EVENT_OF: Record<Status, EventType> = {
  */
 export async function moveEntry(
   trx: Executor,
+  hooks: EventHooks,
   actor: Actor,
   entry: WaitlistEntryRow,
   to: Exclude<Status, 'waiting'>,
@@ -163,7 +164,7 @@ export async function moveEntry(
     updated: now,
   });
   if (!saved) throw notFound('waitlist entry', entry.id);
-  await emitEvent(trx, actor, EVENT_OF[to], presentWaitlistEntry(saved), { previous_status: entry.status });
+  await emitEvent(trx, hooks, actor, EVENT_OF[to], presentWaitlistEntry(saved), { previous_status: entry.status });
   return saved;
 }
 
@@ -174,6 +175,7 @@ export async function moveEntry(
  */
 export async function notifyEntry(
   trx: Executor,
+  hooks: EventHooks,
   actor: Actor,
   entry: WaitlistEntryRow,
   opts: { channel?: 'email' | 'sms'; transports: { email: boolean; sms: boolean }; restaurantName: string; settings: Settings },
@@ -186,7 +188,7 @@ export async function notifyEntry(
   if (channel && !recipient) {
     throw new ApiError('parameter_invalid', `This party left no ${channel === 'sms' ? 'phone number' : 'email'}.`, 'channel');
   }
-  const saved = await moveEntry(trx, actor, entry, 'notified', { notified_channel: channel ?? 'in_person' });
+  const saved = await moveEntry(trx, hooks, actor, entry, 'notified', { notified_channel: channel ?? 'in_person' });
   if (channel && recipient) {
     const lang = guestLang(entry.lang);
     const notice = buildNotice(lang, {

@@ -1,4 +1,4 @@
-import type { Transactor } from '../../db/transact.ts';
+import type { Services } from '../../services.ts';
 import { readSettings } from '../../model/settings.ts';
 import { moveEntry } from './entries.ts';
 
@@ -7,7 +7,8 @@ import { moveEntry } from './entries.ts';
  * `notify_expiry_minutes`. Each entry moves in its own transaction so one failure does
  * not hold back the rest; returns how many expired.
  */
-export async function expireNotifiedEntries(tx: Transactor, nowMs: number): Promise<number> {
+export async function expireNotifiedEntries(services: Services, nowMs: number): Promise<number> {
+  const { tx } = services;
   const nowSec = Math.floor(nowMs / 1000);
   const rows = await tx.db
     .selectFrom('waitlist_entries')
@@ -24,7 +25,7 @@ export async function expireNotifiedEntries(tx: Transactor, nowMs: number): Prom
     const { r_settings, r_timezone, r_currency, r_tax, ...entry } = row;
     void r_settings, void r_timezone, void r_currency, void r_tax;
     try {
-      await tx.run((trx) => moveEntry(trx, { restaurantId: entry.restaurant_id, livemode: entry.livemode === 1, now: nowMs }, entry, 'expired'));
+      await tx.run((trx) => moveEntry(trx, services.registry.hooks, { restaurantId: entry.restaurant_id, livemode: entry.livemode === 1, now: nowMs }, entry, 'expired'));
       expired++;
     } catch {
       // seated or cancelled meanwhile: nothing to expire

@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/records.ts';
 import { ApiError } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
+import type { EventHooks } from '../events/emit.ts';
 import { seatWalkIn } from '../reservations/reservations.ts';
 import { ACTIVE, moveEntry } from './entries.ts';
 import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
@@ -11,12 +12,12 @@ import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts
  * and booking availability see it taken; a refused table (another restaurant's, inactive, too
  * small or large, occupied, booked soon) leaves the party waiting and writes nothing.
  */
-export async function seatEntry(trx: Executor, actor: Actor, entry: WaitlistEntryRow, tableId?: string) {
-  if (!tableId) return moveEntry(trx, actor, entry, 'seated');
+export async function seatEntry(trx: Executor, hooks: EventHooks, actor: Actor, entry: WaitlistEntryRow, tableId?: string) {
+  if (!tableId) return moveEntry(trx, hooks, actor, entry, 'seated');
   if (!ACTIVE.includes(entry.status)) {
     throw new ApiError('WAITLIST_NOT_ACTIVE', `This waitlist entry is ${entry.status} and can no longer change.`);
   }
-  const sitting = await seatWalkIn(trx, actor, {
+  const sitting = await seatWalkIn(trx, hooks, actor, {
     table: tableId,
     guest_name: entry.guest_name,
     party_size: entry.party_size,
@@ -26,5 +27,5 @@ export async function seatEntry(trx: Executor, actor: Actor, entry: WaitlistEntr
     notes: entry.notes,
     source: 'waitlist',
   });
-  return moveEntry(trx, actor, entry, 'seated', { table_id: sitting.table_id, reservation_id: sitting.id });
+  return moveEntry(trx, hooks, actor, entry, 'seated', { table_id: sitting.table_id, reservation_id: sitting.id });
 }

@@ -22,7 +22,6 @@ let fannedOut = 0;
 /** Grows whenever a transaction queued deliveries: lets a dispatcher skip wake-ups for commits that queued none. */
 export const fanOutCount = () => fannedOut;
 
-/** onEventEmitted hook: one pending delivery per enabled endpoint of the event's restaurant and mode that wants its type. */
 /** A delivery row waiting for its first attempt, stamped with the moment `ms`. */
 function pendingDelivery(restaurantId: string, eventId: string, endpoint: { id: string; url: string }, ms: number) {
   const now = Math.floor(ms / 1000);
