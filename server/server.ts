@@ -15,6 +15,7 @@ import type { FeatureHost } from './features/feature.ts';
 import { features } from './features/index.ts';
 import { setSetupCode, setupCodeOf } from './auth/setup-code.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { corsMiddleware } from './http/cors.ts';
 import { webApp } from './http/web-app.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { mountDocs } from './http/docs.ts';
@@ -86,6 +87,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
       ctx.set('X-Content-Type-Options', 'nosniff');
     }
   });
+  app.use(corsMiddleware(services));
   app.use(requestIdMiddleware(logger));
   app.use(errorMiddleware(logger));
   // the back office (app/web) is static files; everything it does goes through the API below

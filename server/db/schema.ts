@@ -71,7 +71,7 @@ export interface DB
 export type LocalTable = 'node_state' | 'change_log' | 'log_clocks' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
   | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
   | 'webhook_deliveries' | 'webhook_attempts'
-  | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
+  | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks' | 'home_origins' | 'cloud_pass_uses'
   | 'staff_sessions'
   | 'service_tablets'
   | 'hub_settings'

@@ -609,6 +609,61 @@ export type components = {
         };
         /**
          * @example {
+         *       "object": "cloud_pass",
+         *       "pass": "pass",
+         *       "cloud_url": "cloud_url",
+         *       "expires": 1793620800
+         *     }
+         */
+        CloudPass: {
+            cloud_url: string;
+            expires: number;
+            /** @constant */
+            object: "cloud_pass";
+            /** @description traded once at the cloud (POST /v1/auth/cloud_pass/redeem) for this person’s service session there; never shown */
+            pass: string;
+        };
+        /**
+         * @example {
+         *       "object": "cloud_session",
+         *       "token": "tok_example",
+         *       "session": {
+         *         "object": "session",
+         *         "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *         "expires_at": 1793620800,
+         *         "csrf_token": "csrf_token",
+         *         "role": "owner",
+         *         "scopes": [
+         *           "scope"
+         *         ],
+         *         "via": "password",
+         *         "staff": {
+         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "name": "Margherita",
+         *           "email": "ada@example.com",
+         *           "role": "role",
+         *           "language": "de"
+         *         },
+         *         "restaurant": {
+         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "name": "Margherita",
+         *           "slug": "test-bistro",
+         *           "currency": "EUR",
+         *           "timezone": "Europe/Berlin",
+         *           "language": "de"
+         *         }
+         *       }
+         *     }
+         */
+        CloudSession: {
+            /** @constant */
+            object: "cloud_session";
+            session: components["schemas"]["Session"];
+            /** @description send it as X-Session-Token on every request to the cloud, and as {"type":"auth","session_token"} on /realtime */
+            token: string;
+        };
+        /**
+         * @example {
          *       "object": "contact_request",
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "status": "queued",
@@ -1294,6 +1349,30 @@ export type components = {
             role: "hub" | "cloud";
             /** @constant */
             status: "ok";
+        };
+        /**
+         * @example {
+         *       "object": "homes",
+         *       "role": "hub",
+         *       "cloud_url": "cloud_url",
+         *       "hub_caught_up": false,
+         *       "hub_answering": false
+         *     }
+         */
+        Homes: {
+            /** @description the linked cloud's address, where devices carry on when the hub stops; null when the hub is not linked (and on the cloud) */
+            cloud_url: string | null;
+            /** @description on the cloud: the linked hub was heard from lately; null on the hub */
+            hub_answering: boolean | null;
+            /** @description on the hub: its sync is connected and it has pulled everything the cloud holds, so devices that worked through the cloud may come back; null on the cloud */
+            hub_caught_up: boolean | null;
+            /** @constant */
+            object: "homes";
+            /**
+             * @description which home answered
+             * @enum {string}
+             */
+            role: "hub" | "cloud";
         };
         /**
          * @example {
