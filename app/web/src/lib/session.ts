@@ -6,6 +6,7 @@ export interface Session {
   expires_at: number;
   csrf_token: string;
   role: 'owner' | 'manager' | 'server' | 'kitchen';
+  via?: 'password' | 'pin';
   scopes: string[];
   staff: { id: string; name: string; email: string; role: string; language: string | null };
   restaurant: { id: string; name: string; slug: string; currency: string; timezone: string; language: string };

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { get, setApiKey } from '../lib/api.ts';
 import { browserLanguage, type Language, LANGUAGES } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { startHomes } from '../lib/homes.ts';
 
 /** What a paired tablet keeps in its browser: the widget key made for it and what it was paired as. */
 export interface Device {
@@ -55,6 +56,8 @@ export const config = signal<ScreenConfig | null>(null);
 export async function startDevice(d: Device): Promise<ScreenConfig> {
   setApiKey(d.key);
   live.authWith({ key: d.key }, () => (unpaired.value = true));
+  // a screen carries on through the linked cloud when the hub PC stops (its key works there)
+  startHomes({ kind: 'key', key: d.key });
   const c = await get<ScreenConfig>('/public/screens/config');
   if ((LANGUAGES as readonly string[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
   config.value = c;
