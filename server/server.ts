@@ -91,7 +91,11 @@ export function createServer(opts: ServerOptions): ComandaServer {
   app.use(requestIdMiddleware(logger));
   app.use(errorMiddleware(logger));
   // the back office (app/web) is static files; everything it does goes through the API below
-  app.use(webApp(opts.webDist));
+  app.use(
+    webApp(opts.webDist, async () =>
+      config.role === 'hub' ? ((await db.selectFrom('sync_link').select('cloud_url').where('id', '=', 1).executeTakeFirst())?.cloud_url ?? null) : null,
+    ),
+  );
   const router = new Router();
   mountRoutes(router, services, routes);
   // guest sockets on /realtime draw on the guest routes' rate budgets
