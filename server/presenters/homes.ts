@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 import { SessionSchema, type Session } from './auth.ts';
 
 /** Where a staff device may work (docs/contributors/two-homes.md). */

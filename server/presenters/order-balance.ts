@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { CheckBalance } from '../domain/payments/check-balance.ts';
-import { named } from '../http/schemas.ts';
+import type { CheckBalance } from '../model/payments.ts';
+import type { OrderRow } from '../db/tables/orders.table.ts';
+import { named } from '../model/schemas.ts';
 
 export const SeatBalanceSchema = named(
   'SeatBalance',
@@ -69,7 +70,7 @@ export const OrderBalanceSchema = named(
 );
 export type OrderBalance = z.output<typeof OrderBalanceSchema>;
 
-export function presentOrderBalance(b: CheckBalance): OrderBalance {
+export function presentOrderBalance(b: CheckBalance<OrderRow>): OrderBalance {
   return {
     object: 'order_balance',
     order: b.order.id,

@@ -1,32 +1,9 @@
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
-import { lineBills, type LineBill } from '../orders/totals.ts';
+import { lineBills, type LineBill } from '../../model/totals.ts';
 
-export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid';
-
-/**
- * What the guest still owes and where the bill stands. `amount_paid` is payments less
- * refunds, tips aside; `amount_returned` the refunds given after the check was completed
- * (returns: the check owes nothing for them). More paid than owed is possible only when both
- * sides of a sync took the same bill while apart (listed as an overpayment conflict); the
- * amount due is never below 0.
- */
-export function balanceOf(order: Pick<OrderRow, 'total' | 'amount_paid'> & { amount_returned?: number }): {
-  amount_paid: number;
-  amount_due: number;
-  amount_returned: number;
-  payment_status: PaymentStatus;
-} {
-  const paid = Number(order.amount_paid);
-  const returned = Number(order.amount_returned ?? 0);
-  const owed = Number(order.total) - returned;
-  const due = Math.max(0, owed - paid);
-  const status: PaymentStatus = due === 0 ? 'paid' : paid <= 0 ? 'unpaid' : 'partially_paid';
-  return { amount_paid: paid, amount_due: due, amount_returned: returned, payment_status: status };
-}
-
-/** Each line's bill (orders/totals.ts) by line id: what a payment by lines is charged. */
+/** Each line's bill (model/totals.ts) by line id: what a payment by lines is charged. */
 export function billsById(order: Pick<OrderRow, 'prices_include_tax' | 'check_discount_amount'>, items: OrderItemRow[]): Map<string, LineBill> {
   const bills = lineBills(items, order);
   return new Map(items.map((l, i) => [l.id, bills[i]!]));

@@ -4,8 +4,12 @@ import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
 import { findOrder } from '../orders/find-order.ts';
-import { lineBills, spread } from '../orders/totals.ts';
-import { balanceOf, chargeForLines, refundedByPayment, type PaymentStatus } from './balance.ts';
+import { lineBills, spread } from '../../model/totals.ts';
+import { chargeForLines, refundedByPayment } from './balance.ts';
+import { balanceOf } from '../../model/payments.ts';
+import type { CheckBalance as Balance, EvenShare, SeatBalance } from '../../model/payments.ts';
+
+export type CheckBalance = Balance<OrderRow>;
 
 /** What a payment needs for the balance: its amount, the lines it named, what went back on it. */
 export interface BalancePayment {
@@ -13,35 +17,6 @@ export interface BalancePayment {
   /** the line ids a payment by items named; null for a payment by amount */
   items: string[] | null;
   refunded: number;
-}
-
-export interface SeatBalance {
-  seat: number | null;
-  net_amount: number;
-  tax_amount: number;
-  paid: number;
-  due: number;
-  unpaid_items: string[];
-}
-
-export interface EvenShare {
-  n: number;
-  amount: number;
-  paid: number;
-  due: number;
-}
-
-export interface CheckBalance {
-  order: OrderRow;
-  total: number;
-  amount_paid: number;
-  amount_returned: number;
-  amount_due: number;
-  payment_status: PaymentStatus;
-  seats: SeatBalance[];
-  split: { ways: number; amount: number; paid: number; shares: EvenShare[]; next: EvenShare | null } | null;
-  /** with `items`: what paying exactly those lines records (a guest's "I had these two") */
-  items_charge: { items: string[]; amount: number } | null;
 }
 
 /**
