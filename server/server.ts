@@ -14,6 +14,7 @@ import { features as allFeatures } from './features/index.ts';
 import { assembleRegistry } from './features/assemble.ts';
 import { setSetupCode, setupCodeOf } from './auth/setup-code.ts';
 import { errorMiddleware } from './http/error-middleware.ts';
+import { corsMiddleware } from './http/cors.ts';
 import { webApp } from './http/web-app.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { mountDocs } from './http/docs.ts';
@@ -89,10 +90,15 @@ export function createServer(opts: ServerOptions): ComandaServer {
       ctx.set('X-Content-Type-Options', 'nosniff');
     }
   });
+  app.use(corsMiddleware(services));
   app.use(requestIdMiddleware(logger));
   app.use(errorMiddleware(logger));
   // the back office (app/web) is static files; everything it does goes through the API below
-  app.use(webApp(opts.webDist));
+  app.use(
+    webApp(opts.webDist, async () =>
+      config.role === 'hub' ? ((await db.selectFrom('sync_link').select('cloud_url').where('id', '=', 1).executeTakeFirst())?.cloud_url ?? null) : null,
+    ),
+  );
   const router = new Router();
   mountRoutes(router, services, routes);
   mountDocs(router, routes);

@@ -13,8 +13,9 @@ import { countLog, readLog } from './changes.ts';
 import { hashSecret, INVITE_TTL_SECONDS, makeCredential, makeLinkCode } from './credentials.ts';
 import { currentEpoch, rotateEpoch } from './epoch.ts';
 import { MAX_REPAIR_ROWS, mergeRows, repairRequest, rowsWithClocks, saveRepairState } from './repair.ts';
-import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, slugRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
+import { auditRequest, helloRequest, linkRequest, MAX_QUEUE_MS, pingRequest, PROTOCOL_VERSION, pullRequest, pushRequest, slugRequest, originsRequest, unlinkRequest, type CloudPosition, type WireChange } from './protocol.ts';
 import { readSyncBody, sendJson, streamJson } from './wire.ts';
+import { forgetHubOrigins } from '../server/http/cors.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../server/db/hlc.ts';
 import { changeSlug } from '../server/domain/restaurants/slugs.ts';
 import { identityAndHead, identityAndHeadColumns, logHead } from '../server/db/log-positions.ts';
@@ -171,6 +172,7 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
       repaired_rows: 0,
       repair_unconverged: null,
       created: Math.floor(now / 1000),
+      hub_origins: null,
       };
       await trx.insertInto('sync_hubs').values(hub).execute();
       return { hub, mode };
@@ -329,6 +331,16 @@ export function cloudRouter(services: Services): { router: Router; stop(): void 
   router.post('/ping', async (ctx) => {
     await readSyncBody(ctx, pingRequest);
     sendJson(ctx, { object: 'sync_ping', protocol: PROTOCOL_VERSION });
+  });
+
+  // a linked hub says which origins its staff devices use: the cloud answers CORS for those
+  router.post('/origins', async (ctx) => {
+    const hub = await authHub(ctx, services);
+    const body = await readSyncBody(ctx, originsRequest);
+    const origins = [...new Set(body.origins.map((o) => o.toLowerCase()))].sort();
+    await services.db.updateTable('sync_hubs').set({ hub_origins: JSON.stringify(origins) }).where('id', '=', hub.id).execute();
+    forgetHubOrigins(services);
+    sendJson(ctx, { object: 'sync_origins', origins });
   });
 
   // a linked hub renames its guest address: the cloud, which sees every restaurant, renames

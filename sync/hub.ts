@@ -188,6 +188,14 @@ export class SyncClient {
   lastError: string | null = null;
   private persistedConnected: boolean | null = null;
   private pendingPull = 0;
+  private pulledOnce = false;
+  /**
+   * This process has pulled everything the cloud held at its last answer: devices that worked
+   * through the cloud while the hub was down may come back (docs/contributors/two-homes.md).
+   */
+  get caughtUp(): boolean {
+    return this.connected && this.pulledOnce && this.pendingPull === 0;
+  }
   private helloDone: Promise<void> | null = null;
   /** connections made so far (a repair follows each one) */
   private connections = 0;
@@ -376,7 +384,10 @@ export class SyncClient {
   /** Says hello once per connection: protocol, identities, where the cloud stands. */
   private ensureHello(): Promise<void> {
     this.helloDone ??= hello(this.services, this.lineOpts()).then(
-      () => {},
+      () => {
+        // the cloud answers CORS for the origins of the hub's devices (two homes)
+        sendOrigins(this.services).catch((err) => this.services.logger.debug({ err }, 'sync: the cloud did not take the hub’s origins'));
+      },
       (err) => {
         this.helloDone = null;
         throw err;
@@ -401,6 +412,7 @@ export class SyncClient {
     const link = await this.current();
     const page = await pullPage(this.services, link, { ...this.lineOpts(), waitMs: PULL_WAIT_MS, heartbeatMs: HEARTBEAT_MS });
     this.pendingPull = page.pending;
+    this.pulledOnce = true;
     await this.succeeded();
     return true;
   }
@@ -758,4 +770,16 @@ export async function syncUntilIdle(services: Services, opts: { signal?: AbortSi
     pulled += p.applied;
     if (!p.more && page.changes.length === 0) return { pushed, pulled };
   }
+}
+
+// at most this many told: the most recently used (a venue has a name or two and an address)
+const MAX_ORIGINS = 50;
+
+/** Tells the cloud every origin kept here (nothing when unlinked or none is known yet). */
+export async function sendOrigins(services: Services): Promise<void> {
+  const link = await readLink(services.db);
+  if (!link) return;
+  const rows = await services.db.selectFrom('home_origins').select('origin').orderBy('last_seen_at', 'desc').limit(MAX_ORIGINS).execute();
+  if (!rows.length) return;
+  await callCloud(link.cloud_url, '/origins', { protocol: PROTOCOL_VERSION, origins: rows.map((r) => r.origin) }, { credential: credentialOf(services, link), timeoutMs: 10_000 });
 }

@@ -100,6 +100,13 @@ export const pushRequest = z.object({
  */
 export const slugRequest = z.object({ ...header, slug: z.string().min(1).max(64) });
 
+/**
+ * The origins the hub's staff devices reach it at (`http(s)://host[:port]`): the cloud answers
+ * CORS for these, so a device can carry on against the cloud when the hub stops
+ * (docs/contributors/two-homes.md). A cloud from before has no route for it (404).
+ */
+export const originsRequest = z.object({ ...header, origins: z.array(z.string().max(200).regex(/^https?:\/\/[^/\s]+$/)).max(50) });
+
 /** The hub gives up its link: the cloud revokes the credential it was sent with. */
 export const unlinkRequest = z.object({ ...header });
 

@@ -54,6 +54,13 @@ export type SyncStatus = z.output<typeof SyncStatusSchema>;
 /** A hub not heard from for this long is shown as disconnected on the cloud. */
 const SEEN_WITHIN_S = 45;
 
+/** On the cloud: the restaurant's linked hub was heard from lately (null: no hub is linked). */
+export async function hubHeardFrom(db: Kysely<DB>, restaurantId: string, nowMs: number): Promise<boolean | null> {
+  const hub = await db.selectFrom('sync_hubs').select('last_seen_at').where('restaurant_id', '=', restaurantId).where('revoked_at', 'is', null).orderBy('created', 'desc').executeTakeFirst();
+  if (!hub) return null;
+  return hub.last_seen_at !== null && Math.floor(nowMs / 1000) - Number(hub.last_seen_at) <= SEEN_WITHIN_S;
+}
+
 /** Where sync stands for one restaurant, as the hub or the cloud sees it (same shape both sides). */
 export async function syncStatus(db: Kysely<DB>, role: 'hub' | 'cloud', restaurantId: string, nowMs: number, live?: { connected: boolean; lastError: string | null }): Promise<SyncStatus> {
   const now = Math.floor(nowMs / 1000);

@@ -86,6 +86,8 @@ export const NEVER_SYNCED = [
   'sync_invites',
   'sync_conflicts',
   'sync_row_clocks',
+  'home_origins',
+  'cloud_pass_uses',
   'change_log',
   'log_clocks',
   'node_state',

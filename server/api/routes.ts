@@ -38,6 +38,7 @@ import { routes as receipts } from './printers/receipt.routes.ts';
 import { routes as sync } from './sync/routes.ts';
 import { routes as auth } from './auth/routes.ts';
 import { routes as pinAuth } from './auth/pin-routes.ts';
+import { routes as homes } from './homes/routes.ts';
 import { routes as apiKeys } from './api-keys/routes.ts';
 import { routes as system } from './system/routes.ts';
 import { routes as devices } from './devices/routes.ts';
@@ -78,6 +79,7 @@ export const routes: readonly RouteSpec[] = [
   ...sync,
   ...auth,
   ...pinAuth,
+  ...homes,
   ...apiKeys,
   ...system,
   ...devices,

@@ -14,6 +14,12 @@ export const SESSION_COOKIE = 'comanda_session';
 /** Readable by the page, which echoes it in X-CSRF-Token; a page of another site can read neither. */
 export const CSRF_COOKIE = 'comanda_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
+/**
+ * A session sent by header instead of cookie: a device working through the cloud while the hub
+ * is down (docs/contributors/two-homes.md), whose page is of another origin, so no cookie of the
+ * cloud's would reach it. A browser never sends a header by itself, so it needs no CSRF token.
+ */
+export const SESSION_HEADER = 'x-session-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -40,12 +46,18 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
  * the session's CSRF token in X-CSRF-Token: a form or script on another site can make the
  * browser send the cookie (a same-site page on another port, say) but cannot read the token.
  * Runs before the body is read, so a forged form post is refused as such. A cookie sent under
- * a Host that is none of the server's names is refused (DNS rebinding, http/hosts.ts).
+ * a Host that is none of the server's names is refused (DNS rebinding, http/hosts.ts). A
+ * session sent in X-Session-Token (a device on the cloud) wins over the cookie.
  */
 export async function sessionOf(ctx: Context, services: Services): Promise<StaffSession | null> {
   if (ctx.state.session !== undefined) return ctx.state.session;
   ctx.state.session = null;
   if (keyOf(ctx)) return null;
+  const sent = ctx.get(SESSION_HEADER);
+  if (sent) {
+    if (sent.length > 100) return null;
+    return (ctx.state.session = await resolveSession(services.db, sent, services.clock.now(), lifetimeOf(services)));
+  }
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token || token.length > 100) return null;
   requireKnownHost(ctx, services);

@@ -31,13 +31,14 @@ interface Asset {
 }
 
 // The page may talk to this server only: no CDN, no font or script from elsewhere (a hub
-// must work with the internet down), and nobody may frame it.
-const CSP = [
+// must work with the internet down), and nobody may frame it. A linked hub's pages may also
+// call its cloud, where staff devices carry on when the hub stops (docs/contributors/two-homes.md).
+const cspFor = (cloud: string | null) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: http: https:",
-  "connect-src 'self'",
+  `connect-src 'self'${cloud ? ` ${cloud} ${cloud.replace(/^http/, 'ws')}` : ''}`,
   "font-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'self'",
@@ -95,7 +96,18 @@ function pageFor(p: string): string | null {
  * revalidated each time so a new version shows on the next load. Brotli or gzip copies made
  * at build time are sent when the browser takes them. `/` leads to /app/.
  */
-export function webApp(dir: string = WEB_DIST) {
+const CSP = cspFor(null);
+
+/** The origin of a URL, or null when it is none (a CSP source must be exact). */
+function originOf(url: string | null): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export function webApp(dir: string = WEB_DIST, cloudUrl?: () => Promise<string | null>) {
   let assets: Map<string, Asset> | null = null;
   const load = () => {
     if (!assets && fs.existsSync(path.join(dir, 'index.html'))) assets = readAssets(dir);
@@ -137,7 +149,8 @@ export function webApp(dir: string = WEB_DIST) {
       // the PIN pad's hint follows the tablet's trust (a tablet trusted before the hint existed gets it here)
       const trusted = !!ctx.cookies.get(PIN_DEVICE_COOKIE);
       if (service && trusted !== (ctx.cookies.get(PIN_TABLET_HINT) === '1')) setPinTabletHint(ctx, trusted, { secure: ctx.secure });
-      ctx.set('Content-Security-Policy', CSP);
+      const cloud = originOf((await cloudUrl?.()) ?? null);
+      ctx.set('Content-Security-Policy', cloud ? cspFor(cloud) : CSP);
       ctx.set('Referrer-Policy', 'same-origin');
       ctx.set('X-Frame-Options', 'DENY');
     }

@@ -16,10 +16,12 @@ export const clientMessage = z.discriminatedUnion('type', [
       token: z.string().min(1).max(500).optional(),
       /** the back office: the staff session whose cookie came with the connection */
       session: z.literal(true).optional(),
+      /** a staff session sent by its token: a device working through the cloud (no cookie crosses) */
+      session_token: z.string().min(1).max(100).optional(),
     })
     .strict()
-    .refine((m) => [m.key !== undefined, m.token !== undefined && m.kind !== undefined, m.session === true].filter(Boolean).length === 1, {
-      message: 'send either key, or kind and token, or session',
+    .refine((m) => [m.key !== undefined, m.token !== undefined && m.kind !== undefined, m.session === true, m.session_token !== undefined].filter(Boolean).length === 1, {
+      message: 'send either key, or kind and token, or session, or session_token',
     }),
   z.object({ type: z.literal('subscribe'), topics, since: z.number().int().min(0).optional() }).strict(),
   z.object({ type: z.literal('unsubscribe'), topics }).strict(),

@@ -116,6 +116,7 @@ export class RealtimeSocketServer {
       if (client.principal) return client.error('parameter_invalid', 'Already authenticated.');
       if (msg.key !== undefined) return this.authStaff(client, msg.key);
       if (msg.session) return this.authSession(client, req);
+      if (msg.session_token !== undefined) return this.authSession(client, req, msg.session_token);
       return this.authGuest(client, msg.kind!, msg.token!);
     }
     if (!client.principal) return client.error('api_key_missing', 'Authenticate first: {"type":"auth","key":…}.', CLOSE.unauthorized);
@@ -160,9 +161,11 @@ export class RealtimeSocketServer {
    * A staff session (the back office) from the cookie of the upgrade request. Browsers send
    * cookies on a WebSocket to any site's page, so the page must be one of ours: its Origin
    * must name the host it connected to, and that host must be one of the server's names (a
-   * rebound name is its own origin: http/hosts.ts).
+   * rebound name is its own origin: http/hosts.ts). A token sent in the message (a device
+   * working through the cloud, docs/contributors/two-homes.md) is no ambient credential: any
+   * origin may send it, as any may send a key.
    */
-  private async authSession(client: RealtimeClient, req: http.IncomingMessage): Promise<void> {
+  private async authSession(client: RealtimeClient, req: http.IncomingMessage, sent?: string): Promise<void> {
     const origin = req.headers.origin;
     let sameOrigin = false;
     try {
@@ -170,7 +173,7 @@ export class RealtimeSocketServer {
     } catch {
       sameOrigin = false;
     }
-    const token = sameOrigin && hostAllowed(this.services, req.headers.host) ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null;
+    const token = sent ?? (sameOrigin && hostAllowed(this.services, req.headers.host) ? cookieValue(req.headers.cookie, SESSION_COOKIE) : null);
     const session = token ? await resolveSession(this.services.db, token, this.services.clock.now(), lifetimeOf(this.services)) : null;
     if (!session) return client.error('not_signed_in', 'No staff session came with this connection. Sign in again.', CLOSE.unauthorized);
     client.principal = { kind: 'staff', restaurantId: session.restaurantId, livemode: true, scopes: session.scopes, keyKind: 'secret', credential: { kind: 'session', sessionId: session.id } };

@@ -6,6 +6,7 @@ import { onUnauthorized } from './lib/api.ts';
 import { GET } from './lib/client.ts';
 import { languageReady, t } from './lib/i18n.ts';
 import { live } from './lib/live.ts';
+import { startHomes } from './lib/homes.ts';
 import { firstDataIn, loadedPages } from './lib/loaded-pages.ts';
 import { navigate, route } from './lib/router.ts';
 import { can, loadSession, session } from './lib/session.ts';
@@ -135,6 +136,8 @@ export function App() {
   const signedIn = !!session.value;
   useEffect(() => {
     if (signedIn) live.start();
+    // a PIN session on a service tablet carries on through the linked cloud when the hub PC stops
+    if (signedIn && session.value?.via === 'pin') startHomes({ kind: 'session' });
   }, [signedIn]);
 
   const path = route.value.path;

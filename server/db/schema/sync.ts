@@ -8,6 +8,20 @@ export interface SyncTables {
   sync_conflicts: SyncConflictsTable;
   sync_row_clocks: SyncRowClocksTable;
   sync_resolutions: SyncResolutionsTable;
+  home_origins: HomeOriginsTable;
+  cloud_pass_uses: CloudPassUsesTable;
+}
+
+/** Hub side: the origins staff devices reached the hub at (two homes, docs/contributors/two-homes.md). */
+export interface HomeOriginsTable {
+  origin: string;
+  last_seen_at: number;
+}
+
+/** Cloud side: cloud passes already traded for a session, kept until they expire. */
+export interface CloudPassUsesTable {
+  nonce: string;
+  expires_at: number;
 }
 
 /** Hub side: its one link to the cloud (id is always 1). */
@@ -64,6 +78,8 @@ export interface SyncHubsTable {
   /** JSON {table, id}[]: rows a repair could not make the same */
   repair_unconverged: string | null;
   created: number;
+  /** JSON list of the origins the hub's staff devices use: the cloud answers CORS for these */
+  hub_origins: string | null;
 }
 
 export interface SyncInvitesTable {
@@ -102,5 +118,7 @@ declare module '../replication.ts' {
     sync_invites: true;
     sync_conflicts: true;
     sync_row_clocks: true;
+    home_origins: true;
+    cloud_pass_uses: true;
   }
 }

@@ -31,6 +31,7 @@ export const it: Record<Key, string> = {
 
   'live.offline': 'Offline — riconnessione…',
   'live.connecting': 'Connessione agli aggiornamenti in tempo reale…',
+  'homes.onCloud': 'Il PC hub non risponde — si lavora tramite il cloud',
 
   'role.owner': 'Titolare',
   'role.manager': 'Responsabile',

@@ -666,6 +666,40 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/cloud_pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A PIN session on a trusted service tablet: a one-use pass (15 minutes) that opens the same person’s service session on the linked cloud, should the hub stop */
+        post: operations["post_v1_auth_cloud_pass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/cloud_pass/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** On the cloud: trade a cloud pass from the hub (once) for the same person’s service session, its token sent back as X-Session-Token */
+        post: operations["post_v1_auth_cloud_pass_redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1003,6 +1037,23 @@ export type paths = {
         };
         /** Retrieve one feedback record */
         get: operations["get_v1_feedback_id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/homes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where this venue's staff devices may work: the hub, and the linked cloud they carry on against when the hub stops; whether the hub has caught up with the cloud (devices come back) or, on the cloud, whether the hub is answering */
+        get: operations["get_v1_homes"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2934,6 +2985,61 @@ export type components = {
         };
         /**
          * @example {
+         *       "object": "cloud_pass",
+         *       "pass": "pass",
+         *       "cloud_url": "cloud_url",
+         *       "expires": 1793620800
+         *     }
+         */
+        CloudPass: {
+            cloud_url: string;
+            expires: number;
+            /** @constant */
+            object: "cloud_pass";
+            /** @description traded once at the cloud (POST /v1/auth/cloud_pass/redeem) for this person’s service session there; never shown */
+            pass: string;
+        };
+        /**
+         * @example {
+         *       "object": "cloud_session",
+         *       "token": "tok_example",
+         *       "session": {
+         *         "object": "session",
+         *         "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *         "expires_at": 1793620800,
+         *         "csrf_token": "csrf_token",
+         *         "role": "owner",
+         *         "scopes": [
+         *           "scope"
+         *         ],
+         *         "via": "password",
+         *         "staff": {
+         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "name": "Margherita",
+         *           "email": "ada@example.com",
+         *           "role": "role",
+         *           "language": "de"
+         *         },
+         *         "restaurant": {
+         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "name": "Margherita",
+         *           "slug": "test-bistro",
+         *           "currency": "EUR",
+         *           "timezone": "Europe/Berlin",
+         *           "language": "de"
+         *         }
+         *       }
+         *     }
+         */
+        CloudSession: {
+            /** @constant */
+            object: "cloud_session";
+            session: components["schemas"]["Session"];
+            /** @description send it as X-Session-Token on every request to the cloud, and as {"type":"auth","session_token"} on /realtime */
+            token: string;
+        };
+        /**
+         * @example {
          *       "object": "contact_request",
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "status": "queued",
@@ -3621,6 +3727,30 @@ export type components = {
             role: "hub" | "cloud";
             /** @constant */
             status: "ok";
+        };
+        /**
+         * @example {
+         *       "object": "homes",
+         *       "role": "hub",
+         *       "cloud_url": "cloud_url",
+         *       "hub_caught_up": false,
+         *       "hub_answering": false
+         *     }
+         */
+        Homes: {
+            /** @description the linked cloud's address, where devices carry on when the hub stops; null when the hub is not linked (and on the cloud) */
+            cloud_url: string | null;
+            /** @description on the cloud: the linked hub was heard from lately; null on the hub */
+            hub_answering: boolean | null;
+            /** @description on the hub: its sync is connected and it has pulled everything the cloud holds, so devices that worked through the cloud may come back; null on the cloud */
+            hub_caught_up: boolean | null;
+            /** @constant */
+            object: "homes";
+            /**
+             * @description which home answered
+             * @enum {string}
+             */
+            role: "hub" | "cloud";
         };
         /**
          * @example {
@@ -9430,6 +9560,52 @@ export interface operations {
             };
         };
     };
+    post_v1_auth_cloud_pass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloudPass"];
+                };
+            };
+        };
+    };
+    post_v1_auth_cloud_pass_redeem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pass: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloudSession"];
+                };
+            };
+        };
+    };
     post_v1_auth_login: {
         parameters: {
             query?: never;
@@ -10099,6 +10275,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Feedback"];
+                };
+            };
+        };
+    };
+    get_v1_homes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Homes"];
                 };
             };
         };

@@ -1,7 +1,11 @@
+import { baseUrl, cloudHeaders, home, hubAnswered, hubSilent } from './homes.ts';
+
 /**
  * The back office is a client of the public API like any other: the same routes, the same
  * error shape. It signs its requests with the staff session cookie and, on anything that
- * changes state, the session's CSRF token (read from its cookie) in X-CSRF-Token.
+ * changes state, the session's CSRF token (read from its cookie) in X-CSRF-Token. While the
+ * hub PC is not answering, a staff device works through the linked cloud (lib/homes.ts): the
+ * same calls go there, signed by header (a cookie of the hub does not cross).
  */
 export class ApiFailure extends Error {
   constructor(
@@ -52,15 +56,33 @@ export async function api<T = any>(
   query?: Query,
   extraHeaders?: Record<string, string>,
 ): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
-  if (apiKey) headers['X-API-Key'] = apiKey;
-  else if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const send = () => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
+    const onCloud = cloudHeaders();
+    if (onCloud) Object.assign(headers, onCloud);
+    else if (apiKey) headers['X-API-Key'] = apiKey;
+    else if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const init: RequestInit = { method, headers, credentials: onCloud ? 'omit' : 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) };
+    return fetch(baseUrl() + withQuery(path, query), init);
+  };
   let res: Response;
+  const from = home.value;
   try {
-    res = await fetch(withQuery(path, query), { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await send();
+    if (from === 'hub') hubAnswered();
   } catch {
-    throw new ApiFailure(0, 'network', 'The hub cannot be reached. Check the network.', null);
+    if (from === 'hub') hubSilent();
+    // moved meanwhile: a read is asked of the new home. A write is not: the hub may have done
+    // it before it fell silent, and Idempotency-Keys are each node's own, so the cloud could
+    // not tell; the person (or the service page's queue) sends it again, to the cloud
+    const retry = home.value !== from && method === 'GET';
+    try {
+      if (!retry) throw new Error('no retry');
+      res = await send();
+    } catch {
+      throw new ApiFailure(0, 'network', 'The hub cannot be reached. Check the network.', null);
+    }
   }
   const text = await res.text();
   const json = text ? JSON.parse(text) : null;

@@ -1,4 +1,5 @@
 import { signal } from '@preact/signals';
+import { cloudAuth, home, hubAnswered, hubSilent, onHomeSwitch, realtimeUrl } from './homes.ts';
 
 export type LiveStatus = 'connecting' | 'online' | 'offline';
 
@@ -26,7 +27,10 @@ interface Listener {
  * staff session's cookie, follows the topics the views on screen ask for, and when the line
  * drops it shows "offline — reconnecting", comes back with growing pauses, and resumes from
  * the last seq it saw, so nothing is missed and nothing is applied twice. When the server
- * cannot replay that far it says `resync` and the views reload over HTTP.
+ * cannot replay that far it says `resync` and the views reload over HTTP. When the device moves
+ * between the hub and the cloud (lib/homes.ts) it connects to the new home afresh: positions are
+ * each node's own, so instead of resuming it reloads every view once the new home confirms the
+ * topics (nothing missed from there on; a view replaces its state, so nothing shows twice).
  */
 class LiveFeed {
   readonly status = signal<LiveStatus>('connecting');
@@ -43,6 +47,21 @@ class LiveFeed {
   private stopped = true;
   private auth: Record<string, unknown> = { type: 'auth', session: true };
   private onRefused: ((code: string) => void) | null = null;
+
+  constructor() {
+    onHomeSwitch(() => {
+      if (this.stopped) return;
+      clearTimeout(this.retryTimer);
+      clearInterval(this.pingTimer);
+      const old = this.ws;
+      this.ws = null;
+      old?.close(1000, 'moving home');
+      this.lastSeq = null;
+      for (const l of this.listeners) l.following = false;
+      this.attempt = 0;
+      this.connect();
+    });
+  }
 
   /**
    * Screens and guest pages sign in with a paired device's key or a guest token instead of
@@ -102,11 +121,12 @@ class LiveFeed {
   private connect(): void {
     if (this.stopped) return;
     this.status.value = this.attempt === 0 ? 'connecting' : 'offline';
-    const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/realtime`, ['comanda.v1']);
+    const ws = new WebSocket(realtimeUrl(), ['comanda.v1']);
+    const at = home.value;
     this.ws = ws;
     this.subscribed.clear();
     this.confirmed.clear();
-    ws.onopen = () => ws.send(JSON.stringify(this.auth));
+    ws.onopen = () => ws.send(JSON.stringify(cloudAuth() ?? this.auth));
     ws.onmessage = (ev) => this.onMessage(JSON.parse(String(ev.data)) as LiveMessage);
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -114,6 +134,7 @@ class LiveFeed {
       clearInterval(this.pingTimer);
       if (this.stopped) return;
       this.status.value = 'offline';
+      if (at === 'hub') hubSilent();
       // 0.5 s, 1 s, 2 s … up to 10 s: a hub restarting is back within a breath, a dead line is not hammered
       const delay = Math.min(10_000, 500 * 2 ** this.attempt++);
       this.retryTimer = window.setTimeout(() => this.connect(), delay);
@@ -122,6 +143,7 @@ class LiveFeed {
 
   private onMessage(m: LiveMessage): void {
     if (m.type === 'authenticated') {
+      if (home.value === 'hub') hubAnswered();
       this.attempt = 0;
       this.status.value = 'online';
       this.subscribeMissing(true);

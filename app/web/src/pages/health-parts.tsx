@@ -24,7 +24,11 @@ export function Facts({ rows }: { rows: [string, ComponentChildren][] }) {
 /** Where the cloud link stands; an unlinked hub is a quiet line, not a problem. */
 export function SyncSummary({ status, detailed = false }: { status: SyncStatus; detailed?: boolean }) {
   if (!status.linked) return <p class="muted sync-state">{status.role === 'cloud' ? t('ops.sync.noHub') : t('ops.sync.notLinked')}</p>;
-  const state = status.connected ? <Badge tone="good">{t('ops.sync.connected')}</Badge> : <Badge tone="warn">{t('ops.sync.disconnected')}</Badge>;
+  const state = status.connected ? (
+    <Badge tone="good">{t('ops.sync.connected')}</Badge>
+  ) : (
+    <Badge tone="warn">{status.role === 'cloud' ? t('ops.sync.hubSilent') : t('ops.sync.disconnected')}</Badge>
+  );
   const rows: [string, ComponentChildren][] = [
     [t('ops.sync.state'), state],
     [t('ops.sync.lastSynced'), status.last_synced_at ? when(status.last_synced_at) : t('ops.never')],

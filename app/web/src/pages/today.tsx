@@ -40,7 +40,7 @@ function Stat({ label, value, href }: { label: string; value: string; href?: str
 type Attention = { key: string; text: string; href: string; tone?: 'warn'; badge?: string; conflict?: ConflictView; acknowledge?: () => Promise<unknown> };
 
 /** What the sync and backup state asks of someone: conflicts to look at, a backup overdue or failing. */
-function healthItems(h: { sync: { last_error: string | null; linked: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null; reachability?: { url: string; reachable: boolean } | null; addresses?: SystemHealth['addresses'] }; conflicts: ConflictView[] } | null): Attention[] {
+function healthItems(h: { sync: { last_error: string | null; linked: boolean; role: string; connected: boolean; repair: { state: string; unconverged: unknown[] } }; system: { backups: { warning: string | null; last_error: string | null } | null; reachability?: { url: string; reachable: boolean } | null; addresses?: SystemHealth['addresses'] }; conflicts: ConflictView[] } | null): Attention[] {
   if (!h) return [];
   const out: Attention[] = [];
   const b = h.system.backups;
@@ -58,6 +58,8 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean; re
     });
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
+  // on the cloud: the venue's hub went quiet, and its devices carry on here (docs/operators/when-the-hub-stops.md)
+  if (h.sync.role === 'cloud' && h.sync.linked && !h.sync.connected) out.push({ key: 'hub-silent', text: t('ops.sync.hubSilent'), href: '/app/settings?tab=sync', tone: 'warn' });
   if (h.sync.repair.state === 'diverged') out.push({ key: 'sync-diverged', text: t('ops.sync.diverged', { n: h.sync.repair.unconverged.length }), href: '/app/settings?tab=sync', tone: 'warn' });
   for (const c of h.conflicts) out.push({ key: c.id, text: c.text, href: c.href ?? '/app/settings?tab=sync', tone: 'warn', badge: t('ops.conflicts.badge'), conflict: c });
   return out;

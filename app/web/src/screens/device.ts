@@ -4,6 +4,7 @@ import type { components } from '../lib/api.gen.ts';
 import { GET } from '../lib/client.ts';
 import { browserLanguage, type Language, LANGUAGES } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { startHomes } from '../lib/homes.ts';
 
 /** What a paired tablet keeps in its browser: the widget key made for it and what it was paired as. */
 export interface Device {
@@ -45,6 +46,8 @@ export const config = signal<ScreenConfig | null>(null);
 export async function startDevice(d: Device): Promise<ScreenConfig> {
   setApiKey(d.key);
   live.authWith({ key: d.key }, () => (unpaired.value = true));
+  // a screen carries on through the linked cloud when the hub PC stops (its key works there)
+  startHomes({ kind: 'key', key: d.key });
   const c = await GET('/public/screens/config');
   if ((LANGUAGES as readonly (string | null)[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
   config.value = c;

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { clockTime } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { home } from '../lib/homes.ts';
 import { nowSeconds } from './board.ts';
 import { config } from './device.ts';
 
@@ -40,6 +41,10 @@ export function ScreenBar({ title, children, chooser }: { title: string; childre
       {status === 'offline' ? (
         <div class="kbanner" role="status">
           {t('kds.offline')}
+        </div>
+      ) : home.value === 'cloud' ? (
+        <div class="kbanner kbanner-cloud" role="status">
+          {t('homes.onCloud')}
         </div>
       ) : null}
     </>

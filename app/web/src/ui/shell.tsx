@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { POST } from '../lib/client.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
+import { home } from '../lib/homes.ts';
 import { navigate, route } from '../lib/router.ts';
 import { can, session } from '../lib/session.ts';
 
@@ -40,6 +41,14 @@ export const homeOf = (): string => (can('analytics:read') ? '/app/' : NAV.slice
 
 export function OfflineBanner() {
   const status = live.status.value;
+  // the hub PC stopped and this device carries on through the cloud (lib/homes.ts)
+  if (home.value === 'cloud' && status === 'online') {
+    return (
+      <div class="live-banner live-cloud" role="status" aria-live="polite">
+        {t('homes.onCloud')}
+      </div>
+    );
+  }
   if (status === 'online') return null;
   return (
     <div class={`live-banner live-${status}`} role="status" aria-live="polite">

@@ -28,6 +28,7 @@ export const opsDe: Record<OpsKey, string> = {
   'ops.sync.state': 'Verbindung',
   'ops.sync.connected': 'Verbunden',
   'ops.sync.disconnected': 'Nicht verbunden — Änderungen warten hier und gehen raus, sobald die Leitung wieder steht',
+  'ops.sync.hubSilent': 'Der Hub-PC antwortet nicht: die Geräte des Teams arbeiten über die Cloud',
   'ops.sync.lastSynced': 'Zuletzt synchronisiert',
   'ops.sync.lag': 'Rückstand',
   'ops.sync.upToDate': 'Aktuell',

@@ -27,6 +27,7 @@ export const opsEn = {
   'ops.sync.state': 'Connection',
   'ops.sync.connected': 'Connected',
   'ops.sync.disconnected': 'Not connected — changes wait here and go out when the line is back',
+  'ops.sync.hubSilent': 'The hub PC is not answering: staff devices are working through the cloud',
   'ops.sync.lastSynced': 'Last synced',
   'ops.sync.lag': 'Behind by',
   'ops.sync.upToDate': 'Up to date',

@@ -28,6 +28,7 @@ export const opsEs: Record<OpsKey, string> = {
   'ops.sync.state': 'Conexión',
   'ops.sync.connected': 'Conectado',
   'ops.sync.disconnected': 'Sin conexión — los cambios esperan aquí y saldrán cuando vuelva la línea',
+  'ops.sync.hubSilent': 'El PC central no responde: los dispositivos del personal trabajan a través de la nube',
   'ops.sync.lastSynced': 'Última sincronización',
   'ops.sync.lag': 'Retraso',
   'ops.sync.upToDate': 'Al día',

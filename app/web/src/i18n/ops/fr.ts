@@ -28,6 +28,7 @@ export const opsFr: Record<OpsKey, string> = {
   'ops.sync.state': 'Connexion',
   'ops.sync.connected': 'Connecté',
   'ops.sync.disconnected': 'Non connecté — les modifications attendent ici et partiront au retour de la ligne',
+  'ops.sync.hubSilent': 'Le PC central ne répond pas : les appareils de l’équipe travaillent via le cloud',
   'ops.sync.lastSynced': 'Dernière synchronisation',
   'ops.sync.lag': 'Retard',
   'ops.sync.upToDate': 'À jour',

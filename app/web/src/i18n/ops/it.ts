@@ -28,6 +28,7 @@ export const opsIt: Record<OpsKey, string> = {
   'ops.sync.state': 'Connessione',
   'ops.sync.connected': 'Connesso',
   'ops.sync.disconnected': 'Non connesso — le modifiche aspettano qui e partono quando torna la linea',
+  'ops.sync.hubSilent': 'Il PC hub non risponde: i dispositivi del personale lavorano tramite il cloud',
   'ops.sync.lastSynced': 'Ultima sincronizzazione',
   'ops.sync.lag': 'Ritardo',
   'ops.sync.upToDate': 'Aggiornato',
