@@ -45,6 +45,7 @@ import * as m2050 from './2050_former_slugs.ts';
 import * as m2051 from './2051_item_station_and_station_order.ts';
 import * as m2100 from './2100_webhook_sent_by.ts';
 import * as m2900 from './2900_line_sender.ts';
+import * as m2950 from './2950_payment_item_shares.ts';
 import * as m2150 from './2150_order_merge.ts';
 import * as m2200 from './2200_device_keys.ts';
 import * as m2201 from './2201_auth_failures.ts';
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '2700_money_ties_out': m2700,
   '2750_order_covers': m2750,
   '2900_line_sender': m2900,
+  '2950_payment_item_shares': m2950,
 };
