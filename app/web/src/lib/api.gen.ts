@@ -1360,6 +1360,20 @@ export type components = {
         };
         /**
          * @example {
+         *       "item": "item",
+         *       "parts": 1,
+         *       "part": 1,
+         *       "amount": 1450
+         *     }
+         */
+        ItemShare: {
+            amount: number;
+            item: string;
+            part: number;
+            parts: number;
+        };
+        /**
+         * @example {
          *       "object": "analytics.labor",
          *       "data": [
          *         {
@@ -1905,8 +1919,36 @@ export type components = {
          *         "items": [
          *           "item"
          *         ],
+         *         "item_shares": [
+         *           {
+         *             "item": "item",
+         *             "parts": 1,
+         *             "part": 1,
+         *             "amount": 1450
+         *           }
+         *         ],
          *         "amount": 1450
-         *       }
+         *       },
+         *       "split_items": [
+         *         {
+         *           "item": "item",
+         *           "parts": 1,
+         *           "net_amount": 1450,
+         *           "paid": 1,
+         *           "left": 1,
+         *           "shares": [
+         *             {
+         *               "part": 1,
+         *               "amount": 1450,
+         *               "paid": false
+         *             }
+         *           ],
+         *           "next": {
+         *             "part": 1,
+         *             "amount": 1450
+         *           }
+         *         }
+         *       ]
          *     }
          */
         OrderBalance: {
@@ -1916,6 +1958,7 @@ export type components = {
             currency: string;
             items_charge: {
                 amount: number;
+                item_shares: components["schemas"]["ItemShare"][];
                 items: string[];
             } | null;
             /** @constant */
@@ -1931,6 +1974,7 @@ export type components = {
                 shares: components["schemas"]["EvenShare"][];
                 ways: number;
             } | null;
+            split_items: components["schemas"]["SplitItem"][];
             total: number;
         };
         /**
@@ -3373,6 +3417,14 @@ export type components = {
          *       "items": [
          *         "item"
          *       ],
+         *       "item_shares": [
+         *         {
+         *           "item": "item",
+         *           "parts": 1,
+         *           "part": 1,
+         *           "amount": 1450
+         *         }
+         *       ],
          *       "reference": "reference",
          *       "status": "succeeded",
          *       "amount_refunded": 1450,
@@ -3405,6 +3457,7 @@ export type components = {
             created: number;
             currency: string;
             id: string;
+            item_shares: components["schemas"]["ItemShare"][];
             items: string[] | null;
             livemode: boolean;
             /** @enum {string} */
@@ -3443,6 +3496,14 @@ export type components = {
          *           "change_amount": 1450,
          *           "items": [
          *             "item"
+         *           ],
+         *           "item_shares": [
+         *             {
+         *               "item": "item",
+         *               "parts": 1,
+         *               "part": 1,
+         *               "amount": 1450
+         *             }
          *           ],
          *           "reference": "reference",
          *           "status": "succeeded",
@@ -3564,6 +3625,14 @@ export type components = {
          *           "change_amount": 1450,
          *           "items": [
          *             "item"
+         *           ],
+         *           "item_shares": [
+         *             {
+         *               "item": "item",
+         *               "parts": 1,
+         *               "part": 1,
+         *               "amount": 1450
+         *             }
          *           ],
          *           "reference": "reference",
          *           "status": "succeeded",
@@ -5178,6 +5247,42 @@ export type components = {
             object: "session";
             /** @constant */
             signed_out: true;
+        };
+        /**
+         * @example {
+         *       "item": "item",
+         *       "parts": 1,
+         *       "net_amount": 1450,
+         *       "paid": 1,
+         *       "left": 1,
+         *       "shares": [
+         *         {
+         *           "part": 1,
+         *           "amount": 1450,
+         *           "paid": false
+         *         }
+         *       ],
+         *       "next": {
+         *         "part": 1,
+         *         "amount": 1450
+         *       }
+         *     }
+         */
+        SplitItem: {
+            item: string;
+            left: number;
+            net_amount: number;
+            next: {
+                amount: number;
+                part: number;
+            } | null;
+            paid: number;
+            parts: number;
+            shares: {
+                amount: number;
+                paid: boolean;
+                part: number;
+            }[];
         };
         /**
          * @example {
@@ -7665,6 +7770,14 @@ export interface operations {
                  *           "items": [
                  *             "item"
                  *           ],
+                 *           "item_shares": [
+                 *             {
+                 *               "item": "item",
+                 *               "parts": 1,
+                 *               "part": 1,
+                 *               "amount": 1450
+                 *             }
+                 *           ],
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
@@ -7767,6 +7880,14 @@ export interface operations {
                  *           "change_amount": 1450,
                  *           "items": [
                  *             "item"
+                 *           ],
+                 *           "item_shares": [
+                 *             {
+                 *               "item": "item",
+                 *               "parts": 1,
+                 *               "part": 1,
+                 *               "amount": 1450
+                 *             }
                  *           ],
                  *           "reference": "reference",
                  *           "status": "succeeded",
