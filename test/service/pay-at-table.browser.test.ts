@@ -178,7 +178,7 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     // by items: the carbonara left (the comped one costs nothing), paid as the chip says
     const now = (await hub.api.get(`/v1/orders/${order.id}`)).body;
     const carbonara = now.items[2];
-    const chip = page.getByRole('button', { name: `1× Carbonara · ${eur(carbonara.net_amount)}` });
+    const chip = page.getByRole('region', { name: 'Pay for chosen items' }).getByRole('button', { name: `1× Carbonara · ${eur(carbonara.net_amount)}` });
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     const payItems = page.getByRole('button', { name: /^Pay 1 item · / });
