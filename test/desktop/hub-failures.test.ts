@@ -1,68 +1,40 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChildLike } from '../../app/desktop/host.ts';
-import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
+import type { DesktopController } from '../../app/desktop/main.ts';
 import { COMANDA_BIN, serverArgs, spawnServerProcess } from '../../app/desktop/server-process.ts';
-import { pageHtml } from '../../app/desktop/status-page.ts';
 import { launch, SHOTS } from '../backoffice/browser.ts';
 import { comanda, isRunning, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { FakeHost } from './fake-electron.ts';
+import { bootOverRealHubs, cleanupsAfterEach, notFirstStart, quiet, statusText, tempDirs } from './fixture.ts';
 
 // Each failure a venue meets on the evening something goes wrong, driven for real: the desktop
 // main process (with the stand-in Electron) supervising real `comanda serve` processes. The
 // status window must name the failure and its fix within 10 s of the second failed start.
-const dirs: string[] = [];
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-failing-'));
-  dirs.push(d);
-  return d;
-};
-const quiet = { MDNS: 'off', LOG_LEVEL: 'warn' };
-
-/** `comanda ARGS` to its end, as the status window's restore runs it. */
-function runHubCommand(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [COMANDA_BIN, ...args], { env: { ...process.env, ...quiet } }, (err: any, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
-  });
-}
+const tmp = tempDirs('failing');
+const cleanups = cleanupsAfterEach();
 
 async function bootDesktop(o: { userData: string; port: number; spawn?: (settings: { port: number | null }) => ChildLike }) {
-  fs.writeFileSync(path.join(o.userData, 'desktop.json'), JSON.stringify({ tabletHelpShown: true }));
-  const host = new FakeHost(o.userData);
+  notFirstStart(o.userData);
   const dataDir = path.join(o.userData, 'data');
   const failedStarts: number[] = [];
-  const desktop = (await runDesktop(host, {
+  const { host, desktop, tray } = await bootOverRealHubs(new FakeHost(o.userData), {
     spawnServer: o.spawn ?? ((s) => spawnServerProcess({ dataDir, args: ['--port', String(s.port ?? o.port), '--host', '127.0.0.1'], env: quiet })),
-    runHubCommand,
     findFreePort: () => freePort(),
-    hidden: true,
-    trayIconPath: 'tray.png',
-    preloadPath: '/app/preload.cjs',
-  })) as DesktopController;
+  });
   desktop.supervisor.on('crash', (r) => r.failedStart && failedStarts.push(Date.now()));
   cleanups.push(() => desktop.supervisor.stop());
-  return { host, desktop, failedStarts, tray: host.trays[0], dataDir };
+  return { host, desktop, failedStarts, tray, dataDir };
 }
-
-/** The status window's page as a user reads it (null while none is open). */
-const statusText = (desktop: DesktopController) => {
-  const w = desktop.statusWindow() as any;
-  return w?.loaded.length ? pageHtml(w.loaded.at(-1)) : null;
-};
 
 /** Waits for the second failed start, then gives the window 10 s to name the failure. */
 async function windowNames(d: Awaited<ReturnType<typeof bootDesktop>>, reason: string): Promise<string> {
-  await until(() => `a second failed start (${d.failedStarts.length} so far)`, () => d.failedStarts.length >= 2);
+  // two starts of a real hub, each importing the server, plus the 1 s back-off: slow on a busy box
+  await until(() => `a second failed start (${d.failedStarts.length} so far)`, () => d.failedStarts.length >= 2, { timeout: 45_000 });
   await until(
     () => `the status window naming ${reason}: ${statusText(d.desktop)?.slice(0, 300) ?? 'no window'}`,
     () => statusText(d.desktop)?.includes(`data-reason="${reason}"`) ?? false,
@@ -238,7 +210,7 @@ describe('the desktop hub says why it does not start (real hub processes)', { ti
     d.desktop.supervisor.on('crash', (r) => delays.push(r.restartInMs));
     // a start slowed by a busy box may count as a run of its own and begin the back-off again,
     // so the growth is read over three failed starts rather than between the first two
-    await until(() => `three failed starts (${delays})`, () => delays.length >= 3, { timeout: 30_000 });
+    await until(() => `three failed starts (${delays})`, () => delays.length >= 3, { timeout: 60_000 });
     expect(Math.max(...delays)).toBeGreaterThanOrEqual(2 * delays[0]);
     expect(Math.min(...delays)).toBeGreaterThanOrEqual(1000);
     // "Try again" does not wait for the timer

@@ -1,42 +1,25 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { describe, expect, it } from 'vitest';
+import { runDesktop } from '../../app/desktop/main.ts';
+import { FakeChild, FakeHost, FakeUpdater } from './fake-electron.ts';
+import { bootOverFakeHubs, notFirstStart, tempDirs } from './fixture.ts';
 import { until } from '../helpers/until.ts';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-desktop-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmp = tempDirs('desktop');
 
 async function boot(opts: { hidden?: boolean; updater?: FakeUpdater; userData?: string; autostartDir?: string; firstStart?: boolean } = {}) {
   const userData = opts.userData ?? tmp();
-  // not the app's first start unless asked (that one also opens the tablet window)
-  if (!opts.firstStart && !fs.existsSync(path.join(userData, 'desktop.json'))) fs.writeFileSync(path.join(userData, 'desktop.json'), JSON.stringify({ tabletHelpShown: true }));
-  const host = new FakeHost(userData, opts.updater ?? null);
-  const timers = new ManualTimers();
-  const children: FakeChild[] = [];
-  const desktop = (await runDesktop(host, {
-    spawnServer: () => {
-      const c = new FakeChild();
-      children.push(c);
-      return c;
-    },
+  if (!opts.firstStart) notFirstStart(userData);
+  const { host, timers, children, desktop, tray } = await bootOverFakeHubs(userData, {
+    updater: opts.updater,
     hidden: opts.hidden ?? true,
-    trayIconPath: 'tray.png',
-    preloadPath: '/app/preload.cjs',
-    timers,
     feedUrl: 'https://updates.example.test/comanda',
     linuxAutostart: opts.autostartDir ? { dir: opts.autostartDir, exec: '/opt/comanda hub/comanda' } : null,
-  })) as DesktopController;
+  });
   children[0].ready(8080);
   await desktop.supervisor.whenReady();
-  return { host, timers, children, desktop, tray: host.trays[0] };
+  return { host, timers, children, desktop, tray };
 }
 
 const labels = (menu: { label?: string; type?: string }[]) => menu.map((i) => (i.type === 'separator' ? '---' : i.label));

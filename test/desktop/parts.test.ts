@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectTabletPage } from '../../app/desktop/connect-tablet.ts';
 import { PassThrough } from 'node:stream';
 import { adaptElectron, toMenuTemplate, utilityChild, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
@@ -12,15 +11,10 @@ import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { secureWebPreferences } from '../../app/desktop/security.ts';
 import { printersLine, syncLine } from '../../app/desktop/tray-menu.ts';
 import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { tempDirs } from './fixture.ts';
 import { until } from '../helpers/until.ts';
 
-const dirs: string[] = [];
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-desktop-parts-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmp = tempDirs('desktop-parts');
 
 describe('desktop parts', () => {
   it('the Electron adapter passes the secure preferences and the menu through, and denies permissions', () => {

@@ -1,43 +1,25 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChildLike } from '../../app/desktop/host.ts';
-import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
 import { ROLLBACK_AFTER_FAILED_STARTS } from '../../app/desktop/rollback.ts';
-import { COMANDA_BIN, spawnServerProcess } from '../../app/desktop/server-process.ts';
-import { pageHtml } from '../../app/desktop/status-page.ts';
+import { spawnServerProcess } from '../../app/desktop/server-process.ts';
 import { realTimers } from '../../app/desktop/supervisor.ts';
 import { freePort } from '../helpers/free-port.ts';
 import { until } from '../helpers/until.ts';
 import { FakeHost, FakeUpdater } from './fake-electron.ts';
+import { bootOverRealHubs, cleanupsAfterEach, notFirstStart, quiet, statusText, tempDirs } from './fixture.ts';
 
 // An update that does not start is taken back: the stand-in Electron runs the main process
 // through one update (real `comanda serve`, a real backup), a new version that migrates the
 // database its own way and then dies at every start, and the old version again.
-const dirs: string[] = [];
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const tmp = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-rollback-'));
-  dirs.push(d);
-  return d;
-};
-const quiet = { MDNS: 'off', LOG_LEVEL: 'warn' };
+const tmp = tempDirs('rollback');
+const cleanups = cleanupsAfterEach();
 // 04:00 UTC: a quiet time for a venue with no opening hours set (update-timing.ts)
 const timers = { ...realTimers, now: () => Date.parse('2026-11-24T04:00:00Z') };
 const noHours = { timezone: 'UTC', opening_hours: {}, closed_dates: [] };
-
-function runHubCommand(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [COMANDA_BIN, ...args], { env: { ...process.env, ...quiet } }, (err: any, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, output: `${stdout}${stderr}` }));
-  });
-}
 
 /**
  * What the broken version does at each start: its migrations run (a migration the old version
@@ -55,24 +37,16 @@ async function boot(o: { userData: string; version: string; updater?: FakeUpdate
   host.app.version = o.version;
   const dataDir = path.join(o.userData, 'data');
   const port = await freePort();
-  const desktop = (await runDesktop(host, {
+  const booted = await bootOverRealHubs(host, {
     spawnServer: o.spawn ?? (() => spawnServerProcess({ dataDir, args: ['--port', String(port), '--host', '127.0.0.1'], env: quiet })),
-    runHubCommand,
     installPrevious: o.installPrevious,
     hidden: false,
-    trayIconPath: 'tray.png',
-    preloadPath: '/app/preload.cjs',
     timers,
     updateTickMs: 3600_000,
-  })) as DesktopController;
-  cleanups.push(() => desktop.supervisor.stop());
-  return { host, desktop, dataDir, tray: host.trays[0] };
+  });
+  cleanups.push(() => booted.desktop.supervisor.stop());
+  return { ...booted, dataDir };
 }
-
-const statusText = (desktop: DesktopController) => {
-  const w = desktop.statusWindow() as any;
-  return w?.loaded.length ? pageHtml(w.loaded.at(-1)) : null;
-};
 
 /** Version 1.0.0 runs, downloads 1.1.0 and installs it at a quiet time. */
 async function updateTo110(userData: string, keepOldInstaller: boolean) {
@@ -81,7 +55,7 @@ async function updateTo110(userData: string, keepOldInstaller: boolean) {
     fs.mkdirSync(path.join(userData, 'installers', '1.0.0'), { recursive: true });
     fs.writeFileSync(path.join(userData, 'installers', '1.0.0', 'comanda-Setup-1.0.0.exe'), 'MZ installer 1.0.0');
   }
-  fs.writeFileSync(path.join(userData, 'desktop.json'), JSON.stringify({ tabletHelpShown: true }));
+  notFirstStart(userData);
   const updater = new FakeUpdater();
   const v100 = await boot({ userData, version: '1.0.0', updater });
   await v100.desktop.supervisor.whenReady();

@@ -1,37 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runDesktop, type DesktopController } from '../../app/desktop/main.ts';
+import { describe, expect, it } from 'vitest';
 import { pageHtml } from '../../app/desktop/status-page.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { FakeUpdater } from './fake-electron.ts';
+import { bootOverFakeHubs, notFirstStart, statusText, tempDirs } from './fixture.ts';
 import { until as waitFor } from '../helpers/until.ts';
 
 const until = (cond: () => boolean) => waitFor('the condition', cond, { every: 0 });
-
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tmp = tempDirs('status');
 
 async function boot(o: { updater?: FakeUpdater; hidden?: boolean } = {}) {
-  const userData = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-status-'));
-  dirs.push(userData);
-  fs.writeFileSync(path.join(userData, 'desktop.json'), JSON.stringify({ tabletHelpShown: true }));
-  const host = new FakeHost(userData, o.updater ?? null);
-  const timers = new ManualTimers();
-  const children: FakeChild[] = [];
-  const desktop = (await runDesktop(host, {
-    spawnServer: () => {
-      const c = new FakeChild();
-      children.push(c);
-      return c;
-    },
-    hidden: o.hidden ?? true,
-    trayIconPath: 'tray.png',
-    preloadPath: '/app/preload.cjs',
-    timers,
-    findFreePort: async (p) => p + 1,
-  })) as DesktopController;
-  return { host, timers, children, desktop, tray: host.trays[0] };
+  const userData = tmp();
+  notFirstStart(userData);
+  return bootOverFakeHubs(userData, { updater: o.updater, hidden: o.hidden ?? true, findFreePort: async (p) => p + 1 });
 }
 
 const portTaken = (port: number) => ({ type: 'start_failure', reason: 'port_taken', message: `port ${port} is already in use`, data_dir: '/d', port, holder: { pid: 42, name: 'nginx' }, backup: null, free_bytes: null });
@@ -48,10 +27,10 @@ describe('the status window (fake Electron)', () => {
     expect(children).toHaveLength(2);
     children[1].crash(2);
     await until(() => desktop.statusWindow() !== null);
-    expect(pageHtml((desktop.statusWindow() as any).loaded.at(-1))).toContain('Error: something broke');
+    expect(statusText(desktop)!).toContain('Error: something broke');
     children[1].emit('message', portTaken(8080));
-    await until(() => pageHtml((desktop.statusWindow() as any).loaded.at(-1)).includes('Port 8080 is taken by nginx (process 42)'));
-    expect(pageHtml((desktop.statusWindow() as any).loaded.at(-1))).toContain('Use port 8081 instead');
+    await until(() => statusText(desktop)!.includes('Port 8080 is taken by nginx (process 42)'));
+    expect(statusText(desktop)!).toContain('Use port 8081 instead');
     expect(tray.item('server').label).toBe('Hub not running: Port 8080 is taken by nginx (process 42)');
 
     // fixed: the window gives way to the dashboard
@@ -83,7 +62,7 @@ describe('the status window (fake Electron)', () => {
     const status = (c: typeof change | null) => children[0].emit('message', { type: 'status', restaurant: null, health: { public_url: 'http://192.168.1.57:8080', printers: { total: 0, online: 0, offline: 0, needs_attention: 0, unknown: 0 }, sync: { linked: false, connected: false, last_error: null, resync: false }, backups: null, reachability: null, addresses: { stable_url: null, lan_address: '192.168.1.57', change: c } }, hours: null, setup_needed: false });
     status(change);
     await until(() => desktop.statusWindow() !== null);
-    const page = pageHtml((desktop.statusWindow() as any).loaded.at(-1));
+    const page = statusText(desktop)!;
     expect(page).toContain('data-reason="address_changed"');
     expect(page).toContain('192.168.1.20 → 192.168.1.57');
     expect(page).toContain('<b>Table 1, Counter</b>');

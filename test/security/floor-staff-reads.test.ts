@@ -27,6 +27,11 @@ describe('servers and cooks do not read the mail settings, the screens or the ba
     const code = await hub.api.post('/v1/devices/pairing_codes', { name: 'Grill' });
     expect((await hub.api.withKey(null).post('/public/devices/pair', { code: code.body.code })).status).toBe(201);
     expect((await hub.api.post('/v1/system/backups')).status).toBe(201);
+    // and a sync conflict holding a guest's details, as a merge of two customers lists it
+    await (hub.server.services.db as any)
+      .insertInto('sync_conflicts')
+      .values({ id: 'sconf_floor1', restaurant_id: hub.restaurant.id, kind: 'customer_contact', table_name: 'customers', row_ids: '["cus_1"]', detail: JSON.stringify({ email: 'ada.guest@example.com', phone: '+34 600 111 222' }), resolved_at: null, created: 1 })
+      .execute();
     for (const [who, role] of [['sam', 'server'], ['kai', 'cook'], ['mia', 'manager']] as const) {
       const made = await hub.api.post('/v1/staff', { name: who, email: `${who}@example.com`, role });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
@@ -53,6 +58,11 @@ describe('servers and cooks do not read the mail settings, the screens or the ba
     expect(health.body.backups).toBeNull();
     expect(JSON.stringify(health.body)).not.toContain(dataDir);
     expect((await s.request('GET', '/v1/settings')).status).toBe(200);
+    // the sync status says there is a conflict and of what kind, without the guest's details
+    const sync = await s.request('GET', '/v1/sync/status');
+    expect(sync.status).toBe(200);
+    expect(sync.body.conflicts).toEqual([expect.objectContaining({ id: 'sconf_floor1', kind: 'customer_contact', detail: null })]);
+    expect(JSON.stringify(sync.body)).not.toMatch(/ada\.guest|600 111/);
   });
 
   it('a manager reads them all, the backup folder and its last file included', async () => {
@@ -60,5 +70,6 @@ describe('servers and cooks do not read the mail settings, the screens or the ba
     for (const p of ['/v1/settings/notifications', '/v1/devices', '/v1/system/backups', '/v1/settings/backups']) expect((await s.request('GET', p)).status, p).toBe(200);
     const health = await s.request('GET', '/v1/system/health');
     expect(health.body.backups).toMatchObject({ dir: path.join(dataDir, 'backups'), last_file: expect.stringMatching(/\.sqlite/) });
+    expect((await s.request('GET', '/v1/sync/status')).body.conflicts[0].detail).toEqual({ email: 'ada.guest@example.com', phone: '+34 600 111 222' });
   });
 });

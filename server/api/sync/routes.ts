@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFloorSession } from '../../http/managers-read.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { syncStatus, SyncStatusSchema } from '../../../sync/status.ts';
 import { resolveConflict, SyncConflictSchema } from '../../../sync/conflicts.ts';
@@ -21,7 +22,10 @@ export const routes: RouteSpec[] = [
     sandbox: 'live_only',
     handler: async (c) => {
       const client = c.services.sync;
-      return syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);
+      const status = await syncStatus(c.db as any, c.services.config.role, c.actor().restaurantId, c.now, client ? { connected: client.connected, lastError: client.lastError } : undefined);
+      // a server's or cook's session sees that there are conflicts and of what kind, not the
+      // changes they hold (guests' names, phones, emails): settling them is the back office's
+      return isFloorSession(c.caller) ? { ...status, conflicts: status.conflicts.map((x) => ({ ...x, detail: null })) } : status;
     },
   }),
 
