@@ -84,6 +84,8 @@ describe('splitting one item at the table', IN_BROWSER, () => {
     for (const s of split.shares) expect(await amountShown(pane.locator(`[data-share-part="${s.part}"] strong`))).toBe(s.amount);
     expect((await pane.locator('[data-split-left]').textContent())?.trim()).toBe(`Left on this line: ${eur(0)}`);
     expect(await pane.getByRole('button', { name: /^Pay share/ }).count()).toBe(0);
+    // the payment panel marks the line paid, as a line paid whole
+    await page.locator(`.payment-panel [data-line="${pasta.id}"]`).getByText('paid', { exact: true }).waitFor();
     // the water is left to pay, on the check and in the panel
     const after = (await hub.api.get(`/v1/orders/${order.id}`)).body;
     expect(after.amount_due).toBe(order.total - pasta.net_amount);

@@ -183,7 +183,8 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
     [order.id, order.amount_paid, order.total, order.amount_returned, n],
   );
   const cur = order.currency.toUpperCase();
-  const paid = paidLines(payments ?? []);
+  // lines paid whole, and lines split between guests whose every share is paid
+  const paid = new Set([...paidLines(payments ?? []), ...(balance?.split_items ?? []).filter((x) => !x.next).map((x) => x.item)]);
   const seats = new Map<number | null, OrderLine[]>();
   for (const l of order.items) seats.set(l.seat ?? null, [...(seats.get(l.seat ?? null) ?? []), l]);
   const open = order.status !== 'draft' && order.status !== 'cancelled' && order.amount_due > 0 && can('payments:write');
