@@ -1,33 +1,20 @@
 // .gitattributes merges this file with merge=union: two branches that each add a setting merge
 // cleanly by keeping both lines; check the result still compiles after a merge.
-/** Everything an operator can tune. createServer fills in defaults for whatever is left out. */
-export interface Config {
-  /** 'hub' is the venue's back-office PC; 'cloud' is the internet-facing copy. */
-  role: 'hub' | 'cloud';
-  /** Largest request body accepted, in bytes. */
-  bodyLimitBytes: number;
-  /** Per API key token bucket for /v1 and /public/orders; false switches it off. */
-  rateLimit: { perSecond: number; burst: number } | false;
-  /** Guest routes, per IP and per restaurant. */
-  guestRateLimit: { perMinutePerIp: number; perMinutePerRestaurant: number } | false;
-  /** Addresses of reverse proxies whose X-Forwarded-For is believed. */
-  trustedProxies: string[];
-  /** Base URL printed on QR codes and in links, e.g. http://hub.local:8080 */
-  publicUrl: string;
-  /**
-   * Names the back office may be opened by, besides IP addresses, localhost, this machine's
-   * hostname and publicUrl's host (http/hosts.ts): a request carrying a session cookie under
-   * any other Host is refused, which stops DNS rebinding.
-   */
-  allowedHosts: string[];
-  /** How long a replayable Idempotency-Key answer is kept. */
-  idempotencyTtlSeconds: number;
-  /** Outgoing mail (contact form, waitlist notices). smtp null: mail waits in the queue until it is set. */
-  mail: { smtp: SmtpConfig | null; from: string; contactTo: string };
-  /** SMS gateway taking POST {to, text} as JSON; null: SMS notices go to the dashboard outbox. */
-  sms: { url: string; token?: string } | null;
-  /** Webhook delivery; unset fields take the defaults in domain/webhooks/config.ts (they depend on role). */
-  /** Staff sessions of the back office (app/web). */
+import type { z } from 'zod';
+import type { BackupConfigSchema, ConfigFields, SmtpSchema } from './operator/config-schema.ts';
+
+type Limit<T> = Required<Exclude<T, false>> | false;
+
+/**
+ * Everything the server is tuned by. createServer fills in defaults for whatever is left out.
+ * The keys and their meaning are declared once, in server/operator/config-schema.ts; this is that
+ * schema's shape with every default filled in, plus what only code sets.
+ */
+export interface Config extends Pick<ConfigFields, 'role' | 'bodyLimitBytes' | 'trustedProxies' | 'publicUrl' | 'allowedHosts' | 'idempotencyTtlSeconds' | 'sms' | 'webhooks'> {
+  rateLimit: Limit<ConfigFields['rateLimit']>;
+  guestRateLimit: Limit<ConfigFields['guestRateLimit']>;
+  mail: { smtp: SmtpConfig | null } & Required<Omit<ConfigFields['mail'], 'smtp'>>;
+  /** Staff sessions of the back office (app/web); set in code (tests), not by an operator. */
   backOffice: {
     /** a session unused this long ends */
     sessionIdleSeconds: number;
@@ -38,48 +25,24 @@ export interface Config {
     signInFailuresPerIp: number;
     signInWindowSeconds: number;
   };
-  webhooks: {
-    /** May endpoints target loopback, private, link-local addresses? Default: hub yes, cloud no. */
-    allowPrivateTargets?: boolean;
-    /**
-     * May a sandbox key's endpoints target them too? Default no: only a developer's own hub,
-     * where the receiver under test runs on the same machine, turns it on.
-     */
-    sandboxPrivateTargets?: boolean;
-    timeoutMs?: number;
-    leaseMs?: number;
-    maxParallel?: number;
-    perEndpointConcurrency?: number;
-    eventRetentionDays?: number;
-  };
   /** The hub's data folder (SQLite file, backups, lock file, the key that seals stored credentials); null on PostgreSQL or in memory. */
   dataDir: string | null;
   /** Nightly online backups of the hub's SQLite database (needs dataDir). */
   backups: BackupConfig;
 }
 
-export interface BackupConfig {
-  enabled: boolean;
-  /** absolute, or relative to dataDir: a USB disk or a synced folder */
-  dir: string;
-  keepDays: number;
-  /** node-cron expression, in the machine's local time */
-  schedule: string;
-}
+export type BackupConfig = z.infer<typeof BackupConfigSchema>;
+export type SmtpConfig = z.infer<typeof SmtpSchema>;
 
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  secure?: boolean;
-  user?: string;
-  pass?: string;
-}
+/** The limits' defaults, each field its own: a file or variable may set one field alone and keep the other. */
+export const DEFAULT_RATE_LIMIT = { perSecond: 100, burst: 200 };
+export const DEFAULT_GUEST_RATE_LIMIT = { perMinutePerIp: 60, perMinutePerRestaurant: 600 };
 
 export const defaultConfig: Config = {
   role: 'hub',
   bodyLimitBytes: 1024 * 1024,
-  rateLimit: { perSecond: 100, burst: 200 },
-  guestRateLimit: { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
+  rateLimit: DEFAULT_RATE_LIMIT,
+  guestRateLimit: DEFAULT_GUEST_RATE_LIMIT,
   trustedProxies: [],
   publicUrl: 'http://127.0.0.1:8080',
   allowedHosts: [],

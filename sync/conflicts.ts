@@ -4,7 +4,7 @@ import { insertRecord, type Executor } from '../server/db/records.ts';
 import { locksRows } from '../server/db/row-locks.ts';
 import type { DB } from '../server/db/schema.ts';
 import { ApiError, notFound } from '../server/errors.ts';
-import { named, unix } from '../server/http/schemas.ts';
+import { named, unix } from '../server/model/schemas.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
 import { HOLDING } from './derived.ts';
 

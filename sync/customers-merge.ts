@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { deleteRecord, updateRecord, type Executor } from '../server/db/records.ts';
 import type { DB } from '../server/db/schema.ts';
-import { loyaltyPoints } from '../server/domain/analytics/rules.ts';
+import { loyaltyPoints } from '../server/model/sales-rules.ts';
 import type { ApplyContext } from './apply-context.ts';
 import { recordConflict } from './derived.ts';
 

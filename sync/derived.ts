@@ -1,5 +1,5 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
-import { totalsOf } from '../server/domain/orders/totals.ts';
+import { totalsOf } from '../server/model/totals.ts';
 import { runOrderHooksBatch, type OrderChange } from '../server/domain/orders/hooks.ts';
 import { loadItemsFor } from '../server/domain/orders/load.ts';
 import { placeLines } from '../server/domain/orders/positions.ts';

@@ -1,7 +1,7 @@
 import { updateRecord, type Executor } from '../server/db/records.ts';
-import { balanceOf } from '../server/domain/payments/balance.ts';
+import { balanceOf } from '../server/model/payments.ts';
 import { countPaid } from '../server/domain/payments/balance.ts';
-import { totalsOf } from '../server/domain/orders/totals.ts';
+import { totalsOf } from '../server/model/totals.ts';
 import type { OrderRow } from '../server/db/tables/orders.table.ts';
 import type { ApplyContext } from './apply-context.ts';
 import { recordConflict } from './record-conflict.ts';

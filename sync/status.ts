@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { DB } from '../server/db/schema.ts';
-import { named, unix } from '../server/http/schemas.ts';
+import { named, unix } from '../server/model/schemas.ts';
 import { currentEpoch } from './epoch.ts';
 import { countLog } from './changes.ts';
 import { readLink } from './hub.ts';

@@ -1,6 +1,6 @@
 import { orderFloors } from '../order-floor.ts';
 import type { BenchContext, BenchScenario } from '../scenario.ts';
-import type { Modifier } from '../../server/domain/menu/modifier-groups.ts';
+import type { Modifier } from '../../server/model/menu.ts';
 
 /**
  * Order lines the catalogue accepts: items of the given station (or any), those with

@@ -11,7 +11,7 @@ import { advertisement, bonjourAdvertiser } from '../operator/mdns.ts';
 import { StableAddress } from '../operator/stable-address.ts';
 import { LOG_FILE } from '../operator/support-bundle.ts';
 import { RotatingLog } from '../operator/rotating-log.ts';
-import { startStatusReports, statusReport } from '../operator/status-report.ts';
+import { startStatusReports, statusReport } from './status-report.ts';
 import { checkReachability, probeTarget } from '../operator/reachability.ts';
 import { operatorOf } from '../operator/services.ts';
 import { VERSION } from '../operator/version.ts';

@@ -10,6 +10,7 @@ import type { ReservationsTables } from './schema/reservations.ts';
 import type { ScreensTables } from './schema/screens.ts';
 import type { SyncTables } from './schema/sync.ts';
 import type { WebhooksTables } from './schema/webhooks.ts';
+import type { LocalTables, ReplicatedTables } from './replication.ts';
 import type { ApiKeysTable } from './tables/api-keys.table.ts';
 import type { ChangeLogTable } from './tables/change-log.table.ts';
 import type { CustomersTable } from './tables/customers.table.ts';
@@ -67,16 +68,18 @@ export interface DB
     ScreensTables,
     PaymentsTables {}
 
-/** Tables whose rows are not replicated records: local bookkeeping, outside the change log. */
-export type LocalTable = 'node_state' | 'change_log' | 'log_clocks' | 'idempotency_keys' | 'server_processes' | 'guest_messages' | 'captcha_challenges' | 'service_secrets' | 'print_jobs' | 'printer_status' | 'order_counters'
-  | 'analytics_order_facts' | 'analytics_daily' | 'analytics_item_daily' | 'analytics_customer_totals'
-  | 'webhook_deliveries' | 'webhook_attempts'
-  | 'sync_link' | 'sync_hubs' | 'sync_invites' | 'sync_conflicts' | 'sync_row_clocks'
-  | 'staff_sessions'
-  | 'service_tablets'
-  | 'hub_settings'
-  | 'device_pairings'
-  | 'auth_failures';
+/** Tables whose rows are not replicated records: local bookkeeping, outside the change log (declared in each table's file). */
+export type LocalTable = keyof LocalTables & keyof DB;
 
-/** Tables whose rows are replicated records: every write goes through db/records.ts. */
-export type RecordTable = Exclude<keyof DB, LocalTable>;
+/** Tables whose rows are replicated records: every write goes through db/records.ts (declared in each table's file). */
+export type RecordTable = keyof ReplicatedTables & keyof DB;
+
+// Every table says which it is, once (db/replication.ts): this does not compile while one says
+// neither or both, or names a table the schema does not have.
+type Undeclared = Exclude<keyof DB, keyof ReplicatedTables | keyof LocalTables>;
+type DeclaredTwice = Extract<keyof ReplicatedTables, keyof LocalTables>;
+type NotInSchema = Exclude<keyof ReplicatedTables | keyof LocalTables, keyof DB>;
+type ReplicationDeclared = [Undeclared | DeclaredTwice | NotInSchema] extends [never]
+  ? true
+  : { undeclared: Undeclared; declaredTwice: DeclaredTwice; notInSchema: NotInSchema };
+export const everyTableDeclaresReplication: ReplicationDeclared = true;

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { DEFAULT_STATION, lineTax, type PricedModifier } from '../domain/orders/pricing.ts';
 import { createQrCode } from '../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../domain/restaurants/restaurants.ts';
-import type { Modifier } from '../domain/menu/modifier-groups.ts';
+import type { Modifier } from '../model/menu.ts';
 import { newId, PREFIXES } from '../ids.ts';
 import type { Actor } from '../services.ts';
 import type { DemoStep } from './step.ts';

@@ -5,7 +5,7 @@ import { createMenuItem } from '../domain/menu/items.ts';
 import { createModifierGroup } from '../domain/menu/modifier-groups.ts';
 import { createStation } from '../domain/menu/stations.ts';
 import { getSettings, updateSettings } from '../domain/restaurants/restaurants.ts';
-import { pricesIncludeTaxByDefault } from '../domain/restaurants/settings.ts';
+import { pricesIncludeTaxByDefault } from '../model/settings.ts';
 import { newId, PREFIXES } from '../ids.ts';
 import type { Actor } from '../services.ts';
 import { DEMO_GROUPS, DEMO_MENU } from './menu.ts';

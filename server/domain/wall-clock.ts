@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { WEEKDAYS, type Weekday } from '../http/fields.ts';
+import { WEEKDAYS, type Weekday } from '../model/weekdays.ts';
 
 /** A restaurant's wall clock at one moment, to the minute. */
 export interface WallClock {

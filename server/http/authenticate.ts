@@ -6,7 +6,7 @@ import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { sessionOf } from './session.ts';
 import { keyOf } from './api-key-header.ts';
-import type { StaffSession } from '../domain/staff/sessions.ts';
+import type { StaffSession } from '../auth/staff-session.ts';
 import { screenOf, type ScreenBinding } from './screen-keys.ts';
 import { monotonicMs } from '../clock.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../domain/events/types.ts';
+import { EVENT_TYPES, type EventType } from '../model/events.ts';
 import { WEBHOOK_PAYLOADS } from '../presenters/webhook-events.ts';
 
 /**

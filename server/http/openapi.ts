@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorComponent, errorResponses } from './openapi-errors.ts';
 import { idempotencyOf, type RouteSpec } from './route.ts';
-import { namedSchemas } from './schemas.ts';
+import { namedSchemas } from '../model/schemas.ts';
 import { queryJsonSchemas } from './query.ts';
 import { webhookComponents, webhooksSection } from './openapi-webhooks.ts';
 import { addExamples } from './openapi-examples.ts';

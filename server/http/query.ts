@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isRealDate } from '../model/dates.ts';
 
 /**
  * Query-string types. Values arrive as strings (or arrays when repeated); these coerce
@@ -36,12 +37,6 @@ export const queryJsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>(
 function documentedAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
   queryJsonSchemas.set(schema, json);
   return schema;
-}
-
-export function isRealDate(s: string): boolean {
-  const [y, m, d] = s.split('-').map(Number);
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 }
 
 /** limit / starting_after / ending_before, shared by every v1 list route. */

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context, Next } from 'koa';
 import { SESSION_COOKIE } from './session.ts';
 import { PIN_DEVICE_COOKIE, PIN_TABLET_HINT, setPinTabletHint } from './pin-tablet.ts';
-import { OPEN_STATUSES } from '../domain/orders/state-machine.ts';
+import { OPEN_STATUSES } from '../model/orders.ts';
 
 /** Where `npm run build:web` (app/web/build.ts) writes the back office. */
 export const WEB_DIST = fileURLToPath(new URL('../../app/web/dist/', import.meta.url));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { BackupConfig } from '../config.ts';
 import type { Executor } from '../db/records.ts';
 import { DATA_DIR_MODE, DATA_FILE_MODE, makeDir } from '../make-dir.ts';
+import { readHubSetting, writeHubSetting } from './hub-settings.ts';
 
 const NAME = 'backups';
 
@@ -14,19 +15,12 @@ export interface BackupOverrides {
 }
 
 export async function readBackupOverrides(db: Executor): Promise<BackupOverrides> {
-  const row = await db.selectFrom('hub_settings').select('value').where('name', '=', NAME).executeTakeFirst();
-  return row ? (JSON.parse(row.value) as BackupOverrides) : {};
+  return readHubSetting<BackupOverrides>(db, NAME);
 }
 
 export async function saveBackupOverrides(db: Executor, nowMs: number, patch: BackupOverrides): Promise<BackupOverrides> {
   const next = { ...(await readBackupOverrides(db)), ...patch };
-  const value = JSON.stringify(next);
-  const updated = Math.floor(nowMs / 1000);
-  await db
-    .insertInto('hub_settings')
-    .values({ name: NAME, value, updated })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated }))
-    .execute();
+  await writeHubSetting(db, NAME, nowMs, next);
   return next;
 }
 

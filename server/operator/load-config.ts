@@ -1,59 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { defaultConfig, type BackupConfig, type Config } from '../config.ts';
-import { OperatorConfigSchema, type OperatorConfig } from './config-schema.ts';
+import { DEFAULT_GUEST_RATE_LIMIT, DEFAULT_RATE_LIMIT, defaultConfig, type BackupConfig, type Config } from '../config.ts';
+import { ENV_VARS, OperatorConfigSchema, type OperatorConfig } from './config-schema.ts';
 
 export const CONFIG_FILE = 'comanda.json';
 
-// the limits' defaults, each field of its own (a file or variable may set one field alone)
-const defaultLimits = {
-  rateLimit: defaultConfig.rateLimit || { perSecond: 100, burst: 200 },
-  guestRateLimit: defaultConfig.guestRateLimit || { perMinutePerIp: 60, perMinutePerRestaurant: 600 },
-};
-
 /** A value that makes the server refuse to start; the message names the key and where it came from. */
 export class ConfigError extends Error {}
-
-type Kind = 'string' | 'int' | 'number' | 'bool' | 'list' | 'onOff';
-
-/**
- * Environment variables (12-factor, for the cloud; they also override a hub's file).
- * Each sets one key of the file's shape, and is refused by the same schema.
- */
-export const ENV_VARS: Record<string, { path: string; kind: Kind }> = {
-  COMANDA_ROLE: { path: 'role', kind: 'string' },
-  PORT: { path: 'port', kind: 'int' },
-  HOST: { path: 'host', kind: 'string' },
-  PUBLIC_URL: { path: 'publicUrl', kind: 'string' },
-  DATABASE_URL: { path: 'databaseUrl', kind: 'string' },
-  BODY_LIMIT_BYTES: { path: 'bodyLimitBytes', kind: 'int' },
-  RATE_LIMIT: { path: 'rateLimit', kind: 'onOff' },
-  RATE_LIMIT_PER_SECOND: { path: 'rateLimit.perSecond', kind: 'number' },
-  RATE_LIMIT_BURST: { path: 'rateLimit.burst', kind: 'int' },
-  GUEST_RATE_LIMIT: { path: 'guestRateLimit', kind: 'onOff' },
-  GUEST_RATE_LIMIT_PER_MINUTE_PER_IP: { path: 'guestRateLimit.perMinutePerIp', kind: 'int' },
-  GUEST_RATE_LIMIT_PER_MINUTE_PER_RESTAURANT: { path: 'guestRateLimit.perMinutePerRestaurant', kind: 'int' },
-  TRUSTED_PROXIES: { path: 'trustedProxies', kind: 'list' },
-  ALLOWED_HOSTS: { path: 'allowedHosts', kind: 'list' },
-  SMTP_HOST: { path: 'mail.smtp.host', kind: 'string' },
-  SMTP_PORT: { path: 'mail.smtp.port', kind: 'int' },
-  SMTP_SECURE: { path: 'mail.smtp.secure', kind: 'bool' },
-  SMTP_USER: { path: 'mail.smtp.user', kind: 'string' },
-  SMTP_PASS: { path: 'mail.smtp.pass', kind: 'string' },
-  MAIL_FROM: { path: 'mail.from', kind: 'string' },
-  CONTACT_TO: { path: 'mail.contactTo', kind: 'string' },
-  SMS_URL: { path: 'sms.url', kind: 'string' },
-  SMS_TOKEN: { path: 'sms.token', kind: 'string' },
-  WEBHOOKS_ALLOW_PRIVATE_TARGETS: { path: 'webhooks.allowPrivateTargets', kind: 'bool' },
-  WEBHOOKS_SANDBOX_PRIVATE_TARGETS: { path: 'webhooks.sandboxPrivateTargets', kind: 'bool' },
-  WEBHOOKS_TIMEOUT_MS: { path: 'webhooks.timeoutMs', kind: 'int' },
-  BACKUP_ENABLED: { path: 'backups.enabled', kind: 'bool' },
-  BACKUP_DIR: { path: 'backups.dir', kind: 'string' },
-  BACKUP_KEEP_DAYS: { path: 'backups.keepDays', kind: 'int' },
-  BACKUP_SCHEDULE: { path: 'backups.schedule', kind: 'string' },
-  MDNS: { path: 'mdns', kind: 'bool' },
-};
 
 /** Everything a process needs to start, after file, environment and flags are merged. */
 export interface EffectiveConfig {
@@ -107,8 +61,8 @@ export function loadConfig(opts: LoadOptions): EffectiveConfig {
     role,
     publicUrl: publicUrl.replace(/\/+$/, ''),
     ...(c.bodyLimitBytes !== undefined && { bodyLimitBytes: c.bodyLimitBytes }),
-    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit && { ...defaultLimits.rateLimit, ...c.rateLimit } }),
-    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit && { ...defaultLimits.guestRateLimit, ...c.guestRateLimit } }),
+    ...(c.rateLimit !== undefined && { rateLimit: c.rateLimit && { ...DEFAULT_RATE_LIMIT, ...c.rateLimit } }),
+    ...(c.guestRateLimit !== undefined && { guestRateLimit: c.guestRateLimit && { ...DEFAULT_GUEST_RATE_LIMIT, ...c.guestRateLimit } }),
     ...(c.trustedProxies !== undefined && { trustedProxies: c.trustedProxies }),
     ...(c.allowedHosts !== undefined && { allowedHosts: c.allowedHosts }),
     ...(c.idempotencyTtlSeconds !== undefined && { idempotencyTtlSeconds: c.idempotencyTtlSeconds }),
@@ -157,7 +111,7 @@ function readEnv(env: NodeJS.ProcessEnv): { values: Record<string, unknown>; nam
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     let value: unknown = raw;
-    if (kind === 'int' || kind === 'number') value = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
+    if (kind === 'number') value = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : raw;
     else if (kind === 'bool') value = /^(1|true|yes|on)$/i.test(raw) ? true : /^(0|false|no|off)$/i.test(raw) ? false : raw;
     else if (kind === 'list') value = raw.split(',').map((s) => s.trim()).filter(Boolean);
     else if (kind === 'onOff') {

@@ -1,3 +1,4 @@
+import { SECRET_PATHS } from './config-schema.ts';
 import type { EffectiveConfig } from './load-config.ts';
 
 /** What stands in for a secret that is set: enough to tell it is there, never enough to use it. */
@@ -18,31 +19,40 @@ export function maskUrl(url: string | null): string | null {
   }
 }
 
+/** A copy of `value` (in the config file's shape) with every secret the schema marks masked. */
+export function maskSecrets<T>(value: T): T {
+  const out = structuredClone(value) as any;
+  for (const { path, kind } of SECRET_PATHS) {
+    const parts = path.split('.');
+    const holder = parts.slice(0, -1).reduce((at, k) => (at && typeof at === 'object' ? at[k] : undefined), out);
+    const key = parts[parts.length - 1];
+    if (!holder || typeof holder !== 'object' || !(key in holder)) continue;
+    holder[key] = kind === 'url' ? maskUrl(holder[key]) : maskSecret(holder[key]);
+  }
+  return out;
+}
+
 /** The effective configuration as `comanda config check` prints it: every secret masked. */
 export function maskedConfig(c: EffectiveConfig) {
   const { server } = c;
-  return {
+  return maskSecrets({
     role: server.role,
     port: c.port,
     host: c.host,
     publicUrl: server.publicUrl,
     publicUrlDefaulted: c.publicUrlDefaulted,
-    databaseUrl: maskUrl(c.databaseUrl),
+    databaseUrl: c.databaseUrl,
     dataDir: c.dataDir,
     bodyLimitBytes: server.bodyLimitBytes,
     rateLimit: server.rateLimit,
     guestRateLimit: server.guestRateLimit,
     trustedProxies: server.trustedProxies,
     idempotencyTtlSeconds: server.idempotencyTtlSeconds,
-    mail: {
-      from: server.mail.from,
-      contactTo: server.mail.contactTo,
-      smtp: server.mail.smtp && { ...server.mail.smtp, pass: maskSecret(server.mail.smtp.pass) },
-    },
-    sms: server.sms && { url: server.sms.url, token: maskSecret(server.sms.token) },
+    mail: server.mail,
+    sms: server.sms,
     webhooks: server.webhooks,
     backups: c.backups,
     mdns: c.mdns,
     sources: c.sources,
-  };
+  });
 }

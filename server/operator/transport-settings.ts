@@ -1,6 +1,7 @@
 import type { Config, SmtpConfig } from '../config.ts';
 import type { Executor } from '../db/records.ts';
 import { ApiError } from '../errors.ts';
+import { readHubSetting, writeHubSetting } from './hub-settings.ts';
 import { seal, unseal } from './sealed.ts';
 
 const NAME = 'notification_transports';
@@ -29,8 +30,7 @@ export interface TransportPatch {
 }
 
 async function readStored(db: Executor): Promise<Stored> {
-  const row = await db.selectFrom('hub_settings').select('value').where('name', '=', NAME).executeTakeFirst();
-  return row ? (JSON.parse(row.value) as Stored) : {};
+  return readHubSetting<Stored>(db, NAME);
 }
 
 export async function readTransportSettings(db: Executor, key: Buffer): Promise<TransportSettings> {
@@ -88,13 +88,7 @@ export async function saveTransportSettings(db: Executor, key: Buffer, nowMs: nu
       next.sms = { url: patch.sms.url, ...(t === undefined ? (kept ? { token: kept } : {}) : t === null ? {} : { token: seal(key, t) }) };
     }
   }
-  const value = JSON.stringify(next);
-  const updated = Math.floor(nowMs / 1000);
-  await db
-    .insertInto('hub_settings')
-    .values({ name: NAME, value, updated })
-    .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated }))
-    .execute();
+  await writeHubSetting(db, NAME, nowMs, next);
 }
 
 /**

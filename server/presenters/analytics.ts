@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named } from '../http/schemas.ts';
+import { named } from '../model/schemas.ts';
 
 /**
  * The reports' shapes (the domain builds them, server/domain/analytics/*): the routes declare

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { ApiKeysTable } from '../db/tables/api-keys.table.ts';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 
 /** A key as listed: never the key itself (only its hash is stored), its first characters to recognise it. */
 export const ApiKeySchema = named(

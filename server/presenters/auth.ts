@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ACCESS_ROLES } from '../auth/roles.ts';
-import { LANGUAGES, type Settings } from '../domain/restaurants/settings.ts';
-import type { StaffSession } from '../domain/staff/sessions.ts';
-import { named, unix } from '../http/schemas.ts';
+import { LANGUAGES, type Settings } from '../model/settings.ts';
+import type { StaffSession } from '../auth/staff-session.ts';
+import { named, unix } from '../model/schemas.ts';
 
 /** What the back office learns about who is signed in: enough to draw the right menu in the right language. */
 export const SessionSchema = named(

@@ -1,7 +1,11 @@
-import type { CustomerWithTotals } from '../domain/customers/customers.ts';
-import { loyaltyPoints } from '../domain/analytics/rules.ts';
+import { loyaltyPoints } from '../model/sales-rules.ts';
+import type { Selectable } from 'kysely';
+import type { CustomersTable } from '../db/tables/customers.table.ts';
+
+/** A customer with the lifetime figures the order hook keeps (null before any sale). */
+export type CustomerWithTotals = Selectable<CustomersTable> & { visits: number | null; total_spent: number | null };
 import { z } from 'zod';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 
 export const CustomerSchema = named(
   'Customer',

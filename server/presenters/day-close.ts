@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { Selectable } from 'kysely';
 import { CASH_KINDS, type CashCountsTable } from '../db/tables/cash-counts.table.ts';
-import type { DayClose } from '../domain/payments/day-close.ts';
-import { named, unix } from '../http/schemas.ts';
-import { PAYMENT_METHODS } from '../domain/payments/methods.ts';
+import { PAYMENT_METHODS, type DayClose } from '../model/payments.ts';
+import { named, unix } from '../model/schemas.ts';
 
 const int = () => z.number().int();
 const tally = () => z.object({ count: int(), amount: int() });

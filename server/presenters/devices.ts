@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { listOf, named, unix } from '../http/schemas.ts';
+import { listOf, named, unix } from '../model/schemas.ts';
 import type { ApiKeysTable } from '../db/tables/api-keys.table.ts';
 import type { DevicePairingsTable } from '../db/tables/device-pairings.table.ts';
 import type { ServiceTabletsTable } from '../db/tables/service-tablets.table.ts';
 import type { StationsTable } from '../db/tables/stations.table.ts';
-import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../domain/menu/stations.ts';
+import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../model/stations.ts';
 
 export const DeviceSchema = named(
   'Device',

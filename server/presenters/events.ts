@@ -3,8 +3,8 @@ import type { EventsTable } from '../db/tables/events.table.ts';
 import type { WebhookAttemptsTable } from '../db/tables/webhook-attempts.table.ts';
 import type { WebhookDeliveriesTable } from '../db/tables/webhook-deliveries.table.ts';
 import { z } from 'zod';
-import { named, unix } from '../http/schemas.ts';
-import { EVENT_TYPES, type EventType } from '../domain/events/types.ts';
+import { named, unix } from '../model/schemas.ts';
+import { EVENT_TYPES, type EventType } from '../model/events.ts';
 
 export const WebhookAttemptSchema = named(
   'WebhookAttempt',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { named } from '../http/schemas.ts';
+import { named } from '../model/schemas.ts';
+import { QR_ORDER_TYPES } from '../model/orders.ts';
 
 /** What a guest's phone reads from a QR code (camelCase, like the rest of /public). */
 const QrCategory = z.object({
@@ -19,10 +20,10 @@ const QrCategory = z.object({
 export const QrPageSchema = named(
   'QrPage',
   z.object({
-    qrCode: z.object({ token: z.string(), type: z.enum(['dine_in', 'takeout']), label: z.string().nullable() }),
+    qrCode: z.object({ token: z.string(), type: z.enum(QR_ORDER_TYPES), label: z.string().nullable() }),
     restaurant: z.object({ name: z.string(), slug: z.string(), currency: z.string(), timezone: z.string(), language: z.string() }),
     table: z.object({ id: z.string(), number: z.number().int() }).nullable(),
-    orderingType: z.enum(['dine_in', 'takeout']),
+    orderingType: z.enum(QR_ORDER_TYPES),
     categories: z.array(QrCategory),
   }),
 );

@@ -2,10 +2,11 @@ import type { Selectable } from 'kysely';
 import type { FeedbackTable } from '../db/tables/feedback.table.ts';
 import type { GuestMessagesTable } from '../db/tables/guest-messages.table.ts';
 import { z } from 'zod';
-import { named, unix } from '../http/schemas.ts';
+import { WAITLIST_STATUSES } from '../model/waitlist.ts';
+import { named, unix } from '../model/schemas.ts';
 import type { WaitlistEntryRow } from '../db/tables/waitlist-entries.table.ts';
 
-const WAITLIST_STATUS = z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']);
+const WAITLIST_STATUS = z.enum(WAITLIST_STATUSES);
 
 export const WaitlistEntrySchema = named(
   'WaitlistEntry',

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { InventoryItemsTable } from '../db/tables/inventory-items.table.ts';
-import { fromMilli } from '../domain/analytics/inventory.ts';
+import { fromMilli } from '../model/inventory.ts';
 import { z } from 'zod';
-import { deletedOf, named, unix } from '../http/schemas.ts';
+import { deletedOf, named, unix } from '../model/schemas.ts';
 
 export const InventoryItemSchema = named(
   'InventoryItem',

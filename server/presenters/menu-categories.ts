@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MenuCategoriesTable } from '../db/tables/menu-categories.table.ts';
-import { named, Translations, unix } from '../http/schemas.ts';
+import { named, Translations, unix } from '../model/schemas.ts';
 
 export const MenuCategorySchema = named(
   'MenuCategory',

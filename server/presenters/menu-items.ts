@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MenuItemsTable } from '../db/tables/menu-items.table.ts';
-import { named, ref, Translations, unix } from '../http/schemas.ts';
+import { named, ref, Translations, unix } from '../model/schemas.ts';
 import { MenuCategorySchema } from './menu-categories.ts';
 import { ModifierGroupSchema } from './modifier-groups.ts';
 

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { ModifierGroupsTable } from '../db/tables/modifier-groups.table.ts';
-import type { Modifier } from '../domain/menu/modifier-groups.ts';
-import { named, unix } from '../http/schemas.ts';
+import type { Modifier } from '../model/menu.ts';
+import { named, unix } from '../model/schemas.ts';
 
 export const ModifierSchema = named(
   'Modifier',

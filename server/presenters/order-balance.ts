@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { CheckBalance } from '../domain/payments/check-balance.ts';
-import { named } from '../http/schemas.ts';
+import type { CheckBalance } from '../model/payments.ts';
+import type { OrderRow } from '../db/tables/orders.table.ts';
+import { named } from '../model/schemas.ts';
 import { ItemShareSchema } from './payments.ts';
 
 export const SeatBalanceSchema = named(
@@ -98,7 +99,7 @@ export const OrderBalanceSchema = named(
 );
 export type OrderBalance = z.output<typeof OrderBalanceSchema>;
 
-export function presentOrderBalance(b: CheckBalance): OrderBalance {
+export function presentOrderBalance(b: CheckBalance<OrderRow>): OrderBalance {
   return {
     object: 'order_balance',
     order: b.order.id,

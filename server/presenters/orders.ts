@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
-import { named, ref, unix } from '../http/schemas.ts';
+import { LINE_STATUSES, ORDER_STATUSES, ORDER_TYPES } from '../model/orders.ts';
+import { named, ref, unix } from '../model/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
 import { TableSchema } from './tables.ts';
-import { balanceOf } from '../domain/payments/balance.ts';
-import { lineBills, type LineBill } from '../domain/orders/totals.ts';
+import { balanceOf } from '../model/payments.ts';
+import { lineBills, type LineBill } from '../model/totals.ts';
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 
@@ -23,7 +23,7 @@ export const OrderItemSchema = named(
     unit_price: z.number().int(),
     modifiers: z.array(LineModifierSchema),
     notes: z.string().nullable(),
-    status: z.enum(['pending', 'preparing', 'ready', 'served']),
+    status: z.enum(LINE_STATUSES),
     station: z.string(),
     /** 1 for the first lines, 2, 3 … for lines a later round added (the kitchen shows them as new) */
     round: z.number().int(),

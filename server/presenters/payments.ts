@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 
 export const RefundSchema = named(
   'Refund',
@@ -21,11 +21,11 @@ export const RefundSchema = named(
 );
 export type Refund = z.output<typeof RefundSchema>;
 
-export { PAYMENT_METHODS } from '../domain/payments/methods.ts';
-import { PAYMENT_METHODS } from '../domain/payments/methods.ts';
+export { PAYMENT_METHODS } from '../model/payments.ts';
+import { PAYMENT_METHODS } from '../model/payments.ts';
 import type { PaymentRow } from '../db/tables/payments.table.ts';
 import type { RefundRow } from '../db/tables/payment-refunds.table.ts';
-import type { ItemShare } from '../domain/payments/balance.ts';
+import type { ItemShare } from '../model/payments.ts';
 
 export const ItemShareSchema = named(
   'ItemShare',

@@ -1,7 +1,7 @@
 import type { PrinterStatusRow } from '../db/tables/printer-status.table.ts';
-import { printerStations, printerTransport } from '../domain/printers/printers.ts';
+import { printerStations, printerTransport } from '../model/printers.ts';
 import { z } from 'zod';
-import { deletedOf, named, ref, unix } from '../http/schemas.ts';
+import { deletedOf, named, ref, unix } from '../model/schemas.ts';
 import type { PrintJobRow } from '../db/tables/print-jobs.table.ts';
 import type { PrinterRow } from '../db/tables/printers.table.ts';
 

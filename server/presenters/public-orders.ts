@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Executor } from '../db/records.ts';
-import { named, unix } from '../http/schemas.ts';
-import { ORDER_STATUSES, ORDER_TYPES } from '../domain/orders/state-machine.ts';
+import { named, unix } from '../model/schemas.ts';
+import { LINE_STATUSES, ORDER_STATUSES, ORDER_TYPES } from '../model/orders.ts';
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 
@@ -15,7 +15,7 @@ export const PublicOrderLineSchema = named(
     unitPrice: z.number().int(),
     modifiers: z.array(z.object({ group: z.string(), name: z.string(), priceAdjustment: z.number().int() })),
     notes: z.string().nullable(),
-    status: z.enum(['pending', 'preparing', 'ready', 'served']),
+    status: z.enum(LINE_STATUSES),
     station: z.string(),
     round: z.number().int(),
     seat: z.number().int().nullable(),

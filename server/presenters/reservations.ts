@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { named, ref, unix } from '../http/schemas.ts';
+import { RESERVATION_STATUSES } from '../model/reservations.ts';
+import { named, ref, unix } from '../model/schemas.ts';
 import { TableSchema } from './tables.ts';
 import type { ReservationRow } from '../db/tables/reservations.table.ts';
 
@@ -19,7 +20,7 @@ export const ReservationSchema = named(
     starts_at: unix(),
     ends_at: unix(),
     table: ref(TableSchema).nullable(),
-    status: z.enum(['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show']),
+    status: z.enum(RESERVATION_STATUSES),
     arrived_at: unix().nullable(),
     seated_at: unix().nullable(),
     completed_at: unix().nullable(),

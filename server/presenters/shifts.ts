@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { ShiftsTable } from '../db/tables/shifts.table.ts';
-import { named, ref, unix } from '../http/schemas.ts';
+import { named, ref, unix } from '../model/schemas.ts';
 import { StaffUserSchema } from './staff.ts';
 
 export const ShiftSchema = named(

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { UsersTable } from '../db/tables/users.table.ts';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 
 export const StaffUserSchema = named(
   'StaffUser',

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { named, unix } from '../http/schemas.ts';
+import { named, unix } from '../model/schemas.ts';
 import { BACKUP_WARN_AFTER_MS, type BackupStatus } from '../operator/backup-status.ts';
 import type { SystemHealth } from '../operator/health.ts';
-import { maskSecret } from '../operator/mask.ts';
+import { maskSecrets } from '../operator/mask.ts';
 import { effectiveTransports, type TransportSettings } from '../operator/transport-settings.ts';
 import { VERSION } from '../operator/version.ts';
 
@@ -247,20 +247,22 @@ export function presentTransports(
       unreadable_secrets: [],
     };
   }
-  const smtp = eff.mail.smtp;
+  // the secrets the config schema marks, masked the way `comanda config check` masks them
+  const { mail, sms } = maskSecrets({ mail: eff.mail, sms: eff.sms });
+  const smtp = mail.smtp;
   return {
     object: 'notification_settings',
     email: {
       configured: smtp !== null,
       source: eff.source.email,
       from: eff.mail.from,
-      smtp: smtp && { host: smtp.host, port: smtp.port, secure: smtp.secure ?? false, user: smtp.user ?? null, pass: maskSecret(smtp.pass) },
+      smtp: smtp && { host: smtp.host, port: smtp.port, secure: smtp.secure ?? false, user: smtp.user ?? null, pass: smtp.pass ?? null },
     },
     sms: {
       configured: eff.sms !== null,
       source: eff.source.sms,
-      url: eff.sms?.url ?? null,
-      token: maskSecret(eff.sms?.token),
+      url: sms?.url ?? null,
+      token: sms?.token ?? null,
     },
     unreadable_secrets: s.unreadable,
   };

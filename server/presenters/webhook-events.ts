@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { EVENT_TYPES, type EventType } from '../domain/events/types.ts';
-import { unix } from '../http/schemas.ts';
+import { WAITLIST_STATUSES } from '../model/waitlist.ts';
+import { EVENT_TYPES, type EventType } from '../model/events.ts';
+import { unix } from '../model/schemas.ts';
 import { WaitlistEntrySchema } from './guest.ts';
 import { OrderSchema } from './orders.ts';
 import { PaymentSchema, RefundSchema } from './payments.ts';
@@ -11,7 +12,7 @@ import { ReservationSchema } from './reservations.ts';
  * the API shows it, and what the change adds. The OpenAPI document's `webhooks` has one entry
  * per type with this payload (http/openapi-webhooks.ts); `data` in GET /v1/events is the same.
  */
-const WAITLIST_STATUS = z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']);
+const WAITLIST_STATUS = z.enum(WAITLIST_STATUSES);
 const itemIndexes = z.array(z.number().int()).describe('indexes of the order lines concerned');
 
 const order = (extra: z.ZodRawShape = {}) => z.object({ object: OrderSchema, ...extra });

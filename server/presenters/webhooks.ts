@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { WebhookEndpointsTable } from '../db/tables/webhook-endpoints.table.ts';
-import { deletedOf, named, unix } from '../http/schemas.ts';
+import { deletedOf, named, unix } from '../model/schemas.ts';
 
 export const WebhookEndpointSchema = named(
   'WebhookEndpoint',

@@ -5,7 +5,7 @@ import { feedForTable, ORDER_TABLES, type RowFeed, type Topic } from './topics.t
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 import type { ChangeRow } from '../db/tables/change-log.table.ts';
-import { OPEN_STATUSES } from '../domain/orders/state-machine.ts';
+import { OPEN_STATUSES } from '../model/orders.ts';
 
 const isClosed = (status: string) => status !== 'draft' && !(OPEN_STATUSES as readonly string[]).includes(status);
 

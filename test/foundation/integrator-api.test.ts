@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../server/domain/events/types.ts';
+import { EVENT_TYPES } from '../../server/model/events.ts';
 import { createLogger } from '../../server/logger.ts';
 import { expectError } from '../helpers/assert.ts';
 import { DIALECTS } from '../helpers/db.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // reaches into routes or features, and no two files import each other, even through types.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SOURCES = ['server', 'sync', 'printers'];
-const LOWER = ['server/domain/', 'server/realtime/', 'server/http/', 'server/operator/', 'server/db/', 'server/auth/', 'server/presenters/', 'server/logger.ts'];
+const LOWER = ['server/model/', 'server/domain/', 'server/realtime/', 'server/http/', 'server/operator/', 'server/db/', 'server/auth/', 'server/presenters/', 'server/logger.ts'];
 const UPPER = ['server/api/', 'server/features/'];
 
 function walk(dir: string): string[] {
@@ -38,6 +38,37 @@ describe('layers', () => {
       LOWER.some((l) => from.startsWith(l)) ? to.filter((t) => UPPER.some((u) => t.startsWith(u))).map((t) => `${from} → ${t}`) : [],
     );
     expect(upward).toEqual([]);
+  });
+
+  // Folders too: one may stand on another, never both on each other (issue 46). model/ is the
+  // leaf every layer stands on: vocabularies, state machines and pure calculations.
+  const FOLDERS = ['db', 'domain', 'presenters', 'http', 'realtime', 'api', 'model', 'operator', 'auth', 'features', 'cli'];
+  const folderOf = (f: string) => (f.startsWith('server/') && f.split('/').length > 2 ? f.split('/')[1] : null);
+
+  it('no two server folders import each other both ways', () => {
+    const edges = new Map<string, string>();
+    for (const [from, to] of graph) {
+      for (const t of to) {
+        const a = folderOf(from);
+        const b = folderOf(t);
+        if (a && b && a !== b && FOLDERS.includes(a) && FOLDERS.includes(b)) edges.set(`${a} → ${b}`, `${from} → ${t}`);
+      }
+    }
+    const bothWays = [...edges.keys()]
+      .filter((e) => {
+        const [a, b] = e.split(' → ');
+        return a < b && edges.has(`${b} → ${a}`);
+      })
+      .map((e) => {
+        const [a, b] = e.split(' → ');
+        return `${edges.get(e)} and ${edges.get(`${b} → ${a}`)}`;
+      });
+    expect(bothWays).toEqual([]);
+  });
+
+  it('server/model imports nothing of the server but itself', () => {
+    const out = [...graph].flatMap(([from, to]) => (from.startsWith('server/model/') ? to.filter((t) => t.startsWith('server/') && !t.startsWith('server/model/')).map((t) => `${from} → ${t}`) : []));
+    expect(out).toEqual([]);
   });
 
   it('no import circle', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentGuestStatus } from '../../server/presenters/guest.ts';
 import { updateRecord } from '../../server/db/records.ts';
-import { readSettings } from '../../server/domain/restaurants/settings.ts';
+import { readSettings } from '../../server/model/settings.ts';
 import { restaurantBySlug } from '../../server/domain/waitlist/access.ts';
 import { queueSummary, standing } from '../../server/domain/waitlist/entries.ts';
 import { expireNotifiedEntries } from '../../server/domain/waitlist/expire.ts';

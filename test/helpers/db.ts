@@ -38,3 +38,18 @@ export async function freshDatabase(dialect: Dialect, opts: { dataDir?: string }
 export async function reopen(database: Database, dataDir?: string): Promise<Database> {
   return database.dialect === 'postgres' ? openDatabase({ databaseUrl: database.url! }) : openDatabase({ dataDir: dataDir! });
 }
+
+/**
+ * Runs a read or write of a hub's SQLite file from the test's process again while the hub's own
+ * process holds the write lock (SQLITE_BUSY), as a second program on the PC would have to.
+ */
+export async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err: any) {
+      if (!String(err?.code).startsWith('SQLITE_BUSY') || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+    }
+  }
+}

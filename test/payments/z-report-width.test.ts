@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderText } from '../../printers/encoder.ts';
-import type { DayClose } from '../../server/domain/payments/day-close.ts';
+import type { DayClose } from '../../server/model/payments.ts';
 import { zReport } from '../../server/domain/payments/z-report.ts';
 
 /**

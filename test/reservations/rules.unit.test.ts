@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReservationStatus } from '../../server/db/tables/reservations.table.ts';
+import type { ReservationStatus } from '../../server/model/reservations.ts';
 import { noShowRisk, riskParts, type RiskFactors } from '../../server/domain/reservations/no-show-risk.ts';
-import { checkTransition, eventFor, isTerminal, TRANSITIONS } from '../../server/domain/reservations/state-machine.ts';
+import { checkTransition, eventFor } from '../../server/domain/reservations/state-machine.ts';
+import { isTerminal, RESERVATION_TRANSITIONS as TRANSITIONS } from '../../server/model/reservations.ts';
 
 // A plain weekday lunch for two with full contact details, booked an hour ahead by a new guest.
 const plain: RiskFactors = { noShows: 0, lateCancellations: 0, visits: 0, leadMinutes: 60, partySize: 2, weekday: 2, hour: 13, hasEmail: true, hasPhone: true };

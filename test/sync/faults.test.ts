@@ -8,23 +8,12 @@ import { openDatabase, type Database } from '../../server/db/database.ts';
 import type { DB } from '../../server/db/schema.ts';
 import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
-import { DIALECTS, freshDatabase } from '../helpers/db.ts';
+import { busyRetry, DIALECTS, freshDatabase } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { copyPostgres } from '../helpers/pg-copy.ts';
 import { lineState } from './process-pair.ts';
 import { compactLog } from '../../sync/compact.ts';
-
-async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err: any) {
-      if (!String(err?.code).startsWith('SQLITE_BUSY') || attempt >= 20) throw err;
-      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
-    }
-  }
-}
 
 /**
  * Faults that used to leave a hub and its cloud different for good, between real processes: a

@@ -10,22 +10,11 @@ import { loadSealingKey, unseal } from '../../server/operator/sealed.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
 import '../../server/features/index.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
-import { DIALECTS } from '../helpers/db.ts';
+import { busyRetry, DIALECTS } from '../helpers/db.ts';
 import { ApiClient } from '../helpers/server.ts';
 import type { TcpProxy } from '../helpers/tcp-proxy.ts';
 import { startProcessPair, type ProcessPair } from './process-pair.ts';
 import { Receiver } from '../webhooks/helpers.ts';
-
-async function busyRetry<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err: any) {
-      if (!String(err?.code).startsWith('SQLITE_BUSY') || attempt >= 20) throw err;
-      await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
-    }
-  }
-}
 
 /**
  * Cloud sync between real processes, as a venue runs it: a cloud (`comanda serve --role

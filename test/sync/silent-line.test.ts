@@ -1,16 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { openDatabase, type Database } from '../../server/db/database.ts';
 import type { DB } from '../../server/db/schema.ts';
-import '../../server/features/index.ts';
-import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
-import { DIALECTS, freshDatabase } from '../helpers/db.ts';
-import { ApiClient } from '../helpers/server.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { comanda, until } from '../helpers/comanda-process.ts';
+import { DIALECTS } from '../helpers/db.ts';
+import type { ApiClient } from '../helpers/server.ts';
+import { startProcessPair, type ProcessPair } from './process-pair.ts';
 
 /**
  * A silent line between real processes: the proxy keeps every socket open and accepts new
@@ -25,47 +19,25 @@ import { TcpProxy } from '../helpers/tcp-proxy.ts';
  */
 for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
   describe(`a silent line between hub and cloud (cloud on ${dialect})`, { timeout: 240_000 }, () => { // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
-    let cloudDb: Database;
-    let cloud: ServeProcess;
-    let hub: ServeProcess;
-    let proxy: TcpProxy;
-    let hubDb: Database;
-    let dir: string;
-    let key: string;
+    let pair: ProcessPair;
     let menuItem: string;
-    const hubApi = () => new ApiClient(hub.url, key);
-    const cloudApi = () => new ApiClient(cloud.url, key);
+    const hubApi = () => pair.hubApi();
+    const cloudApi = () => pair.cloudApi();
 
     beforeAll(async () => {
-      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-silent-'));
-      cloudDb = await freshDatabase('postgres');
-      const [started, init] = await Promise.all([
-        ServeProcess.start(['--role', 'cloud', '--database-url', cloudDb.url!]),
-        comanda('init', '--data-dir', dir, '--name', 'Trattoria', '--slug', `trattoria-${randomBytes(3).toString('hex')}`),
-      ]);
-      cloud = started;
-      key = init.keys.secret;
-      hub = await ServeProcess.start(['--data-dir', dir]);
-      proxy = await TcpProxy.start(cloud.port);
-      hubDb = await openDatabase({ dataDir: dir });
-      const cat = await hubApi().post('/v1/menu_categories', { name: 'Pizze' });
-      expect(cat.status).toBe(201);
-      const item = await hubApi().post('/v1/menu_items', { name: 'Margherita', category: cat.body.id, price: 900 });
-      expect(item.status).toBe(201);
-      menuItem = item.body.id;
-      const invite = await comanda('sync', 'invite', '--database-url', cloudDb.url!);
-      const linked = await comanda('sync', 'link', '--data-dir', dir, '--cloud-url', proxy.url, '--code', invite.code);
-      expect(linked).toMatchObject({ linked: true, mode: 'push' });
-    }, 240_000); // 240 s: hub and cloud (processes or a pair), the line cut and restored: several sync rounds
+      pair = await startProcessPair({
+        name: 'Trattoria',
+        beforeLink: async (api) => {
+          const cat = await api.post('/v1/menu_categories', { name: 'Pizze' });
+          expect(cat.status).toBe(201);
+          const item = await api.post('/v1/menu_items', { name: 'Margherita', category: cat.body.id, price: 900 });
+          expect(item.status).toBe(201);
+          menuItem = item.body.id;
+        },
+      });
+    }, 240_000); // 240 s: hub and cloud processes started and linked on a busy box
 
-    afterAll(async () => {
-      await hub?.kill9();
-      await cloud?.kill9();
-      await proxy?.close();
-      await hubDb?.close();
-      await cloudDb?.close();
-      if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    });
+    afterAll(() => pair?.close());
 
     const status = async () => {
       const r = await hubApi().get('/v1/sync/status');
@@ -83,13 +55,13 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
     it('the hub sees a silent line within seconds, and after it returns both sides’ changes meet and the audit is clean', async () => {
       await until('the hub is connected', async () => (await status()).connected, 60_000);
       // the long poll is held open on the cloud when the line falls silent
-      await until('the item reached the cloud', async () => !!(await cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()), 60_000);
+      await until('the item reached the cloud', async () => !!(await pair.cloudDb.db.selectFrom('menu_items').select('id').where('id', '=', menuItem).executeTakeFirst()), 60_000);
 
-      proxy.blackhole();
+      pair.proxy.blackhole();
       await until('the hub shows the outage', async () => !(await status()).connected, 20_000);
       expect((await status()).last_error).toMatch(/cloud unreachable/);
       // what another process (the CLI) reads: the outage is kept on the link too
-      expect(await comanda('sync', 'status', '--data-dir', dir)).toMatchObject({ connected: false });
+      expect(await comanda('sync', 'status', '--data-dir', pair.dir)).toMatchObject({ connected: false });
 
       // both sides keep working apart
       const onHub = await order(hubApi(), 'Guest at the counter');
@@ -99,23 +71,23 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       // still silent: the hub keeps trying on new connections, and none gets through
       expect((await status()).connected).toBe(false);
 
-      proxy.restore();
+      pair.proxy.restore();
       await until('the hub reconnected', async () => (await status()).connected, 15_000);
-      await until('the cloud’s order reached the hub', () => has(hubDb.db, onCloud), 15_000);
-      await until('the hub’s order reached the cloud', () => has(cloudDb.db, onHub), 15_000);
+      await until('the cloud’s order reached the hub', () => has(pair.hubDb.db, onCloud), 15_000);
+      await until('the hub’s order reached the cloud', () => has(pair.cloudDb.db, onHub), 15_000);
 
       let report: any = null;
       await until(
         'hub and cloud converged',
         async () => {
-          report = await comanda('sync', 'audit', '--data-dir', dir);
+          report = await comanda('sync', 'audit', '--data-dir', pair.dir);
           return report.in_sync;
         },
         60_000,
       );
       expect(report.differences).toEqual([]);
-      expect(await item(hubDb.db)).toEqual({ name: 'Margherita DOP', price: 1050 });
-      const there = await item(cloudDb.db);
+      expect(await item(pair.hubDb.db)).toEqual({ name: 'Margherita DOP', price: 1050 });
+      const there = await item(pair.cloudDb.db);
       expect({ ...there, price: Number(there.price) }).toEqual({ name: 'Margherita DOP', price: 1050 });
       expect((await status()).last_error).toBeNull();
     });

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { emitEvent } from '../../server/domain/events/emit.ts';
 import { WEBHOOK_JOBS } from '../../server/features/webhooks.ts';
 import type { TestHub } from '../helpers/server.ts';
-import type { EventType } from '../../server/domain/events/types.ts';
+import type { EventType } from '../../server/model/events.ts';
 
 export interface Received {
   id: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../server/domain/events/types.ts';
+import { EVENT_TYPES } from '../../server/model/events.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { checkWebhookBody, openApiDocument } from '../helpers/openapi-conformance.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';

@@ -2,7 +2,8 @@ import { signal } from '@preact/signals';
 import type { ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect } from 'preact/hooks';
-import { get, onUnauthorized } from './lib/api.ts';
+import { onUnauthorized } from './lib/api.ts';
+import { GET } from './lib/client.ts';
 import { languageReady, t } from './lib/i18n.ts';
 import { live } from './lib/live.ts';
 import { firstDataIn, loadedPages } from './lib/loaded-pages.ts';
@@ -121,7 +122,7 @@ function NotFound() {
 void (async () => {
   const signedIn = loadSession();
   try {
-    setupRequired.value = (await get<{ required: boolean }>('/v1/auth/setup')).required;
+    setupRequired.value = (await GET('/v1/auth/setup')).required;
   } catch {
     setupRequired.value = false;
   }

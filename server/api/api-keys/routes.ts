@@ -6,7 +6,7 @@ import { ApiError, mustExist } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import { ApiKeySchema, NewApiKeySchema, presentApiKey } from '../../presenters/api-keys.ts';
 
 const tag = 'API keys';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LANGUAGES, settingsShape } from '../../domain/restaurants/settings.ts';
+import { LANGUAGES, settingsShape } from '../../model/settings.ts';
 import { PASSWORD_MIN } from '../../domain/staff/sign-in.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 
 const email = z.string().trim().max(254).pipe(z.email('must be an email address'));
 export const password = z

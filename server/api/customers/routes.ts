@@ -4,7 +4,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { CustomerSchema, presentCustomer } from '../../presenters/customers.ts';
 import { CreateCustomer, ListCustomers, UpdateCustomer } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 const tag = 'Customers';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { listParams } from '../../http/query.ts';
 
 const fields = {

@@ -5,7 +5,7 @@ import { FailureWindow } from '../../auth/failure-window.ts';
 import { codeShapeFor, invalidPairingCode, makePairingCode, pairingRestaurantOf, redeemPairingCode, revokeDevice, takePairingTry } from '../../domain/devices/pairing.ts';
 import { clientKey } from '../../http/client-ip.ts';
 import type { Services } from '../../services.ts';
-import { readSettings } from '../../domain/restaurants/settings.ts';
+import { readSettings } from '../../model/settings.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { guestIp, limitIp } from '../guest/guard.ts';
 import {

@@ -4,12 +4,12 @@ import type { Executor } from '../../db/records.ts';
 import type { EventsTable } from '../../db/tables/events.table.ts';
 import { loadDeliveries, resendEvent } from '../../domain/webhooks/deliveries.ts';
 import { mustExist } from '../../errors.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { deliveriesByEvent, EventSchema, presentEvent } from '../../presenters/events.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import { eventType } from '../webhooks/schema.ts';
 
 const tag = 'Events';

@@ -4,7 +4,7 @@ import { guestOf } from '../../features/guest.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { guestIp, limitIp } from './guard.ts';
 import { z } from 'zod';
-import { named } from '../../http/schemas.ts';
+import { named } from '../../model/schemas.ts';
 import { SubmitContact } from './schema.ts';
 
 /** An altcha challenge (what the widget solves). */

@@ -6,7 +6,7 @@ import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { guestLookup, guestSubmission, limitIp } from './guard.ts';
 import { FeedbackSchema, presentFeedback } from '../../presenters/guest.ts';
 import { ListFeedback, SlugParam, SubmitFeedback } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 export const routes: RouteSpec[] = [
   defineRoute({

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/records.ts';
 import type { Call } from '../../http/route.ts';
 import type { Services } from '../../services.ts';
 import { ApiError } from '../../errors.ts';
-import type { Settings } from '../../domain/restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 
 /**
  * Per-IP limit of every guest route (throws 429 with Retry-After): the routes' preflight,

@@ -1,7 +1,7 @@
 import { PLANS } from '../../domain/restaurants/plans.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { z } from 'zod';
-import { named } from '../../http/schemas.ts';
+import { named } from '../../model/schemas.ts';
 import { limitIp } from './guard.ts';
 
 const PricingSchema = named(

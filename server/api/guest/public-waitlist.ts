@@ -6,7 +6,7 @@ import { addEntry, moveEntry, standing } from '../../domain/waitlist/entries.ts'
 import { entryWithSnapshot, QueueSnapshot, snapshotBySlug } from '../../domain/waitlist/queue-snapshot.ts';
 import { isOpenAt } from '../../domain/waitlist/open-now.ts';
 import { signEntryToken, tokenEntryId, verifyEntryToken } from '../../domain/waitlist/token.ts';
-import { readSettings } from '../../domain/restaurants/settings.ts';
+import { readSettings } from '../../model/settings.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { guestLookup, guestSubmission, limitIp } from './guard.ts';
 import { presentGuestStatus, WaitlistPageSchema, WaitlistStatusSchema } from '../../presenters/guest.ts';

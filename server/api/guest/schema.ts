@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normalizePhone } from '../../domain/customers/match-customer.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
+import { WAITLIST_STATUSES } from '../../model/waitlist.ts';
 import { listParams, q } from '../../http/query.ts';
 
 /** A real phone number, as normalizePhone holds it (without a country code it is read as German). */
@@ -54,7 +55,7 @@ export const SeatEntry = z.object({
 
 export const ListWaitlist = z.object({
   ...listParams(),
-  status: z.enum(['waiting', 'notified', 'seated', 'cancelled', 'expired']).optional(),
+  status: z.enum(WAITLIST_STATUSES).optional(),
   source: z.enum(['online', 'walk_in']).optional(),
 });
 

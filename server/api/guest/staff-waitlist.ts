@@ -8,7 +8,7 @@ import { mapPage, NEWEST_FIRST, paginate, type SortKey } from '../../http/pagina
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { GuestMessageSchema, presentGuestMessage, presentWaitlistEntry, WaitlistEntrySchema } from '../../presenters/guest.ts';
 import { AddWalkIn, ListMessages, ListWaitlist, NotifyEntry, SeatEntry } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 const tag = 'Waitlist';
 

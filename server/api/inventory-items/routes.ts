@@ -4,7 +4,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { DeletedInventoryItemSchema, InventoryItemSchema, presentInventoryItem } from '../../presenters/inventory-items.ts';
 import { CreateInventoryItem, ListInventoryItems, UpdateInventoryItem } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 const tag = 'Inventory';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { listParams } from '../../http/query.ts';
 
 /** A quantity in the item's unit, up to three decimals (grams of a kilo, millilitres of a litre). */

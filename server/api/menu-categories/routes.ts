@@ -6,7 +6,7 @@ import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { normalizeCategoryId } from '../../ids.ts';
 import { MenuCategorySchema, presentCategory } from '../../presenters/menu-categories.ts';
 import { CreateCategory, ListCategories, UpdateCategory } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 registerExpandable('menu_category', {
   refs: { parent_category: 'menu_category' },

@@ -8,7 +8,7 @@ import { normalizeCategoryId } from '../../ids.ts';
 import { MENU_TABLES } from '../../domain/menu/catalogue.ts';
 import { MenuItemSchema, presentMenuItem } from '../../presenters/menu-items.ts';
 import { CreateMenuItem, ListMenuItems, UpdateMenuItem } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 registerExpandable('menu_item', {
   refs: { category: 'menu_category', modifier_groups: 'modifier_group' },

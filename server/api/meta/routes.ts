@@ -1,7 +1,7 @@
 import { buildOpenApi } from '../../http/openapi.ts';
 import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
-import { named } from '../../http/schemas.ts';
+import { named } from '../../model/schemas.ts';
 
 const OpenApiDocumentSchema = named(
   'OpenApiDocument',

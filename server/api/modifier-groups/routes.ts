@@ -10,7 +10,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { DeletedModifierGroupSchema, ModifierGroupSchema, presentModifierGroup } from '../../presenters/modifier-groups.ts';
 import { CreateModifierGroup, ListModifierGroups, UpdateModifierGroup } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 registerExpandable('modifier_group', {
   load: async ({ db, restaurantId }, ids) => {

@@ -5,10 +5,10 @@ import { categoryAvailable, categoryWindowOpen } from '../../domain/orders/menu-
 import { wallClock } from '../../domain/wall-clock.ts';
 import { assertGuestOrder, resolveToken } from '../../domain/orders/qr-codes.ts';
 import { getRestaurant } from '../../domain/restaurants/restaurants.ts';
-import { readSettings } from '../../domain/restaurants/settings.ts';
-import type { Modifier } from '../../domain/menu/modifier-groups.ts';
+import { readSettings } from '../../model/settings.ts';
+import type { Modifier } from '../../model/menu.ts';
 import type { Executor } from '../../db/records.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { guestLookup, limitIp } from '../guest/guard.ts';
 import { defineRoute, type Call, type RouteSpec } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';

@@ -5,7 +5,7 @@ import { fleetFor, type Tracking } from '../../domain/orders/fleets.ts';
 import { modeOf } from '../../domain/modes.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
 import { loadItemsFor } from '../../domain/orders/load.ts';
-import { OPEN_STATUSES } from '../../domain/orders/state-machine.ts';
+import { OPEN_STATUSES, ORDER_STATUSES, ORDER_TRANSITIONS } from '../../model/orders.ts';
 import { findStation } from '../../domain/menu/stations.ts';
 import { ApiError, notFound, mustExist } from '../../errors.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
@@ -40,7 +40,7 @@ const PASS_STATUSES = new Set(['preparing', 'ready', 'served']);
  */
 const BY_CREATED_VIA_STATUS = sql`orders.created + 0`;
 /** Statuses few orders are in at any time; final ones hold the whole history. */
-const TRANSIENT = new Set(['draft', 'placed', 'preparing', 'ready', 'served']);
+const TRANSIENT = new Set<string>(ORDER_STATUSES.filter((s) => ORDER_TRANSITIONS[s].length > 0));
 const NUMERIC_SORTS = new Set<string>(['created', 'updated', 'placed_at', 'total']);
 /** Lists a screen shows at once are bounded; a live screen never needs more. */
 const SCREEN_CAP = 500;

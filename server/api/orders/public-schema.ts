@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ORDER_STATUSES, ORDER_TYPES, LINE_STATUSES } from '../../domain/orders/state-machine.ts';
-import { f } from '../../http/fields.ts';
+import { ORDER_STATUSES, ORDER_TYPES, LINE_STATUSES } from '../../model/orders.ts';
+import { f } from '../../model/fields.ts';
 import { q } from '../../http/query.ts';
 import { lines, orderNotes } from './schema.ts';
 

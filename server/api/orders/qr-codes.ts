@@ -4,13 +4,14 @@ import type { QrCodesTable } from '../../db/tables/qr-codes.table.ts';
 import { createQrCode, disableQrCode, findQrCode } from '../../domain/orders/qr-codes.ts';
 import { mustExist } from '../../errors.ts';
 import { registerExpandable, presentWith } from '../../http/expand.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
-import { listOf, named, ref, unix } from '../../http/schemas.ts';
+import { listOf, named, ref, unix } from '../../model/schemas.ts';
 import { TableSchema } from '../../presenters/tables.ts';
 import './refs.ts';
+import { QR_ORDER_TYPES } from '../../model/orders.ts';
 
 /** The address printed on the code: the guest page that opens /public/qr/{token}. */
 export const qrUrl = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}/qr/${token}`;
@@ -24,7 +25,7 @@ export const QrCodeSchema = named(
     updated: unix(),
     token: z.string(),
     url: z.string().describe('the guest page to print'),
-    type: z.enum(['dine_in', 'takeout']),
+    type: z.enum(QR_ORDER_TYPES),
     table: ref(TableSchema).nullable(),
     label: z.string().nullable(),
     is_active: z.boolean(),
@@ -107,7 +108,7 @@ export const routes: RouteSpec[] = [
     scope: 'tables:write',
     body: z.object({
       table: f.id().nullable().optional(),
-      type: z.enum(['dine_in', 'takeout']).optional(),
+      type: z.enum(QR_ORDER_TYPES).optional(),
       label: f.name().nullable().optional(),
     }),
     expand: 'qr_code',

@@ -12,7 +12,7 @@ import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder } from '../../presenters/orders.ts';
 import './refs.ts';
 import { AddItems, CancelOrder, CreateOrder, ListOrders, UpdateOrder } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 

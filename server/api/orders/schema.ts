@@ -1,8 +1,8 @@
 import { PIN_PATTERN } from '../../domain/staff/pins.ts';
 import { z } from 'zod';
 import { MAX_LINES, MAX_QUANTITY } from '../../domain/orders/pricing.ts';
-import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus } from '../../domain/orders/state-machine.ts';
-import { f } from '../../http/fields.ts';
+import { ORDER_STATUSES, ORDER_TYPES, type OrderStatus } from '../../model/orders.ts';
+import { f } from '../../model/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
 

@@ -3,7 +3,7 @@ import { approver } from '../../http/approval.ts';
 import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, setCovers, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';

@@ -6,7 +6,7 @@ import { modeOf } from '../../domain/modes.ts';
 import { ApiError } from '../../errors.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import { listParams, q } from '../../http/query.ts';
 import { z } from 'zod';
 import { presentPrintJob, ReceiptJobsSchema } from '../../presenters/printers.ts';

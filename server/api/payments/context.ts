@@ -1,6 +1,5 @@
 import type { PaymentContext } from '../../domain/payments/take-payment.ts';
 import type { Services } from '../../services.ts';
 import { orderContext } from '../orders/context.ts';
-import { paymentEvents } from './announce.ts';
 
-export const paymentContext = (services: Services): PaymentContext => ({ ...orderContext(services), announce: paymentEvents });
+export const paymentContext = (services: Services): PaymentContext => orderContext(services);

@@ -6,7 +6,7 @@ import { mustExist } from '../../errors.ts';
 import type { Executor } from '../../db/records.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import { paymentContext } from './context.ts';
 import { PaymentSchema, presentPayment } from '../../presenters/payments.ts';
 import { AdjustTip, CreatePayment, ListPayments, RefundPayment } from './schema.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CASH_KINDS } from '../../db/tables/cash-counts.table.ts';
-import { f } from '../../http/fields.ts';
-import { isRealDate, listParams, q } from '../../http/query.ts';
+import { f } from '../../model/fields.ts';
+import { listParams, q } from '../../http/query.ts';
 import { managerPin, requiredEnum } from '../orders/schema.ts';
 import { PAYMENT_METHODS } from '../../presenters/payments.ts';
 
@@ -59,7 +59,7 @@ export const ListPayments = z.object({
 
 export const CreateCashCount = z.object({
   /** the business day counted; today's (the restaurant's) when left out */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date').optional(),
+  date: q.date().optional(),
   /** count (the default): the cash counted; opening_float: what the drawer started with; paid_in / paid_out: cash put in or taken out */
   kind: z.enum(CASH_KINDS).optional(),
   counted_amount: f.money(),
@@ -69,7 +69,7 @@ export const CreateCashCount = z.object({
 export const DayCloseQuery = z.object({ date: q.date() });
 
 export const PrintDayClose = z.object({
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date'),
+  date: q.date(),
   /** a printer id; every receipt printer when left out */
   printer: f.id().optional(),
 });

@@ -9,7 +9,7 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { jobListJson } from './job-json.ts';
 import { presentPrintJob, PRESENTED_JOB_COLUMNS, PrintJobSchema, type ListedPrintJob } from '../../presenters/printers.ts';
 import { ListPrintJobs, Reprint } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 
 registerExpandable('print_job', { refs: { printer: 'printer', original_printer: 'printer' } });

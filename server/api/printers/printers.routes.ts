@@ -8,7 +8,7 @@ import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/rout
 import { presentPrinters } from './load.ts';
 import { DeletedPrinterSchema, presentPrintJob, PrinterSchema, PrintJobSchema } from '../../presenters/printers.ts';
 import { CreatePrinter, ListPrinters, UpdatePrinter } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 registerExpandable('printer', {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES } from '../../../printers/encoder.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
 // A hostname (RFC 1123 labels) or an IPv4/IPv6 literal; nothing with a scheme, path or port.

@@ -1,7 +1,7 @@
 import { getAvailability } from '../../domain/reservations/get-availability.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { z } from 'zod';
-import { named } from '../../http/schemas.ts';
+import { named } from '../../model/schemas.ts';
 import { Availability } from './schema.ts';
 
 const AvailabilitySchema = named(

@@ -7,7 +7,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentReservation, ReservationSchema } from '../../presenters/reservations.ts';
 import { CreateReservation, ListReservations, SetStatus, UpdateReservation } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 import type { ReservationRow } from '../../db/tables/reservations.table.ts';
 
 // The 'table' type's loader is registered by the tables routes (and by orders).

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { f } from '../../http/fields.ts';
-import { isRealDate, listParams, q } from '../../http/query.ts';
+import { f } from '../../model/fields.ts';
+import { listParams, q } from '../../http/query.ts';
 import { MAX_SEATS } from '../tables/schema.ts';
 
-export const RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show'] as const;
+import { RESERVATION_STATUSES } from '../../model/reservations.ts';
 
 /** Bounds of a sitting's length (docs/integrators/reservations.md): a quarter hour to twelve hours. */
 export const MIN_DURATION = 15;
@@ -17,12 +17,10 @@ export const Availability = z.object({
   slot_interval: q.int({ min: 5, max: 240 }).optional(),
 });
 
-const date = () => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine(isRealDate, 'is not a real date');
-
 const fields = {
   guest_name: f.name(),
   party_size: f.int(1, MAX_SEATS),
-  date: date(),
+  date: q.date(),
   time: f.hhmm(),
   guest_email: z.email('must be an email address').max(254).nullable(),
   guest_phone: z.string().trim().min(1).max(40).nullable(),

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { updateRecord } from '../../db/records.ts';
 import { rebuildRollups } from '../../domain/analytics/rebuild.ts';
 import { getRestaurant, getSettings, updateSettings } from '../../domain/restaurants/restaurants.ts';
-import { settingsShape } from '../../domain/restaurants/settings.ts';
+import { settingsShape } from '../../model/settings.ts';
 import { changeSlug } from '../../domain/restaurants/slugs.ts';
 import { claimSlugOnCloud } from '../../../sync/slug-claim.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
-import { named } from '../../http/schemas.ts';
-import type { Settings } from '../../domain/restaurants/settings.ts';
+import { named } from '../../model/schemas.ts';
+import type { Settings } from '../../model/settings.ts';
 
 const tag = 'Settings';
 

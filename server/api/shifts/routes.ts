@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { clockIn, clockOut, findShift } from '../../domain/staff/shifts.ts';
 import { mustExist } from '../../errors.ts';
 import { registerExpandable, presentWith } from '../../http/expand.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { listParams, q } from '../../http/query.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentShift, ShiftSchema } from '../../presenters/shifts.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 registerExpandable('shift', { refs: { user: 'staff_user' } });
 

@@ -16,7 +16,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentStaff, StaffUserSchema } from '../../presenters/staff.ts';
 import { CreateStaff, ListStaff, UpdateStaff } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 registerExpandable('staff_user', {
   personal: true,

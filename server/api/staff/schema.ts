@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LANGUAGES } from '../../domain/restaurants/settings.ts';
+import { LANGUAGES } from '../../model/settings.ts';
 import { STAFF_ROLES } from '../../domain/staff/staff.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { listParams, q } from '../../http/query.ts';
 
 const fields = {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { createStation, findStation, updateStation } from '../../domain/menu/stations.ts';
 import { mustExist } from '../../errors.ts';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { mapPage, paginate } from '../../http/pagination.ts';
 import { listParams } from '../../http/query.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { presentStation, StationSchema } from '../../presenters/stations.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 const tag = 'Stations';
 const key = z.object({ key: z.string().min(1).max(64) });

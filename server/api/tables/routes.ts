@@ -5,7 +5,7 @@ import { mapPage, paginate, type SortKey } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { presentTable, TableSchema } from '../../presenters/tables.ts';
 import { CreateTable, ListTables, UpdateTable } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 // The orders feature registers the same 'table' loader for orders' `table`; registering it
 // here too keeps reservation expansion working on its own. registerExpandable merges, so

@@ -6,7 +6,7 @@ import { mapPage, NEWEST_FIRST, paginate } from '../../http/pagination.ts';
 import { defineRoute, idParam, type RouteSpec } from '../../http/route.ts';
 import { DeletedWebhookEndpointSchema, presentEndpoint, WebhookEndpointSchema } from '../../presenters/webhooks.ts';
 import { CreateEndpoint, ListEndpoints, RollSecret, UpdateEndpoint } from './schema.ts';
-import { listOf } from '../../http/schemas.ts';
+import { listOf } from '../../model/schemas.ts';
 
 const tag = 'Webhook endpoints';
 

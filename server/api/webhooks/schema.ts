@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { f } from '../../http/fields.ts';
+import { f } from '../../model/fields.ts';
 import { listParams } from '../../http/query.ts';
-import { EVENT_PATTERNS, unknownEventMessage } from '../../domain/events/types.ts';
+import { EVENT_PATTERNS, unknownEventMessage } from '../../model/events.ts';
 
 /**
- * An event type (domain/events/types.ts), `*` for every type, or a prefix such as `order.*`.
+ * An event type (model/events.ts), `*` for every type, or a prefix such as `order.*`.
  * The pipe keeps the message that names the known types; the document shows the enum.
  */
 const eventType = z

@@ -1,13 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-
-// Portable across SQLite and PostgreSQL: booleans are 0/1 integers, JSON is text, times are
-// integer Unix seconds (bigint so PostgreSQL does not stop in 2038).
-const record = (tb: any) =>
-  tb
-    .addColumn('id', 'text', (c: any) => c.primaryKey())
-    .addColumn('restaurant_id', 'text', (c: any) => c.notNull());
-const stamps = (tb: any) =>
-  tb.addColumn('created', 'bigint', (c: any) => c.notNull()).addColumn('updated', 'bigint', (c: any) => c.notNull());
+import { record, stamps } from './0001/columns.ts';
+import { createOrderTables } from './0001/orders.ts';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -152,63 +145,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('customers_email').on('customers').columns(['restaurant_id', 'email']).execute();
   await db.schema.createIndex('customers_phone').on('customers').columns(['restaurant_id', 'phone']).execute();
 
-  await stamps(
-    record(db.schema.createTable('orders'))
-      .addColumn('order_number', 'text', (c: any) => c.notNull())
-      .addColumn('business_date', 'text', (c: any) => c.notNull())
-      .addColumn('type', 'text', (c: any) => c.notNull())
-      .addColumn('status', 'text', (c: any) => c.notNull())
-      .addColumn('source', 'text', (c: any) => c.notNull())
-      .addColumn('table_id', 'text')
-      .addColumn('server_id', 'text')
-      .addColumn('customer_id', 'text')
-      .addColumn('customer_name', 'text')
-      .addColumn('customer_phone', 'text')
-      .addColumn('customer_email', 'text')
-      .addColumn('delivery_address', 'text')
-      .addColumn('estimated_time_minutes', 'integer')
-      .addColumn('subtotal', 'bigint', (c: any) => c.notNull())
-      .addColumn('tax_amount', 'bigint', (c: any) => c.notNull())
-      .addColumn('discount_amount', 'bigint', (c: any) => c.notNull())
-      .addColumn('tip_amount', 'bigint', (c: any) => c.notNull())
-      .addColumn('delivery_fee', 'bigint', (c: any) => c.notNull())
-      .addColumn('total', 'bigint', (c: any) => c.notNull())
-      .addColumn('currency', 'text', (c: any) => c.notNull())
-      .addColumn('notes', 'text')
-      .addColumn('placed_at', 'bigint')
-      .addColumn('completed_at', 'bigint')
-      .addColumn('cancelled_at', 'bigint')
-      .addColumn('cancel_reason', 'text')
-      .addColumn('is_self_service', 'integer', (c: any) => c.notNull())
-      .addColumn('is_virtual_table', 'integer', (c: any) => c.notNull())
-      .addColumn('virtual_table_label', 'text')
-      .addColumn('qr_code_id', 'text')
-      .addColumn('livemode', 'integer', (c: any) => c.notNull())
-      .addUniqueConstraint('orders_number', ['restaurant_id', 'business_date', 'order_number']),
-  ).execute();
-  await db.schema.createIndex('orders_list').on('orders').columns(['restaurant_id', 'created', 'id']).execute();
-  await db.schema.createIndex('orders_status').on('orders').columns(['restaurant_id', 'status']).execute();
-
-  await stamps(
-    record(db.schema.createTable('order_items'))
-      .addColumn('order_id', 'text', (c: any) => c.notNull())
-      .addColumn('idx', 'integer', (c: any) => c.notNull())
-      .addColumn('menu_item_id', 'text', (c: any) => c.notNull())
-      .addColumn('name', 'text', (c: any) => c.notNull())
-      .addColumn('quantity', 'integer', (c: any) => c.notNull())
-      .addColumn('unit_price', 'bigint', (c: any) => c.notNull())
-      .addColumn('modifiers', 'text', (c: any) => c.notNull())
-      .addColumn('line_subtotal', 'bigint', (c: any) => c.notNull())
-      .addColumn('tax_rate', 'real', (c: any) => c.notNull())
-      .addColumn('tax_amount', 'bigint', (c: any) => c.notNull())
-      .addColumn('notes', 'text')
-      .addColumn('status', 'text', (c: any) => c.notNull())
-      .addColumn('station', 'text', (c: any) => c.notNull())
-      .addColumn('round', 'integer', (c: any) => c.notNull())
-      .addColumn('sent_to_kitchen_at', 'bigint')
-      .addColumn('ready_at', 'bigint')
-      .addUniqueConstraint('order_items_idx', ['order_id', 'idx']),
-  ).execute();
+  await createOrderTables(db);
 
   await stamps(
     record(db.schema.createTable('events'))

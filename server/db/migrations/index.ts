@@ -57,9 +57,9 @@ import * as m2700 from './2700_money_ties_out.ts';
 import * as m2750 from './2750_order_covers.ts';
 
 /**
- * Every migration, by name; applied in name order. Each feature owns a number range
- * (0100 orders, 0200 reservations, 0300 guest, 0400 webhooks, 0500 analytics,
- * 0600 realtime, 0700 printers, 0800 sync, 0900 back office, 1100 screens, 1600 order entry): add 0101_…, 0102_… in your range.
+ * Every migration, by name; applied in the names' string order. A new one is named for the time
+ * it was written, T<yyyymmdd>-<hhmm>_what (UTC), which sorts after every numbered name of before;
+ * the numbered names never change, since databases record them (docs/contributors/architecture.md).
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,

@@ -12,3 +12,10 @@ export interface HubSettingsTable {
 export interface OperatorTables {
   hub_settings: HubSettingsTable;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    hub_settings: true;
+  }
+}

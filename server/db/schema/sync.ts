@@ -93,3 +93,14 @@ export interface SyncRowClocksTable {
   /** JSON {column: hlc} */
   clocks: string;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    sync_link: true;
+    sync_hubs: true;
+    sync_invites: true;
+    sync_conflicts: true;
+    sync_row_clocks: true;
+  }
+}

@@ -5,3 +5,10 @@ export interface AnalyticsCustomerTotalsTable {
   visits: number;
   total_spent: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    analytics_customer_totals: true;
+  }
+}

@@ -8,3 +8,10 @@ export interface AnalyticsDailyTable {
   orders: number;
   revenue: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    analytics_daily: true;
+  }
+}

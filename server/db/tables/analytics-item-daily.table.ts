@@ -8,3 +8,10 @@ export interface AnalyticsItemDailyTable {
   /** orders that had this item (an order falls on one day, so daily counts add up) */
   orders: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    analytics_item_daily: true;
+  }
+}

@@ -15,3 +15,10 @@ export interface AnalyticsOrderFactsTable {
   /** JSON [[menu_item_id, quantity, revenue], …], one entry per menu item */
   items: string;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    analytics_order_facts: true;
+  }
+}

@@ -20,3 +20,10 @@ export interface ApiKeysTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    api_keys: true;
+  }
+}

@@ -4,3 +4,10 @@ export interface AuthFailuresTable {
   /** ms */
   at: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    auth_failures: true;
+  }
+}

@@ -8,3 +8,10 @@ export interface CaptchaChallengesTable {
   used_at: number | null;
   created: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    captcha_challenges: true;
+  }
+}

@@ -16,3 +16,10 @@ export interface CashCountsTable {
   counted_by: string | null;
   created: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    cash_counts: true;
+  }
+}

@@ -25,3 +25,10 @@ export interface ChangeLogTable {
 
 /** A row as read. */
 export type ChangeRow = Selectable<ChangeLogTable>;
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    change_log: true;
+  }
+}

@@ -22,3 +22,10 @@ export interface DeliveriesTable {
 
 /** A row as read. */
 export type DeliveryRow = Selectable<DeliveriesTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    deliveries: true;
+  }
+}

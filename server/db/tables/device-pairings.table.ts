@@ -14,3 +14,10 @@ export interface DevicePairingsTable {
   /** wrong tries against this code; at PAIRING_MAX_FAILURES it pairs nothing more */
   failures: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    device_pairings: true;
+  }
+}

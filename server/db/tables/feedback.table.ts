@@ -10,3 +10,10 @@ export interface FeedbackTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    feedback: true;
+  }
+}

@@ -28,3 +28,10 @@ export interface GuestMessagesTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    guest_messages: true;
+  }
+}

@@ -13,3 +13,10 @@ export interface IdempotencyKeysTable {
   owner: string | null;
   created: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    idempotency_keys: true;
+  }
+}

@@ -12,3 +12,10 @@ export interface InventoryItemsTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    inventory_items: true;
+  }
+}

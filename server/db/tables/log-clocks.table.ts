@@ -6,3 +6,10 @@ export interface LogClocksTable {
   restaurant_id: string;
   hlc: string | null;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    log_clocks: true;
+  }
+}

@@ -17,3 +17,10 @@ export interface MenuCategoriesTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    menu_categories: true;
+  }
+}

@@ -30,3 +30,10 @@ export interface MenuItemsTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    menu_items: true;
+  }
+}

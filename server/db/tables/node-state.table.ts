@@ -8,3 +8,10 @@ export interface NodeStateTable {
   /** change-log positions up to here may have been compacted (sync/compact.ts) */
   compacted_through: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    node_state: true;
+  }
+}

@@ -7,3 +7,10 @@ export interface OrderCountersTable {
   node_tag: string;
   last: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    order_counters: true;
+  }
+}

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { LineStatus } from '../../model/orders.ts';
 
 export interface OrderItemsTable {
   id: string;
@@ -17,7 +18,7 @@ export interface OrderItemsTable {
   tax_rate: number;
   tax_amount: number;
   notes: string | null;
-  status: 'pending' | 'preparing' | 'ready' | 'served';
+  status: LineStatus;
   station: string;
   /** 1 for the first round, 2 for the next lines appended to the order, … */
   round: number;
@@ -45,3 +46,10 @@ export interface OrderItemsTable {
 
 /** A row as read. */
 export type OrderItemRow = Selectable<OrderItemsTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    order_items: true;
+  }
+}

@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { OrderStatus, OrderType } from '../../model/orders.ts';
 
 export interface OrdersTable {
   id: string;
@@ -6,8 +7,8 @@ export interface OrdersTable {
   order_number: string;
   /** YYYY-MM-DD in the restaurant's timezone when the order was created */
   business_date: string;
-  type: 'dine_in' | 'takeout' | 'delivery';
-  status: 'draft' | 'placed' | 'preparing' | 'ready' | 'served' | 'completed' | 'cancelled';
+  type: OrderType;
+  status: OrderStatus;
   source: string;
   table_id: string | null;
   server_id: string | null;
@@ -57,3 +58,10 @@ export interface OrdersTable {
 
 /** A row as read. */
 export type OrderRow = Selectable<OrdersTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    orders: true;
+  }
+}

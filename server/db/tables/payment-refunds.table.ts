@@ -22,3 +22,10 @@ export interface PaymentRefundsTable {
 
 /** A row as read. */
 export type RefundRow = Selectable<PaymentRefundsTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    payment_refunds: true;
+  }
+}

@@ -36,3 +36,10 @@ export interface PaymentsTable {
 
 /** A row as read. */
 export type PaymentRow = Selectable<PaymentsTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    payments: true;
+  }
+}

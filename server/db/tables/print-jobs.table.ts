@@ -41,3 +41,10 @@ export interface PrintJobsTable {
 
 /** A row as read. */
 export type PrintJobRow = Selectable<PrintJobsTable>;
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    print_jobs: true;
+  }
+}

@@ -12,3 +12,10 @@ export interface PrinterStatusTable {
 
 /** A row as read. */
 export type PrinterStatusRow = Selectable<PrinterStatusTable>;
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    printer_status: true;
+  }
+}

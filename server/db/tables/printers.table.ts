@@ -23,3 +23,10 @@ export interface PrintersTable {
 
 /** A row as read. */
 export type PrinterRow = Selectable<PrintersTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    printers: true;
+  }
+}

@@ -1,6 +1,8 @@
 import type { Selectable } from 'kysely';
+import type { ReservationStatus } from '../../model/reservations.ts';
 
-export type ReservationStatus = 'pending' | 'confirmed' | 'arrived' | 'seated' | 'completed' | 'cancelled' | 'no_show';
+// sync/derived.ts reads the status type from here
+export type { ReservationStatus };
 
 /** Table reservations (`rsv_`). */
 export interface ReservationsTable {
@@ -42,3 +44,10 @@ export interface ReservationsTable {
 
 /** A row as read. */
 export type ReservationRow = Selectable<ReservationsTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    reservations: true;
+  }
+}

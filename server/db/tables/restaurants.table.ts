@@ -20,3 +20,10 @@ export interface RestaurantsTable {
 
 /** A row as read. */
 export type RestaurantRow = Selectable<RestaurantsTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    restaurants: true;
+  }
+}

@@ -9,3 +9,10 @@ export interface ServerProcessesTable {
   /** milliseconds */
   started_at: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    server_processes: true;
+  }
+}

@@ -8,3 +8,10 @@ export interface ServiceSecretsTable {
   value: string;
   created: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    service_secrets: true;
+  }
+}

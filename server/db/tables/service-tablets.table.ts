@@ -16,3 +16,10 @@ export interface ServiceTabletsTable {
   revoked_at: number | null;
 }
 export type ServiceTabletRow = Selectable<ServiceTabletsTable>;
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    service_tablets: true;
+  }
+}

@@ -19,3 +19,10 @@ export interface StaffSessionsTable {
   /** the service tablet a PIN session was opened on: revoking the tablet ends it */
   service_tablet_id: string | null;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    staff_sessions: true;
+  }
+}

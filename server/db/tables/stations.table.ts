@@ -15,3 +15,10 @@ export interface StationsTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    stations: true;
+  }
+}

@@ -10,3 +10,10 @@ export interface SyncResolutionsTable {
   resolved_by: string;
   created: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    sync_resolutions: true;
+  }
+}

@@ -18,3 +18,10 @@ export interface TablesTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    tables: true;
+  }
+}

@@ -1,3 +1,4 @@
+import type { WaitlistStatus } from '../../model/waitlist.ts';
 import type { Selectable } from 'kysely';
 
 export interface WaitlistEntriesTable {
@@ -12,7 +13,7 @@ export interface WaitlistEntriesTable {
   consent: number;
   /** 'online' (joined from the public page) or 'walk_in' (added by staff) */
   source: 'online' | 'walk_in';
-  status: 'waiting' | 'notified' | 'seated' | 'cancelled' | 'expired';
+  status: WaitlistStatus;
   notes: string | null;
   /** the language notices are written in (domain/guest/lang.ts) */
   lang: string;
@@ -35,3 +36,10 @@ export interface WaitlistEntriesTable {
 
 /** A row as read. */
 export type WaitlistEntryRow = Selectable<WaitlistEntriesTable>;
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    waitlist_entries: true;
+  }
+}

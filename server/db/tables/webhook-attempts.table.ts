@@ -13,3 +13,10 @@ export interface WebhookAttemptsTable {
   error: string | null;
   succeeded: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    webhook_attempts: true;
+  }
+}

@@ -26,3 +26,10 @@ export interface WebhookDeliveriesTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** local: this node's bookkeeping, outside the change log */
+  interface LocalTables {
+    webhook_deliveries: true;
+  }
+}

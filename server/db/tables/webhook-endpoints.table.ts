@@ -21,3 +21,10 @@ export interface WebhookEndpointsTable {
   created: number;
   updated: number;
 }
+
+declare module '../replication.ts' {
+  /** replicated: rows are records, written through db/records.ts and carried by sync */
+  interface ReplicatedTables {
+    webhook_endpoints: true;
+  }
+}

@@ -2,7 +2,7 @@ import { addDays, type DateRange, daysBetween } from './calendar.ts';
 import type { ReportContext } from './context.ts';
 import { newCustomers } from './customers.ts';
 import { reservationCount } from './reservations.ts';
-import { roundDiv } from './rules.ts';
+import { roundDiv } from '../../model/sales-rules.ts';
 import { salesTotals } from './sales.ts';
 
 /**

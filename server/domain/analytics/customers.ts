@@ -1,6 +1,6 @@
 import { addDays, type DateRange, startOfLocalDay } from './calendar.ts';
 import type { ReportContext } from './context.ts';
-import { loyaltyPoints } from './rules.ts';
+import { loyaltyPoints } from '../../model/sales-rules.ts';
 
 export const TOP_CUSTOMERS = 10;
 

@@ -1,6 +1,7 @@
 import type { ReportContext } from './context.ts';
 import { newCustomers } from './customers.ts';
-import { ACTIVE_RESERVATION_STATUSES, reservationCount } from './reservations.ts';
+import { ACTIVE_RESERVATION_STATUSES } from '../../model/reservations.ts';
+import { reservationCount } from './reservations.ts';
 import { salesTotals, todayRange } from './sales.ts';
 
 /** Today, in the restaurant's time zone. */
@@ -11,7 +12,7 @@ export async function dashboardReport(ctx: ReportContext) {
     object: 'analytics.dashboard' as const,
     total_orders: sales.orders,
     total_revenue: sales.revenue,
-    active_reservations: await reservationCount(ctx, range, (s) => ACTIVE_RESERVATION_STATUSES.includes(s)),
+    active_reservations: await reservationCount(ctx, range, (s) => (ACTIVE_RESERVATION_STATUSES as readonly string[]).includes(s)),
     new_customers: await newCustomers(ctx, range),
   };
 }

@@ -1,6 +1,6 @@
 import { addDays, eachDay, today } from './calendar.ts';
 import type { ReportContext } from './context.ts';
-import { roundDiv } from './rules.ts';
+import { roundDiv } from '../../model/sales-rules.ts';
 import { dailyRevenue } from './sales.ts';
 
 export const FORECAST_HISTORY_DAYS = 30;

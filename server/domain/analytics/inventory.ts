@@ -1,6 +1,5 @@
 import type { ReportContext } from './context.ts';
-
-export const fromMilli = (m: number): number => Number(m) / 1000;
+import { fromMilli } from '../../model/inventory.ts';
 
 /** Stock value in cents: Σ quantity × unit cost, exact, rounded half up to the cent once. */
 export function stockValue(items: { quantity_milli: number; unit_cost: number }[]): number {

@@ -1,4 +1,4 @@
-import { PAYMENT_METHODS } from '../payments/methods.ts';
+import { PAYMENT_METHODS } from '../../model/payments.ts';
 import type { DateRange } from './calendar.ts';
 import type { ReportContext } from './context.ts';
 

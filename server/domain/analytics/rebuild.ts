@@ -3,7 +3,7 @@ import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
 import type { DB } from '../../db/schema.ts';
 import { factOf, type OrderFact, zoneOf } from './rollup.ts';
-import { loyaltyPoints } from './rules.ts';
+import { loyaltyPoints } from '../../model/sales-rules.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 const CHUNK = 2000;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DateRange } from './calendar.ts';
 import type { ReportContext } from './context.ts';
 import { monotonicMs } from '../../clock.ts';
+import { RESERVATION_STATUSES } from '../../model/reservations.ts';
 
 /**
  * Reservations are another feature's table (status, party_size, date 'YYYY-MM-DD'). It is
@@ -24,9 +25,6 @@ async function reservationColumns(ctx: ReportContext): Promise<Set<string> | nul
   return columns;
 }
 
-export const RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated', 'completed', 'cancelled', 'no_show'];
-/** Bookings still ahead or in the house: counted by the dashboard for today. */
-export const ACTIVE_RESERVATION_STATUSES = ['pending', 'confirmed', 'arrived', 'seated'];
 
 async function countsByStatus(ctx: ReportContext, range: DateRange): Promise<Map<string, { count: number; party: number }>> {
   const out = new Map<string, { count: number; party: number }>();
@@ -46,7 +44,7 @@ async function countsByStatus(ctx: ReportContext, range: DateRange): Promise<Map
 
 export async function reservationsReport(ctx: ReportContext, range: DateRange) {
   const counts = await countsByStatus(ctx, range);
-  const statuses = [...RESERVATION_STATUSES, ...[...counts.keys()].filter((s) => !RESERVATION_STATUSES.includes(s)).sort()];
+  const statuses = [...RESERVATION_STATUSES, ...[...counts.keys()].filter((s) => !(RESERVATION_STATUSES as readonly string[]).includes(s)).sort()];
   return {
     object: 'analytics.reservations' as const,
     by_status: statuses.map((status) => {

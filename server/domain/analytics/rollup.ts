@@ -5,7 +5,7 @@ import { updateRecord } from '../../db/records.ts';
 import { onOrderBatchEnd, onOrderChange, sharedRead } from '../orders/hooks.ts';
 import { localSlot, saleTime } from './calendar.ts';
 import type { AnalyticsOrderFactsTable } from '../../db/tables/analytics-order-facts.table.ts';
-import { countsAsSale, countsAsSold, lineRevenue, loyaltyPoints } from './rules.ts';
+import { countsAsSale, countsAsSold, lineRevenue, loyaltyPoints } from '../../model/sales-rules.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 

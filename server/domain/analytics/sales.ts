@@ -1,7 +1,8 @@
 import type { ReportContext } from './context.ts';
 import { type DateRange, type GroupBy, periodOf, periodsOf, today } from './calendar.ts';
-import { roundDiv } from './rules.ts';
-import { ORDER_TYPES } from '../orders/state-machine.ts';
+import { roundDiv } from '../../model/sales-rules.ts';
+import { ORDER_TYPES } from '../../model/orders.ts';
+import { weekdayOfDayNumber } from '../../model/weekdays.ts';
 
 /** Sales per local day and order type over a range, from the daily roll-up. */
 async function dailyByType(ctx: ReportContext, range: DateRange) {
@@ -69,7 +70,11 @@ export async function ordersReport(ctx: ReportContext, range: DateRange, groupBy
   };
 }
 
-export const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+/** The peak-hours report's day labels: Sunday first, like analytics_daily.weekday (0 = Sunday). */
+export const WEEKDAY_NAMES = Array.from({ length: 7 }, (_, day) => {
+  const name = weekdayOfDayNumber(day);
+  return name[0].toUpperCase() + name.slice(1);
+});
 
 export async function peakHoursReport(ctx: ReportContext, range: DateRange) {
   const rows = await ctx.db

@@ -3,7 +3,7 @@ import { insertCompleteRecord } from '../../db/records.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
-import type { EventType } from './types.ts';
+import type { EventType } from '../../model/events.ts';
 
 /** What a hook decides before the event is stored: its status, and what to write once it is. */
 export interface EventPlan {

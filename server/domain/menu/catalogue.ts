@@ -6,8 +6,8 @@ import type { ModifierGroupsTable } from '../../db/tables/modifier-groups.table.
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { getRestaurant } from '../restaurants/restaurants.ts';
-import { readSettings } from '../restaurants/settings.ts';
-import type { Modifier } from './modifier-groups.ts';
+import { readSettings } from '../../model/settings.ts';
+import type { Modifier } from '../../model/menu.ts';
 
 /** The tables a menu is made of: a cached menu stays valid until one of them changes. */
 export const MENU_TABLES = ['menu_items', 'menu_categories', 'modifier_groups'] as const;

@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
+import type { Modifier } from '../../model/menu.ts';
 
 export interface ModifierInput {
   name: string;
@@ -12,14 +13,6 @@ export interface ModifierInput {
   is_default?: boolean;
   is_available?: boolean;
   sort_order?: number;
-}
-
-export interface Modifier {
-  name: string;
-  price_adjustment: number;
-  is_default: boolean;
-  is_available: boolean;
-  sort_order: number;
 }
 
 export interface ModifierGroupInput {

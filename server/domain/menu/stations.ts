@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
+import { DEFAULT_LATE_MINUTES, DEFAULT_WARN_MINUTES } from '../../model/stations.ts';
 
 export const DEFAULT_STATIONS = [
   { key: 'kitchen', name: 'Kitchen' },
@@ -52,8 +53,6 @@ export async function createStation(trx: Executor, actor: Actor, input: { key: s
 }
 
 /** The kitchen screen's ticket ages (minutes) for amber and red when a station sets none. */
-export const DEFAULT_WARN_MINUTES = 8;
-export const DEFAULT_LATE_MINUTES = 15;
 
 /** A restaurant's stations in the kitchen's order: by position, then oldest first. */
 export function stationsInOrder(db: Executor, restaurantId: string) {

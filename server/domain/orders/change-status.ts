@@ -5,16 +5,8 @@ import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import { findOrder } from './find-order.ts';
 import { eventFor, recordOrderChange, type OrderContext } from './record-change.ts';
-import {
-  assertLineTransition,
-  assertOrderTransition,
-  isBefore,
-  lineRank,
-  OPEN_STATUSES,
-  statusFromLines,
-  type LineStatus,
-  type OrderStatus,
-} from './state-machine.ts';
+import { assertLineTransition, assertOrderTransition } from './state-machine.ts';
+import { isBefore, lineRank, OPEN_STATUSES, statusFromLines, type LineStatus, type OrderStatus } from '../../model/orders.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 

@@ -11,9 +11,9 @@ import { wallClock } from '../wall-clock.ts';
 import { nextOrderNumber } from './order-number.ts';
 import { priceLines, type LineInput, type PricedLine } from './pricing.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
-import { totalsOf } from './totals.ts';
+import { totalsOf } from '../../model/totals.ts';
 import { appendedInOrder, placeLines } from './positions.ts';
-import { OPEN_STATUSES } from './state-machine.ts';
+import { OPEN_STATUSES } from '../../model/orders.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -40,7 +40,7 @@ export interface NewOrder {
   guestMenu?: boolean;
 }
 
-export { totalsOf } from './totals.ts';
+export { totalsOf } from '../../model/totals.ts';
 
 /** The kitchen works lines in parallel: the slowest line's preparation time, if any is known. */
 export function estimateMinutes(lines: { preparation_time_minutes: number | null }[]): number | null {

@@ -7,7 +7,7 @@ import { seconds } from '../time.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { openOrder, rebill } from './service.ts';
 import { placeLines } from './positions.ts';
-import { totalsOf } from './totals.ts';
+import { totalsOf } from '../../model/totals.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { WallClock } from '../wall-clock.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import type { Catalogue } from '../menu/catalogue.ts';
-import type { Modifier } from '../menu/modifier-groups.ts';
+import type { Modifier } from '../../model/menu.ts';
 import { categoryAvailable } from './menu-availability.ts';
-import { lineTax } from './totals.ts';
+import { lineTax } from '../../model/totals.ts';
 
 /** What a client may say about one line; every price and name comes from the catalogue. */
 export interface LineInput {
@@ -47,7 +47,7 @@ export const MAX_QUANTITY = 99;
 export const MAX_LINES = 100;
 export const DEFAULT_STATION = 'kitchen';
 
-export { lineTax } from './totals.ts';
+export { lineTax } from '../../model/totals.ts';
 
 export interface PricingOptions {
   defaultTaxRate: number;

@@ -6,13 +6,14 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { QrOrderType } from '../../model/orders.ts';
 
 /** 32 base62 characters, ~190 random bits: a token cannot be guessed or walked. */
 export const QR_TOKEN_LENGTH = 32;
 
 export interface QrInput {
   table?: string | null;
-  type?: 'dine_in' | 'takeout';
+  type?: QrOrderType;
   label?: string | null;
 }
 

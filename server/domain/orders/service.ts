@@ -5,8 +5,8 @@ import type { Actor } from '../../services.ts';
 import { seconds } from '../time.ts';
 import { findOrder } from './find-order.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
-import { OPEN_STATUSES, statusFromLines, isBefore } from './state-machine.ts';
-import { lineTax, totalsOf } from './totals.ts';
+import { OPEN_STATUSES, statusFromLines, isBefore } from '../../model/orders.ts';
+import { lineTax, totalsOf } from '../../model/totals.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 

@@ -1,33 +1,11 @@
 import type { Executor } from '../../db/records.ts';
 import { ApiError } from '../../errors.ts';
+import type { ItemShare, LineSplit } from '../../model/payments.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
-import { lineBills, type LineBill } from '../orders/totals.ts';
+import { lineBills, type LineBill } from '../../model/totals.ts';
 
-export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid';
-
-/**
- * What the guest still owes and where the bill stands. `amount_paid` is payments less
- * refunds, tips aside; `amount_returned` the refunds given after the check was completed
- * (returns: the check owes nothing for them). More paid than owed is possible only when both
- * sides of a sync took the same bill while apart (listed as an overpayment conflict); the
- * amount due is never below 0.
- */
-export function balanceOf(order: Pick<OrderRow, 'total' | 'amount_paid'> & { amount_returned?: number }): {
-  amount_paid: number;
-  amount_due: number;
-  amount_returned: number;
-  payment_status: PaymentStatus;
-} {
-  const paid = Number(order.amount_paid);
-  const returned = Number(order.amount_returned ?? 0);
-  const owed = Number(order.total) - returned;
-  const due = Math.max(0, owed - paid);
-  const status: PaymentStatus = due === 0 ? 'paid' : paid <= 0 ? 'unpaid' : 'partially_paid';
-  return { amount_paid: paid, amount_due: due, amount_returned: returned, payment_status: status };
-}
-
-/** Each line's bill (orders/totals.ts) by line id: what a payment by lines is charged. */
+/** Each line's bill (model/totals.ts) by line id: what a payment by lines is charged. */
 export function billsById(order: Pick<OrderRow, 'prices_include_tax' | 'check_discount_amount'>, items: OrderItemRow[]): Map<string, LineBill> {
   const bills = lineBills(items, order);
   return new Map(items.map((l, i) => [l.id, bills[i]!]));
@@ -73,13 +51,7 @@ export async function countPaidOf(db: Executor, orderIds: string[]): Promise<Map
   return out;
 }
 
-/** One equal share of a line a payment paid: share `part` of `parts`, and what it was. */
-export interface ItemShare {
-  item: string;
-  parts: number;
-  part: number;
-  amount: number;
-}
+export type { ItemShare, LineSplit } from '../../model/payments.ts';
 
 /** A payment as the lines' accounts need it. */
 export interface LinePayment {
@@ -116,20 +88,6 @@ export function linesPaidBy(payments: readonly LinePayment[]): LinesPaid {
 export function shareAmounts(net: number, parts: number): number[] {
   const each = Math.floor(net / parts);
   return Array.from({ length: parts }, (_, i) => (i === parts - 1 ? net - each * (parts - 1) : each));
-}
-
-/** Where a line split in `parts` stands: each share, paid or not, and what is left of the line. */
-export interface LineSplit {
-  item: string;
-  parts: number;
-  net_amount: number;
-  /** Σ the shares paid */
-  paid: number;
-  /** net_amount − paid, never below 0 */
-  left: number;
-  shares: { part: number; amount: number; paid: boolean }[];
-  /** the share the next payment of this line pays (the lowest not paid); null once all are */
-  next: { part: number; amount: number } | null;
 }
 
 /**

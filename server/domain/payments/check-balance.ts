@@ -3,42 +3,15 @@ import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
 import { findOrder } from '../orders/find-order.ts';
-import { lineBills, spread } from '../orders/totals.ts';
-import { balanceOf, chargeFor, chargeForLines, isLinePaid, linePayments, linesPaidBy, lineSplit, type ItemShare, type LinePayment, type LinesAsked, type LineSplit, type PaymentStatus } from './balance.ts';
+import { lineBills, spread } from '../../model/totals.ts';
+import { chargeFor, chargeForLines, isLinePaid, linePayments, linesPaidBy, lineSplit, type LinePayment, type LinesAsked } from './balance.ts';
+import { balanceOf } from '../../model/payments.ts';
+import type { CheckBalance as Balance, EvenShare, SeatBalance } from '../../model/payments.ts';
+
+export type CheckBalance = Balance<OrderRow>;
 
 /** What a payment needs for the balance: its amount, the lines and shares it paid, what went back on it. */
 export type BalancePayment = LinePayment;
-
-export interface SeatBalance {
-  seat: number | null;
-  net_amount: number;
-  tax_amount: number;
-  paid: number;
-  due: number;
-  unpaid_items: string[];
-}
-
-export interface EvenShare {
-  n: number;
-  amount: number;
-  paid: number;
-  due: number;
-}
-
-export interface CheckBalance {
-  order: OrderRow;
-  total: number;
-  amount_paid: number;
-  amount_returned: number;
-  amount_due: number;
-  payment_status: PaymentStatus;
-  seats: SeatBalance[];
-  split: { ways: number; amount: number; paid: number; shares: EvenShare[]; next: EvenShare | null } | null;
-  /** with `items`: what paying exactly those lines (and shares) records (a guest's "I had these two") */
-  items_charge: { items: string[]; item_shares: ItemShare[]; amount: number } | null;
-  /** the lines being paid in shares, and those asked about in shares (`items=oi_x:3`) */
-  split_items: LineSplit[];
-}
 
 /**
  * N shares of `amount`, the last taking what rounding leaves (5.00 in 3: 1.66, 1.66, 1.68), with

@@ -3,88 +3,16 @@ import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { Actor } from '../../services.ts';
 import { modeOf } from '../modes.ts';
 import { catalogueOf } from '../menu/catalogue.ts';
-import { lineBills } from '../orders/totals.ts';
-import { balanceOf } from './balance.ts';
-import { PAYMENT_METHODS } from './methods.ts';
+import { lineBills } from '../../model/totals.ts';
+import { balanceOf, PAYMENT_METHODS, type DayClose, type MethodTotal, type Tally } from '../../model/payments.ts';
 
-export interface MethodTotal {
-  method: (typeof PAYMENT_METHODS)[number];
-  count: number;
-  /** payments less the refunds given that day on payments of this method */
-  amount: number;
-  tip_amount: number;
-  refunded_amount: number;
-}
-
-const tally = () => ({ count: 0, amount: 0 });
-type Tally = ReturnType<typeof tally>;
-
-/**
- * One business day's figures: what the close shows and the Z report prints. The identities
- * it satisfies (docs/operators/payments.md, "The close"):
- * - sales.gross − sales.discounts − sales.comps = sales.net (at menu prices: tax inside on a
- *   venue whose prices include it, on top otherwise);
- * - Σ by_tax_rate.tax = sales.tax; Σ by_tax_rate.base = sales.net; net_excl_tax = net − tax
- *   where prices include tax, = net where tax is added;
- * - sales.net_excl_tax + sales.tax + delivery_fees + order_tips = sales.total, what the day's
- *   checks billed; sales.total − sales.refunds = sales.net_after_returns;
- * - payments.taken − payments.refunded = payments.net = Σ by_method.amount.
- */
-export interface DayClose {
-  date: string;
-  currency: string;
-  livemode: boolean;
-  prices_include_tax: boolean;
-  sales: {
-    orders: number;
-    gross: number;
-    discounts: number;
-    comps: number;
-    net: number;
-    tax: number;
-    net_excl_tax: number;
-    by_tax_rate: { rate: number; base: number; tax: number; net_excl_tax: number }[];
-    delivery_fees: number;
-    order_tips: number;
-    total: number;
-    /** returns: refunds given this day on completed checks */
-    refunds: number;
-    net_after_returns: number;
-  };
-  discounts: Tally;
-  comps: Tally;
-  voids: Tally;
-  /** every refund given this day (returns and corrections of an open check's payment) */
-  refunds: Tally & { returns: Tally };
-  payments: { count: number; taken: number; refunded: number; net: number };
-  by_method: MethodTotal[];
-  total_tips: number;
-  tips_by_server: { server: string | null; name: string | null; count: number; tip_amount: number }[];
-  cash: {
-    opening_float: number;
-    /** cash taken less cash refunded */
-    sales: number;
-    tips: number;
-    paid_in: number;
-    paid_out: number;
-    expected: number;
-    counted: number | null;
-    over_short: number | null;
-    counted_at: number | null;
-  };
-  open_orders: { count: number; amount_due: number; orders: { id: string; order_number: string; table: string | null; status: string; total: number; amount_due: number }[] };
-  cancellations: {
-    count: number;
-    amount: number;
-    orders: { id: string; order_number: string; table: string | null; amount: number; amount_paid: number; reason: string | null; approved_by: string | null; approved_by_name: string | null }[];
-  };
-}
+const tally = (): Tally => ({ count: 0, amount: 0 });
 
 /**
  * The close of one business day (the restaurant's own calendar day, as orders carry it).
  * Sales count on the day their check was opened; payments on the day they were taken,
  * refunds and returns on the day they were given. Every amount comes from the same line
- * bills as the checks themselves (orders/totals.ts), so the close ties out to the cent with
+ * bills as the checks themselves (model/totals.ts), so the close ties out to the cent with
  * what the checks, receipts and payments say.
  */
 export async function dayClose(db: Executor, actor: Pick<Actor, 'restaurantId' | 'livemode'>, date: string): Promise<DayClose> {

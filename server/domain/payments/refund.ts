@@ -9,6 +9,7 @@ import { findOrder } from '../orders/find-order.ts';
 import { seconds } from '../time.ts';
 import { countPaid, refundedByPayment } from './balance.ts';
 import type { PaymentContext } from './take-payment.ts';
+import { paymentEvents } from './announce.ts';
 import type { PaymentRow } from '../../db/tables/payments.table.ts';
 
 /** A payment as one key sees it: of its restaurant and its mode. */
@@ -63,6 +64,6 @@ export async function refundPayment(
     created: seconds(actor),
   });
   const order = (await updateRecord(trx, 'orders', current.order, { ...(await countPaid(trx, found.order_id)), updated: seconds(actor) }))!;
-  await ctx.announce.paymentRefunded(trx, actor, found, refund);
+  await paymentEvents.paymentRefunded(trx, actor, found, refund);
   return { payment: found, refund, order, items: current.items };
 }

@@ -8,32 +8,20 @@ import { businessDate } from '../orders/business-date.ts';
 import { changeOrderStatus } from '../orders/change-status.ts';
 import { findOrder } from '../orders/find-order.ts';
 import type { OrderContext } from '../orders/record-change.ts';
-import { OPEN_STATUSES } from '../orders/state-machine.ts';
+import { OPEN_STATUSES } from '../../model/orders.ts';
 import { seconds } from '../time.ts';
-import { readSettings } from '../restaurants/settings.ts';
-import { balanceOf, billsById, chargeFor, countPaid, linePayments, linesPaidBy, type ItemShare } from './balance.ts';
+import { readSettings } from '../../model/settings.ts';
+import { billsById, chargeFor, countPaid, linePayments, linesPaidBy, type ItemShare } from './balance.ts';
+import { balanceOf } from '../../model/payments.ts';
 import { kickCashDrawers } from './drawer.ts';
 import { providerFor } from './providers.ts';
+import { paymentEvents } from './announce.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
-import type { PaymentRow } from '../../db/tables/payments.table.ts';
-import type { RefundRow } from '../../db/tables/payment-refunds.table.ts';
 
 export type PaymentMethod = PaymentsTable['method'];
 
-/**
- * What a payment command announces, in its transaction. The API layer fills this with the
- * events (payment.succeeded, order.paid…): the domain never shapes API JSON itself.
- */
-export interface PaymentAnnouncer {
-  paymentSucceeded(trx: Executor, actor: Actor, payment: PaymentRow): Promise<void>;
-  paymentRefunded(trx: Executor, actor: Actor, payment: PaymentRow, refund: RefundRow): Promise<void>;
-  orderPaid(trx: Executor, actor: Actor, order: { order: OrderRow; items: OrderItemRow[] }): Promise<void>;
-}
-
-export interface PaymentContext extends OrderContext {
-  announce: PaymentAnnouncer;
-}
+export type PaymentContext = OrderContext;
 
 export interface NewPayment {
   method: PaymentMethod;
@@ -135,10 +123,10 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     created: seconds(actor),
   });
   const saved = (await updateRecord(trx, 'orders', order, { ...(await countPaid(trx, order.id)), updated: seconds(actor) }))!;
-  await ctx.announce.paymentSucceeded(trx, actor, payment);
+  await paymentEvents.paymentSucceeded(trx, actor, payment);
   let after = { order: saved, items: current.items };
   if (balanceOf(saved).payment_status === 'paid') {
-    await ctx.announce.orderPaid(trx, actor, after);
+    await paymentEvents.orderPaid(trx, actor, after);
     // the guests have paid and gone: a dine-in check closes and its table is free
     if (saved.type === 'dine_in' && OPEN_STATUSES.includes(saved.status)) after = await changeOrderStatus(trx, actor, ctx, order.id, { status: 'completed' });
   }

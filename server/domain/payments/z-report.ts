@@ -6,7 +6,7 @@ import { catalogueOf } from '../menu/catalogue.ts';
 import { localTime, money, moneyColumn } from '../printers/documents.ts';
 import { enqueueJob } from '../printers/jobs.ts';
 import { receiptPrinters } from '../printers/printers.ts';
-import type { DayClose } from './day-close.ts';
+import type { DayClose } from '../../model/payments.ts';
 import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 

@@ -4,7 +4,7 @@ import type { StatusReading } from '../../../printers/status.ts';
 import { DEFAULT_SEND_OPTIONS, PrintError, send, SendCancelled, type SendOptions, type TransportConfig } from '../../../printers/transport.ts';
 import type { Services } from '../../services.ts';
 import { withMarks } from './documents.ts';
-import { printerTransport } from './printers.ts';
+import { printerTransport } from '../../model/printers.ts';
 import type { PrintJobRow } from '../../db/tables/print-jobs.table.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 import type { PrinterStatusRow } from '../../db/tables/printer-status.table.ts';

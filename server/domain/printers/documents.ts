@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { catalogueOf } from '../menu/catalogue.ts';
-import { balanceOf } from '../payments/balance.ts';
+import { balanceOf } from '../../model/payments.ts';
 import { charsPerLine, literal } from '../../../printers/encoder.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';

@@ -7,6 +7,7 @@ import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { assertActiveStation } from '../menu/stations.ts';
 import { seconds } from '../time.ts';
+import { printerStations } from '../../model/printers.ts';
 import type { PrinterRow } from '../../db/tables/printers.table.ts';
 
 export interface PrinterInput {
@@ -22,8 +23,6 @@ export interface PrinterInput {
   is_active?: boolean;
 }
 
-export const printerStations = (p: PrinterRow): string[] => JSON.parse(p.stations) as string[];
-export const printerTransport = (p: PrinterRow): TransportConfig => JSON.parse(p.transport) as TransportConfig;
 
 export async function findPrinter(db: Executor, restaurantId: string, id: string) {
   return db.selectFrom('printers').selectAll().where('restaurant_id', '=', restaurantId).where('id', '=', id).executeTakeFirst();

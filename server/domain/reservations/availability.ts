@@ -1,4 +1,4 @@
-import type { Settings } from '../restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 import { toHhmm, wallClockOf } from './clock-time.ts';
 import { isClosedDay, openWindows } from './opening-hours.ts';
 import { fits, groupByTable, isFree, type Sitting, type TableFit } from './table-fit.ts';

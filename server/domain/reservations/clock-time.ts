@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import { weekdayOfDayNumber, type Weekday } from '../../model/weekdays.ts';
 
 /** HH:MM → minutes after midnight. */
 export const toMinutes = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
@@ -14,11 +15,9 @@ export function addDays(date: string, days: number): string {
   return new Date(utcMidnight(date) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-
 /** monday … sunday of a YYYY-MM-DD date. */
-export function weekdayOf(date: string): (typeof WEEKDAY_NAMES)[number] {
-  return WEEKDAY_NAMES[new Date(utcMidnight(date)).getUTCDay()];
+export function weekdayOf(date: string): Weekday {
+  return weekdayOfDayNumber(new Date(utcMidnight(date)).getUTCDay());
 }
 
 /**

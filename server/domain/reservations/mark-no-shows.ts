@@ -1,6 +1,10 @@
 import { ApiError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { setReservationStatus } from './status.ts';
+import { RESERVATION_STATUSES, RESERVATION_TRANSITIONS } from '../../model/reservations.ts';
+
+/** Statuses a booking may be marked no_show from (pending, confirmed). */
+const CAN_BE_NO_SHOW = RESERVATION_STATUSES.filter((s) => RESERVATION_TRANSITIONS[s].includes('no_show'));
 
 /** A pending or confirmed reservation this long past its time, with no arrival recorded, is a no-show. */
 export const NO_SHOW_AFTER_SECONDS = 60 * 60;
@@ -16,7 +20,7 @@ export async function markNoShows(services: Services): Promise<number> {
   const due = await services.db
     .selectFrom('reservations')
     .select(['id', 'restaurant_id', 'livemode'])
-    .where('status', 'in', ['pending', 'confirmed'])
+    .where('status', 'in', CAN_BE_NO_SHOW)
     .where('starts_at', '<=', Math.floor(now / 1000) - NO_SHOW_AFTER_SECONDS)
     .orderBy('starts_at')
     .limit(BATCH)

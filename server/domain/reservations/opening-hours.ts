@@ -1,4 +1,4 @@
-import type { Settings } from '../restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 import { addDays, toMinutes, weekdayOf } from './clock-time.ts';
 
 export type HoursSettings = Pick<Settings, 'opening_hours' | 'closed_dates'>;

@@ -1,24 +1,7 @@
-import type { ReservationStatus, ReservationsTable } from '../../db/tables/reservations.table.ts';
+import type { ReservationsTable } from '../../db/tables/reservations.table.ts';
+import { RESERVATION_TRANSITIONS as TRANSITIONS, type ReservationStatus } from '../../model/reservations.ts';
 import { ApiError } from '../../errors.ts';
-import type { EventType } from '../events/types.ts';
-
-/**
- * Every allowed move, in one place. The lifecycle runs pending → confirmed → arrived →
- * seated → completed with no skipping; cancelled from pending, confirmed, arrived; no_show
- * from pending and confirmed once the reserved time has passed. Terminal states (empty
- * lists) never move.
- */
-export const TRANSITIONS: Record<ReservationStatus, readonly ReservationStatus[]> = {
-  pending: ['confirmed', 'cancelled', 'no_show'],
-  confirmed: ['arrived', 'cancelled', 'no_show'],
-  arrived: ['seated', 'cancelled'],
-  seated: ['completed'],
-  completed: [],
-  cancelled: [],
-  no_show: [],
-};
-
-export const isTerminal = (s: ReservationStatus): boolean => TRANSITIONS[s].length === 0;
+import type { EventType } from '../../model/events.ts';
 
 /** The column stamped with the time a reservation enters a state. */
 export const STAMPED_ON_ENTRY: Partial<Record<ReservationStatus, 'arrived_at' | 'seated_at' | 'completed_at' | 'cancelled_at'>> = {

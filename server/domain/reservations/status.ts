@@ -1,7 +1,7 @@
 import { presentReservation } from '../../presenters/reservations.ts';
 import type { Executor } from '../../db/records.ts';
 import { updateRecord } from '../../db/records.ts';
-import type { ReservationStatus } from '../../db/tables/reservations.table.ts';
+import type { ReservationStatus } from '../../model/reservations.ts';
 import { notFound } from '../../errors.ts';
 import type { Actor } from '../../services.ts';
 import { emitEvent } from '../events/emit.ts';

@@ -7,7 +7,7 @@ import type { Actor } from '../../services.ts';
 import { createDefaultStations } from '../menu/stations.ts';
 import { restaurantBySlugOrFormer } from './slugs.ts';
 import { seconds } from '../time.ts';
-import { defaultSettings, readSettings, settingsShape, type Settings } from './settings.ts';
+import { defaultSettings, readSettings, settingsShape, type Settings } from '../../model/settings.ts';
 
 export interface NewRestaurant {
   name: string;

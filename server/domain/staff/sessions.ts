@@ -3,6 +3,7 @@ import { hashApiKey, randomToken } from '../../auth/keys.ts';
 import { accessRoleOf, scopesOfSession, type AccessRole, type SessionVia } from '../../auth/roles.ts';
 import type { DB } from '../../db/schema.ts';
 import { newId } from '../../ids.ts';
+import type { StaffSession } from '../../auth/staff-session.ts';
 
 export const SESSION_PREFIX = 'ses';
 
@@ -16,18 +17,6 @@ export const DEFAULT_SESSION_LIFETIME: SessionLifetime = { idleSeconds: 12 * 360
 
 // Sliding the idle expiry is a write; once a minute per session is exact enough.
 const TOUCH_RESOLUTION_S = 60;
-
-export interface StaffSession {
-  id: string;
-  restaurantId: string;
-  csrfToken: string;
-  expiresAt: number;
-  staff: { id: string; name: string; email: string | null; role: string; language: string | null };
-  access: AccessRole;
-  scopes: ReadonlySet<string>;
-  /** a PIN session does service work only, whatever the role */
-  via: SessionVia;
-}
 
 export async function createSession(
   db: Kysely<DB>,

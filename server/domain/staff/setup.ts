@@ -7,7 +7,7 @@ import { newId, PREFIXES } from '../../ids.ts';
 import { provisionRestaurant } from '../restaurants/provision.ts';
 import { updateSettings } from '../restaurants/restaurants.ts';
 import { changeSlug } from '../restaurants/slugs.ts';
-import { pricesIncludeTaxByDefault } from '../restaurants/settings.ts';
+import { pricesIncludeTaxByDefault } from '../../model/settings.ts';
 import { normalizeEmail } from '../customers/match-customer.ts';
 
 /** The hub needs its first owner: nobody can sign in as an owner yet. */

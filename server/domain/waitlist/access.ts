@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/records.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { planById } from '../restaurants/plans.ts';
-import { readSettings, type Settings } from '../restaurants/settings.ts';
+import { readSettings, type Settings } from '../../model/settings.ts';
 import { restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
 import type { RestaurantRow } from '../../db/tables/restaurants.table.ts';
 

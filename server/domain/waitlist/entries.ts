@@ -1,13 +1,12 @@
 import { presentWaitlistEntry } from '../../presenters/guest.ts';
 import type { Executor } from '../../db/records.ts';
 import { insertRecord, updateRecord } from '../../db/records.ts';
-import type { WaitlistEntriesTable } from '../../db/tables/waitlist-entries.table.ts';
 import { ApiError, isUniqueViolation, notFound } from '../../errors.ts';
 import { newId, PREFIXES } from '../../ids.ts';
 import type { Actor } from '../../services.ts';
 import { findOrCreateCustomer, normalizeEmail, normalizePhone } from '../customers/match-customer.ts';
 import { emitEvent } from '../events/emit.ts';
-import type { Settings } from '../restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 import { modeOf } from '../modes.ts';
 import { seconds } from '../time.ts';
 import { guestLang } from '../guest/lang.ts';
@@ -15,10 +14,11 @@ import { enqueueMessage } from '../guest/outbox.ts';
 import { buildNotice } from './notice.ts';
 import { estimateWaitMinutes, seatingPace, type Queue } from './estimate.ts';
 import type { WaitlistEntryRow } from '../../db/tables/waitlist-entries.table.ts';
-import type { EventType } from '../events/types.ts';
+import type { EventType } from '../../model/events.ts';
+import { ACTIVE_WAITLIST_STATUSES, type WaitlistStatus } from '../../model/waitlist.ts';
 
-type Status = WaitlistEntriesTable['status'];
-export const ACTIVE: Status[] = ['waiting', 'notified'];
+type Status = WaitlistStatus;
+export const ACTIVE = ACTIVE_WAITLIST_STATUSES;
 
 export interface NewEntry {
   guestName: string;

@@ -1,5 +1,5 @@
 import type { Transactor } from '../../db/transact.ts';
-import { readSettings } from '../restaurants/settings.ts';
+import { readSettings } from '../../model/settings.ts';
 import { moveEntry } from './entries.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { wallClock } from '../wall-clock.ts';
-import type { Settings } from '../restaurants/settings.ts';
+import type { Settings } from '../../model/settings.ts';
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 

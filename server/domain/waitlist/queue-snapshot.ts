@@ -3,7 +3,7 @@ import type { Executor } from '../../db/records.ts';
 import type { RecordTable } from '../../db/schema.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
-import { readSettings, type Settings } from '../restaurants/settings.ts';
+import { readSettings, type Settings } from '../../model/settings.ts';
 import { formerSlugsOf, restaurantBySlugOrFormer } from '../restaurants/slugs.ts';
 import { ACTIVE } from './entries.ts';
 import { estimateWaitMinutes, PACE_SAMPLE, PACE_WINDOW_SECONDS, paceOf } from './estimate.ts';

@@ -11,7 +11,7 @@ import type { EventPlan } from '../events/emit.ts';
 import { perDatabase } from '../../db/versioned-cache.ts';
 import { versionsOf } from '../../db/versions.ts';
 import { sendingSide } from './hand-off.ts';
-import { eventMatches } from '../events/types.ts';
+import { eventMatches } from '../../model/events.ts';
 
 /** Delivery states. An event is pending while any delivery is, delivered when all are, else failed. */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../server/db/schema.ts';
 import { comanda, ServeProcess } from '../../helpers/comanda-process.ts';
 import type { ApiClient } from '../../helpers/server.ts';
-import { balanceOf } from '../../../server/domain/payments/balance.ts';
+import { balanceOf } from '../../../server/model/payments.ts';
 import { startProcessPair, type ProcessPair } from '../process-pair.ts';
 
 /** A seeded PRNG (mulberry32): the same seed, the same run. */

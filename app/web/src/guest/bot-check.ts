@@ -1,5 +1,5 @@
 import { solveChallenge } from 'altcha-lib/v1';
-import { ApiFailure, get } from '../lib/api.ts';
+import { api, ApiFailure } from '../lib/api.ts';
 
 interface Challenge {
   algorithm: string;
@@ -18,7 +18,8 @@ interface Challenge {
  * for this phone's address, for 10 minutes.
  */
 async function solveOne(challengeUrl: string): Promise<string> {
-  const c = await get<Challenge>(challengeUrl);
+  // the address is the server's own (the refusal's challenge_url), not a path of the document
+  const c = await api<Challenge>('GET', challengeUrl);
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber ?? c.maxNumber).promise;
   if (!solution) throw new Error('bot check not solved');
   return btoa(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature }));

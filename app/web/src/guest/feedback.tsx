@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, get, post } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { withBotCheck } from './bot-check.ts';
 import { guestLanguage } from './language.ts';
@@ -16,7 +17,7 @@ export function Feedback({ slug }: { slug: string }) {
   useEffect(() => {
     guestLanguage(undefined);
     // the venue's name, when its waitlist page answers (the feedback form works without it)
-    get<{ restaurant: { name: string; slug: string } }>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
+    GET('/public/restaurants/{slug}/waitlist', { path: { slug } }).then((p) => {
       setName(p.restaurant.name);
       showCurrentSlug(slug, p.restaurant.slug);
     }, () => {});
@@ -29,7 +30,7 @@ export function Feedback({ slug }: { slug: string }) {
     try {
       const orderId = new URLSearchParams(location.search).get('order');
       await withBotCheck((captchaToken) =>
-        post(`/public/restaurants/${encodeURIComponent(slug)}/feedback`, { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}), ...(captchaToken ? { captchaToken } : {}) }),
+        POST('/public/restaurants/{slug}/feedback', { path: { slug }, body: { rating, comment: comment.trim() || undefined, ...(orderId ? { orderId } : {}), ...(captchaToken ? { captchaToken } : {}) } }),
       );
       setDone(true);
     } catch (err) {

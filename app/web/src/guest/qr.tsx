@@ -1,5 +1,7 @@
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiFailure, get } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { t } from '../lib/i18n.ts';
@@ -63,16 +65,30 @@ const linePrice = (l: CartLine) => (l.item.price + l.picks.reduce((s, p) => s + 
  * then the order's live status; "Order more" adds a round to the same order.
  */
 export function QrOrdering({ token }: { token: string }) {
+  const data = useQrOrderingData(token);
+  const cart = useGuestCart(token, data);
+  const { place, items, missing, failure, order, view, setView } = data;
+  if (missing) return <main class="guest"><h1>{t('qr.unavailable')}</h1></main>;
+  if (!place) return <main class="guest">{failure ? <p role="alert">{failure}</p> : <p>{t('kds.loading')}</p>}</main>;
+  const header = (
+    <header class="guest-head">
+      <h1>{place.restaurant.name}</h1>
+      <p>{place.table ? t('qr.table', { n: place.table.number }) : t('qr.takeout')}</p>
+    </header>
+  );
+  if (view === 'status' && order) return <OrderStatus header={header} order={order} onMore={() => setView('menu')} />;
+  return <GuestMenu header={header} place={place} items={items} order={order} cart={cart} failure={failure} onStatus={() => setView('status')} />;
+}
+
+/**
+ * What the page shows and keeps live: the table and its menu (read again when a dish is 86'd
+ * or the phone wakes), and the guest's order with its status over /realtime.
+ */
+function useQrOrderingData(token: string) {
   const stored = `comanda.qr.${token}`;
   const [place, setPlace] = useState<Place | null>(null);
   const [items, setItems] = useState<Item[]>([]);
   const [missing, setMissing] = useState(false);
-  const [cart, setCart] = useState<CartLine[]>([]);
-  const [cartKey, setCartKey] = useState(newKey);
-  const [sheet, setSheet] = useState<Item | null>(null);
-  const [cartOpen, setCartOpen] = useState(false);
-  const [name, setName] = useState('');
-  const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [order, setOrder] = useState<GuestOrder | null>(null);
   const [view, setView] = useState<'menu' | 'status'>('menu');
@@ -81,14 +97,14 @@ export function QrOrdering({ token }: { token: string }) {
     void (async () => {
       try {
         // both at once: on a slow phone line each round trip counts
-        const [p, m] = await Promise.all([get<Place>(`/public/qr/${token}`), get<{ items: Item[] }>(`/public/qr/${token}/menu`)]);
+        const [p, m] = await Promise.all([GET('/public/qr/{token}', { path: { token } }), GET('/public/qr/{token}/menu', { path: { token } })]);
         guestLanguage(p.restaurant.language);
         setItems(m.items);
         setPlace(p);
         const known = localStorage.getItem(stored);
         if (known) {
           try {
-            const o = await get<GuestOrder>(`/public/qr/${token}/orders/${known}`);
+            const o = await GET('/public/qr/{token}/orders/{orderId}', { path: { token, orderId: known } });
             setOrder(o);
             if (!['completed', 'cancelled'].includes(o.status)) setView('status');
           } catch {
@@ -106,7 +122,7 @@ export function QrOrdering({ token }: { token: string }) {
   // topic over /realtime, and a changed dish reads the public menu again (the cached menu costs
   // the hub one version read); the feed reloads after a lost line too. When the phone comes back
   // to the page it reads it again as well: a phone asleep may have had its socket cut quietly.
-  const refreshMenu = () => void get<{ items: Item[] }>(`/public/qr/${token}/menu`).then((m) => setItems(m.items), () => {});
+  const refreshMenu = () => void GET('/public/qr/{token}/menu', { path: { token } }).then((m) => setItems(m.items), () => {});
   useEffect(() => {
     live.authWith({ kind: 'qr', token }, () => {});
     // The first confirmation does not read the menu again: it was preloaded with the page a
@@ -127,38 +143,50 @@ export function QrOrdering({ token }: { token: string }) {
   useEffect(() => {
     if (!orderId) return;
     live.authWith({ kind: 'qr', token }, () => {});
-    const reload = () => void get<GuestOrder>(`/public/qr/${token}/orders/${orderId}`).then(setOrder, () => {});
+    const reload = () => void GET('/public/qr/{token}/orders/{orderId}', { path: { token, orderId } }).then(setOrder, () => {});
     const stop = live.listen([`order:${orderId}`], (m) => m.type === 'order' && reload(), reload);
     reload();
     return stop;
   }, [orderId]);
 
-  if (missing) return <main class="guest"><h1>{t('qr.unavailable')}</h1></main>;
-  if (!place) return <main class="guest">{failure ? <p role="alert">{failure}</p> : <p>{t('kds.loading')}</p>}</main>;
-  const cur = place.restaurant.currency;
-  const where = place.table ? t('qr.table', { n: place.table.number }) : t('qr.takeout');
-  const count = cart.reduce((s, l) => s + l.quantity, 0);
-  const sum = cart.reduce((s, l) => s + linePrice(l), 0);
-  const open = order && !['completed', 'cancelled'].includes(order.status);
+  /** An order placed or added to: remembered on the phone, shown with its status. */
+  const placed = (o: GuestOrder) => {
+    localStorage.setItem(stored, o.id);
+    setOrder(o);
+    setView('status');
+  };
+  return { place, items, missing, failure, setFailure, order, placed, view, setView, refreshMenu };
+}
+
+type QrData = ReturnType<typeof useQrOrderingData>;
+
+/** The cart and sending it: a new order, or a round added to the open one. */
+function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }: QrData) {
+  const [lines, setLines] = useState<CartLine[]>([]);
+  const [cartKey, setCartKey] = useState(newKey);
+  const [isOpen, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [sending, setSending] = useState(false);
+  const open = !!order && !['completed', 'cancelled'].includes(order.status);
 
   const send = async () => {
     setSending(true);
     setFailure(null);
     const body = {
-      items: cart.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })), notes: l.notes || undefined })),
+      items: lines.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })), notes: l.notes || undefined })),
       ...(open ? {} : { customerName: name.trim() || undefined }),
     };
-    const path = open ? `/public/qr/${token}/orders/${order!.id}/items` : `/public/qr/${token}/orders`;
     // the same key for every resend of this cart: the server answers a retry with the first order
     for (let attempt = 0; ; attempt++) {
       try {
-        const o = await api<GuestOrder>('POST', path, body, undefined, { 'Idempotency-Key': cartKey });
-        localStorage.setItem(stored, o.id);
-        setOrder(o);
-        setCart([]);
+        const headers = { 'Idempotency-Key': cartKey };
+        const o = await (open
+          ? POST('/public/qr/{token}/orders/{orderId}/items', { path: { token, orderId: order!.id }, body, headers })
+          : POST('/public/qr/{token}/orders', { path: { token }, body, headers }));
+        setLines([]);
         setCartKey(newKey());
-        setCartOpen(false);
-        setView('status');
+        setOpen(false);
+        placed(o);
         break;
       } catch (e) {
         const f = e instanceof ApiFailure ? e : null;
@@ -170,9 +198,9 @@ export function QrOrdering({ token }: { token: string }) {
           // sold out (86'd) since the menu was loaded: say which dish in the guest's words, take it
           // out of the cart, and show the menu as it is now
           const at = /items\[(\d+)\]/.exec(f.param ?? '');
-          const line = at ? cart[Number(at[1])] : undefined;
+          const line = at ? lines[Number(at[1])] : undefined;
           const gone = line?.item.id;
-          if (gone) setCart((c) => c.filter((l) => l.item.id !== gone));
+          if (gone) setLines((c) => c.filter((l) => l.item.id !== gone));
           setFailure(line ? t('qr.soldOut', { name: line.item.name }) : t('qr.soldOutSome'));
           refreshMenu();
           break;
@@ -183,57 +211,59 @@ export function QrOrdering({ token }: { token: string }) {
     }
     setSending(false);
   };
+  return { lines, setLines, isOpen, setOpen, name, setName, sending, send, open };
+}
 
-  const header = (
-    <header class="guest-head">
-      <h1>{place.restaurant.name}</h1>
-      <p>{where}</p>
-    </header>
+type GuestCart = ReturnType<typeof useGuestCart>;
+
+function OrderStatus({ header, order, onMore }: { header: JSX.Element; order: GuestOrder; onMore: () => void }) {
+  const step = STEPS.indexOf(order.status as (typeof STEPS)[number]);
+  return (
+    <main class="guest">
+      {header}
+      {live.status.value === 'offline' ? <p class="guest-banner" role="status">{t('qr.offline')}</p> : null}
+      <section class="guest-card" aria-labelledby="status-title">
+        <h2 id="status-title">{t('qr.statusTitle', { n: order.orderNumber })}</h2>
+        <ol class="steps">
+          {STEPS.map((s, i) => (
+            <li key={s} class={i < step ? 'done' : i === step ? 'current' : ''} aria-current={i === step ? 'step' : undefined}>
+              {t(`qr.status.${s}` as 'qr.status.placed')}
+            </li>
+          ))}
+        </ol>
+        {step < 0 ? <p class="order-state">{t(`qr.status.${order.status}` as 'qr.status.placed')}</p> : null}
+        <ul class="guest-lines">
+          {order.items.map((l) => (
+            <li key={l.index}>
+              <span>
+                {l.quantity}× {l.name}
+                {l.modifiers.length ? <small> · {l.modifiers.map((m) => m.name).join(', ')}</small> : null}
+              </span>
+              <span class={`pill pill-${l.status}`}>{t(`qr.status.${l.status === 'pending' ? 'placed' : l.status}` as 'qr.status.placed')}</span>
+            </li>
+          ))}
+        </ul>
+        <dl class="totals">
+          <dt>{t('qr.subtotal')}</dt>
+          <dd>{money(order.subtotal, order.currency.toUpperCase())}</dd>
+          <dt>{t('qr.tax')}</dt>
+          <dd>{money(order.taxAmount, order.currency.toUpperCase())}</dd>
+          <dt>{t('qr.total')}</dt>
+          <dd class="total">{money(order.total, order.currency.toUpperCase())}</dd>
+        </dl>
+      </section>
+      <button type="button" class="btn btn-primary wide big" onClick={onMore}>
+        {t('qr.orderMore')}
+      </button>
+    </main>
   );
+}
 
-  if (view === 'status' && order) {
-    const step = STEPS.indexOf(order.status as (typeof STEPS)[number]);
-    return (
-      <main class="guest">
-        {header}
-        {live.status.value === 'offline' ? <p class="guest-banner" role="status">{t('qr.offline')}</p> : null}
-        <section class="guest-card" aria-labelledby="status-title">
-          <h2 id="status-title">{t('qr.statusTitle', { n: order.orderNumber })}</h2>
-          <ol class="steps">
-            {STEPS.map((s, i) => (
-              <li key={s} class={i < step ? 'done' : i === step ? 'current' : ''} aria-current={i === step ? 'step' : undefined}>
-                {t(`qr.status.${s}` as 'qr.status.placed')}
-              </li>
-            ))}
-          </ol>
-          {step < 0 ? <p class="order-state">{t(`qr.status.${order.status}` as 'qr.status.placed')}</p> : null}
-          <ul class="guest-lines">
-            {order.items.map((l) => (
-              <li key={l.index}>
-                <span>
-                  {l.quantity}× {l.name}
-                  {l.modifiers.length ? <small> · {l.modifiers.map((m) => m.name).join(', ')}</small> : null}
-                </span>
-                <span class={`pill pill-${l.status}`}>{t(`qr.status.${l.status === 'pending' ? 'placed' : l.status}` as 'qr.status.placed')}</span>
-              </li>
-            ))}
-          </ul>
-          <dl class="totals">
-            <dt>{t('qr.subtotal')}</dt>
-            <dd>{money(order.subtotal, order.currency.toUpperCase())}</dd>
-            <dt>{t('qr.tax')}</dt>
-            <dd>{money(order.taxAmount, order.currency.toUpperCase())}</dd>
-            <dt>{t('qr.total')}</dt>
-            <dd class="total">{money(order.total, order.currency.toUpperCase())}</dd>
-          </dl>
-        </section>
-        <button type="button" class="btn btn-primary wide big" onClick={() => setView('menu')}>
-          {t('qr.orderMore')}
-        </button>
-      </main>
-    );
-  }
-
+function GuestMenu({ header, place, items, order, cart, failure, onStatus }: { header: JSX.Element; place: Place; items: Item[]; order: GuestOrder | null; cart: GuestCart; failure: string | null; onStatus: () => void }) {
+  const [sheet, setSheet] = useState<Item | null>(null);
+  const cur = place.restaurant.currency;
+  const count = cart.lines.reduce((s, l) => s + l.quantity, 0);
+  const sum = cart.lines.reduce((s, l) => s + linePrice(l), 0);
   const cats = [...place.categories].sort((a, b) => a.sortOrder - b.sortOrder).filter((c) => items.some((i) => i.category === c.id));
   return (
     <main class="guest">
@@ -271,14 +301,14 @@ export function QrOrdering({ token }: { token: string }) {
           </ul>
         </section>
       ))}
-      {order && open ? (
-        <button type="button" class="btn wide" onClick={() => setView('status')}>
+      {order && cart.open ? (
+        <button type="button" class="btn wide" onClick={onStatus}>
           {t('qr.statusTitle', { n: order.orderNumber })}
         </button>
       ) : null}
       {count ? (
         <div class="cart-bar">
-          <button type="button" class="btn btn-primary wide big" onClick={() => setCartOpen(true)}>
+          <button type="button" class="btn btn-primary wide big" onClick={() => cart.setOpen(true)}>
             {t('qr.viewCart', { count, price: money(sum, cur) })}
           </button>
         </div>
@@ -288,43 +318,50 @@ export function QrOrdering({ token }: { token: string }) {
         currency={cur}
         onClose={() => setSheet(null)}
         onAdd={(line) => {
-          setCart([...cart, line]);
+          cart.setLines([...cart.lines, line]);
           setSheet(null);
         }}
       />
-      <Dialog title={t('qr.cart')} open={cartOpen} onClose={() => setCartOpen(false)}>
-        {cart.length ? (
-          <ul class="guest-lines">
-            {cart.map((l, i) => (
-              <li key={i}>
-                <span>
-                  {l.quantity}× {l.item.name}
-                  {l.picks.length ? <small> · {l.picks.map((p) => p.name).join(', ')}</small> : null}
-                  {l.notes ? <small> · {l.notes}</small> : null}
-                </span>
-                <span>{money(linePrice(l), cur)}</span>
-                <button type="button" class="btn btn-quiet" onClick={() => setCart(cart.filter((_, j) => j !== i))}>
-                  {t('qr.remove')}
-                  <span class="sr-only"> {l.item.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p>{t('qr.cartEmpty')}</p>
-        )}
-        {!open ? (
-          <div class="field">
-            <label for="guest-name">{t('qr.yourName')}</label>
-            <input id="guest-name" value={name} maxLength={200} autoComplete="given-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-          </div>
-        ) : null}
-        {failure ? <p class="error-text" role="alert">{failure}</p> : null}
-        <button type="button" class="btn btn-primary wide big" disabled={!cart.length || sending} onClick={() => void send()}>
-          {sending ? t('qr.sending') : `${open ? t('qr.addRound') : t('qr.place')} · ${money(sum, cur)}`}
-        </button>
-      </Dialog>
+      <CartDialog cart={cart} currency={cur} sum={sum} failure={failure} />
     </main>
+  );
+}
+
+function CartDialog({ cart, currency: cur, sum, failure }: { cart: GuestCart; currency: string; sum: number; failure: string | null }) {
+  const { lines, open } = cart;
+  return (
+    <Dialog title={t('qr.cart')} open={cart.isOpen} onClose={() => cart.setOpen(false)}>
+      {lines.length ? (
+        <ul class="guest-lines">
+          {lines.map((l, i) => (
+            <li key={i}>
+              <span>
+                {l.quantity}× {l.item.name}
+                {l.picks.length ? <small> · {l.picks.map((p) => p.name).join(', ')}</small> : null}
+                {l.notes ? <small> · {l.notes}</small> : null}
+              </span>
+              <span>{money(linePrice(l), cur)}</span>
+              <button type="button" class="btn btn-quiet" onClick={() => cart.setLines(lines.filter((_, j) => j !== i))}>
+                {t('qr.remove')}
+                <span class="sr-only"> {l.item.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t('qr.cartEmpty')}</p>
+      )}
+      {!open ? (
+        <div class="field">
+          <label for="guest-name">{t('qr.yourName')}</label>
+          <input id="guest-name" value={cart.name} maxLength={200} autoComplete="given-name" onInput={(e) => cart.setName((e.target as HTMLInputElement).value)} />
+        </div>
+      ) : null}
+      {failure ? <p class="error-text" role="alert">{failure}</p> : null}
+      <button type="button" class="btn btn-primary wide big" disabled={!lines.length || cart.sending} onClick={() => void cart.send()}>
+        {cart.sending ? t('qr.sending') : `${open ? t('qr.addRound') : t('qr.place')} · ${money(sum, cur)}`}
+      </button>
+    </Dialog>
   );
 }
 

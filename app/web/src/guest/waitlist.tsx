@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, get, post } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import type { components } from '../lib/api.gen.ts';
+import { GET, POST } from '../lib/client.ts';
 import { language, t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { withBotCheck } from './bot-check.ts';
@@ -16,7 +18,7 @@ interface JoinPage {
 }
 interface Status {
   token?: string;
-  status: 'waiting' | 'notified' | 'seated' | 'cancelled' | 'expired';
+  status: components['schemas']['WaitlistStatus']['status'];
   guestName: string;
   partySize: number;
   position: number | null;
@@ -34,7 +36,7 @@ export function WaitlistJoin({ slug }: { slug: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
-    get<JoinPage>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist`).then((p) => {
+    GET('/public/restaurants/{slug}/waitlist', { path: { slug } }).then((p) => {
       setPage(p);
       showCurrentSlug(slug, p.restaurant.slug);
     }, (err) =>
@@ -53,7 +55,7 @@ export function WaitlistJoin({ slug }: { slug: string }) {
     setError(null);
     try {
       const r = await withBotCheck((captchaToken) =>
-        post<Status>(`/public/restaurants/${encodeURIComponent(slug)}/waitlist/join`, {
+        POST('/public/restaurants/{slug}/waitlist/join', { path: { slug }, body: {
           guestName: form.guestName.trim(),
           partySize: Number(form.partySize),
           ...(form.phone.trim() ? { phone: form.phone.trim() } : {}),
@@ -61,7 +63,7 @@ export function WaitlistJoin({ slug }: { slug: string }) {
           consent: form.consent,
           lang: language.value,
           ...(captchaToken ? { captchaToken } : {}),
-        }),
+        } }),
       );
       location.assign(`/waitlist/${r.token}`);
     } catch (err) {
@@ -123,7 +125,7 @@ export function WaitlistStatus({ token }: { token: string }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     guestLanguage(undefined);
-    const load = () => void get<Status>(`/public/waitlist/${token}`).then(setStatus, (e) => e instanceof ApiFailure && e.status === 404 && setMissing(true));
+    const load = () => void GET('/public/waitlist/{token}', { path: { token } }).then(setStatus, (e) => e instanceof ApiFailure && e.status === 404 && setMissing(true));
     live.authWith({ kind: 'waitlist', token }, () => {});
     const stop = live.listen([`waitlist_entry:${token.split('.')[0]}`], load, load);
     load();
@@ -139,7 +141,7 @@ export function WaitlistStatus({ token }: { token: string }) {
   const leave = async () => {
     setBusy(true);
     try {
-      setStatus(await post<Status>(`/public/waitlist/${token}/leave`));
+      setStatus(await POST('/public/waitlist/{token}/leave', { path: { token } }));
     } finally {
       setBusy(false);
     }

@@ -31,7 +31,7 @@ export function csrfToken(): string {
   return m ? decodeURIComponent(m[1]) : '';
 }
 
-type Query = Record<string, string | number | boolean | undefined | null | string[]>;
+export type Query = Record<string, string | number | boolean | undefined | null | string[]>;
 
 export function withQuery(path: string, query?: Query): string {
   if (!query) return path;
@@ -74,11 +74,6 @@ export async function api<T = any>(
   return json as T;
 }
 
-export const get = <T = any>(path: string, query?: Query) => api<T>('GET', path, undefined, query);
-export const post = <T = any>(path: string, body?: unknown) => api<T>('POST', path, body ?? {});
-export const patch = <T = any>(path: string, body: unknown) => api<T>('PATCH', path, body);
-export const del = <T = any>(path: string) => api<T>('DELETE', path);
-
 /**
  * The fields of an edit form's body that differ from the body the form would have sent as it
  * opened. Hub and cloud merge a record field by field, by when each field was last set: a save
@@ -93,26 +88,3 @@ export function changedFields<T extends Record<string, unknown>>(body: T, opened
 
 const stable = (v: unknown): string =>
   JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x)) ?? 'undefined';
-
-/** PATCHes only what changed since the form opened; nothing at all when nothing did. */
-export const patchChanged = <T = any>(path: string, body: Record<string, unknown>, opened: Record<string, unknown>) => {
-  const changed = changedFields(body, opened);
-  return Object.keys(changed).length ? patch<T>(path, changed) : Promise.resolve(null);
-};
-
-export interface List<T> {
-  data: T[];
-  has_more: boolean;
-}
-
-/** Every page of a v1 list (menus and staff lists are small; capped to keep a bad day bounded). */
-export async function getAll<T extends { id: string }>(path: string, query: Query = {}, max = 2000): Promise<T[]> {
-  const out: T[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await get<List<T> & { next_cursor?: string }>(path, { limit: 100, ...query, starting_after: after });
-    out.push(...page.data);
-    if (!page.has_more || page.data.length === 0 || out.length >= max) return out;
-    after = page.next_cursor ?? page.data[page.data.length - 1].id;
-  }
-}

@@ -1,4 +1,5 @@
-import { ApiFailure, get, post } from './api.ts';
+import { ApiFailure } from './api.ts';
+import { GET, POST } from './client.ts';
 import { number, when } from './format.ts';
 import { t, type Key } from './i18n.ts';
 import { can } from './session.ts';
@@ -57,15 +58,15 @@ export interface SystemHealth {
   printers: { total: number; online: number; offline: number; needs_attention: number; unknown: number; switched_off: number };
 }
 
-export const loadSyncStatus = () => get<SyncStatus>('/v1/sync/status');
-export const loadSystemHealth = () => get<SystemHealth>('/v1/system/health');
+export const loadSyncStatus = () => GET('/v1/sync/status');
+export const loadSystemHealth = () => GET('/v1/system/health');
 /**
  * A person settles a conflict (on both sides: the settlement syncs like any change). One someone
  * else settled meanwhile (here or on the other side) is settled all the same.
  */
 export async function settleConflict(id: string, note: string): Promise<void> {
   try {
-    await post<SyncConflict>(`/v1/sync/conflicts/${id}/resolve`, note.trim() ? { note: note.trim() } : {});
+    await POST('/v1/sync/conflicts/{id}/resolve', { path: { id }, body: note.trim() ? { note: note.trim() } : {} });
   } catch (e) {
     if (!(e instanceof ApiFailure && e.code === 'state_conflict')) throw e;
   }
@@ -137,15 +138,15 @@ interface BookingRef {
  * is described without its name.
  */
 export async function describeConflicts(list: SyncConflict[]): Promise<ConflictView[]> {
-  const cache = new Map<string, Promise<any>>();
-  const fetchOnce = <T>(path: string, scope: string): Promise<T | null> => {
+  const cache = new Map<string, Promise<unknown>>();
+  const fetchOnce = <T>(key: string, scope: string, load: () => Promise<T>): Promise<T | null> => {
     if (!can(scope)) return Promise.resolve(null);
-    if (!cache.has(path)) cache.set(path, get<T>(path).catch(() => null));
-    return cache.get(path)!;
+    if (!cache.has(key)) cache.set(key, load().catch(() => null));
+    return cache.get(key) as Promise<T | null>;
   };
-  const order = (id: string) => fetchOnce<OrderRef>(`/v1/orders/${id}`, 'orders:read');
-  const booking = (id: string) => fetchOnce<BookingRef>(`/v1/reservations/${id}`, 'reservations:read');
-  const table = (id: string) => fetchOnce<{ number: number }>(`/v1/tables/${id}`, 'tables:read');
+  const order = (id: string): Promise<OrderRef | null> => fetchOnce(`order ${id}`, 'orders:read', () => GET('/v1/orders/{id}', { path: { id } }));
+  const booking = (id: string): Promise<BookingRef | null> => fetchOnce(`booking ${id}`, 'reservations:read', () => GET('/v1/reservations/{id}', { path: { id } }));
+  const table = (id: string) => fetchOnce(`table ${id}`, 'tables:read', () => GET('/v1/tables/{id}', { path: { id } }));
   const bookingHref = (b: BookingRef | null, id: string) => (b ? `/app/reservations?date=${b.date}&open=${id}` : null);
 
   return Promise.all(
@@ -186,7 +187,8 @@ export async function describeConflicts(list: SyncConflict[]): Promise<ConflictV
         };
       }
       if (c.kind === 'customer_merge') {
-        const guest = await fetchOnce<{ name: string | null; email: string | null; phone: string | null }>(`/v1/customers/${c.detail?.survivor ?? first}`, 'customers:read');
+        const id = String(c.detail?.survivor ?? first);
+        const guest = await fetchOnce(`customer ${id}`, 'customers:read', () => GET('/v1/customers/{id}', { path: { id } }));
         return { ...base, text: t('ops.conflict.customerMerged', { name: guest?.name ?? guest?.email ?? guest?.phone ?? '?' }), href: null };
       }
       if (c.kind === 'not_applied') return { ...base, text: t('ops.conflict.notApplied', { what: name }), href };

@@ -1,15 +1,8 @@
 import { computed, signal } from '@preact/signals';
-import { get } from './api.ts';
+import type { components } from './api.gen.ts';
+import { GET } from './client.ts';
 
-export interface Session {
-  id: string;
-  expires_at: number;
-  csrf_token: string;
-  role: 'owner' | 'manager' | 'server' | 'kitchen';
-  scopes: string[];
-  staff: { id: string; name: string; email: string; role: string; language: string | null };
-  restaurant: { id: string; name: string; slug: string; currency: string; timezone: string; language: string };
-}
+export type Session = components['schemas']['Session'];
 
 /** undefined: not known yet; null: nobody signed in. */
 export const session = signal<Session | null | undefined>(undefined);
@@ -25,7 +18,7 @@ export async function loadSession(): Promise<Session | null> {
   // nobody signed in on this browser: no probe (a 401 in every sign-in page's console)
   if (!mayBeSignedIn()) return (session.value = null);
   try {
-    session.value = await get<Session>('/v1/auth/session');
+    session.value = await GET('/v1/auth/session');
   } catch {
     session.value = null;
   }

@@ -1,13 +1,13 @@
-import { patch } from '../lib/api.ts';
-import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
-import { session, type Session } from '../lib/session.ts';
+import { PATCH } from '../lib/client.ts';
+import { LANGUAGE_NAMES, LANGUAGES, t, type Key, type Language } from '../lib/i18n.ts';
+import { session } from '../lib/session.ts';
 import { ErrorNote, PageHeader, SelectField, useAction } from '../ui/kit.tsx';
 
 /** Your own preferences: the back office's language on your devices. */
 export function AccountPage() {
   const s = session.value!;
   const [act, , error] = useAction();
-  const setLanguage = (v: string) => act(async () => (session.value = await patch<Session>('/v1/auth/session', { language: v || null })));
+  const setLanguage = (v: string) => act(async () => (session.value = await PATCH('/v1/auth/session', { body: { language: (v || null) as Language | null } })));
   return (
     <>
       <PageHeader title={t('account.title')} />

@@ -1,7 +1,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { calendarDate, locale, minorDigits, money, number, percent, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { Button, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useLoad } from '../ui/kit.tsx';
@@ -100,201 +100,51 @@ function LineChart({ label, dates, series, format, counts }: { label: string; da
   return <div class="chart" ref={ref} role="img" aria-label={label} />;
 }
 
-export function AnalyticsPage() {
+type GroupBy = 'day' | 'week' | 'month';
+
+/** The analytics of a date range: every report at once, read again when the range or grouping changes. */
+function useAnalyticsData() {
   const [r, setR] = useState<Range>(range(30));
-  const [groupBy, setGroupBy] = useState('day');
+  const [groupBy, setGroupBy] = useState<GroupBy>('day');
   const [data, error] = useLoad(async () => {
     const q = { ...r };
     const [revenue, orders, items, abc, peak, reservations, labor, comparison, forecast] = await Promise.all([
-      get('/v1/analytics/revenue', { ...q, group_by: groupBy }),
-      get('/v1/analytics/orders', { ...q, group_by: groupBy }),
-      get('/v1/analytics/menu_items', q),
-      get('/v1/analytics/menu_abc', q),
-      get('/v1/analytics/peak_hours', q),
-      get('/v1/analytics/reservations', q),
-      get('/v1/analytics/labor', q),
-      get('/v1/analytics/period_comparison', q),
-      get('/v1/analytics/sales_forecast', { days: 7 }),
+      GET('/v1/analytics/revenue', { query: { ...q, group_by: groupBy } }),
+      GET('/v1/analytics/orders', { query: { ...q, group_by: groupBy } }),
+      GET('/v1/analytics/menu_items', { query: q }),
+      GET('/v1/analytics/menu_abc', { query: q }),
+      GET('/v1/analytics/peak_hours', { query: q }),
+      GET('/v1/analytics/reservations', { query: q }),
+      GET('/v1/analytics/labor', { query: q }),
+      GET('/v1/analytics/period_comparison', { query: q }),
+      GET('/v1/analytics/sales_forecast', { query: { days: 7 } }),
     ]);
     return { revenue, orders, items, abc, peak, reservations, labor, comparison, forecast };
   }, [r.start_date, r.end_date, groupBy]);
-  const unit = 10 ** minorDigits();
+  return { r, setR, groupBy, setGroupBy, data, error };
+}
 
+type Analytics = NonNullable<ReturnType<typeof useAnalyticsData>['data']>;
+
+export function AnalyticsPage() {
+  const { r, setR, groupBy, setGroupBy, data, error } = useAnalyticsData();
   return (
     <>
       <PageHeader title={t('analytics.title')} />
-      <form class="filters dated" onSubmit={(e) => e.preventDefault()} aria-label={t('analytics.range')}>
-        {/* The native date field keeps its calendar and keyboard, but writes the date as the
-            browser's language does (11/02/2026 on an American PC): under it, the date in the
-            venue's language, written out, so nobody reads the month for the day. */}
-        <Field
-          label={t('analytics.from')}
-          type="date"
-          value={r.start_date}
-          max={r.end_date}
-          hint={r.start_date ? calendarDate(r.start_date, 'long') : undefined}
-          onInput={(e) => setR({ ...r, start_date: (e.target as HTMLInputElement).value })}
-        />
-        <Field
-          label={t('analytics.to')}
-          type="date"
-          value={r.end_date}
-          min={r.start_date}
-          hint={r.end_date ? calendarDate(r.end_date, 'long') : undefined}
-          onInput={(e) => setR({ ...r, end_date: (e.target as HTMLInputElement).value })}
-        />
-        <SelectField
-          label={t('analytics.groupBy')}
-          value={groupBy}
-          onChange={setGroupBy}
-          options={(['day', 'week', 'month'] as const).map((g) => ({ value: g, label: t(`analytics.by.${g}` as Key) }))}
-        />
-        {[7, 30, 90].map((d) => (
-          <Button key={d} onClick={() => setR(range(d))}>
-            {t('analytics.lastDays', { n: d })}
-          </Button>
-        ))}
-      </form>
+      <AnalyticsFilters r={r} setR={setR} groupBy={groupBy} setGroupBy={setGroupBy} />
       <ErrorNote error={error} />
       {!data ? (
         <Loading />
       ) : (
         <>
-          <section class="stats" aria-label={t('analytics.comparison')}>
-            {(['revenue', 'orders', 'avgOrderValue', 'customers', 'reservations'] as const).map((k) => {
-              const change = changeText(data.comparison.current[k], data.comparison.previous[k], data.comparison.changes[k]);
-              return (
-                <div class="stat" key={k}>
-                  <span class="stat-value">{k === 'revenue' || k === 'avgOrderValue' ? money(data.comparison.current[k]) : number(data.comparison.current[k])}</span>
-                  <span class="stat-label">{t(`analytics.cmp.${k}` as Key)}</span>
-                  <span class={`stat-change ${change.tone}`}>{change.text}</span>
-                </div>
-              );
-            })}
-          </section>
-          <div class="columns">
-            <section class="card">
-              <h2>{t('analytics.revenue')}</h2>
-              <LineChart
-                label={t('analytics.revenue')}
-                dates={data.revenue.data.map((d: any) => d.period)}
-                series={[{ name: t('analytics.revenue'), values: data.revenue.data.map((d: any) => d.revenue / unit), color: '#1f6f50' }]}
-                format={(v) => money(Math.round(v * unit))}
-              />
-            </section>
-            <section class="card">
-              <h2>{t('analytics.orders')}</h2>
-              <LineChart
-                label={t('analytics.orders')}
-                dates={data.orders.data.map((d: any) => d.period)}
-                series={[
-                  { name: t('orderType.dine_in'), values: data.orders.data.map((d: any) => d.by_type.dine_in), color: '#2457a6' },
-                  { name: t('orderType.takeout'), values: data.orders.data.map((d: any) => d.by_type.takeout), color: '#b5531c' },
-                  { name: t('orderType.delivery'), values: data.orders.data.map((d: any) => d.by_type.delivery), color: '#6b3fa0' },
-                ]}
-                format={(v) => number(v)}
-                counts
-              />
-            </section>
-          </div>
+          <ComparisonStats data={data} />
+          <TrendCharts data={data} />
           <section class="card">
             <h2>{t('analytics.peak')}</h2>
             <PeakHours peak={data.peak} />
           </section>
-          <div class="columns">
-            <section class="card">
-              <h2>{t('analytics.forecast')}</h2>
-              <p class="muted">{t('analytics.trend', { trend: t(`analytics.trend.${data.forecast.trend}` as Key) })}</p>
-              <p class="hint" id="confidence-hint">
-                {t('analytics.confidenceHint')}
-              </p>
-              <table class="data" aria-describedby="confidence-hint">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('orders.date')}</th>
-                    <th scope="col" class="num">
-                      {t('analytics.predicted')}
-                    </th>
-                    <th scope="col" class="num">
-                      {t('analytics.confidence')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.forecast.forecast.map((f: any) => (
-                    <tr key={f.date}>
-                      <td>{calendarDate(f.date, 'weekday')}</td>
-                      <td class="num">{money(f.predictedRevenue)}</td>
-                      <td class="num">{percent(f.confidence * 100)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-            <section class="card">
-              <h2>{t('analytics.reservations')}</h2>
-              {!data.reservations.by_status.length ? (
-                <Empty>{t('reservations.none')}</Empty>
-              ) : (
-                <table class="data">
-                  <tbody>
-                    {data.reservations.by_status.map((s: any) => (
-                      <tr key={s.status}>
-                        <th scope="row">{t(`resStatus.${s.status}` as Key)}</th>
-                        <td class="num">{s.count}</td>
-                        <td class="num">{t('analytics.avgParty', { n: number(s.avg_party_size, 1) })}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </section>
-          </div>
-          <div class="columns">
-            <section class="card">
-              <h2>{t('analytics.abc')}</h2>
-              <table class="data">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('order.item')}</th>
-                    <th scope="col">{t('analytics.class')}</th>
-                    <th scope="col" class="num">
-                      {t('analytics.sold')}
-                    </th>
-                    <th scope="col" class="num">
-                      {t('analytics.revenue')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.abc.items.slice(0, 20).map((i: any) => (
-                    <tr key={i.menu_item}>
-                      <td>{i.name}</td>
-                      <td>{i.classification}</td>
-                      <td class="num">{i.quantity_sold}</td>
-                      <td class="num">
-                        {money(i.total_revenue)} ({percent(Number(i.revenue_percent))})
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-            <section class="card">
-              <h2>{t('analytics.top')}</h2>
-              <table class="data">
-                <tbody>
-                  {data.items.data.slice(0, 10).map((i: any) => (
-                    <tr key={i.name}>
-                      <th scope="row">{i.name}</th>
-                      <td class="num">{i.total_quantity}×</td>
-                      <td class="num">{money(i.total_revenue)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </section>
-          </div>
+          <ForecastAndBookings data={data} />
+          <MenuTables data={data} />
           {/* a card of its own: under Top items' table it ran over the next card on a narrow screen */}
           <section class="card">
               <h2>{t('analytics.labor')}</h2>
@@ -303,7 +153,7 @@ export function AnalyticsPage() {
               ) : (
                 <table class="data">
                   <tbody>
-                    {data.labor.data.map((l: any) => (
+                    {data.labor.data.map((l) => (
                       <tr key={l.user}>
                         <th scope="row">{l.user_name}</th>
                         <td class="num">{number(l.total_hours, 1)} h</td>
@@ -317,6 +167,195 @@ export function AnalyticsPage() {
         </>
       )}
     </>
+  );
+}
+
+function AnalyticsFilters({ r, setR, groupBy, setGroupBy }: { r: Range; setR: (r: Range) => void; groupBy: GroupBy; setGroupBy: (g: GroupBy) => void }) {
+  return (
+    <form class="filters dated" onSubmit={(e) => e.preventDefault()} aria-label={t('analytics.range')}>
+      {/* The native date field keeps its calendar and keyboard, but writes the date as the
+          browser's language does (11/02/2026 on an American PC): under it, the date in the
+          venue's language, written out, so nobody reads the month for the day. */}
+      <Field
+        label={t('analytics.from')}
+        type="date"
+        value={r.start_date}
+        max={r.end_date}
+        hint={r.start_date ? calendarDate(r.start_date, 'long') : undefined}
+        onInput={(e) => setR({ ...r, start_date: (e.target as HTMLInputElement).value })}
+      />
+      <Field
+        label={t('analytics.to')}
+        type="date"
+        value={r.end_date}
+        min={r.start_date}
+        hint={r.end_date ? calendarDate(r.end_date, 'long') : undefined}
+        onInput={(e) => setR({ ...r, end_date: (e.target as HTMLInputElement).value })}
+      />
+      <SelectField
+        label={t('analytics.groupBy')}
+        value={groupBy}
+        onChange={(v) => setGroupBy(v as GroupBy)}
+        options={(['day', 'week', 'month'] as const).map((g) => ({ value: g, label: t(`analytics.by.${g}` as Key) }))}
+      />
+      {[7, 30, 90].map((d) => (
+        <Button key={d} onClick={() => setR(range(d))}>
+          {t('analytics.lastDays', { n: d })}
+        </Button>
+      ))}
+    </form>
+  );
+}
+
+function ComparisonStats({ data }: { data: Analytics }) {
+  return (
+    <section class="stats" aria-label={t('analytics.comparison')}>
+      {(['revenue', 'orders', 'avgOrderValue', 'customers', 'reservations'] as const).map((k) => {
+        const change = changeText(data.comparison.current[k], data.comparison.previous[k], data.comparison.changes[k]);
+        return (
+          <div class="stat" key={k}>
+            <span class="stat-value">{k === 'revenue' || k === 'avgOrderValue' ? money(data.comparison.current[k]) : number(data.comparison.current[k])}</span>
+            <span class="stat-label">{t(`analytics.cmp.${k}` as Key)}</span>
+            <span class={`stat-change ${change.tone}`}>{change.text}</span>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
+function TrendCharts({ data }: { data: Analytics }) {
+  const unit = 10 ** minorDigits();
+  return (
+    <div class="columns">
+      <section class="card">
+        <h2>{t('analytics.revenue')}</h2>
+        <LineChart
+          label={t('analytics.revenue')}
+          dates={data.revenue.data.map((d) => d.period)}
+          series={[{ name: t('analytics.revenue'), values: data.revenue.data.map((d) => d.revenue / unit), color: '#1f6f50' }]}
+          format={(v) => money(Math.round(v * unit))}
+        />
+      </section>
+      <section class="card">
+        <h2>{t('analytics.orders')}</h2>
+        <LineChart
+          label={t('analytics.orders')}
+          dates={data.orders.data.map((d) => d.period)}
+          series={[
+            { name: t('orderType.dine_in'), values: data.orders.data.map((d) => d.by_type.dine_in), color: '#2457a6' },
+            { name: t('orderType.takeout'), values: data.orders.data.map((d) => d.by_type.takeout), color: '#b5531c' },
+            { name: t('orderType.delivery'), values: data.orders.data.map((d) => d.by_type.delivery), color: '#6b3fa0' },
+          ]}
+          format={(v) => number(v)}
+          counts
+        />
+      </section>
+    </div>
+  );
+}
+
+function ForecastAndBookings({ data }: { data: Analytics }) {
+  return (
+    <div class="columns">
+      <section class="card">
+        <h2>{t('analytics.forecast')}</h2>
+        <p class="muted">{t('analytics.trend', { trend: t(`analytics.trend.${data.forecast.trend}` as Key) })}</p>
+        <p class="hint" id="confidence-hint">
+          {t('analytics.confidenceHint')}
+        </p>
+        <table class="data" aria-describedby="confidence-hint">
+          <thead>
+            <tr>
+              <th scope="col">{t('orders.date')}</th>
+              <th scope="col" class="num">
+                {t('analytics.predicted')}
+              </th>
+              <th scope="col" class="num">
+                {t('analytics.confidence')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.forecast.forecast.map((f) => (
+              <tr key={f.date}>
+                <td>{calendarDate(f.date, 'weekday')}</td>
+                <td class="num">{money(f.predictedRevenue)}</td>
+                <td class="num">{percent(f.confidence * 100)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section class="card">
+        <h2>{t('analytics.reservations')}</h2>
+        {!data.reservations.by_status.length ? (
+          <Empty>{t('reservations.none')}</Empty>
+        ) : (
+          <table class="data">
+            <tbody>
+              {data.reservations.by_status.map((s) => (
+                <tr key={s.status}>
+                  <th scope="row">{t(`resStatus.${s.status}` as Key)}</th>
+                  <td class="num">{s.count}</td>
+                  <td class="num">{t('analytics.avgParty', { n: number(s.avg_party_size, 1) })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function MenuTables({ data }: { data: Analytics }) {
+  return (
+    <div class="columns">
+      <section class="card">
+        <h2>{t('analytics.abc')}</h2>
+        <table class="data">
+          <thead>
+            <tr>
+              <th scope="col">{t('order.item')}</th>
+              <th scope="col">{t('analytics.class')}</th>
+              <th scope="col" class="num">
+                {t('analytics.sold')}
+              </th>
+              <th scope="col" class="num">
+                {t('analytics.revenue')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.abc.items.slice(0, 20).map((i) => (
+              <tr key={i.menu_item}>
+                <td>{i.name}</td>
+                <td>{i.classification}</td>
+                <td class="num">{i.quantity_sold}</td>
+                <td class="num">
+                  {money(i.total_revenue)} ({percent(Number(i.revenue_percent))})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section class="card">
+        <h2>{t('analytics.top')}</h2>
+        <table class="data">
+          <tbody>
+            {data.items.data.slice(0, 10).map((i) => (
+              <tr key={i.name}>
+                <th scope="row">{i.name}</th>
+                <td class="num">{i.total_quantity}×</td>
+                <td class="num">{money(i.total_revenue)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+    </div>
   );
 }
 

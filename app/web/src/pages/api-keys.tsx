@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, get, post } from '../lib/api.ts';
+import { DELETE, GET, POST, type Body } from '../lib/client.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
@@ -22,7 +22,7 @@ interface ApiKey {
 
 /** Keys for integrations and screens: made here, the secret shown once, revoked with one tap. */
 export function ApiKeysPage() {
-  const [keys, error, reload] = useLoad(async () => (await get<{ data: ApiKey[] }>('/v1/api_keys', { limit: 100 })).data);
+  const [keys, error, reload] = useLoad(async () => (await GET('/v1/api_keys', { query: { limit: 100 } })).data);
   const [creating, setCreating] = useState(false);
   const [made, setMade] = useState<(ApiKey & { secret: string }) | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -31,7 +31,7 @@ export function ApiKeysPage() {
 
   // a revoked key stops its integration for good: asked once more, naming what uses it
   const revoke = async (k: ApiKey) => {
-    if (await act(async () => (await del(`/v1/api_keys/${k.id}`), await reload()))) setRevoking(null);
+    if (await act(async () => (await DELETE('/v1/api_keys/{id}', { path: { id: k.id } }), await reload()))) setRevoking(null);
   };
 
   return (
@@ -130,7 +130,8 @@ function SecretOnce({ made, onDone }: { made: ApiKey & { secret: string }; onDon
   );
 }
 
-const SCOPE_SETS: Record<string, string[] | undefined> = {
+type Scope = NonNullable<Body<'post', '/v1/api_keys'>['scopes']>[number];
+const SCOPE_SETS: Record<string, Scope[] | undefined> = {
   full: undefined,
   read: ['orders:read', 'menu:read', 'reservations:read', 'analytics:read', 'tables:read', 'settings:read'],
   orders: ['orders:read', 'orders:write', 'menu:read', 'tables:read'],
@@ -145,11 +146,11 @@ function NewKeyDialog({ onClose, onMade }: { onClose: () => void; onMade: (k: Ap
   const submit = async () => {
     const body = {
       name,
-      type: kind === 'widget' ? 'widget' : 'secret',
+      type: kind === 'widget' ? ('widget' as const) : ('secret' as const),
       livemode: kind !== 'sandbox',
       ...(kind !== 'widget' && SCOPE_SETS[scopes] ? { scopes: SCOPE_SETS[scopes] } : {}),
     };
-    onMade(await post('/v1/api_keys', body));
+    onMade(await POST('/v1/api_keys', { body: body }));
   };
   return (
     <FormDialog title={t('keys.new')} submitLabel={t('keys.create')} onClose={onClose} onSubmit={submit}>

@@ -1,15 +1,34 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { money, parseMoney, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
-import type { components } from '../lib/api.gen.ts';
 import { Button, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
-
-type DayClose = components['schemas']['DayClose'];
 
 /** an amount taken off, shown with its minus; nothing taken off shows 0.00, not −0.00 */
 const minus = (n: number) => (n ? -n : 0);
+
+/** The day's close report for the chosen date, and the two things done from it: count the drawer, print the Z report. */
+function useDayCloseData() {
+  const [date, setDate] = useState(todayAtRestaurant());
+  const [report, error, reload] = useLoad(() => GET('/v1/reports/day_close', { query: { date } }), [date]);
+  const [counted, setCounted] = useState('');
+  const [printed, setPrinted] = useState(false);
+  const [act, busy, actError] = useAction();
+  const cur = report?.currency.toUpperCase();
+  const count = () =>
+    act(async () => {
+      const amount = parseMoney(counted, cur);
+      if (amount === null) return;
+      await POST('/v1/cash_counts', { body: { date, counted_amount: amount } });
+      setCounted('');
+      await reload();
+    });
+  const print = () => act(async () => (await POST('/v1/reports/day_close/print', { body: { date } }), setPrinted(true)));
+  return { date, setDate, report, error, counted, setCounted, printed, busy, actError, count, print };
+}
+
+type DayClose = NonNullable<ReturnType<typeof useDayCloseData>['report']>;
 
 /**
  * Close the day: warns about checks still owing, shows the day's payments (refunds netted),
@@ -18,23 +37,10 @@ const minus = (n: number) => (n ? -n : 0);
  * its count; records the count and prints the Z report. Every figure is the API's.
  */
 export function DayClosePage() {
-  const [date, setDate] = useState(todayAtRestaurant());
-  const [report, error, reload] = useLoad(() => get<DayClose>('/v1/reports/day_close', { date }), [date]);
-  const [counted, setCounted] = useState('');
-  const [printed, setPrinted] = useState(false);
-  const [act, busy, actError] = useAction();
+  const { date, setDate, report, error, counted, setCounted, printed, busy, actError, count, print } = useDayCloseData();
   if (error) return <ErrorNote error={error} />;
   const d = report;
   const cur = d?.currency.toUpperCase();
-  const count = () =>
-    act(async () => {
-      const amount = parseMoney(counted, cur);
-      if (amount === null) return;
-      await post('/v1/cash_counts', { date, counted_amount: amount });
-      setCounted('');
-      await reload();
-    });
-  const print = () => act(async () => (await post('/v1/reports/day_close/print', { date }), setPrinted(true)));
   return (
     <>
       <PageHeader title={t('close.title')}>
@@ -64,46 +70,7 @@ export function DayClosePage() {
             <p class="muted">{t('close.noOpenChecks')}</p>
           )}
           <div class="columns">
-            <section class="card">
-              <h2>{t('close.byMethod')}</h2>
-              <table class="data">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('pay.method')}</th>
-                    <th scope="col" class="num">{t('close.count')}</th>
-                    <th scope="col" class="num">{t('close.refunds')}</th>
-                    <th scope="col" class="num">{t('close.tips')}</th>
-                    <th scope="col" class="num">{t('close.total')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.by_method.map((m) => (
-                    <tr key={m.method} data-method={m.method}>
-                      <td>{t(`pay.method.${m.method}` as Key)}</td>
-                      <td class="num">{m.count}</td>
-                      <td class="num">{m.refunded_amount ? money(-m.refunded_amount, cur) : money(0, cur)}</td>
-                      <td class="num">{money(m.tip_amount, cur)}</td>
-                      <td class="num">{money(m.amount, cur)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-                <tfoot>
-                  <tr class="total">
-                    <td colSpan={3}>{t('close.total')}</td>
-                    <td class="num">{money(d.total_tips, cur)}</td>
-                    <td class="num" data-testid="close-total">{money(d.payments.net, cur)}</td>
-                  </tr>
-                </tfoot>
-              </table>
-              <h2>{t('close.tipsByServer')}</h2>
-              <ul class="plain-list">
-                {d.tips_by_server.map((s) => (
-                  <li key={String(s.server)}>
-                    {s.name ?? t('close.noServer')} · {money(s.tip_amount, cur)}
-                  </li>
-                ))}
-              </ul>
-            </section>
+            <PaymentsCard d={d} cur={cur} />
             <section class="card">
               <h2>{t('close.sales')}</h2>
               {/* in the order the close ties out: gross − discounts − comps = net; its tax by rate; returns */}
@@ -176,5 +143,50 @@ export function DayClosePage() {
         </>
       )}
     </>
+  );
+}
+
+function PaymentsCard({ d, cur }: { d: DayClose; cur: string | undefined }) {
+  return (
+    <section class="card">
+      <h2>{t('close.byMethod')}</h2>
+      <table class="data">
+        <thead>
+          <tr>
+            <th scope="col">{t('pay.method')}</th>
+            <th scope="col" class="num">{t('close.count')}</th>
+            <th scope="col" class="num">{t('close.refunds')}</th>
+            <th scope="col" class="num">{t('close.tips')}</th>
+            <th scope="col" class="num">{t('close.total')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.by_method.map((m) => (
+            <tr key={m.method} data-method={m.method}>
+              <td>{t(`pay.method.${m.method}` as Key)}</td>
+              <td class="num">{m.count}</td>
+              <td class="num">{m.refunded_amount ? money(-m.refunded_amount, cur) : money(0, cur)}</td>
+              <td class="num">{money(m.tip_amount, cur)}</td>
+              <td class="num">{money(m.amount, cur)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr class="total">
+            <td colSpan={3}>{t('close.total')}</td>
+            <td class="num">{money(d.total_tips, cur)}</td>
+            <td class="num" data-testid="close-total">{money(d.payments.net, cur)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      <h2>{t('close.tipsByServer')}</h2>
+      <ul class="plain-list">
+        {d.tips_by_server.map((s) => (
+          <li key={String(s.server)}>
+            {s.name ?? t('close.noServer')} · {money(s.tip_amount, cur)}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

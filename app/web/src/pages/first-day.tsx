@@ -1,4 +1,4 @@
-import { get, getAll } from '../lib/api.ts';
+import { GET, getAll } from '../lib/client.ts';
 import { loadSyncStatus, loadSystemHealth } from '../lib/health.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
@@ -11,8 +11,6 @@ interface Step {
   done: boolean;
 }
 
-type Settings = { opening_hours: Record<string, unknown[]>; waitlist: { enabled: boolean } };
-
 /**
  * What a new venue still lacks for a first service, read from the real state each time Today
  * opens (no "dismissed" flag to go stale): each step links to the page that does it, and the
@@ -20,13 +18,13 @@ type Settings = { opening_hours: Record<string, unknown[]>; waitlist: { enabled:
  */
 export async function firstDaySteps(): Promise<Step[]> {
   const [settings, items, tables, codes, printers, devices, staff, system, sync] = await Promise.all([
-    get<Settings>('/v1/settings'),
-    get<{ data: unknown[] }>('/v1/menu_items', { limit: 1 }),
-    getAll<{ id: string; is_active: boolean }>('/v1/tables'),
-    getAll<{ id: string; table: string | null }>('/v1/qr_codes', { is_active: true }),
-    get<{ data: unknown[] }>('/v1/printers', { limit: 1 }),
-    get<{ data: { revoked_at: number | null; paired_at: number | null }[] }>('/v1/devices'),
-    get<{ data: unknown[] }>('/v1/staff', { limit: 2 }),
+    GET('/v1/settings'),
+    GET('/v1/menu_items', { query: { limit: 1 } }),
+    getAll('/v1/tables'),
+    getAll('/v1/qr_codes', { query: { is_active: true } }),
+    GET('/v1/printers', { query: { limit: 1 } }),
+    GET('/v1/devices'),
+    GET('/v1/staff', { query: { limit: 2 } }),
     loadSystemHealth(),
     loadSyncStatus(),
   ]);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { patchChanged } from '../lib/api.ts';
+import { patchChanged } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import type { Table } from '../lib/types.ts';
 import { boxOf, FloorPlan } from '../ui/floor-plan.tsx';
@@ -29,7 +29,7 @@ export function ArrangePlan({ tables, onDone }: { tables: Table[]; onDone: (save
     act(async () => {
       for (const p of changed) {
         const before = tables.find((x) => x.id === p.id)!;
-        await patchChanged(`/v1/tables/${p.id}`, fieldsOf(p), fieldsOf(before));
+        await patchChanged('/v1/tables/{id}', { path: { id: p.id } }, fieldsOf(p), fieldsOf(before));
       }
       await onDone(true);
     });

@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'preact/hooks';
-import { del, getAll, patchChanged, post } from '../lib/api.ts';
+import { DELETE, POST, getAll, patchChanged } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import type { Table } from '../lib/types.ts';
@@ -18,7 +18,7 @@ interface QrCode {
 }
 
 async function loadFloor() {
-  const [tables, codes] = await Promise.all([getAll<Table>('/v1/tables'), getAll<QrCode>('/v1/qr_codes', { is_active: true }).catch(() => [] as QrCode[])]);
+  const [tables, codes] = await Promise.all([getAll('/v1/tables'), getAll('/v1/qr_codes', { query: { is_active: true } }).catch(() => [] as QrCode[])]);
   return { tables: tables.sort((a, b) => a.number - b.number), codes };
 }
 
@@ -48,7 +48,7 @@ export function FloorPage() {
   }
   const zones = [...new Set(floor.tables.map((x) => x.zone ?? ''))].sort();
   const codeOf = (tbl: Table) => floor.codes.find((c) => c.table === tbl.id);
-  const makeCode = (tbl: Table) => act(async () => (await post('/v1/qr_codes', { table: tbl.id }), await reload()));
+  const makeCode = (tbl: Table) => act(async () => (await POST('/v1/qr_codes', { body: { table: tbl.id } }), await reload()));
 
   return (
     <>
@@ -113,9 +113,9 @@ function TableDialog({ table, onClose, onSaved }: { table: Table | null; onClose
   const bodyOf = (f: typeof opened) => ({ number: Number(f.number), capacity: Number(f.capacity), zone: f.zone.trim() || null });
   const save = async () => {
     const body = bodyOf({ number, capacity, zone });
-    if (table) await patchChanged(`/v1/tables/${table.id}`, body, bodyOf(opened));
+    if (table) await patchChanged('/v1/tables/{id}', { path: { id: table.id } }, body, bodyOf(opened));
     // a new table gets its QR code at once: it is what the guests there order from
-    else await post('/v1/qr_codes', { table: (await post<Table>('/v1/tables', body)).id });
+    else await POST('/v1/qr_codes', { body: { table: (await POST('/v1/tables', { body })).id } });
     await onSaved();
     onClose();
   };
@@ -126,7 +126,7 @@ function TableDialog({ table, onClose, onSaved }: { table: Table | null; onClose
         message: t('form.removeTable', { n: table.number }),
         confirmLabel: t('common.remove'),
         run: async () => {
-          await del(`/v1/tables/${table.id}`);
+          await DELETE('/v1/tables/{id}', { path: { id: table.id } });
           await onSaved();
           onClose();
         },

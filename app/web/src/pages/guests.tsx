@@ -1,30 +1,13 @@
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { money, when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
 import { Empty, ErrorNote, Loading, PageHeader, useLoad } from '../ui/kit.tsx';
 
-interface Customer {
-  id: string;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  first_seen: number | null;
-  total_visits: number;
-  total_spent: number;
-}
-
-interface Feedback {
-  id: string;
-  created: number;
-  rating: number;
-  comment: string | null;
-}
-
 /** The guest list with visits and spend, and what guests said. */
 export function GuestsPage() {
-  const [customers, error] = useLoad(async () => (await get<{ data: Customer[] }>('/v1/customers', { limit: 100 })).data);
-  const [feedback] = useLoad(async () => (can('feedback:read') ? (await get<{ data: Feedback[] }>('/v1/feedback', { limit: 20 })).data : []));
+  const [customers, error] = useLoad(async () => (await GET('/v1/customers', { query: { limit: 100 } })).data);
+  const [feedback] = useLoad(async () => (can('feedback:read') ? (await GET('/v1/feedback', { query: { limit: 20 } })).data : []));
   const avg = feedback?.length ? feedback.reduce((s, f) => s + f.rating, 0) / feedback.length : null;
   return (
     <>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, post } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { POST } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
-import { session, type Session } from '../lib/session.ts';
+import { session } from '../lib/session.ts';
 import { Button, ErrorNote, Field } from '../ui/kit.tsx';
 
 /** Where the person was sent from (`?next=`): a path of this hub's own pages only, never another site. */
@@ -26,7 +27,7 @@ export function LoginPage() {
     try {
       // the app then moves on by itself (back to ?next= or the role's home): one navigation, not two
       // racing (a second one aborted the first load of a screen)
-      session.value = await post<Session>('/v1/auth/login', { email, password });
+      session.value = await POST('/v1/auth/login', { body: { email, password } });
     } catch (err) {
       setError(err instanceof ApiFailure && err.code === 'sign_in_failed' ? new Error(t('login.failed')) : err);
     } finally {

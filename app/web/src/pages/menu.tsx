@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, getAll, patch, patchChanged, post } from '../lib/api.ts';
+import { DELETE, PATCH, POST, getAll, patchChanged } from '../lib/client.ts';
 import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
@@ -23,10 +23,10 @@ interface Menu {
 
 async function loadMenu(): Promise<Menu> {
   const [categories, items, groups, stations] = await Promise.all([
-    getAll<Category>('/v1/menu_categories', { is_active: false }),
-    getAll<MenuItem>('/v1/menu_items', { is_active: false }),
-    getAll<ModifierGroup>('/v1/modifier_groups'),
-    getAll<Station>('/v1/stations').catch(() => [] as Station[]),
+    getAll('/v1/menu_categories', { query: { is_active: false } }),
+    getAll('/v1/menu_items', { query: { is_active: false } }),
+    getAll('/v1/modifier_groups'),
+    getAll('/v1/stations').catch(() => [] as Station[]),
   ]);
   return { categories, items, groups, stations };
 }
@@ -81,10 +81,10 @@ function Items({ menu, reload }: { menu: Menu; reload: () => Promise<void> }) {
   const tree = categoryTree(menu.categories);
 
   // The 86 switch: one tap, and every channel (QR menu, API, screens) refuses the item at once.
-  const setAvailable = (item: MenuItem, on: boolean) => act(async () => (await patch(`/v1/menu_items/${item.id}`, { is_available: on }), await reload()));
-  const restore = (item: MenuItem) => act(async () => (await patch(`/v1/menu_items/${item.id}`, { is_active: true }), await reload()));
+  const setAvailable = (item: MenuItem, on: boolean) => act(async () => (await PATCH('/v1/menu_items/{id}', { path: { id: item.id }, body: { is_available: on } }), await reload()));
+  const restore = (item: MenuItem) => act(async () => (await PATCH('/v1/menu_items/{id}', { path: { id: item.id }, body: { is_active: true } }), await reload()));
   const remove = async (item: MenuItem) => {
-    if (await act(async () => (await del(`/v1/menu_items/${item.id}`), await reload()))) setRemoving(null);
+    if (await act(async () => (await DELETE('/v1/menu_items/{id}', { path: { id: item.id } }), await reload()))) setRemoving(null);
   };
 
   return (
@@ -210,7 +210,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     return {
       name: f.name,
       category: f.category,
-      price: parseMoney(f.price),
+      price: parseMoney(f.price)!, // save refuses an empty price before it builds the body
       cost: f.cost.trim() ? parseMoney(f.cost) : null,
       tax_rate: f.tax.trim() ? Number(f.tax.replace(',', '.')) / 100 : null,
       description: f.description.trim() || null,
@@ -229,7 +229,7 @@ function ItemDialog({ menu, item, onClose, onSaved }: { menu: Menu; item: MenuIt
     if (form.cost.trim() && parseMoney(form.cost) === null) throw new FieldRefusal('cost', t('menu.badAmount'));
     if (tax !== null && !(tax >= 0 && tax <= 1)) throw new FieldRefusal('tax_rate', t('menu.badTax'));
     const body = bodyOf(form);
-    await (item ? patchChanged(`/v1/menu_items/${item.id}`, body, bodyOf(opened)) : post('/v1/menu_items', body));
+    await (item ? patchChanged('/v1/menu_items/{id}', { path: { id: item.id } }, body, bodyOf(opened)) : POST('/v1/menu_items', { body: body }));
     await onSaved();
     onClose();
   };
@@ -290,10 +290,10 @@ function Categories({ menu, reload }: { menu: Menu; reload: () => Promise<void> 
       const j = i + delta;
       if (j < 0 || j >= siblings.length) return;
       [siblings[i], siblings[j]] = [siblings[j], siblings[i]];
-      for (let k = 0; k < siblings.length; k++) if (siblings[k].sort_order !== (k + 1) * 10) await patch(`/v1/menu_categories/${siblings[k].id}`, { sort_order: (k + 1) * 10 });
+      for (let k = 0; k < siblings.length; k++) if (siblings[k].sort_order !== (k + 1) * 10) await PATCH('/v1/menu_categories/{id}', { path: { id: siblings[k].id }, body: { sort_order: (k + 1) * 10 } });
       await reload();
     });
-  const setActive = (cat: Category, on: boolean) => act(async () => (await patch(`/v1/menu_categories/${cat.id}`, { is_active: on }), await reload()));
+  const setActive = (cat: Category, on: boolean) => act(async () => (await PATCH('/v1/menu_categories/{id}', { path: { id: cat.id }, body: { is_active: on } }), await reload()));
 
   return (
     <section>
@@ -369,7 +369,7 @@ function CategoryDialog({ menu, cat, onClose, onSaved }: { menu: Menu; cat: Cate
   const save = async () => {
     const body = bodyOf(form);
     const sort_order = (menu.categories.filter((c) => (c.parent_category ?? '') === form.parent).length + 1) * 10;
-    await (cat ? patchChanged(`/v1/menu_categories/${cat.id}`, body, bodyOf(opened)) : post('/v1/menu_categories', { ...body, sort_order }));
+    await (cat ? patchChanged('/v1/menu_categories/{id}', { path: { id: cat.id } }, body, bodyOf(opened)) : POST('/v1/menu_categories', { body: { ...body, sort_order } }));
     await onSaved();
     onClose();
   };
@@ -450,7 +450,7 @@ function GroupDialog({ group, onClose, onSaved }: { group: ModifierGroup | null;
   const save = async () => {
     const body = bodyOf({ name, required, min, max, mods });
     try {
-      await (group ? patchChanged(`/v1/modifier_groups/${group.id}`, body, bodyOf(opened)) : post('/v1/modifier_groups', body));
+      await (group ? patchChanged('/v1/modifier_groups/{id}', { path: { id: group.id } }, body, bodyOf(opened)) : POST('/v1/modifier_groups', { body: body }));
     } catch (err) {
       throw onShownRow(err, 'modifiers', sent);
     }

@@ -1,43 +1,27 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, getAll, patch, post } from '../lib/api.ts';
+import { GET, PATCH, POST, getAll } from '../lib/client.ts';
 import { money, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import { NEXT_STATUSES, type Order, type OrderStatus, type Station } from '../lib/types.ts';
+import { NEXT_STATUSES, type OrderStatus } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
 import { PaymentPanel } from '../ui/payment.tsx';
 import { statusTone } from './orders.tsx';
 
-interface PrintJob {
-  id: string;
-  created: number;
-  kind: string;
-  state: string;
-  station: string | null;
-  attempts: number;
-  last_error: string | null;
-  printed_at: number | null;
-  marks: string[];
-}
-
 /** The order sources the back office names in words (i18n `source.*`). */
 const SOURCES = ['api', 'pos', 'qr', 'staff', 'widget'];
 
-export function OrderDetailPage({ params }: { params: string[] }) {
-  const id = params[0];
-  const [order, error, reload, setOrder] = useLoad(() => get<Order>(`/v1/orders/${id}`, { 'expand[]': ['table'] }), [id]);
+/** The order with its table, its print jobs and the stations' names; live on the order's topic. */
+function useOrderDetailData(id: string) {
+  const [order, error, reload, setOrder] = useLoad(() => GET('/v1/orders/{id}', { path: { id }, query: { 'expand[]': ['table'] } }), [id]);
   const [jobs, , reloadJobs] = useLoad(
-    async () => (can('printers:read') ? (await get<{ data: PrintJob[] }>('/v1/print_jobs', { order: id, limit: 100 })).data : []),
+    async () => (can('printers:read') ? (await GET('/v1/print_jobs', { query: { order: id, limit: 100 } })).data : []),
     [id],
   );
   // a ticket names its station as the kitchen calls it, not by its key
-  const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
+  const [stations] = useLoad(async () => (can('menu:read') ? getAll('/v1/stations') : []));
   const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
-  const [act, busy, actError] = useAction();
-  const [cancelling, setCancelling] = useState(false);
-  const [reason, setReason] = useState('');
-
   useEffect(
     () =>
       live.listen(
@@ -49,6 +33,18 @@ export function OrderDetailPage({ params }: { params: string[] }) {
       ),
     [id],
   );
+  return { order, error, reload, setOrder, jobs, reloadJobs, stationName };
+}
+
+type DetailOrder = NonNullable<ReturnType<typeof useOrderDetailData>['order']>;
+type PrintJobs = ReturnType<typeof useOrderDetailData>['jobs'];
+
+export function OrderDetailPage({ params }: { params: string[] }) {
+  const id = params[0];
+  const { order, error, reload, setOrder, jobs, reloadJobs, stationName } = useOrderDetailData(id);
+  const [act, busy, actError] = useAction();
+  const [cancelling, setCancelling] = useState(false);
+  const [reason, setReason] = useState('');
 
   if (error) return <ErrorNote error={error} />;
   if (!order) return <Loading />;
@@ -56,12 +52,12 @@ export function OrderDetailPage({ params }: { params: string[] }) {
   const table = typeof o.table === 'object' && o.table ? o.table.number : null;
   const writable = can('orders:write');
 
-  const move = (status: OrderStatus) => act(async () => setOrder(await patch<Order>(`/v1/orders/${id}`, { status })));
+  const move = (status: OrderStatus) => act(async () => setOrder(await PATCH('/v1/orders/{id}', { path: { id }, body: { status: status as Exclude<OrderStatus, 'draft'> } })));
   const cancel = async () => {
-    if (await act(async () => setOrder(await post<Order>(`/v1/orders/${id}/cancel`, { cancel_reason: reason.trim() || null })))) setCancelling(false);
+    if (await act(async () => setOrder(await POST('/v1/orders/{id}/cancel', { path: { id }, body: { cancel_reason: reason.trim() || null } })))) setCancelling(false);
   };
-  const receipt = () => act(async () => (await post(`/v1/orders/${id}/receipt`, {}), await reloadJobs()));
-  const reprint = (job: string) => act(async () => (await post(`/v1/print_jobs/${job}/reprint`, {}), await reloadJobs()));
+  const receipt = () => act(async () => (await POST('/v1/orders/{id}/receipt', { path: { id } }), await reloadJobs()));
+  const reprint = (job: string) => act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: job } }), await reloadJobs()));
 
   return (
     <>
@@ -97,135 +93,8 @@ export function OrderDetailPage({ params }: { params: string[] }) {
       ) : null}
       {can('payments:read') && o.status !== 'draft' ? <PaymentPanel order={o} onChange={() => void reload()} /> : null}
       <div class="columns">
-        <section class="card">
-          <h2>{t('order.lines')}</h2>
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('order.qty')}</th>
-                <th scope="col">{t('order.item')}</th>
-                <th scope="col">{t('orders.status')}</th>
-                <th scope="col" class="num">
-                  {t('orders.total')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.items.map((l) => (
-                <tr key={l.index} class={l.voided_at ? 'muted' : ''} data-line={l.id}>
-                  <td>{l.quantity}×</td>
-                  <td>
-                    <strong>{l.name}</strong>
-                    {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
-                    {l.notes ? <div class="note">“{l.notes}”</div> : null}
-                    {l.comped ? (
-                      <div class="muted">{t('pay.lineComp')}{l.discount_reason ? ` · ${l.discount_reason}` : ''}</div>
-                    ) : l.discount_amount && !l.voided_at ? (
-                      <div class="muted">
-                        −{money(l.discount_amount, o.currency)}
-                        {l.discount_reason ? ` · ${l.discount_reason}` : ''}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>{l.voided_at ? t('pay.lineVoided') : t(`lineStatus.${l.status}` as Key)}</td>
-                  {/* the line's net amount as the hub bills it: 0 when voided or comped */}
-                  <td class="num" data-testid="line-net">{money(l.net_amount, o.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <td colSpan={3}>{t('order.subtotal')}</td>
-                <td class="num">{money(o.subtotal, o.currency)}</td>
-              </tr>
-              {o.discount_amount ? (
-                <tr>
-                  <td colSpan={3}>{t('order.discountsLine')}</td>
-                  <td class="num">−{money(o.discount_amount, o.currency)}</td>
-                </tr>
-              ) : null}
-              {/* where prices include tax it is the part inside the total, not added to it */}
-              <tr>
-                <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
-                <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
-              </tr>
-              {o.tip_amount || o.delivery_fee ? (
-                <tr>
-                  <td colSpan={3}>{t('order.tipFee')}</td>
-                  <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
-                </tr>
-              ) : null}
-              <tr class="total">
-                <td colSpan={3}>{t('orders.total')}</td>
-                <td class="num">{money(o.total, o.currency)}</td>
-              </tr>
-            </tfoot>
-          </table>
-          {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}
-        </section>
-        <section class="card">
-          <h2>{t('order.details')}</h2>
-          <dl class="facts">
-            <dt>{t('orders.type')}</dt>
-            <dd>{t(`orderType.${o.type}` as Key)}</dd>
-            {table ? (
-              <>
-                <dt>{t('orders.table')}</dt>
-                <dd>{table}</dd>
-              </>
-            ) : null}
-            <dt>{t('orders.customer')}</dt>
-            <dd>{[o.customer.name, o.customer.phone, o.customer.email].filter(Boolean).join(' · ') || '—'}</dd>
-            {o.delivery_address ? (
-              <>
-                <dt>{t('order.address')}</dt>
-                <dd>{o.delivery_address}</dd>
-              </>
-            ) : null}
-            <dt>{t('order.source')}</dt>
-            {/* a source this page has no words for is shown as the API names it, never as a key */}
-            <dd>{SOURCES.includes(o.source) ? t(`source.${o.source}` as Key) : o.source}</dd>
-            <dt>{t('order.created')}</dt>
-            <dd>{when(o.created)}</dd>
-            <dt>{t('order.placed')}</dt>
-            <dd>{when(o.placed_at)}</dd>
-            {o.completed_at ? (
-              <>
-                <dt>{t('order.completed')}</dt>
-                <dd>{when(o.completed_at)}</dd>
-              </>
-            ) : null}
-            {o.cancelled_at ? (
-              <>
-                <dt>{t('order.cancelled')}</dt>
-                <dd>
-                  {when(o.cancelled_at)}
-                  {o.cancel_reason ? ` — ${o.cancel_reason}` : ''}
-                </dd>
-              </>
-            ) : null}
-          </dl>
-          <h2>{t('order.printJobs')}</h2>
-          {!jobs?.length ? (
-            <Empty>{t('order.noPrintJobs')}</Empty>
-          ) : (
-            <ul class="plain-list">
-              {jobs.map((j) => (
-                <li key={j.id} class="job-line">
-                  <span>
-                    {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
-                    {when(j.printed_at ?? j.created, 'time')}
-                  </span>
-                  {can('printers:write') && j.kind !== 'test_page' ? (
-                    <Button disabled={busy} onClick={() => reprint(j.id)}>
-                      {t('order.reprint')}
-                    </Button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <OrderLines o={o} />
+        <OrderFacts o={o} table={table} jobs={jobs} stationName={stationName} busy={busy} reprint={reprint} />
       </div>
       <Dialog title={t('order.cancelTitle', { n: o.order_number })} open={cancelling} onClose={() => setCancelling(false)}>
         <TextArea label={t('order.cancelReason')} value={reason} onInput={setReason} />
@@ -238,5 +107,144 @@ export function OrderDetailPage({ params }: { params: string[] }) {
         </div>
       </Dialog>
     </>
+  );
+}
+
+function OrderLines({ o }: { o: DetailOrder }) {
+  return (
+    <section class="card">
+      <h2>{t('order.lines')}</h2>
+      <table class="data">
+        <thead>
+          <tr>
+            <th scope="col">{t('order.qty')}</th>
+            <th scope="col">{t('order.item')}</th>
+            <th scope="col">{t('orders.status')}</th>
+            <th scope="col" class="num">
+              {t('orders.total')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {o.items.map((l) => (
+            <tr key={l.index} class={l.voided_at ? 'muted' : ''} data-line={l.id}>
+              <td>{l.quantity}×</td>
+              <td>
+                <strong>{l.name}</strong>
+                {l.modifiers.length ? <div class="muted">{l.modifiers.map((m) => m.name).join(', ')}</div> : null}
+                {l.notes ? <div class="note">“{l.notes}”</div> : null}
+                {l.comped ? (
+                  <div class="muted">{t('pay.lineComp')}{l.discount_reason ? ` · ${l.discount_reason}` : ''}</div>
+                ) : l.discount_amount && !l.voided_at ? (
+                  <div class="muted">
+                    −{money(l.discount_amount, o.currency)}
+                    {l.discount_reason ? ` · ${l.discount_reason}` : ''}
+                  </div>
+                ) : null}
+              </td>
+              <td>{l.voided_at ? t('pay.lineVoided') : t(`lineStatus.${l.status}` as Key)}</td>
+              {/* the line's net amount as the hub bills it: 0 when voided or comped */}
+              <td class="num" data-testid="line-net">{money(l.net_amount, o.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <td colSpan={3}>{t('order.subtotal')}</td>
+            <td class="num">{money(o.subtotal, o.currency)}</td>
+          </tr>
+          {o.discount_amount ? (
+            <tr>
+              <td colSpan={3}>{t('order.discountsLine')}</td>
+              <td class="num">−{money(o.discount_amount, o.currency)}</td>
+            </tr>
+          ) : null}
+          {/* where prices include tax it is the part inside the total, not added to it */}
+          <tr>
+            <td colSpan={3}>{o.prices_include_tax ? t('order.taxIncluded') : t('order.tax')}</td>
+            <td class="num">{o.prices_include_tax ? `(${money(o.tax_amount, o.currency)})` : money(o.tax_amount, o.currency)}</td>
+          </tr>
+          {o.tip_amount || o.delivery_fee ? (
+            <tr>
+              <td colSpan={3}>{t('order.tipFee')}</td>
+              <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
+            </tr>
+          ) : null}
+          <tr class="total">
+            <td colSpan={3}>{t('orders.total')}</td>
+            <td class="num">{money(o.total, o.currency)}</td>
+          </tr>
+        </tfoot>
+      </table>
+      {o.notes ? <p class="note">{t('order.notes')}: “{o.notes}”</p> : null}
+    </section>
+  );
+}
+
+function OrderFacts({ o, table, jobs, stationName, busy, reprint }: { o: DetailOrder; table: number | null; jobs: PrintJobs; stationName: (key: string) => string; busy: boolean; reprint: (job: string) => void }) {
+  return (
+    <section class="card">
+      <h2>{t('order.details')}</h2>
+      <dl class="facts">
+        <dt>{t('orders.type')}</dt>
+        <dd>{t(`orderType.${o.type}` as Key)}</dd>
+        {table ? (
+          <>
+            <dt>{t('orders.table')}</dt>
+            <dd>{table}</dd>
+          </>
+        ) : null}
+        <dt>{t('orders.customer')}</dt>
+        <dd>{[o.customer.name, o.customer.phone, o.customer.email].filter(Boolean).join(' · ') || '—'}</dd>
+        {o.delivery_address ? (
+          <>
+            <dt>{t('order.address')}</dt>
+            <dd>{o.delivery_address}</dd>
+          </>
+        ) : null}
+        <dt>{t('order.source')}</dt>
+        {/* a source this page has no words for is shown as the API names it, never as a key */}
+        <dd>{SOURCES.includes(o.source) ? t(`source.${o.source}` as Key) : o.source}</dd>
+        <dt>{t('order.created')}</dt>
+        <dd>{when(o.created)}</dd>
+        <dt>{t('order.placed')}</dt>
+        <dd>{when(o.placed_at)}</dd>
+        {o.completed_at ? (
+          <>
+            <dt>{t('order.completed')}</dt>
+            <dd>{when(o.completed_at)}</dd>
+          </>
+        ) : null}
+        {o.cancelled_at ? (
+          <>
+            <dt>{t('order.cancelled')}</dt>
+            <dd>
+              {when(o.cancelled_at)}
+              {o.cancel_reason ? ` — ${o.cancel_reason}` : ''}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      <h2>{t('order.printJobs')}</h2>
+      {!jobs?.length ? (
+        <Empty>{t('order.noPrintJobs')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {jobs.map((j) => (
+            <li key={j.id} class="job-line">
+              <span>
+                {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
+                {when(j.printed_at ?? j.created, 'time')}
+              </span>
+              {can('printers:write') && j.kind !== 'test_page' ? (
+                <Button disabled={busy} onClick={() => reprint(j.id)}>
+                  {t('order.reprint')}
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { get, getAll } from '../lib/api.ts';
+import { GET, getAll } from '../lib/client.ts';
 import { minutesSince, money, todayAtRestaurant, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
@@ -34,7 +34,7 @@ export function OrdersPage() {
   );
 }
 
-const loadTables = async () => new Map((await getAll<Table>('/v1/tables', { is_active: false }).catch(() => [] as Table[])).map((x) => [x.id, x]));
+const loadTables = async () => new Map((await getAll('/v1/tables', { query: { is_active: false } }).catch(() => [] as Table[])).map((x) => [x.id, x]));
 
 /**
  * Open orders, live. The board follows the `orders` topic from /realtime: an order message
@@ -64,7 +64,7 @@ function Board() {
   const load = async () => {
     pending.current = [];
     try {
-      const lists = await Promise.all(OPEN_STATUSES.map((s) => getAll<Order>('/v1/orders', { status: s }, 500)));
+      const lists = await Promise.all(OPEN_STATUSES.map((s) => getAll('/v1/orders', { query: { status: s } }, 500)));
       const next = new Map<string, Order>();
       apply(lists.flat(), next);
       apply(pending.current ?? [], next);
@@ -208,7 +208,7 @@ function History() {
   const search = async (e?: Event, after?: string, day = date): Promise<Order[]> => {
     e?.preventDefault();
     try {
-      const page = await get<{ data: Order[]; has_more: boolean; next_cursor: string | null }>('/v1/orders', { ...query(day), starting_after: after });
+      const page = await GET('/v1/orders', { query: { ...query(day), starting_after: after } });
       const list = page.data.filter((o) => !day || todayAtRestaurantOf(o.created) === day);
       setRows(after ? [...(rows ?? []), ...list] : list);
       setCursor(page.has_more ? page.next_cursor : null);
@@ -223,7 +223,7 @@ function History() {
     void (async () => {
       // nothing yet today (the morning after, a demo venue): open on the last day that has orders
       if ((await search()).length > 0) return;
-      const newest = (await get<{ data: Order[] }>('/v1/orders', { limit: 1 }).catch(() => ({ data: [] as Order[] }))).data[0];
+      const newest = (await GET('/v1/orders', { query: { limit: 1 } }).catch(() => ({ data: [] as Order[] }))).data[0];
       const day = newest ? todayAtRestaurantOf(newest.created) : null;
       if (day && day !== date) {
         setDate(day);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { patchChanged, post } from '../lib/api.ts';
+import { POST, patchChanged } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import type { Station } from '../lib/types.ts';
 import { CheckList, Field, SelectField, Toggle } from '../ui/kit.tsx';
@@ -44,9 +44,9 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
   const [opened] = useState(form);
   const bodyOf = (f: typeof form) => ({
     name: f.name,
-    transport: f.connection === 'virtual' ? { type: 'virtual' } : { type: 'tcp', host: f.host.trim(), port: Number(f.port) },
+    transport: f.connection === 'virtual' ? { type: 'virtual' as const } : { type: 'tcp' as const, host: f.host.trim(), port: Number(f.port) },
     language: f.language,
-    paper_width: Number(f.paper_width),
+    paper_width: Number(f.paper_width) as 58 | 80,
     stations: [...f.stations],
     prints_receipts: f.prints_receipts,
     // the drawer opens with a cash payment's receipt: on a printer that prints none it never would
@@ -56,7 +56,7 @@ export function PrinterDialog({ printer, printers, stations, onClose, onSaved }:
   });
   const save = async () => {
     const body = bodyOf(form);
-    await (editing ? patchChanged(`/v1/printers/${editing.id}`, body, bodyOf(opened)) : post('/v1/printers', body));
+    await (editing ? patchChanged('/v1/printers/{id}', { path: { id: editing.id } }, body, bodyOf(opened)) : POST('/v1/printers', { body: body }));
     onSaved();
   };
   const others = printers.filter((p) => p.id !== editing?.id);

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { del, get, getAll, post } from '../lib/api.ts';
+import { DELETE, GET, POST, getAll } from '../lib/client.ts';
 import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import type { Station } from '../lib/types.ts';
 import { Badge, Button, Empty, ErrorNote, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
@@ -32,9 +31,9 @@ const RECENT_JOBS = 20;
  * paper), and the jobs that failed.
  */
 export function PrintersPage() {
-  const [printers, error, reload] = useLoad(async () => (await get<{ data: Printer[] }>('/v1/printers', { limit: 100 })).data);
-  const [failed, , reloadFailed] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { state: 'failed', limit: 50 })).data);
-  const [recent, , reloadRecent] = useLoad(async () => (await get<{ data: Job[] }>('/v1/print_jobs', { limit: RECENT_JOBS })).data);
+  const [printers, error, reload] = useLoad(async () => (await GET('/v1/printers', { query: { limit: 100 } })).data);
+  const [failed, , reloadFailed] = useLoad(async () => (await GET('/v1/print_jobs', { query: { state: 'failed', limit: 50 } })).data);
+  const [recent, , reloadRecent] = useLoad(async () => (await GET('/v1/print_jobs', { query: { limit: RECENT_JOBS } })).data);
   const reloadJobs = async () => void (await Promise.all([reloadFailed(), reloadRecent()]));
   const [previewing, setPreviewing] = useState<Job | null>(null);
   // A job moving on (printing, printed, failed) and what a printer answered come over /realtime
@@ -63,7 +62,7 @@ export function PrintersPage() {
     );
     return () => (stop(), clearTimeout(timer));
   }, []);
-  const [stations] = useLoad(async () => (can('menu:read') ? getAll<Station>('/v1/stations') : []));
+  const [stations] = useLoad(async () => (can('menu:read') ? getAll('/v1/stations') : []));
   const [act, busy, actError] = useAction();
   const [editing, setEditing] = useState<Printer | 'new' | null>(null);
   const [removing, setRemoving] = useState<Printer | null>(null);
@@ -114,7 +113,7 @@ export function PrintersPage() {
           writable
             ? (p) => (
                 <>
-                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/printers/${p.id}/test`, {}), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
+                  <Button disabled={busy} onClick={() => act(async () => (await POST('/v1/printers/{id}/test', { path: { id: p.id } }), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
                     {t('printers.test')}
                   </Button>
                   <Button onClick={() => setEditing(p)} aria-label={`${t('common.edit')}: ${p.name}`}>
@@ -149,7 +148,7 @@ export function PrintersPage() {
         error={removeError}
         onClose={() => setRemoving(null)}
         onConfirm={async () => {
-          if (removing && (await remove(() => del(`/v1/printers/${removing.id}`)))) {
+          if (removing && (await remove(() => DELETE('/v1/printers/{id}', { path: { id: removing.id } })))) {
             setRemoving(null);
             await reload();
             await reloadJobs();
@@ -199,7 +198,7 @@ export function PrintersPage() {
                   ) : null}
                 </span>
                 {writable ? (
-                  <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/print_jobs/${j.id}/reprint`, {}), await reloadJobs()))}>
+                  <Button disabled={busy} onClick={() => act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: j.id } }), await reloadJobs()))}>
                     {t('order.reprint')}
                   </Button>
                 ) : null}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, getAll, patch, patchChanged, post } from '../lib/api.ts';
+import { GET, PATCH, POST, getAll, patchChanged } from '../lib/client.ts';
 import { todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
@@ -16,7 +16,7 @@ interface Slot {
 }
 
 // the one tap at the door: what comes next for a booking in each state
-const NEXT: Record<string, string[]> = {
+const NEXT: Record<string, Reservation['status'][]> = {
   pending: ['confirmed', 'cancelled'],
   confirmed: ['arrived', 'seated', 'no_show', 'cancelled'],
   arrived: ['seated', 'cancelled'],
@@ -26,23 +26,34 @@ const NEXT: Record<string, string[]> = {
 const TONES: Record<string, 'info' | 'warn' | 'good' | 'bad'> = { confirmed: 'info', arrived: 'warn', seated: 'good', cancelled: 'bad', no_show: 'bad' };
 const tone = (s: string) => TONES[s] ?? 'neutral';
 
-/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
-export function ReservationsPage() {
+/** The day's bookings (live) and the tables they sit at, one row per table; the booking opened by ?open=. */
+function useReservationsData() {
   // ?date=…&open=res_… (a link from elsewhere, e.g. a sync conflict) opens that day and booking
   const [date, setDate] = useState(/^\d{4}-\d{2}-\d{2}$/.test(queryParam('date') ?? '') ? queryParam('date')! : todayAtRestaurant());
-  const [tables] = useLoad(() => getAll<Table>('/v1/tables'));
-  const [list, error, reload] = useLoad(async () => (await getAll<Reservation & { id: string }>('/v1/reservations', { date })).sort((a, b) => a.starts_at - b.starts_at), [date]);
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<Reservation | null>(null);
-  const [act, busy, actError] = useAction();
+  const [tables] = useLoad(() => getAll('/v1/tables'));
+  const [list, error, reload] = useLoad(async () => (await getAll('/v1/reservations', { query: { date } })).sort((a, b) => a.starts_at - b.starts_at), [date]);
   useEffect(() => live.listen(['reservations'], () => void reload(), () => void reload()), [date]);
-  const writable = can('reservations:write');
   const [openId, setOpenId] = useState<string | null>(queryParam('open'));
   const opened = list?.find((r) => r.id === openId) ?? null;
   const setOpen = (r: Reservation | null) => setOpenId(r?.id ?? null);
   // after a booking is saved the day book shows its date (the same date is simply re-read)
   const showDate = async (booked: string) => (booked === date ? reload() : setDate(booked));
-  const move = (r: Reservation, status: string) => act(async () => (await patch(`/v1/reservations/${r.id}/status`, { status }), await reload()));
+  // every table gets its row, booked or not, so the free ones show at a glance
+  const rows: { label: string; items: Reservation[] }[] = [
+    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => refId(r.table) === tbl.id) })),
+    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !refId(r.table) || !(tables ?? []).some((x) => x.id === refId(r.table))) },
+  ].filter((row, i, all) => i < all.length - 1 || row.items.length);
+  return { date, setDate, tables, list, error, reload, opened, setOpen, showDate, rows };
+}
+
+/** The day book: each table's bookings of the day in time order, live, with the door's one-tap moves. */
+export function ReservationsPage() {
+  const { date, setDate, tables, list, error, reload, opened, setOpen, showDate, rows } = useReservationsData();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Reservation | null>(null);
+  const [act, busy, actError] = useAction();
+  const writable = can('reservations:write');
+  const move = (r: Reservation, status: Reservation['status']) => act(async () => (await PATCH('/v1/reservations/{id}/status', { path: { id: r.id }, body: { status } }), await reload()));
 
   // the day's time axis: the restaurant's midnight of the date, and the hours the bookings span
   const dayStart = list?.length ? list[0].starts_at - (Number(list[0].time.slice(0, 2)) * 3600 + Number(list[0].time.slice(3, 5)) * 60) : 0;
@@ -61,11 +72,6 @@ export function ReservationsPage() {
     if (first && track) el.scrollLeft = Math.max(0, track.offsetLeft + first.offsetLeft - 140);
   }, [list]);
 
-  // every table gets its row, booked or not, so the free ones show at a glance
-  const rows: { label: string; items: Reservation[] }[] = [
-    ...(tables ?? []).sort((a, b) => a.number - b.number).map((tbl) => ({ label: t('floor.tableN', { n: tbl.number }), items: (list ?? []).filter((r) => refId(r.table) === tbl.id) })),
-    { label: t('reservations.unassigned'), items: (list ?? []).filter((r) => !refId(r.table) || !(tables ?? []).some((x) => x.id === refId(r.table))) },
-  ].filter((row, i, all) => i < all.length - 1 || row.items.length);
 
   return (
     <>
@@ -206,14 +212,14 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   const [opened] = useState(form);
   const [slots, setSlots] = useState<Slot[] | null>(null);
   // no slot at all on a venue with no opening hours is not "full": say what is missing
-  const [venue] = useLoad(async () => (can('settings:read') ? get<{ opening_hours: Record<string, unknown[]>; reservation_buffer_minutes: number }>('/v1/settings') : undefined));
+  const [venue] = useLoad(async () => (can('settings:read') ? GET('/v1/settings') : undefined));
   const hoursSet = venue ? Object.values(venue.opening_hours ?? {}).some((d) => d.length > 0) : undefined;
   const buffer = venue?.reservation_buffer_minutes;
   const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   useEffect(() => {
     setSlots(null);
-    get<{ slots: Slot[] }>('/v1/reservations/availability', { date: form.date, party_size: Number(form.party_size) || 1 }).then(
+    GET('/v1/reservations/availability', { query: { date: form.date, party_size: Number(form.party_size) || 1 } }).then(
       (a) => setSlots(a.slots),
       () => setSlots([]),
     );
@@ -221,7 +227,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   // a booking being moved keeps its own time on offer (its own seats count as taken)
   const open = (slots ?? []).filter((s) => s.available || (booking && s.time === booking.time && form.date === booking.date));
   // the table picker offers the tables that fit and are free at the chosen time, as the server decides
-  const [dayBookings] = useLoad(() => getAll<Reservation>('/v1/reservations', { date: form.date }), [form.date]);
+  const [dayBookings] = useLoad(() => getAll('/v1/reservations', { query: { date: form.date } }), [form.date]);
   const chosen = form.time || open[0]?.time;
   const offered = (() => {
     if (!chosen || !dayBookings) return tables.filter((x) => x.is_active);
@@ -248,7 +254,7 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   const save = async (e: Event) => {
     e.preventDefault();
     const body = bodyOf(form);
-    if (await act(() => (booking ? patchChanged(`/v1/reservations/${booking.id}`, body, bodyOf(opened)) : post('/v1/reservations', { ...body, source: 'staff' })))) {
+    if (await act(() => (booking ? patchChanged('/v1/reservations/{id}', { path: { id: booking.id } }, body, bodyOf(opened)) : POST('/v1/reservations', { body: { ...body, source: 'staff' } })))) {
       await onSaved(body.date);
       onClose();
     }

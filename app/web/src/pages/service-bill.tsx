@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import type { Order as ApiOrder, OrderLine } from '../lib/types.ts';
 import { Badge, Button, Dialog, useLoad } from '../ui/kit.tsx';
 import { SplitOneItem } from './service-split-item.tsx';
-import { paidLines, PayDialog, PaymentPanel, type OrderBalance, type Payment, type PayTarget } from '../ui/payment.tsx';
+import { paidLines, PayDialog, PaymentPanel, type PayTarget } from '../ui/payment.tsx';
 
 /**
  * The check as a server reads it at the table: lines by seat with what each costs, seat
@@ -216,20 +216,20 @@ export function MoveToSeat({ line, seats, onMove, onClose }: { line: BillLine | 
  * `order` is the check as the API (or its live feed) gave it: the panel sees the hub's numbers only.
  */
 export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChanged: (o: ApiOrder) => void; onBack: () => void }) {
-  const [payments] = useLoad(async () => (await get<{ data: Payment[] }>('/v1/payments', { order: order.id, limit: 100 })).data, [order.id, order.amount_paid]);
+  const [payments] = useLoad(async () => (await GET('/v1/payments', { query: { order: order.id, limit: 100 } })).data, [order.id, order.amount_paid]);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [target, setTarget] = useState<PayTarget | null>(null);
   // after a payment the check is read again (the live feed brings it too, a moment later)
-  const refresh = async () => onChanged(await get<ApiOrder>(`/v1/orders/${order.id}`));
+  const refresh = async () => onChanged(await GET('/v1/orders/{id}', { path: { id: order.id } }));
   const paid = paidLines(payments ?? []);
   const open = order.amount_due > 0;
   // a line being paid in shares is paid by its shares (Split one item), not chosen whole
-  const [shared] = useLoad(async () => new Set((await get<OrderBalance>(`/v1/orders/${order.id}/balance`)).split_items.map((x) => x.item)), [order.id, order.amount_due]);
+  const [shared] = useLoad(async () => new Set((await GET('/v1/orders/{id}/balance', { path: { id: order.id } })).split_items.map((x) => x.item)), [order.id, order.amount_due]);
   const payable = order.items.filter((l) => !l.voided_at && !paid.has(l.id) && l.net_amount > 0 && !shared?.has(l.id));
   const picked = payable.filter((l) => chosen.has(l.id));
   // what paying exactly these lines records, as the hub works it out (GET /v1/orders/{id}/balance?items=)
   const [charge] = useLoad(
-    async () => (picked.length ? (await get<OrderBalance>(`/v1/orders/${order.id}/balance`, { items: picked.map((l) => l.id).join(',') })).items_charge : null),
+    async () => (picked.length ? (await GET('/v1/orders/{id}/balance', { path: { id: order.id }, query: { items: picked.map((l) => l.id).join(',') } })).items_charge : null),
     [order.id, order.amount_due, picked.map((l) => l.id).join(',')],
   );
   const pickedAmount = charge && charge.items.length === picked.length ? charge.amount : null;

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import { get } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import type { Order as ApiOrder } from '../lib/types.ts';
 import { Badge, Button, useLoad } from '../ui/kit.tsx';
-import type { OrderBalance, PayTarget } from '../ui/payment.tsx';
+import type { PayTarget } from '../ui/payment.tsx';
 
 /** The shares a tablet offers: two to eight guests on one line (the API takes up to 20). */
 const PARTS = [2, 3, 4, 5, 6, 7, 8];
@@ -20,7 +20,7 @@ export function SplitOneItem({ order, onPay }: { order: ApiOrder; onPay: (target
   const [parts, setParts] = useState<number | null>(null);
   const money$ = (n: number) => money(n, order.currency);
   const deps = [order.id, order.amount_paid, order.amount_due, order.total];
-  const [now] = useLoad(() => get<OrderBalance>(`/v1/orders/${order.id}/balance`), deps);
+  const [now] = useLoad(() => GET('/v1/orders/{id}/balance', { path: { id: order.id } }), deps);
   const splitting = new Map((now?.split_items ?? []).map((x) => [x.item, x]));
   const unpaid = new Set((now?.seats ?? []).flatMap((s) => s.unpaid_items));
   // lines that can still be split (unpaid, or being split with shares owing), and the one picked
@@ -30,7 +30,7 @@ export function SplitOneItem({ order, onPay }: { order: ApiOrder; onPay: (target
   const n = current?.parts ?? parts;
   // a line with every share paid is asked nothing more: its shares come from the balance as it is
   const key = line && n && (!current || current.next) ? `${line.id}:${n}` : null;
-  const [asked] = useLoad(async () => (key ? { key, balance: await get<OrderBalance>(`/v1/orders/${order.id}/balance`, { items: key }) } : null), [...deps, key]);
+  const [asked] = useLoad(async () => (key ? { key, balance: await GET('/v1/orders/{id}/balance', { path: { id: order.id }, query: { items: key } }) } : null), [...deps, key]);
   // an answer for what is picked now (one asked for before may land late)
   const b = key && asked?.key === key ? asked.balance : null;
   const split = b?.split_items.find((x) => x.item === line!.id) ?? current ?? null;

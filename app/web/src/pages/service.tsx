@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiFailure, get, getAll, post } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, POST, getAll } from '../lib/client.ts';
 import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { useFormFor } from '../lib/form-for.ts';
@@ -43,12 +44,12 @@ export function PinSignIn() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (untrusted) return;
-    get<{ data: { id: string; name: string }[]; restaurant?: { name: string } }>('/v1/auth/pin_staff').then((r) => (setStaff(r.data), setVenue(r.restaurant?.name ?? null)), () => setUntrusted(true));
+    GET('/v1/auth/pin_staff').then((r) => (setStaff(r.data), setVenue(r.restaurant?.name ?? null)), () => setUntrusted(true));
   }, []);
   const submit = async (e: Event) => {
     e.preventDefault();
     try {
-      await post('/v1/auth/pin', { staff: who!.id, pin });
+      await POST('/v1/auth/pin', { body: { staff: who!.id, pin } });
       await loadSession();
     } catch {
       setError(t('service.pin.wrong'));
@@ -76,10 +77,10 @@ export function PinSignIn() {
   );
 }
 
-const loadTables = () => getAll<PlanTable>('/v1/tables');
+const loadTables = () => getAll('/v1/tables');
 // every open check in one request (the list takes several statuses); its URL is the one the
 // server preloads with the page (SERVICE_FIRST in server/http/web-app.ts)
-const loadOpen = () => getAll<Order>('/v1/orders', { status: OPEN.join(',') });
+const loadOpen = () => getAll('/v1/orders', { query: { status: OPEN.join(',') } });
 
 /**
  * A tablet opening /app/service asks for the floor while the app still asks who is signed in
@@ -119,7 +120,7 @@ export function ServicePage() {
   // tables a party sits at without a check yet (seated from a booking or the waitlist)
   const [seated, setSeated] = useState<Set<string>>(new Set());
   const loadSeated = async () => {
-    const sittings = await getAll<{ id: string; table: string | null; status: string }>('/v1/reservations', { date: todayAtRestaurant(), status: 'seated' });
+    const sittings = await getAll('/v1/reservations', { query: { date: todayAtRestaurant(), status: 'seated' } });
     setSeated(new Set(sittings.map((r) => r.table).filter((x): x is string => !!x)));
   };
   // the list the first draw showed: not set again when it comes back (a second draw of the floor)
@@ -168,7 +169,7 @@ export function ServicePage() {
   const lock = async () => {
     // the feed first, or its "not signed in" would take the tablet to the password page
     live.stop();
-    await post('/v1/auth/logout');
+    await POST('/v1/auth/logout');
     await loadSession();
   };
   // trusting a tablet takes a manager's or owner's password sign-in (a PIN session does service work only)
@@ -187,7 +188,7 @@ export function ServicePage() {
         <div class="chips">
           {table ? <Button onClick={() => setTable(null)}>{t('service.floor')}</Button> : null}
           {manager && !trusted && !pinTabletHint() ? (
-            <Button onClick={() => post('/v1/auth/pin_device').then(() => setTrusted(true))}>{t('service.trust')}</Button>
+            <Button onClick={() => POST('/v1/auth/pin_device').then(() => setTrusted(true))}>{t('service.trust')}</Button>
           ) : null}
           {maySeeBackOffice() ? <a class="btn" href={backOfficeHome()}>{t('service.backOffice')}</a> : null}
           <span>{session.value?.staff.name}</span>
@@ -230,7 +231,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const [refused, setRefused] = useState<Map<number, string>>(new Map());
   const checkHeading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    void Promise.all([getAll<Item>('/v1/menu_items'), getAll<Category>('/v1/menu_categories'), getAll<Group>('/v1/modifier_groups')]).then(([i, c, g]) => {
+    void Promise.all([getAll('/v1/menu_items'), getAll('/v1/menu_categories'), getAll('/v1/modifier_groups')]).then(([i, c, g]) => {
       setItems(i.filter((x) => x.is_active));
       setCats(c);
       setGroups(new Map(g.map((x) => [x.id, x])));
@@ -256,9 +257,9 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       const { order: o, refused: no } = await sendAround(out, async (round) => {
         const lines = round.map((d) => ({ menu_item: d.item.id, quantity: d.quantity, modifiers: d.modifiers, notes: d.notes || null, seat: d.seat, course: d.course }));
         const hold_courses = [...hold].filter((c) => round.some((d) => d.course === c));
-        if (order) return post<Order>(`/v1/orders/${order.id}/items`, { items: lines, hold_courses });
+        if (order) return POST('/v1/orders/{id}/items', { path: { id: order.id }, body: { items: lines, hold_courses } });
         // placed with the request that makes it: one round trip from the tap to the kitchen
-        return post<Order>('/v1/orders', { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed', ...(covers ? { covers } : {}) });
+        return POST('/v1/orders', { body: { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed', ...(covers ? { covers } : {}) } });
       });
       // a refused line stays, with its reason, until it is removed; the rest went to the kitchen
       const kept = new Map([...refused, ...no]);
@@ -278,14 +279,14 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const seats = seatCount(table.capacity, partySize, order, addedSeats);
   const pickCovers = (n: number) => {
     setAskCovers(false);
-    if (order) return run(() => post<Order>(`/v1/orders/${order.id}/covers`, { covers: n }));
+    if (order) return run(() => POST('/v1/orders/{id}/covers', { path: { id: order.id }, body: { covers: n } }));
     setCovers(n);
   };
-  const moveLine = (index: number, to: number) => run(() => post<Order>(`/v1/orders/${order!.id}/move_items`, { items: [index], seat: to }));
+  const moveLine = (index: number, to: number) => run(() => POST('/v1/orders/{id}/move_items', { path: { id: order!.id }, body: { items: [index], seat: to } }));
   const printBill = () =>
     run(async () => {
       setNote(null);
-      await post(`/v1/orders/${order!.id}/receipt`, {});
+      await POST('/v1/orders/{id}/receipt', { path: { id: order!.id } });
       setNote(t('service.billPrinting'));
       return order!;
     });
@@ -387,7 +388,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         ) : null}
         {note ? <p role="status">{note}</p> : null}
         <div class="chips">
-          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => post<Order>(`/v1/orders/${order!.id}/fire`, { course: c }))}>{t('service.fire', { n: c })}</Button>)}
+          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => POST('/v1/orders/{id}/fire', { path: { id: order!.id }, body: { course: c } }))}>{t('service.fire', { n: c })}</Button>)}
           {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
           {order ? <Button onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
           {order ? (
@@ -409,7 +410,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         onClose={() => setVoiding(null)}
         onVoid={async (reason, pin) => {
           // a refusal (no PIN, a wrong one) is thrown to the sheet, which stays open with the reason
-          onChanged(await post<Order>(`/v1/orders/${order!.id}/items/${voiding!.index}/void`, { reason, ...(pin ? { manager_pin: pin } : {}) }));
+          onChanged(await POST('/v1/orders/{id}/items/{index}/void', { path: { id: order!.id, index: voiding!.index }, body: { reason, ...(pin ? { manager_pin: pin } : {}) } }));
           setVoiding(null);
         }}
       />
@@ -417,9 +418,13 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         target={discounting}
         onClose={() => setDiscounting(null)}
         onApply={async (body: DiscountBody) => {
-          const path = discounting!.line ? `/v1/orders/${order!.id}/items/${discounting!.line.index}/discount` : `/v1/orders/${order!.id}/discount`;
+          const line = discounting!.line;
           // a refusal (a wrong PIN) is thrown to the sheet, which stays open to show it
-          onChanged(await post<Order>(path, body));
+          onChanged(
+            await (line
+              ? POST('/v1/orders/{id}/items/{index}/discount', { path: { id: order!.id, index: line.index }, body })
+              : POST('/v1/orders/{id}/discount', { path: { id: order!.id }, body })),
+          );
           setDiscounting(null);
         }}
       />
@@ -445,7 +450,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
               const from = openAt(x.id)!;
               setMerging(false);
               // the closed check leaves the plan through the live feed, like any other change
-              return run(() => post<Order>(`/v1/orders/${order!.id}/merge`, { from: from.id }));
+              return run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }));
             }}
           />
         ) : (
@@ -458,7 +463,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
           label={t('service.transferTo')}
           keyOf={(x) => x.id}
           render={(x) => t('service.table', { n: x.number })}
-          onPick={(x) => (setMoving(false), run(() => post<Order>(`/v1/orders/${order!.id}/transfer`, { table: x.id })))}
+          onPick={(x) => (setMoving(false), run(() => POST('/v1/orders/{id}/transfer', { path: { id: order!.id }, body: { table: x.id } })))}
         />
       </Dialog>
     </div>

@@ -1,20 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patch, post } from '../lib/api.ts';
+import { GET, PATCH, POST } from '../lib/client.ts';
 import { bytes, loadSystemHealth } from '../lib/health.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import type { components } from '../lib/api.gen.ts';
 import { FieldForm, ProblemNote, useFieldForm } from '../ui/field-form.tsx';
 import { Button, ErrorNote, Field, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 import { BackupSummary } from './health-parts.tsx';
-
-interface BackupSettingsView {
-  enabled: boolean;
-  dir: string;
-  keep_days: number;
-  schedule: string;
-}
 
 /** "0 30 4 * * *" → "04:30 every night"; anything fancier is shown as written. */
 function scheduleWords(cron: string): string {
@@ -30,8 +22,8 @@ function scheduleWords(cron: string): string {
 export function BackupSettings() {
   const [health, healthError, reloadHealth] = useLoad(loadSystemHealth);
   const backups = health?.backups ?? null;
-  const [saved, , , setSaved] = useLoad(async () => (backups ? get<BackupSettingsView>('/v1/settings/backups') : null), [!!backups]);
-  const [folder, , reloadFolder] = useLoad(async () => (backups ? get<components['schemas']['BackupFolder']>('/v1/system/backups') : null), [!!backups]);
+  const [saved, , , setSaved] = useLoad(async () => (backups ? GET('/v1/settings/backups') : null), [!!backups]);
+  const [folder, , reloadFolder] = useLoad(async () => (backups ? GET('/v1/system/backups') : null), [!!backups]);
   const [form, setForm] = useState<{ enabled: boolean; dir: string; keep_days: string } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   // the API tries the folder before it takes it: its refusal, said with the folder the reader typed
@@ -52,7 +44,7 @@ export function BackupSettings() {
   const submit = async () => {
     if (!form) return;
     setDone(null);
-    const ok = await state.run(async () => setSaved(await patch<BackupSettingsView>('/v1/settings/backups', { enabled: form.enabled, dir: form.dir, keep_days: Number(form.keep_days) })));
+    const ok = await state.run(async () => setSaved(await PATCH('/v1/settings/backups', { body: { enabled: form.enabled, dir: form.dir, keep_days: Number(form.keep_days) } })));
     if (ok) {
       setDone(t('common.saved'));
       await Promise.all([reloadHealth(), reloadFolder()]);
@@ -61,7 +53,7 @@ export function BackupSettings() {
   const now = async () => {
     setDone(null);
     let made: { file: string; size_bytes: number } | null = null;
-    const ok = await backUp(async () => (made = await post('/v1/system/backups')));
+    const ok = await backUp(async () => (made = await POST('/v1/system/backups')));
     if (ok && made) {
       const m = made as { file: string; size_bytes: number };
       setDone(t('ops.backup.made', { file: m.file, size: bytes(m.size_bytes) }));

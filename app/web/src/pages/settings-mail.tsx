@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiFailure, get, patch } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, PATCH } from '../lib/client.ts';
 import { loadSystemHealth } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
 import { FieldRefusal } from '../ui/field-problem.ts';
@@ -64,7 +65,7 @@ function secretAgain(err: unknown): unknown {
 
 /** Settings → Mail & SMS: the hub's SMTP server and SMS gateway; passwords are write-only. */
 export function MailSettings() {
-  const [stored, error, , setStored] = useLoad(() => get<Transports>('/v1/settings/notifications'));
+  const [stored, error, , setStored] = useLoad(() => GET('/v1/settings/notifications'));
   // the cloud's transports serve every restaurant and come from its environment: shown, not edited
   const [system] = useLoad(loadSystemHealth);
   const [form, setForm] = useState<Form | null>(null);
@@ -99,7 +100,7 @@ export function MailSettings() {
     if (dirty.sms) body.sms = form.smsOn ? { url: form.url, ...(form.token ? { token: form.token } : {}) } : null;
     const ok = await state.run(async () => {
       try {
-        setStored(await patch<Transports>('/v1/settings/notifications', body));
+        setStored(await PATCH('/v1/settings/notifications', { body: body }));
       } catch (err) {
         throw secretAgain(err);
       }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, patchChanged } from '../lib/api.ts';
-import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
+import { GET, patchChanged } from '../lib/client.ts';
+import { LANGUAGE_NAMES, LANGUAGES, t, type Key, type Language } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { loadSession } from '../lib/session.ts';
 import { ScreensSettings } from '../screens/devices-settings.tsx';
@@ -54,7 +54,7 @@ export function SettingsPage() {
 }
 
 function GeneralSettings() {
-  const [settings, error] = useLoad(() => get<Settings>('/v1/settings'));
+  const [settings, error] = useLoad(() => GET('/v1/settings'));
   const [form, setForm] = useState<Settings | null>(null);
   const [stationsSeen, setStationsSeen] = useState(0);
   const [saved, setSaved] = useState(false);
@@ -89,7 +89,7 @@ function GeneralSettings() {
       return {
         name: f.name,
         slug: f.slug.trim().toLowerCase(),
-        language: f.language,
+        language: f.language as Language,
         timezone: f.timezone,
         currency: f.currency.toLowerCase(),
         default_tax_rate: f.default_tax_rate,
@@ -100,7 +100,7 @@ function GeneralSettings() {
       };
     };
     const sent = form;
-    const ok = await act(() => patchChanged('/v1/settings', bodyOf(sent), bodyOf(opened)));
+    const ok = await act(() => patchChanged('/v1/settings', {}, bodyOf(sent), bodyOf(opened)));
     if (ok) {
       setOpened(sent);
       setSaved(true);

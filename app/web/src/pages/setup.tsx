@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { browserLanguage, LANGUAGE_NAMES, LANGUAGES, t, type Language } from '../lib/i18n.ts';
 import { navigate } from '../lib/router.ts';
-import { session, type Session } from '../lib/session.ts';
+import { session } from '../lib/session.ts';
 import { Button, ErrorNote, Field, SelectField, Toggle } from '../ui/kit.tsx';
 import { pricesIncludeTaxFor, slugFrom, venueDefaults } from '../lib/venue-defaults.ts';
 import { homeOf } from '../ui/shell.tsx';
@@ -46,7 +46,7 @@ export function SetupPage({ onDone }: { onDone: () => void }) {
   };
 
   useEffect(() => {
-    get<{ code_required: boolean }>('/v1/auth/setup').then((s) => setCodeRequired(s.code_required), () => {});
+    GET('/v1/auth/setup').then((s) => setCodeRequired(s.code_required), () => {});
   }, []);
 
   const submit = async (e: Event) => {
@@ -56,13 +56,13 @@ export function SetupPage({ onDone }: { onDone: () => void }) {
     try {
       const { setup_code, tax_percent, slug: _typed, ...rest } = form;
       const rate = Number(tax_percent.replace(',', '.')) / 100;
-      session.value = await post<Session>('/v1/auth/setup', {
+      session.value = await POST('/v1/auth/setup', { body: {
         ...rest,
         ...(slug ? { slug } : {}),
         ...(tax_percent.trim() && Number.isFinite(rate) ? { default_tax_rate: rate } : {}),
         language: browserLanguage.value,
         ...(codeRequired ? { setup_code } : {}),
-      });
+      } });
       onDone();
       navigate(homeOf(), true);
     } catch (err) {

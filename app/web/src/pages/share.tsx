@@ -1,6 +1,6 @@
 import QRCode from 'qrcode';
 import { useState } from 'preact/hooks';
-import { get, getAll } from '../lib/api.ts';
+import { GET, getAll } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { Button, PageHeader, useLoad } from '../ui/kit.tsx';
 
@@ -50,10 +50,10 @@ function AddressRow({ a }: { a: Address }) {
 export function SharePage() {
   const [data] = useLoad(async () => {
     const [health, settings, codes, tables] = await Promise.all([
-      get<{ urls?: string[]; pair_url?: string; addresses?: { stable_url: string | null } | null }>('/v1/system/health'),
-      get<{ slug: string }>('/v1/settings'),
-      getAll<{ id: string; url: string; table: string | null }>('/v1/qr_codes', { is_active: true }).catch(() => []),
-      getAll<{ id: string; number: number }>('/v1/tables').catch(() => []),
+      GET('/v1/system/health'),
+      GET('/v1/settings'),
+      getAll('/v1/qr_codes', { query: { is_active: true } }).catch(() => []),
+      getAll('/v1/tables').catch(() => []),
     ]);
     // the hub's mDNS name while the LAN carries it (it survives the router handing the PC another
     // address), else its LAN address (a phone cannot reach "localhost")

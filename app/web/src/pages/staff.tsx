@@ -1,45 +1,27 @@
 import { useState } from 'preact/hooks';
-import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
+import { DELETE, GET, POST, getAll, patchChanged, type Body, type Ok } from '../lib/client.ts';
 import { money, moneyInput, parseMoney, when } from '../lib/format.ts';
 import { deviceName } from '../lib/device-name.ts';
-import { LANGUAGE_NAMES, LANGUAGES, t, type Key } from '../lib/i18n.ts';
+import { LANGUAGE_NAMES, LANGUAGES, t, type Key, type Language } from '../lib/i18n.ts';
 import { can, session } from '../lib/session.ts';
 import { Badge, Button, Empty, ErrorNote, Field, PageHeader, SelectField, useAction, useLoad } from '../ui/kit.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { FormDialog } from '../ui/form-dialog.tsx';
 
-interface Staff {
-  id: string;
-  name: string;
-  /** null: signs in by PIN only */
-  email: string | null;
-  role: string;
-  hourly_rate: number | null;
-  is_active: boolean;
-  has_password: boolean;
-  has_pin: boolean;
-  language: string | null;
-}
-
-interface SessionRow {
-  id: string;
-  staff_user: string;
-  name: string;
-  user_agent: string | null;
-  last_seen_at: number;
-}
+/** email null: signs in by PIN only */
+type Staff = Ok<'get', '/v1/staff/{id}'>;
 
 const ROLES = ['owner', 'manager', 'server', 'kitchen'] as const;
 
 export function StaffPage() {
-  const [staff, error, reload] = useLoad(() => getAll<Staff>('/v1/staff'));
-  const [sessions, , reloadSessions] = useLoad(async () => (await get<{ data: SessionRow[] }>('/v1/sessions')).data);
+  const [staff, error, reload] = useLoad(() => getAll('/v1/staff'));
+  const [sessions, , reloadSessions] = useLoad(async () => (await GET('/v1/sessions')).data);
   const [editing, setEditing] = useState<Staff | 'new' | null>(null);
   const [act, busy, actError] = useAction();
   const writable = can('staff:write');
   const me = session.value!.staff.id;
 
-  const signOut = (id: string) => act(async () => (await del(`/v1/sessions/${id}`), await reloadSessions()));
+  const signOut = (id: string) => act(async () => (await DELETE('/v1/sessions/{id}', { path: { id } }), await reloadSessions()));
 
   return (
     <>
@@ -136,12 +118,12 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
   const [opened] = useState(form);
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   // an empty email: a person who signs in only by PIN on the service tablet
-  const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email.trim() || null, role: f.role, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: f.language || null });
+  const bodyOf = (f: typeof form) => ({ name: f.name, email: f.email.trim() || null, role: f.role as NonNullable<Body<'patch', '/v1/staff/{id}'>['role']>, hourly_rate: f.rate.trim() ? parseMoney(f.rate) : null, language: (f.language || null) as Language | null });
   const save = async () => {
     const body = bodyOf(form);
-    const id = person ? (await patchChanged<Staff>(`/v1/staff/${person.id}`, body, bodyOf(opened)), person.id) : (await post<Staff>('/v1/staff', body)).id;
-    if (form.password && form.email.trim()) await post(`/v1/staff/${id}/password`, { password: form.password });
-    if (form.pin) await post(`/v1/staff/${id}/pin`, { pin: form.pin });
+    const id = person ? (await patchChanged('/v1/staff/{id}', { path: { id: person.id } }, body, bodyOf(opened)), person.id) : (await POST('/v1/staff', { body: body })).id;
+    if (form.password && form.email.trim()) await POST('/v1/staff/{id}/password', { path: { id }, body: { password: form.password } });
+    if (form.pin) await POST('/v1/staff/{id}/pin', { path: { id }, body: { pin: form.pin } });
     await onSaved();
     onClose();
   };
@@ -153,7 +135,7 @@ function StaffDialog({ person, self, onClose, onSaved }: { person: Staff | null;
           title: t('form.deactivateNamed', { name: person.name }),
           message: t('form.deactivateBody', { name: person.name }),
           run: async () => {
-            await del(`/v1/staff/${person.id}`);
+            await DELETE('/v1/staff/{id}', { path: { id: person.id } });
             await onSaved();
             onClose();
           },

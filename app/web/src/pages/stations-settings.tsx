@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
-import { getAll, patch, post } from '../lib/api.ts';
+import { PATCH, POST, getAll } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
-import type { Station } from '../lib/types.ts';
 import { Button, ErrorNote, Field, Toggle, useAction, useLoad } from '../ui/kit.tsx';
 
 /** A station's key from the name a person types: "Grill 2" → "grill-2" (what the API accepts). */
@@ -21,7 +20,7 @@ export function stationKeyOf(name: string): string {
  * and put them in the kitchen's order (screens and printed tickets follow it).
  */
 export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
-  const [stations, , load] = useLoad(() => getAll<Station>('/v1/stations'));
+  const [stations, , load] = useLoad(() => getAll('/v1/stations'));
   // the screens' pairing form below offers the stations too: it reads them again
   const reload = async () => (await load(), onChanged?.());
   const [name, setName] = useState('');
@@ -33,14 +32,14 @@ export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
       const list = [...(stations ?? [])];
       const [s] = list.splice(from, 1);
       list.splice(to, 0, s!);
-      for (const [i, x] of list.entries()) if (x.position !== i) await patch(`/v1/stations/${x.key}`, { position: i });
+      for (const [i, x] of list.entries()) if (x.position !== i) await PATCH('/v1/stations/{key}', { path: { key: x.key }, body: { position: i } });
       await reload();
     });
   const add = (e: Event) => {
     e.preventDefault();
     if (!name.trim()) return;
     void act(async () => {
-      await post('/v1/stations', { key: stationKeyOf(name), name: name.trim() });
+      await POST('/v1/stations', { body: { key: stationKeyOf(name), name: name.trim() } });
       setName('');
       await reload();
     });
@@ -60,13 +59,13 @@ export function StationsSettings({ onChanged }: { onChanged?: () => void }) {
                 ↓
               </Button>
             </div>
-            <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => act(async () => (await patch(`/v1/stations/${s.key}`, { is_active: on }), await reload()))} />
+            <Toggle label={`${s.name} (${s.key})`} checked={s.is_active} disabled={busy} onChange={(on) => act(async () => (await PATCH('/v1/stations/{key}', { path: { key: s.key }, body: { is_active: on } }), await reload()))} />
             <form
               class="row"
               onSubmit={(e) => {
                 e.preventDefault();
                 const next = names[s.key]?.trim();
-                if (next) void act(async () => (await patch(`/v1/stations/${s.key}`, { name: next }), await reload()));
+                if (next) void act(async () => (await PATCH('/v1/stations/{key}', { path: { key: s.key }, body: { name: next } }), await reload()));
               }}
             >
               <Field label={t('stations.renameLabel', { name: s.name })} value={names[s.key] ?? s.name} onInput={(e) => setNames({ ...names, [s.key]: (e.target as HTMLInputElement).value })} />

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { minutesSince, money, number, todayAtRestaurant, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { statusTone } from './orders.tsx';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import type { Reservation } from '../lib/types.ts';
 import { describeConflicts, loadSyncStatus, loadSystemHealth, type ConflictView, type SystemHealth } from '../lib/health.ts';
 import { Badge, Button, Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
 import { FirstDayChecklist } from './first-day.tsx';
@@ -20,13 +19,6 @@ interface ActiveOrder {
   total: number;
   placedAt: number | null;
   createdAt: number;
-}
-
-interface Dashboard {
-  total_orders: number;
-  total_revenue: number;
-  active_reservations: number;
-  new_customers: number;
 }
 
 function Stat({ label, value, href }: { label: string; value: string; href?: string }) {
@@ -62,7 +54,7 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean; re
       text: t('ops.addressMoved', { from: moved.from, to: moved.to, codes: moved.reprint.map((c) => c.label).join(', ') }),
       href: '/app/floor/qr-sheet',
       tone: 'warn',
-      acknowledge: () => post('/v1/system/address-change/acknowledge'),
+      acknowledge: () => POST('/v1/system/address-change/acknowledge'),
     });
   if (b?.warning) out.push({ key: 'backup-late', text: t('ops.backup.warning'), href: '/app/settings?tab=backups' });
   else if (b?.last_error) out.push({ key: 'backup-failed', text: t('ops.backup.failed'), href: '/app/settings?tab=backups' });
@@ -71,11 +63,11 @@ function healthItems(h: { sync: { last_error: string | null; linked: boolean; re
   return out;
 }
 
-/** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
-export function TodayPage() {
+/** Today's figures, open orders, waiting guests, bookings and what needs someone; live on orders and the waitlist. */
+function useTodayData() {
   // a server's Today has no money figures (analytics is the managers'): only what it may read
   const numbers = can('analytics:read');
-  const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? get<Dashboard>('/v1/analytics/dashboard') : null));
+  const [dash, dashError, reloadDash] = useLoad(async () => (numbers ? GET('/v1/analytics/dashboard') : null));
   // sync, backups and printers at a glance: for those who can act on them
   const [health, , reloadHealth, setHealth] = useLoad(async () => {
     if (!can('settings:write')) return null;
@@ -92,7 +84,7 @@ export function TodayPage() {
   const [waiting, setWaiting] = useState<number | null>(null);
   const [next] = useLoad(async () =>
     can('reservations:read')
-      ? (await get<{ data: Reservation[] }>('/v1/reservations', { date: todayAtRestaurant(), limit: 100 })).data
+      ? (await GET('/v1/reservations', { query: { date: todayAtRestaurant(), limit: 100 } })).data
           .filter((r) => ['pending', 'confirmed'].includes(r.status) && r.ends_at * 1000 > Date.now())
           .sort((a, b) => a.starts_at - b.starts_at)
           .slice(0, 6)
@@ -102,8 +94,8 @@ export function TodayPage() {
     const out: Attention[] = [];
     if (can('printers:read')) {
       const [failed, printers] = await Promise.all([
-        get<{ data: unknown[]; has_more: boolean }>('/v1/print_jobs', { state: 'failed', limit: 100 }),
-        get<{ data: { name: string; is_active: boolean; status: { state: string } }[] }>('/v1/printers', { limit: 100 }),
+        GET('/v1/print_jobs', { query: { state: 'failed', limit: 100 } }),
+        GET('/v1/printers', { query: { limit: 100 } }),
       ]);
       if (failed.data.length) out.push({ key: 'failed-prints', text: t('today.failedPrints', { n: failed.data.length }), href: '/app/printers' });
       for (const p of printers.data) {
@@ -113,12 +105,12 @@ export function TodayPage() {
       }
     }
     if (can('webhooks:read')) {
-      const eps = await get<{ data: { id: string; url: string; status: string }[] }>('/v1/webhook_endpoints', { limit: 100 });
+      const eps = await GET('/v1/webhook_endpoints', { query: { limit: 100 } });
       for (const e of eps.data) if (e.status === 'disabled') out.push({ key: `webhook-${e.id}`, text: t('today.webhookDisabled', { url: e.url }), href: '/app/webhooks' });
     }
     if (can('events:read')) {
       // the latest events' deliveries that gave up
-      const events = await get<{ data: { deliveries: { status: string }[] }[] }>('/v1/events', { limit: 100 });
+      const events = await GET('/v1/events', { query: { limit: 100 } });
       const failed = events.data.filter((e) => e.deliveries.some((d) => d.status === 'failed')).length;
       if (failed) out.push({ key: 'failed-webhooks', text: t('today.failedWebhooks', { n: failed }), href: '/app/webhooks' });
     }
@@ -127,13 +119,14 @@ export function TodayPage() {
 
   const countOpen = async () => {
     // the operational view: open orders, oldest first
-    const active = await get<{ data: ActiveOrder[] }>('/public/orders/active', { fields: 'id,orderNumber,type,status,tableNumber,total,placedAt,createdAt' });
+    const active = await GET('/public/orders/active', { query: { fields: 'id,orderNumber,type,status,tableNumber,total,placedAt,createdAt' } });
     setOpen(active.data.length);
-    setOldest(active.data.slice(0, 6));
+    // the fields asked for above are the ones an ActiveOrder has
+    setOldest(active.data.slice(0, 6) as ActiveOrder[]);
   };
   const countWaiting = async () => {
     if (!can('waitlist:read')) return;
-    const w = await get<{ data: unknown[] }>('/v1/waitlist', { status: 'waiting', limit: 100 });
+    const w = await GET('/v1/waitlist', { query: { status: 'waiting', limit: 100 } });
     setWaiting(w.data.length);
   };
   useEffect(() => {
@@ -152,8 +145,15 @@ export function TodayPage() {
     const topics = ['orders', ...(can('waitlist:read') ? ['waitlist'] : [])];
     return live.listen(topics, refresh, refresh);
   }, []);
+  return { numbers, dash, dashError, health, reloadHealth, setHealth, open, oldest, waiting, next, attention };
+}
 
-  const items = [...(attention ?? []), ...healthItems(health ?? null)];
+type TodayData = ReturnType<typeof useTodayData>;
+
+/** The morning look: today's numbers, what is open, who is coming, and what needs someone. */
+export function TodayPage() {
+  const data = useTodayData();
+  const { numbers, dash, dashError, open, oldest, waiting, next, health } = data;
   return (
     <>
       <PageHeader title={t('today.title')}>
@@ -170,94 +170,117 @@ export function TodayPage() {
         {numbers ? <Stat label={t('today.newGuests')} value={dash ? number(dash.new_customers) : '…'} href="/app/guests" /> : null}
       </section>
       <div class="columns">
-        <section class="card">
-          <h2>{t('today.oldestOpen')}</h2>
-          {oldest.length === 0 ? (
-            <Empty>{t('orders.noneOpen')}</Empty>
-          ) : (
-            <ul class="plain-list">
-              {oldest.map((o) => (
-                <li key={o.id} class="res-line">
-                  <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
-                  {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
-                  <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
-                  <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-          <a href="/app/orders">{t('today.allOrders')}</a>
-        </section>
-        <section class="card">
-          <h2>{t('today.attention')}</h2>
-          {attention === undefined || health === undefined ? null : items.length === 0 ? (
-            <p class="all-good">
-              <Badge tone="good">{t('today.allGood')}</Badge>
-            </p>
-          ) : (
-            <ul class="plain-list attention">
-              {items.map((a) => (
-                <li key={a.key} class={a.conflict ? 'conflict' : undefined}>
-                  {a.conflict && health ? (
-                    <>
-                      <div>
-                        <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <ConflictText conflict={{ ...a.conflict, href: a.href }} />
-                      </div>
-                      <SettleConflict conflict={a.conflict} onSettled={(id) => setHealth({ ...health, conflicts: health.conflicts.filter((c) => c.id !== id) })} />
-                    </>
-                  ) : (
-                    <>
-                      <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
-                      {a.acknowledge ? (
-                        <Button onClick={() => void a.acknowledge!().then(reloadHealth)}>{t('ops.addressMoved.done')}</Button>
-                      ) : null}
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-        {health ? (
-          <section class="card health" aria-labelledby="health-title">
-            <h2 id="health-title">{t('ops.health')}</h2>
-            <h3>
-              <a href="/app/printers">{t('nav.printers')}</a>
-            </h3>
-            <p>
-              {health.system.printers.total === 0
-                ? health.system.printers.switched_off > 0
-                  ? t('ops.printers.allOff', { count: health.system.printers.switched_off })
-                  : t('ops.printers.none')
-                : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
-            </p>
-            <h3>
-              <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
-            </h3>
-            <SyncSummary status={health.sync} />
-            <h3>
-              <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
-            </h3>
-            {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
-          </section>
-        ) : null}
-        <section class="card">
-          <h2>{t('today.nextReservations')}</h2>
-          {!next?.length ? (
-            <Empty>{t('today.noReservations')}</Empty>
-          ) : (
-            <ul class="plain-list">
-              {next.map((r) => (
-                <li key={r.id} class="res-line">
-                  <strong>{r.time}</strong> {r.guest.name} · {t('reservations.party', { n: r.party_size })}
-                  {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.risk')}</Badge> : null}
-                </li>
-              ))}
-            </ul>
-          )}
-          <a href="/app/reservations">{t('today.allReservations')}</a>
-        </section>
+        <OldestOpen oldest={oldest} />
+        <AttentionCard data={data} />
+        {health ? <HealthCard health={health} /> : null}
+        <NextReservations next={next} />
       </div>
     </>
+  );
+}
+
+function OldestOpen({ oldest }: { oldest: ActiveOrder[] }) {
+  return (
+    <section class="card">
+      <h2>{t('today.oldestOpen')}</h2>
+      {oldest.length === 0 ? (
+        <Empty>{t('orders.noneOpen')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {oldest.map((o) => (
+            <li key={o.id} class="res-line">
+              <a href={`/app/orders/${o.id}`}>#{o.orderNumber}</a> {t(`orderType.${o.type}` as Key)}
+              {o.tableNumber !== null ? ` · ${t('orders.tableN', { n: o.tableNumber })}` : ''} · {money(o.total)}{' '}
+              <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
+              <span class="muted">{t('orders.minutes', { n: minutesSince(o.placedAt ?? o.createdAt) ?? 0 })}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <a href="/app/orders">{t('today.allOrders')}</a>
+    </section>
+  );
+}
+
+function AttentionCard({ data: { attention, health, reloadHealth, setHealth } }: { data: TodayData }) {
+  const items = [...(attention ?? []), ...healthItems(health ?? null)];
+  return (
+    <section class="card">
+      <h2>{t('today.attention')}</h2>
+      {attention === undefined || health === undefined ? null : items.length === 0 ? (
+        <p class="all-good">
+          <Badge tone="good">{t('today.allGood')}</Badge>
+        </p>
+      ) : (
+        <ul class="plain-list attention">
+          {items.map((a) => (
+            <li key={a.key} class={a.conflict ? 'conflict' : undefined}>
+              {a.conflict && health ? (
+                <>
+                  <div>
+                    <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <ConflictText conflict={{ ...a.conflict, href: a.href }} />
+                  </div>
+                  <SettleConflict conflict={a.conflict} onSettled={(id) => setHealth({ ...health, conflicts: health.conflicts.filter((c) => c.id !== id) })} />
+                </>
+              ) : (
+                <>
+                  <Badge tone={a.tone ?? 'bad'}>{a.badge ?? '!'}</Badge> <a href={a.href}>{a.text}</a>
+                  {a.acknowledge ? (
+                    <Button onClick={() => void a.acknowledge!().then(reloadHealth)}>{t('ops.addressMoved.done')}</Button>
+                  ) : null}
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function HealthCard({ health }: { health: NonNullable<TodayData['health']> }) {
+  return (
+    <section class="card health" aria-labelledby="health-title">
+      <h2 id="health-title">{t('ops.health')}</h2>
+      <h3>
+        <a href="/app/printers">{t('nav.printers')}</a>
+      </h3>
+      <p>
+        {health.system.printers.total === 0
+          ? health.system.printers.switched_off > 0
+            ? t('ops.printers.allOff', { count: health.system.printers.switched_off })
+            : t('ops.printers.none')
+          : t('ops.printers.counts', { online: health.system.printers.online, total: health.system.printers.total })}
+      </p>
+      <h3>
+        <a href="/app/settings?tab=sync">{t('ops.sync.title')}</a>
+      </h3>
+      <SyncSummary status={health.sync} />
+      <h3>
+        <a href="/app/settings?tab=backups">{t('ops.backup.title')}</a>
+      </h3>
+      {health.system.backups ? <BackupSummary backups={health.system.backups} /> : <p class="muted">{t('ops.backup.none')}</p>}
+    </section>
+  );
+}
+
+function NextReservations({ next }: { next: TodayData['next'] }) {
+  return (
+    <section class="card">
+      <h2>{t('today.nextReservations')}</h2>
+      {!next?.length ? (
+        <Empty>{t('today.noReservations')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {next.map((r) => (
+            <li key={r.id} class="res-line">
+              <strong>{r.time}</strong> {r.guest.name} · {t('reservations.party', { n: r.party_size })}
+              {r.no_show_risk !== null && r.no_show_risk >= 50 ? <Badge tone="warn">{t('reservations.risk')}</Badge> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <a href="/app/reservations">{t('today.allReservations')}</a>
+    </section>
   );
 }

@@ -1,21 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
-import { del, get, getAll, post } from '../lib/api.ts';
+import { DELETE, GET, POST, getAll } from '../lib/client.ts';
 import { minutesSince, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import { freeTables, SITTING_MINUTES } from '../lib/free-tables.ts';
-import { OPEN_STATUSES, refId, type Reservation, type Table, type WaitlistEntry } from '../lib/types.ts';
+import { OPEN_STATUSES, refId, type WaitlistEntry } from '../lib/types.ts';
 import { TileGrid } from '../ui/tile-grid.tsx';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 
 /** The queue at the door, live: online parties tagged, a quoted wait per party, notify / seat / remove in one tap. */
 export function WaitlistPage() {
   const [queue, error, reload] = useLoad(async () => {
-    const [waiting, notified] = await Promise.all([getAll<WaitlistEntry>('/v1/waitlist', { status: 'waiting' }), getAll<WaitlistEntry>('/v1/waitlist', { status: 'notified' })]);
+    const [waiting, notified] = await Promise.all([getAll('/v1/waitlist', { query: { status: 'waiting' } }), getAll('/v1/waitlist', { query: { status: 'notified' } })]);
     return [...notified, ...waiting].sort((a, b) => a.created - b.created);
   });
-  const [perParty] = useLoad(async () => (await get<{ waitlist: { default_wait_minutes_per_party: number } }>('/v1/settings')).waitlist.default_wait_minutes_per_party);
+  const [perParty] = useLoad(async () => (await GET('/v1/settings')).waitlist.default_wait_minutes_per_party);
   const [adding, setAdding] = useState(false);
   const [seating, setSeating] = useState<WaitlistEntry | null>(null);
   const [act, busy, actError] = useAction();
@@ -61,14 +61,14 @@ export function WaitlistPage() {
                 {writable ? (
                   <div class="item-actions">
                     {e.status === 'waiting' ? (
-                      <Button disabled={busy} onClick={() => run(() => post(`/v1/waitlist/${e.id}/notify`, {}))} aria-label={`${t('waitlist.notify')}: ${e.guest_name}`}>
+                      <Button disabled={busy} onClick={() => run(() => POST('/v1/waitlist/{id}/notify', { path: { id: e.id } }))} aria-label={`${t('waitlist.notify')}: ${e.guest_name}`}>
                         {t('waitlist.notify')}
                       </Button>
                     ) : null}
                     <Button variant="primary" disabled={busy} onClick={() => setSeating(e)} aria-label={`${t('waitlist.seat')}: ${e.guest_name}`}>
                       {t('waitlist.seat')}
                     </Button>
-                    <Button variant="quiet" disabled={busy} onClick={() => run(() => del(`/v1/waitlist/${e.id}`))} aria-label={`${t('common.remove')}: ${e.guest_name}`}>
+                    <Button variant="quiet" disabled={busy} onClick={() => run(() => DELETE('/v1/waitlist/{id}', { path: { id: e.id } }))} aria-label={`${t('common.remove')}: ${e.guest_name}`}>
                       {t('common.remove')}
                     </Button>
                   </div>
@@ -91,7 +91,7 @@ function WalkInDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () =
   const [act, busy, error] = useAction();
   const save = async (e: Event) => {
     e.preventDefault();
-    if (await act(() => post('/v1/waitlist', { guest_name: name, party_size: Number(size), phone: phone || null }))) {
+    if (await act(() => POST('/v1/waitlist', { body: { guest_name: name, party_size: Number(size), phone: phone || null } }))) {
       await onSaved();
       onClose();
     }
@@ -123,10 +123,10 @@ function WalkInDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () =
 function SeatDialog({ entry, onClose, onSaved }: { entry: WaitlistEntry; onClose: () => void; onSaved: () => Promise<void> }) {
   const [free] = useLoad(async () => {
     const [tables, bookings, orders, settings] = await Promise.all([
-      getAll<Table>('/v1/tables'),
-      getAll<Reservation>('/v1/reservations', { date: todayAtRestaurant() }),
-      Promise.all(['draft', ...OPEN_STATUSES].map((status) => getAll<{ id: string; table: string | null }>('/v1/orders', { status }))),
-      get<{ reservation_buffer_minutes: number }>('/v1/settings'),
+      getAll('/v1/tables'),
+      getAll('/v1/reservations', { query: { date: todayAtRestaurant() } }),
+      Promise.all(['draft', ...OPEN_STATUSES].map((status) => getAll('/v1/orders', { query: { status } }))),
+      GET('/v1/settings'),
     ]);
     const busy = new Set([...orders.flat().map((o) => o.table), ...bookings.filter((r) => r.status === 'seated').map((r) => refId(r.table))].filter((x): x is string => !!x));
     const now = Math.floor(Date.now() / 1000);
@@ -134,7 +134,7 @@ function SeatDialog({ entry, onClose, onSaved }: { entry: WaitlistEntry; onClose
   });
   const [act, busy, error] = useAction();
   const seat = async (table: string | null) => {
-    if (await act(() => post(`/v1/waitlist/${entry.id}/seat`, table ? { table } : {}))) {
+    if (await act(() => POST('/v1/waitlist/{id}/seat', { path: { id: entry.id }, body: table ? { table } : {} }))) {
       await onSaved();
       onClose();
     }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { del, get, patch, post } from '../lib/api.ts';
+import { DELETE, GET, PATCH, POST, type Body } from '../lib/client.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
@@ -17,25 +17,10 @@ interface Endpoint {
   disabled_reason: string | null;
 }
 
-interface Delivery {
-  endpoint: string;
-  url: string;
-  status: string;
-  delivered_at: number | null;
-  attempts: { attempted_at: number; response_status: number | null; error: string | null; succeeded: boolean }[];
-}
-
-interface WebhookEvent {
-  id: string;
-  created: number;
-  type: string;
-  deliveries: Delivery[];
-}
-
 /** Endpoints, their signing secrets, and every event's deliveries with each attempt, resendable. */
 export function WebhooksPage() {
-  const [endpoints, error, reload] = useLoad(async () => (await get<{ data: Endpoint[] }>('/v1/webhook_endpoints', { limit: 100 })).data);
-  const [events, , reloadEvents] = useLoad(async () => (can('events:read') ? (await get<{ data: WebhookEvent[] }>('/v1/events', { limit: 25 })).data : []));
+  const [endpoints, error, reload] = useLoad(async () => (await GET('/v1/webhook_endpoints', { query: { limit: 100 } })).data);
+  const [events, , reloadEvents] = useLoad(async () => (can('events:read') ? (await GET('/v1/events', { query: { limit: 25 } })).data : []));
   const [adding, setAdding] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Endpoint | null>(null);
@@ -86,10 +71,10 @@ export function WebhooksPage() {
           writable
             ? (e) => (
                 <>
-                  <Button disabled={busy} onClick={() => act(async () => (await patch(`/v1/webhook_endpoints/${e.id}`, { status: e.status === 'enabled' ? 'disabled' : 'enabled' }), await reload()))}>
+                  <Button disabled={busy} onClick={() => act(async () => (await PATCH('/v1/webhook_endpoints/{id}', { path: { id: e.id }, body: { status: e.status === 'enabled' ? 'disabled' : 'enabled' } }), await reload()))}>
                     {e.status === 'enabled' ? t('webhooks.disable') : t('webhooks.enable')}
                   </Button>
-                  <Button disabled={busy} onClick={() => act(async () => setSecret((await post<{ secret: string }>(`/v1/webhook_endpoints/${e.id}/roll_secret`, {})).secret))}>
+                  <Button disabled={busy} onClick={() => act(async () => setSecret((await POST('/v1/webhook_endpoints/{id}/roll_secret', { path: { id: e.id } })).secret ?? null))}>
                     {t('webhooks.roll')}
                   </Button>
                   <Button variant="quiet" disabled={busy} onClick={() => setRemoving(e)} aria-label={`${t('common.remove')}: ${e.url}`}>
@@ -107,7 +92,7 @@ export function WebhooksPage() {
         open={removing !== null}
         busy={busy}
         onClose={() => setRemoving(null)}
-        onConfirm={() => removing && act(async () => (await del(`/v1/webhook_endpoints/${removing.id}`), setRemoving(null), await reload()))}
+        onConfirm={() => removing && act(async () => (await DELETE('/v1/webhook_endpoints/{id}', { path: { id: removing.id } }), setRemoving(null), await reload()))}
       />
       <section class="card">
         <h2>{t('webhooks.deliveries')}</h2>
@@ -135,7 +120,7 @@ export function WebhooksPage() {
             writable
               ? (ev) =>
                   ev.deliveries.length ? (
-                    <Button disabled={busy} onClick={() => act(async () => (await post(`/v1/events/${ev.id}/resend`, {}), await reloadEvents()))} aria-label={`${t('webhooks.resend')}: ${ev.type}`}>
+                    <Button disabled={busy} onClick={() => act(async () => (await POST('/v1/events/{id}/resend', { path: { id: ev.id } }), await reloadEvents()))} aria-label={`${t('webhooks.resend')}: ${ev.type}`}>
                       {t('webhooks.resend')}
                     </Button>
                   ) : null
@@ -160,8 +145,8 @@ function EndpointDialog({ onClose, onSaved }: { onClose: () => void; onSaved: (s
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState('*');
   const save = async () => {
-    const made = await post<{ secret: string }>('/v1/webhook_endpoints', { url, enabled_events: events.split(',').map((s) => s.trim()).filter(Boolean) });
-    await onSaved(made.secret);
+    const made = await POST('/v1/webhook_endpoints', { body: { url, enabled_events: events.split(',').map((s) => s.trim()).filter(Boolean) as Body<'post', '/v1/webhook_endpoints'>['enabled_events'] } });
+    await onSaved(made.secret ?? '');
     onClose();
   };
   return (

@@ -1,5 +1,7 @@
 import { signal } from '@preact/signals';
-import { get, setApiKey } from '../lib/api.ts';
+import { setApiKey } from '../lib/api.ts';
+import type { components } from '../lib/api.gen.ts';
+import { GET } from '../lib/client.ts';
 import { browserLanguage, type Language, LANGUAGES } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 
@@ -12,20 +14,8 @@ export interface Device {
   restaurant: string;
 }
 
-export interface ScreenStation {
-  key: string;
-  name: string;
-  warnAfterMinutes: number;
-  lateAfterMinutes: number;
-}
-
-export interface ScreenConfig {
-  restaurant: { name: string; currency: string; timezone: string; language: string };
-  device: { name: string; station: string | null } | null;
-  stations: ScreenStation[];
-  tables: { id: string; number: number }[];
-  staff: { id: string; name: string }[];
-}
+export type ScreenConfig = components['schemas']['ScreenConfig'];
+export type ScreenStation = ScreenConfig['stations'][number];
 
 const STORE = 'comanda.device';
 
@@ -55,15 +45,15 @@ export const config = signal<ScreenConfig | null>(null);
 export async function startDevice(d: Device): Promise<ScreenConfig> {
   setApiKey(d.key);
   live.authWith({ key: d.key }, () => (unpaired.value = true));
-  const c = await get<ScreenConfig>('/public/screens/config');
-  if ((LANGUAGES as readonly string[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
+  const c = await GET('/public/screens/config');
+  if ((LANGUAGES as readonly (string | null)[]).includes(c.restaurant.language)) browserLanguage.value = c.restaurant.language as Language;
   config.value = c;
   followStations();
   return c;
 }
 
 let following: (() => void) | null = null;
-const readConfig = () => void get<ScreenConfig>('/public/screens/config').then((c) => (config.value = c), () => {});
+const readConfig = () => void GET('/public/screens/config').then((c) => (config.value = c), () => {});
 const askedFor = new Set<string>();
 
 /**

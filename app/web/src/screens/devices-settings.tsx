@@ -1,28 +1,11 @@
 import './devices-settings.css';
 import { useEffect, useState } from 'preact/hooks';
-import { del, get, getAll, patchChanged, post } from '../lib/api.ts';
+import { DELETE, GET, POST, getAll, patchChanged } from '../lib/client.ts';
 import { when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
-import type { Station } from '../lib/types.ts';
 import { Button, ErrorNote, Field, SelectField, useAction, useLoad } from '../ui/kit.tsx';
 
-interface Device {
-  id: string;
-  name: string;
-  station: string | null;
-  paired_at: number | null;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-interface ServiceTablet {
-  id: string;
-  name: string;
-  created: number;
-  last_used_at: number | null;
-  expires_at: number;
-  revoked_at: number | null;
-}
 interface PairingCode {
   code: string;
   name: string;
@@ -31,16 +14,15 @@ interface PairingCode {
 }
 /** How long a pairing code is good for (the server's PAIRING_TTL_SECONDS). */
 const PAIRING_TTL_SECONDS = 10 * 60;
-type StationAges = Station & { warn_after_minutes: number | null; late_after_minutes: number | null };
 
 /**
  * Settings → Screens: make a pairing code for a kitchen tablet (shown with a QR that opens the
  * pairing page with it filled in), see and unpair paired screens, set each station's ticket colours.
  */
 export function ScreensSettings() {
-  const [devices, , reload] = useLoad(() => get<{ data: Device[] }>('/v1/devices').then((r) => r.data));
-  const [stations, , reloadStations] = useLoad(() => getAll<StationAges>('/v1/stations'));
-  const [tablets, , reloadTablets] = useLoad(() => get<{ data: ServiceTablet[] }>('/v1/devices/service_tablets').then((r) => r.data));
+  const [devices, , reload] = useLoad(() => GET('/v1/devices').then((r) => r.data));
+  const [stations, , reloadStations] = useLoad(() => getAll('/v1/stations'));
+  const [tablets, , reloadTablets] = useLoad(() => GET('/v1/devices/service_tablets').then((r) => r.data));
   const [name, setName] = useState('');
   const [station, setStation] = useState('');
   const [made, setMade] = useState<PairingCode | null>(null);
@@ -65,7 +47,7 @@ export function ScreensSettings() {
 
   const make = (e: Event) => {
     e.preventDefault();
-    void act(async () => setMade(await post<PairingCode>('/v1/devices/pairing_codes', { name: name.trim(), station: station || null })));
+    void act(async () => setMade(await POST('/v1/devices/pairing_codes', { body: { name: name.trim(), station: station || null } })));
   };
   const active = (stations ?? []).filter((s) => s.is_active);
   return (
@@ -102,7 +84,7 @@ export function ScreensSettings() {
                 {d.revoked_at ? ` · ${t('devices.unpaired')}` : d.last_used_at ? ` · ${t('devices.lastUsed', { when: when(d.last_used_at) })}` : ''}
               </span>
               {!d.revoked_at ? (
-                <Button variant="danger" disabled={busy} onClick={() => act(async () => (await del(`/v1/devices/${d.id}`), await reload()))}>
+                <Button variant="danger" disabled={busy} onClick={() => act(async () => (await DELETE('/v1/devices/{id}', { path: { id: d.id } }), await reload()))}>
                   {t('devices.unpair')}
                   <span class="sr-only"> {d.name}</span>
                 </Button>
@@ -126,7 +108,7 @@ export function ScreensSettings() {
                   {d.revoked_at ? ` · ${t('devices.revoked')}` : expired ? ` · ${t('devices.expired')}` : d.last_used_at ? ` · ${t('devices.lastUsed', { when: when(d.last_used_at) })}` : ''}
                 </span>
                 {!d.revoked_at && !expired ? (
-                  <Button variant="danger" disabled={busy} onClick={() => act(async () => (await del(`/v1/devices/service_tablets/${d.id}`), await reloadTablets()))}>
+                  <Button variant="danger" disabled={busy} onClick={() => act(async () => (await DELETE('/v1/devices/service_tablets/{id}', { path: { id: d.id } }), await reloadTablets()))}>
                     {t('devices.revoke')}
                     <span class="sr-only"> {d.name}</span>
                   </Button>
@@ -148,7 +130,7 @@ export function ScreensSettings() {
               const a = ages[s.key];
               if (!a) continue;
               // only what changed: the other side may have set the other age meanwhile
-              await patchChanged(`/v1/stations/${s.key}`, { warn_after_minutes: Number(a.warn), late_after_minutes: Number(a.late) }, { warn_after_minutes: s.warn_after_minutes ?? 8, late_after_minutes: s.late_after_minutes ?? 15 });
+              await patchChanged('/v1/stations/{key}', { path: { key: s.key } }, { warn_after_minutes: Number(a.warn), late_after_minutes: Number(a.late) }, { warn_after_minutes: s.warn_after_minutes ?? 8, late_after_minutes: s.late_after_minutes ?? 15 });
             }
             await reloadStations();
           });

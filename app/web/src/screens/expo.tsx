@@ -1,6 +1,7 @@
 import { computed } from '@preact/signals';
 import { useState } from 'preact/hooks';
-import { ApiFailure, get, patch } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, PATCH } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { chime, formatAge, isJustIn, makeBoard, nowSeconds, useBoard } from './board.ts';
 import { config } from './device.ts';
@@ -33,7 +34,7 @@ export function ExpoScreen() {
   useBoard(
     {
       topic: 'orders',
-      load: async () => (await get<{ data: any[] }>('/public/orders/active', { fields: FIELDS })).data.map(fromPublic),
+      load: async () => (await GET('/public/orders/active', { query: { fields: FIELDS } })).data.map(fromPublic),
       fromMessage: (o) => fromLive(o, tables.value),
       shows: onExpo,
       onNew: () => soundNow.current && chime(),
@@ -47,7 +48,7 @@ export function ExpoScreen() {
     setBusy(tk.id);
     setError(null);
     try {
-      board.put(fromPublic(await patch(`/public/orders/${tk.id}/status`, { status: 'served' })));
+      board.put(fromPublic(await PATCH('/public/orders/{id}/status', { path: { id: tk.id }, body: { status: 'served' } })));
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : String(e));
     } finally {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getAll } from '../lib/api.ts';
+import { getAll } from '../lib/client.ts';
 import { money, todayAtRestaurant, when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
@@ -56,16 +56,16 @@ export function FloorScreen() {
 
   useEffect(() => {
     const loadOrders = async () => {
-      const lists = await Promise.all(OPEN.map((status) => getAll<Order>('/v1/orders', { status })));
+      const lists = await Promise.all(OPEN.map((status) => getAll('/v1/orders', { query: { status } })));
       setOrders(new Map(lists.flat().map((o) => [o.id, o])));
     };
     // today's, and tomorrow's within the hour: at 23:40 a table booked for 00:10 is reserved soon
     const loadBookings = async () => {
-      const [today, tomorrow] = await Promise.all([todayAtRestaurant(), todayAtRestaurant(1)].map((date) => getAll<Reservation>('/v1/reservations', { date })));
+      const [today, tomorrow] = await Promise.all([todayAtRestaurant(), todayAtRestaurant(1)].map((date) => getAll('/v1/reservations', { query: { date } })));
       const horizon = Date.now() / 1000 + SOON_SECONDS;
       setBookings([...today, ...tomorrow.filter((r) => r.starts_at <= horizon)]);
     };
-    const loadAll = () => void Promise.all([getAll<Table>('/v1/tables').then(setTables), loadOrders(), loadBookings()]).catch(() => {});
+    const loadAll = () => void Promise.all([getAll('/v1/tables').then(setTables), loadOrders(), loadBookings()]).catch(() => {});
     const stop = live.listen(
       ['orders', 'reservations'],
       (m) => {

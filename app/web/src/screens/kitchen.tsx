@@ -1,13 +1,14 @@
 import { computed, signal, type ReadonlySignal, type Signal } from '@preact/signals';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiFailure, get, patch } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { GET, PATCH } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { memo } from '../lib/memo.ts';
 import { chime, formatAge, justIn, makeBoard, nowSeconds, useBoard, type Board } from './board.ts';
 import { cutRuns } from './runs.ts';
 import { config, staffName } from './device.ts';
 import { ScreenBar, useSound } from './frame.tsx';
-import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, senderOf, startedAt, type Line, type Ticket } from './tickets.ts';
+import { allDay, fromLive, fromPublic, isAllergyNote, nextStatus, onKitchen, senderOf, startedAt, type Line, type LineStatus, type Ticket } from './tickets.ts';
 
 const FIELDS = 'id,orderNumber,type,status,table,tableNumber,server,customerName,notes,placedAt,total,currency,items';
 const RECALL_DEPTH = 20;
@@ -91,7 +92,7 @@ export function KitchenScreen({ station }: { station: string }) {
     {
       topic: `station:${station}`,
       load: async () => {
-        const list = (await get<{ data: any[] }>('/public/orders/kitchen', { station, fields: FIELDS })).data.map((o) => forStation(fromPublic(o)));
+        const list = (await GET('/public/orders/kitchen', { query: { station, fields: FIELDS } })).data.map((o) => forStation(fromPublic(o)));
         // the tickets bumped here before a reload are no longer in the kitchen's list: they come
         // back as this screen last saw them (the live feed brings any change once recalled)
         const have = new Set(list.map((tk) => tk.id));
@@ -129,8 +130,8 @@ export function KitchenScreen({ station }: { station: string }) {
       setBusy(key, false);
     }
   };
-  const move = (tk: Ticket, line: Line, to: string) =>
-    patch<any>(`/public/orders/${tk.id}/items/${line.index}/status`, { status: to, station }).then((o) => board.put(forStation(fromPublic(o))));
+  const move = (tk: Ticket, line: Line, to: LineStatus) =>
+    PATCH('/public/orders/{id}/items/{itemIndex}/status', { path: { id: tk.id, itemIndex: line.index }, body: { status: to, station } }).then((o) => board.put(forStation(fromPublic(o))));
 
   const tap = (tk: Ticket, line: Line) => {
     const to = nextStatus(line.status);

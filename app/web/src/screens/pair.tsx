@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, post } from '../lib/api.ts';
+import { ApiFailure } from '../lib/api.ts';
+import { POST } from '../lib/client.ts';
 import { t } from '../lib/i18n.ts';
 import { storeDevice } from './device.ts';
 
@@ -17,7 +18,7 @@ export function PairScreen() {
     setBusy(true);
     setError(null);
     try {
-      const r = await post<{ key: string; device: { id: string; name: string; station: string | null }; restaurant: { name: string } }>('/public/devices/pair', { code: code.trim() });
+      const r = await POST('/public/devices/pair', { body: { code: code.trim() } });
       storeDevice({ key: r.key, id: r.device.id, name: r.device.name, station: r.device.station, restaurant: r.restaurant.name });
       location.assign(r.device.station ? `/screens/kitchen/${encodeURIComponent(r.device.station)}` : '/screens');
     } catch (err) {

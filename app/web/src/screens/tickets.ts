@@ -1,10 +1,11 @@
+import { LINE_TRANSITIONS, ORDER_TYPES } from '../lib/api.gen.ts';
 import { OPEN_STATUSES as OPEN_ORDER_STATUSES, refId } from '../lib/types.ts';
 
 /**
  * One model for an order on a screen, whether it came from an HTTP view (camelCase, /public)
  * or a live message (the order as /v1 shows it). Only the lines of the screen's station are kept.
  */
-export type LineStatus = 'pending' | 'preparing' | 'ready' | 'served';
+export type LineStatus = keyof typeof LINE_TRANSITIONS;
 
 export interface Line {
   index: number;
@@ -25,7 +26,7 @@ export interface Line {
 export interface Ticket {
   id: string;
   number: string;
-  type: 'dine_in' | 'takeout' | 'delivery';
+  type: (typeof ORDER_TYPES)[number];
   status: string;
   tableId: string | null;
   tableNumber: number | null;
@@ -110,8 +111,14 @@ export const isOpen = (t: Ticket) => OPEN_STATUSES.has(t.status);
 /** On a station's screen: an open order with a line still to cook there. */
 export const onKitchen = (t: Ticket) => isOpen(t) && t.lines.some((l) => l.status === 'pending' || l.status === 'preparing');
 
-/** What a tap on a line asks for next; null once it is ready. */
-export const nextStatus = (s: LineStatus): LineStatus | null => (s === 'pending' ? 'preparing' : s === 'preparing' ? 'ready' : null);
+/**
+ * What a tap on a line asks for next: the server's first move from its status (LINE_TRANSITIONS),
+ * stopping at ready, since serving is the pass's (expo) and not the station's; null once ready.
+ */
+export const nextStatus = (s: LineStatus): LineStatus | null => {
+  const next: LineStatus | undefined = LINE_TRANSITIONS[s][0];
+  return next && next !== 'served' ? next : null;
+};
 
 /** The ticket's age counts from the oldest line still to cook (a later round starts its own clock). */
 export function startedAt(t: Ticket): number | null {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { api, get, post } from '../lib/api.ts';
+import { GET, POST } from '../lib/client.ts';
 import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
@@ -57,7 +57,7 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
         ...(method === 'cash' && tendered !== null ? { tendered_amount: tendered } : {}),
         ...(method !== 'cash' && reference.trim() ? { reference: reference.trim() } : {}),
       };
-      const p = await api<Payment>('POST', `/v1/orders/${order.id}/payments`, body, undefined, { 'Idempotency-Key': key });
+      const p = await POST('/v1/orders/{id}/payments', { path: { id: order.id }, body, headers: { 'Idempotency-Key': key } });
       setAmountText('');
       setTipText('');
       setTenderedText('');
@@ -135,7 +135,7 @@ export function RefundDialog({ payment, currency, onClose, onDone }: { payment: 
   const amount = parseMoney(amountText || moneyInput(left, currency), currency) ?? 0;
   const submit = () =>
     act(async () => {
-      await post(`/v1/payments/${payment.id}/refund`, { amount, reason: reason.trim() || null });
+      await POST('/v1/payments/{id}/refund', { path: { id: payment.id }, body: { amount, reason: reason.trim() || null } });
       setAmountText('');
       setReason('');
       onDone();
@@ -172,14 +172,14 @@ export function RefundDialog({ payment, currency, onClose, onDone }: { payment: 
  * for from GET /v1/orders/{id}/balance (the same rule the payment is recorded by).
  */
 export function PaymentPanel({ order, onChange }: { order: Order; onChange: () => void }) {
-  const [payments, error, reload] = useLoad(async () => (await get<{ data: Payment[] }>('/v1/payments', { order: order.id, limit: 100 })).data, [order.id, order.amount_paid]);
+  const [payments, error, reload] = useLoad(async () => (await GET('/v1/payments', { query: { order: order.id, limit: 100 } })).data, [order.id, order.amount_paid]);
   const [target, setTarget] = useState<PayTarget | null>(null);
   const [refunding, setRefunding] = useState<Payment | null>(null);
   const [ways, setWays] = useState('2');
   const n = Math.max(2, Math.min(20, Math.floor(Number(ways)) || 2));
   // the shares are the bill's, fixed on the server: a share paid leaves the others as they were shown
   const [balance, balanceError, reloadBalance] = useLoad(
-    () => get<OrderBalance>(`/v1/orders/${order.id}/balance`, { split: n }),
+    () => GET('/v1/orders/{id}/balance', { path: { id: order.id }, query: { split: n } }),
     [order.id, order.amount_paid, order.total, order.amount_returned, n],
   );
   const cur = order.currency.toUpperCase();

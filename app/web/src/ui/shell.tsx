@@ -1,6 +1,6 @@
 import { batch } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
-import { post } from '../lib/api.ts';
+import { POST } from '../lib/client.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { navigate, route } from '../lib/router.ts';
@@ -53,7 +53,7 @@ async function signOut() {
   // would answer that by sending the person to sign in again and come back here
   live.stop();
   try {
-    await post('/v1/auth/logout');
+    await POST('/v1/auth/logout');
   } finally {
     // one render with both: signed out *and* on the sign-in page, so the next person starts at
     // their own home, not at the page the last one had open (?next=)

@@ -1,23 +1,22 @@
-import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
-import type { OrderRow } from '../../db/tables/orders.table.ts';
+import type { OrderStatus } from './orders.ts';
 
 /**
  * Which orders are sales: live (never sandbox) and neither a draft nor cancelled. Every
  * report and the customer totals use this one rule.
  */
-export function countsAsSale(order: Pick<OrderRow, 'status' | 'livemode'>): boolean {
+export function countsAsSale(order: { status: OrderStatus; livemode: number }): boolean {
   return order.livemode === 1 && order.status !== 'draft' && order.status !== 'cancelled';
 }
 
 /** Whether a line of a sale was sold: a voided line counts nowhere, neither its quantity nor its revenue. */
-export const countsAsSold = (line: Pick<OrderItemRow, 'voided_at'>): boolean => line.voided_at === null;
+export const countsAsSold = (line: { voided_at: number | null }): boolean => line.voided_at === null;
 
 /**
  * What a sold line brought in, for the product mix and Menu ABC: its price after its own
  * discount, so a comped line counts its quantity at 0. A check-level discount is the check's,
  * not any one dish's, and stays out of it (as it stays out of every line's own figures).
  */
-export const lineRevenue = (line: Pick<OrderItemRow, 'line_subtotal' | 'discount_amount'>): number => line.line_subtotal - line.discount_amount;
+export const lineRevenue = (line: { line_subtotal: number; discount_amount: number }): number => line.line_subtotal - line.discount_amount;
 
 /** One loyalty point per whole currency unit (100 cents) of lifetime sales. */
 export const loyaltyPoints = (totalSpent: number): number => Math.floor(totalSpent / 100);

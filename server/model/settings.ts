@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { f, WEEKDAYS } from '../../http/fields.ts';
-import { isRealDate } from '../../http/query.ts';
+import { f } from './fields.ts';
+import { WEEKDAYS } from './weekdays.ts';
+import { isRealDate } from './dates.ts';
 
 const interval = z.object({ open: f.hhmm(), close: f.hhmm() }).strict();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEEKDAYS } from './weekdays.ts';
 
 /** Field types shared by request bodies, so every route refuses the same bad input the same way. */
 export const f = {
@@ -31,5 +32,3 @@ export const f = {
     ),
 };
 
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];

@@ -1,9 +1,9 @@
 import { presentSystemHealth } from '../presenters/system.ts';
 import { getSettings } from '../domain/restaurants/restaurants.ts';
-import type { Settings } from '../domain/restaurants/settings.ts';
+import type { Settings } from '../model/settings.ts';
 import type { ComandaServer } from '../server.ts';
 import { setupNeeded } from '../domain/staff/setup.ts';
-import { systemHealth } from './health.ts';
+import { systemHealth } from '../operator/health.ts';
 
 /** What a supervising desktop shell is told about the server it runs (over the IPC channel). */
 export interface StatusReport {
