@@ -11,7 +11,8 @@ import { HLC_PATTERN } from '../server/db/hlc.ts';
 // 5: the long poll's and the push's heartbeat (a hub drops a request silent for a few seconds);
 //    /ping; webhook endpoints' sent_by; a compacted entry's per-column clocks
 // 6: orders' covers (migration 2750) and an order line's sender (order_items.sent_by, 2900)
-export const PROTOCOL_VERSION = 6;
+// 7: a payment's shares of lines (payments.item_shares, migration 2950)
+export const PROTOCOL_VERSION = 7;
 
 /** Bounds of one batch, both ways: entries and uncompressed bytes. */
 export const MAX_BATCH_ENTRIES = 2000;

@@ -51,8 +51,32 @@ export interface CheckBalance<Order> {
   payment_status: PaymentStatus;
   seats: SeatBalance[];
   split: { ways: number; amount: number; paid: number; shares: EvenShare[]; next: EvenShare | null } | null;
-  /** with `items`: what paying exactly those lines records (a guest's "I had these two") */
-  items_charge: { items: string[]; amount: number } | null;
+  /** with `items`: what paying exactly those lines (and shares) records (a guest's "I had these two") */
+  items_charge: { items: string[]; item_shares: ItemShare[]; amount: number } | null;
+  /** the lines being paid in shares, and those asked about in shares (`items=oi_x:3`) */
+  split_items: LineSplit[];
+}
+
+/** One equal share of a line a payment paid: share `part` of `parts`, and what it was. */
+export interface ItemShare {
+  item: string;
+  parts: number;
+  part: number;
+  amount: number;
+}
+
+/** Where a line split in `parts` stands: each share, paid or not, and what is left of the line. */
+export interface LineSplit {
+  item: string;
+  parts: number;
+  net_amount: number;
+  /** Σ the shares paid */
+  paid: number;
+  /** net_amount − paid, never below 0 */
+  left: number;
+  shares: { part: number; amount: number; paid: boolean }[];
+  /** the share the next payment of this line pays (the lowest not paid); null once all are */
+  next: { part: number; amount: number } | null;
 }
 
 export interface MethodTotal {

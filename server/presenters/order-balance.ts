@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CheckBalance } from '../model/payments.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 import { named } from '../model/schemas.ts';
+import { ItemShareSchema } from './payments.ts';
 
 export const SeatBalanceSchema = named(
   'SeatBalance',
@@ -29,6 +30,25 @@ export const EvenShareSchema = named(
     /** what payments by amount have paid of this share (they count against the shares in order) */
     paid: z.number().int(),
     due: z.number().int(),
+  }),
+);
+
+export const SplitItemSchema = named(
+  'SplitItem',
+  z.object({
+    /** the order line (oi_…) */
+    item: z.string(),
+    /** how many equal shares it is paid in */
+    parts: z.number().int(),
+    net_amount: z.number().int(),
+    /** Σ the shares paid */
+    paid: z.number().int(),
+    /** what is left of the line: net_amount − paid */
+    left: z.number().int(),
+    /** 1 … parts: floor(net_amount ÷ parts) each, the last share taking what rounding leaves (10.00 in 3: 3.33, 3.33, 3.34) */
+    shares: z.array(z.object({ part: z.number().int(), amount: z.number().int(), paid: z.boolean() })),
+    /** the share the next payment of the line pays (`item_shares: [{item, parts}]`); null once all are paid */
+    next: z.object({ part: z.number().int(), amount: z.number().int() }).nullable(),
   }),
 );
 
@@ -64,8 +84,17 @@ export const OrderBalanceSchema = named(
         next: EvenShareSchema.nullable(),
       })
       .nullable(),
-    /** With `items=oi_…,oi_…`: what paying exactly those lines records (their net amounts, or all that is due when they are the check's last unpaid lines); null without `items` */
-    items_charge: z.object({ items: z.array(z.string()), amount: z.number().int() }).nullable(),
+    /**
+     * With `items=oi_…,oi_…`: what paying exactly those lines records (their net amounts, or all
+     * that is due when they are the check's last unpaid lines); `oi_…:3` asks for the line's next
+     * share of 3, listed in `item_shares` as the payment would record it. null without `items`.
+     */
+    items_charge: z.object({ items: z.array(z.string()), item_shares: z.array(ItemShareSchema), amount: z.number().int() }).nullable(),
+    /**
+     * The lines being paid in equal shares (and a line asked about as `oi_…:N`): every share with
+     * its amount and whether it is paid; the shares add up to the line's net_amount exactly.
+     */
+    split_items: z.array(SplitItemSchema),
   }),
 );
 export type OrderBalance = z.output<typeof OrderBalanceSchema>;
@@ -82,6 +111,19 @@ export function presentOrderBalance(b: CheckBalance<OrderRow>): OrderBalance {
     payment_status: b.payment_status,
     seats: b.seats.map((s) => ({ seat: s.seat, net_amount: s.net_amount, tax_amount: s.tax_amount, paid: s.paid, due: s.due, unpaid_items: s.unpaid_items })),
     split: b.split && { ways: b.split.ways, amount: b.split.amount, paid: b.split.paid, shares: b.split.shares.map((s) => ({ ...s })), next: b.split.next && { ...b.split.next } },
-    items_charge: b.items_charge && { items: [...b.items_charge.items], amount: b.items_charge.amount },
+    items_charge: b.items_charge && {
+      items: [...b.items_charge.items],
+      item_shares: b.items_charge.item_shares.map((x) => ({ item: x.item, parts: x.parts, part: x.part, amount: x.amount })),
+      amount: b.items_charge.amount,
+    },
+    split_items: b.split_items.map((l) => ({
+      item: l.item,
+      parts: l.parts,
+      net_amount: l.net_amount,
+      paid: l.paid,
+      left: l.left,
+      shares: l.shares.map((x) => ({ part: x.part, amount: x.amount, paid: x.paid })),
+      next: l.next && { part: l.next.part, amount: l.next.amount },
+    })),
   };
 }

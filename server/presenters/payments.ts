@@ -25,6 +25,21 @@ export { PAYMENT_METHODS } from '../model/payments.ts';
 import { PAYMENT_METHODS } from '../model/payments.ts';
 import type { PaymentRow } from '../db/tables/payments.table.ts';
 import type { RefundRow } from '../db/tables/payment-refunds.table.ts';
+import type { ItemShare } from '../model/payments.ts';
+
+export const ItemShareSchema = named(
+  'ItemShare',
+  z.object({
+    /** the order line (oi_…) */
+    item: z.string(),
+    /** how many equal shares the line is split into */
+    parts: z.number().int(),
+    /** which of them (1 … parts) */
+    part: z.number().int(),
+    /** what that share is: the line's net_amount ÷ parts, the last share taking what rounding leaves */
+    amount: z.number().int(),
+  }),
+);
 
 export const PaymentSchema = named(
   'Payment',
@@ -43,8 +58,10 @@ export const PaymentSchema = named(
     /** cash: what the guest handed over, and what went back */
     tendered_amount: z.number().int().nullable(),
     change_amount: z.number().int().nullable(),
-    /** the order lines (ids) it paid; null for a payment by amount */
+    /** the order lines (ids) it paid whole ([] when it paid only shares of lines); null for a payment by amount */
     items: z.array(z.string()).nullable(),
+    /** the lines it paid one equal share of: which share (`part` of `parts`) and what that share was; [] when none */
+    item_shares: z.array(ItemShareSchema),
     reference: z.string().nullable(),
     /** succeeded; partially_refunded or refunded once money went back */
     status: z.enum(['succeeded', 'partially_refunded', 'refunded']),
@@ -93,6 +110,7 @@ export function presentPayment(p: PaymentRow, refunds: RefundRow[]): Payment {
     tendered_amount: p.tendered_amount === null ? null : Number(p.tendered_amount),
     change_amount: p.change_amount === null ? null : Number(p.change_amount),
     items: p.items === null ? null : (JSON.parse(p.items) as string[]),
+    item_shares: p.item_shares === null ? [] : (JSON.parse(p.item_shares) as ItemShare[]).map((x) => ({ item: x.item, parts: x.parts, part: x.part, amount: x.amount })),
     reference: p.reference,
     status: back <= 0 ? p.status : back >= amount ? 'refunded' : 'partially_refunded',
     amount_refunded: back,

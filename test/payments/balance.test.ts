@@ -135,7 +135,7 @@ describe.each(DIALECTS)('a check’s balance on %s', (dialect) => {
     // a payment by amount first: the last unpaid lines then settle only what is still due
     await pay(o.id, { amount: 500 });
     const some = (await hub.api.get(`/v1/orders/${o.id}/balance?items=${steakLine},${soupLine}`)).body;
-    expect(some.items_charge).toEqual({ items: [steakLine, soupLine], amount: 2850 + 650 });
+    expect(some.items_charge).toEqual({ items: [steakLine, soupLine], item_shares: [], amount: 2850 + 650 });
     const p = await pay(o.id, { items: [steakLine, soupLine] });
     expect(p.amount).toBe(some.items_charge.amount);
     const last = (await hub.api.get(`/v1/orders/${o.id}/balance?items=${coffeeLine}`)).body;

@@ -8,8 +8,8 @@ import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
 /**
  * The money of issue 39 as a property: random service on a few checks (ring-in, void, comp,
- * line and check discounts, seat moves, merges, payments by amount, seat or an even share with
- * cash change and tips, refunds, cancels), with the clock passing midnight (the business day's
+ * line and check discounts, seat moves, merges, payments by amount, seat, an even share or a
+ * share of one line split between guests, with cash change and tips, refunds, cancels), with the clock passing midnight (the business day's
  * cut-off) mid-sequence. After each sequence every check, its balance and its printed receipt
  * tie out, and so does the close of every day the sequence touched; after all of them, the
  * days' payments and what is still due add up to the checks' totals.
@@ -32,6 +32,7 @@ type Op =
   | { k: 'pay'; check: number; how: 'amount' | 'seat' | 'rest'; part: number; seat: number; method: 'card' | 'cash'; tip: number }
   | { k: 'refund'; check: number; payment: number; part: number }
   | { k: 'share'; check: number; ways: number; method: 'card' | 'cash' }
+  | { k: 'shareItem'; check: number; line: number; parts: number; method: 'card' | 'cash' }
   | { k: 'midnight' }
   | { k: 'cancel'; check: number };
 
@@ -46,6 +47,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ k: fc.constant('pay' as const), check: idx, how: fc.constantFrom('amount' as const, 'seat' as const, 'rest' as const), part: fc.integer({ min: 1, max: 100 }), seat: fc.integer({ min: 1, max: 3 }), method: fc.constantFrom('card' as const, 'cash' as const), tip: fc.integer({ min: 0, max: 500 }) }), weight: 3 },
   fc.record({ k: fc.constant('refund' as const), check: idx, payment: idx, part: fc.integer({ min: 1, max: 100 }) }),
   fc.record({ k: fc.constant('share' as const), check: idx, ways: fc.integer({ min: 2, max: 4 }), method: fc.constantFrom('card' as const, 'cash' as const) }),
+  { arbitrary: fc.record({ k: fc.constant('shareItem' as const), check: idx, line: idx, parts: fc.integer({ min: 2, max: 4 }), method: fc.constantFrom('card' as const, 'cash' as const) }), weight: 2 },
   fc.constant({ k: 'midnight' as const }),
   fc.record({ k: fc.constant('cancel' as const), check: idx }),
 );
@@ -56,6 +58,8 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
   const items: string[] = [];
   let table = 0;
   const made: string[] = [];
+  // payments of one share of a line: the run must have taken some
+  let sharesPaid = 0;
   // the business day each check was opened on, and every day a sequence ran on
   const dayOfCheck = new Map<string, string>();
   const days = new Set<string>();
@@ -123,6 +127,20 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
             if (r.status === 201) expect(r.body.amount).toBe(b.split.next.due);
           }
         }
+        if (o.k === 'shareItem' && line && c.amount_due > 0) {
+          // "split one item": a line shared by guests, one share at a time, in the parts it was split in so far
+          const now = (await api.get(`/v1/orders/${c.id}/balance`)).body;
+          const parts = now.split_items.find((x: any) => x.item === line.id)?.parts ?? o.parts;
+          const b = await api.get(`/v1/orders/${c.id}/balance?items=${line.id}:${parts}`);
+          expect(b.status, JSON.stringify(b.body)).toBeLessThan(500);
+          if (b.status === 200) {
+            const ask = b.body.items_charge;
+            const tendered = o.method === 'cash' ? { tendered_amount: ask.amount + 200 } : {};
+            r = await api.post(`/v1/orders/${c.id}/payments`, { method: o.method, item_shares: [{ item: line.id, parts }], ...tendered });
+            // the share recorded is the one the balance showed, for the amount it showed
+            if (r.status === 201) expect([r.body.amount, r.body.item_shares], JSON.stringify({ ask, r: r.body })).toEqual([ask.amount, ask.item_shares]), sharesPaid++;
+          }
+        }
         if (o.k === 'pay' && c.amount_due > 0) {
           const seatLines = c.items.filter((l: any) => l.seat === o.seat && !l.voided_at && l.net_amount > 0).map((l: any) => l.id);
           const body: Record<string, unknown> =
@@ -162,6 +180,15 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
     expect(b.split.shares.reduce((t: number, x: any) => t + x.amount, 0), why).toBe(b.split.amount);
     expect(b.split.shares.reduce((t: number, x: any) => t + x.due, 0), why).toBe(b.amount_due);
     for (const x of b.seats) expect([x.paid, x.due].every((n) => n >= 0), why).toBe(true);
+    // a line paid in shares: its shares add up to what it costs (or to what was paid, when a discount
+    // took the line below its paid shares), the paid ones to what it was paid
+    for (const x of b.split_items) {
+      const sum = (list: any[]) => list.reduce((t: number, y: any) => t + y.amount, 0);
+      expect(sum(x.shares), why).toBe(Math.max(x.net_amount, x.paid));
+      expect(sum(x.shares.filter((y: any) => y.paid)), why).toBe(x.paid);
+      expect(x.left, why).toBe(Math.max(0, x.net_amount - x.paid));
+      expect(x.shares.every((y: any) => y.amount >= 0), why).toBe(true);
+    }
     // the receipt the guest gets says the check's total, and what is still due
     if (c.status !== 'cancelled' && c.status !== 'draft') {
       const printed = await receiptOf(id);
@@ -217,6 +244,7 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
     if (process.env.MONEY_REPORT) fs.writeFileSync(process.env.MONEY_REPORT, JSON.stringify({ dialect, runs: RUNS, seconds, days: days.size, checks: made.length }));
     // the run's every day, together: Σ payments − Σ refunds + Σ still due = Σ (total − returns) of the live checks + money kept on cancelled ones
     if (RUNS >= 20) expect(days.size, 'the clock passed midnight').toBeGreaterThan(1);
+    if (RUNS >= 20) expect(sharesPaid, 'shares of lines were paid').toBeGreaterThan(RUNS / 10);
     let net = 0;
     for (const day of days) net += (await api.get(`/v1/reports/day_close?date=${day}`)).body.payments.net;
     const all: any[] = [];

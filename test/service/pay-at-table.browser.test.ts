@@ -1,12 +1,10 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPage, launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
+import { checkPage, shot, IN_BROWSER } from '../backoffice/browser.ts';
+import type { TestHub } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
-import { seedMenu, type Menu } from '../orders/fixtures.ts';
-
-/** What the page shows for an amount, as the page formats it (en-GB, euro). */
-const eur = (minor: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'EUR' }).format(minor / 100);
+import type { Menu } from '../orders/fixtures.ts';
+import { amountShown, eur, openCheckAt, openServiceTablet, signInMia, type ServiceTablet } from './tablet.ts';
 
 /**
  * Issue 39 item 9, on a 1024×768 tablet: the table's check shows each line's price and each
@@ -16,42 +14,22 @@ const eur = (minor: number) => new Intl.NumberFormat('en-GB', { style: 'currency
  * exactly what they show; Print bill.
  */
 describe('paying from the table in service mode', IN_BROWSER, () => {
+  let tablet: ServiceTablet;
   let hub: TestHub;
   let menu: Menu;
-  let browser: Browser;
   let page: Page;
   let table1: number;
   let table2: number;
 
   beforeAll(async () => {
-    hub = await startHub('sqlite');
-    menu = await seedMenu(hub);
-    const tables = (await hub.api.get('/v1/tables')).body.data as { id: string; number: number }[];
-    table1 = tables.find((x) => x.id === menu.table)!.number;
-    table2 = tables.find((x) => x.id === menu.table2)!.number;
-    browser = await launch();
-    const tablet = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'en-GB' });
-    page = await tablet.newPage();
-    page.setDefaultTimeout(10_000);
-    const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
-      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
-    });
-    expect(setup.status()).toBeLessThan(300);
-    const csrf = (await setup.json()).csrf_token;
-    expect((await tablet.request.post(`${hub.url}/v1/auth/pin_device`, { headers: { 'x-csrf-token': csrf } })).status()).toBe(200);
-    await tablet.request.post(`${hub.url}/v1/auth/logout`, { headers: { 'x-csrf-token': csrf } });
-    const mia = await hub.api.post('/v1/staff', { name: 'Mia Manager', email: 'mia@example.com', role: 'manager' });
-    expect(mia.status, JSON.stringify(mia.body)).toBe(201);
-    expect((await hub.api.post(`/v1/staff/${mia.body.id}/pin`, { pin: '2468' })).status).toBe(200);
-    // a receipt printer, so Print bill has somewhere to go (nothing listens: the job is queued)
-    expect((await hub.api.post('/v1/printers', { name: 'Till', transport: { type: 'tcp', host: '127.0.0.1', port: 9 }, prints_receipts: true })).status).toBe(201);
+    tablet = await openServiceTablet({ width: 1024, height: 768 });
+    ({ hub, menu, page, table1, table2 } = tablet);
   }, 90_000); // 90 s: Chromium and a hub on a shared 2-core box
   afterAll(async () => {
-    await browser?.close();
-    await hub?.close();
+    await tablet?.close();
   });
 
-  const orderAt = async (tableId: string) => (await hub.api.get(`/v1/orders?table=${tableId}`)).body.data.find((o: any) => !['cancelled', 'completed'].includes(o.status));
+  const orderAt = (tableId: string) => openCheckAt(hub, tableId);
   const seatChips = (p: Page) => p.getByRole('group', { name: 'Seat', exact: true }).getByRole('button', { name: /^Seat \d+$/ });
   /** Every amount on the check equals the API's: each line's net amount, each seat's total, the total and what is due. */
   const expectServerNumbers = async (orderId: string) => {
@@ -73,14 +51,8 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     expect((await page.locator('.check-due dd').textContent())?.trim()).toBe(eur(order.amount_due));
     return order;
   };
-  /** The amount in a text as the page shows it (the last one: "Pay 1 item · €14.50" is 1450). */
-  const amountShown = async (where: Locator) => Math.round(Number(/€([\d,]+\.\d\d)\s*$/.exec(((await where.textContent()) ?? '').trim())![1]!.replace(/,/g, '')) * 100);
-
   it('asks the party size on opening a table, offers that many seats (more on demand), and shows the hub’s prices by seat', async () => {
-    await page.goto(`${hub.url}/app/service`);
-    await page.getByRole('button', { name: 'Mia Manager' }).click();
-    await page.getByLabel('PIN', { exact: true }).fill('2468');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInMia(tablet);
     await page.locator(`[data-table="${table1}"]`).click();
     await page.getByRole('heading', { name: `Table ${table1}` }).waitFor();
 
@@ -206,7 +178,7 @@ describe('paying from the table in service mode', IN_BROWSER, () => {
     // by items: the carbonara left (the comped one costs nothing), paid as the chip says
     const now = (await hub.api.get(`/v1/orders/${order.id}`)).body;
     const carbonara = now.items[2];
-    const chip = page.getByRole('button', { name: `1× Carbonara · ${eur(carbonara.net_amount)}` });
+    const chip = page.getByRole('region', { name: 'Pay for chosen items' }).getByRole('button', { name: `1× Carbonara · ${eur(carbonara.net_amount)}` });
     await chip.click();
     expect(await chip.getAttribute('aria-pressed')).toBe('true');
     const payItems = page.getByRole('button', { name: /^Pay 1 item · / });

@@ -67,4 +67,31 @@ describe('cloud sync: payments', () => {
       expect((await api.get('/v1/sync/status')).body.conflicts.some((c: any) => c.kind === 'overpayment')).toBe(false);
     }
   });
+
+  it('a share of a line taken on the hub reaches the cloud as that share, and the cloud takes the next one', async () => {
+    const pair = (p = await startPair());
+    const menu = await seedMenu(pair.hub);
+    const o = (await pair.hub.api.post('/v1/orders', { type: 'takeout', status: 'placed', items: [{ menu_item: menu.pasta, quantity: 2 }, { menu_item: menu.water, quantity: 1 }] })).body;
+    const line = o.items[0];
+    await pair.link();
+    expect((await converged(pair)).ok).toBe(true);
+    await goOffline(pair.hub);
+    pair.hub.clock.advance(1000);
+    const first = await pair.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'cash', item_shares: [{ item: line.id, parts: 2 }] });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    goOnline(pair.hub);
+    expect((await converged(pair)).ok).toBe(true);
+    // the cloud has the payment with its share, and so the line's split: the next share is its
+    const atCloud = (await pair.cloudApi.get(`/v1/payments/${first.body.id}`)).body;
+    expect(atCloud.item_shares).toEqual([{ item: line.id, parts: 2, part: 1, amount: first.body.amount }]);
+    pair.cloud.clock.advance(1000);
+    const second = await pair.cloudApi.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: line.id, parts: 2 }] });
+    expect(second.body.item_shares, JSON.stringify(second.body)).toEqual([{ item: line.id, parts: 2, part: 2, amount: line.net_amount - first.body.amount }]);
+    expect((await converged(pair)).ok).toBe(true);
+    for (const api of [pair.hub.api, pair.cloudApi]) {
+      const b = (await api.get(`/v1/orders/${o.id}/balance`)).body;
+      expect(b.split_items).toEqual([expect.objectContaining({ item: line.id, parts: 2, paid: line.net_amount, left: 0, next: null })]);
+      expect(b.amount_due).toBe(o.total - line.net_amount);
+    }
+  });
 });

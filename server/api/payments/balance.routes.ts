@@ -10,7 +10,7 @@ export const routes: RouteSpec[] = [
     path: '/v1/orders/:id/balance',
     errors: ['resource_missing', 'state_conflict'],
     response: OrderBalanceSchema,
-    summary: "A check's balance as the server computes it: total, paid, returned, due; per seat what was paid and what paying it records; with split=N the N even shares of the bill and which are paid; with items=oi_…,oi_… what paying exactly those lines records",
+    summary: "A check's balance as the server computes it: total, paid, returned, due; per seat what was paid and what paying it records; with split=N the N even shares of the bill and which are paid; with items=oi_…,oi_… what paying exactly those lines records (oi_…:N: the line's next share of N, and its shares in split_items)",
     tag: 'Payments',
     auth: 'secret',
     sandbox: 'own_mode',

@@ -26,7 +26,7 @@ export const routes: RouteSpec[] = [
     path: '/v1/orders/:id/payments',
     errors: ['resource_missing', 'order_not_open', 'amount_too_large', 'state_conflict', 'approval_required'],
     response: PaymentSchema,
-    summary: "Record a payment against an order: its lines (items) or an amount, with tip and cash tendered; a tip above the venue's max_tip_percent needs a manager's approval",
+    summary: "Record a payment against an order: its lines (items), one equal share of a line guests share (item_shares) or an amount, with tip and cash tendered; a tip above the venue's max_tip_percent needs a manager's approval",
     tag,
     auth: 'secret',
     sandbox: 'own_mode',

@@ -5,10 +5,24 @@ import { listParams, q } from '../../http/query.ts';
 import { managerPin, requiredEnum } from '../orders/schema.ts';
 import { PAYMENT_METHODS } from '../../presenters/payments.ts';
 
+/** the most equal shares a line is split into */
+export const MAX_PARTS = 20;
+
 export const CreatePayment = z.object({
   method: requiredEnum(PAYMENT_METHODS),
   /** ids of the order's lines (`items[].id`): pays exactly those, e.g. one seat's */
   items: z.array(f.id()).min(1, 'must name at least one line').max(100).optional(),
+  /**
+   * lines shared by several guests, each paid one equal share at a time: `{item: "oi_…", parts: 3}`
+   * pays the line's next unpaid share of 3 (the server works out which and how much: `GET
+   * /v1/orders/{id}/balance?items=oi_…:3`). A line split keeps its number of parts until every
+   * share is paid. With or without `items`, not with `amount`.
+   */
+  item_shares: z
+    .array(z.object({ item: f.id(), parts: z.number().int().min(2, 'must be at least 2').max(MAX_PARTS, `must be at most ${MAX_PARTS}`) }))
+    .min(1, 'must name at least one line')
+    .max(20)
+    .optional(),
   /** a part of the bill: an even split, or any amount up to what is still due */
   amount: f.money().optional(),
   /** above the venue's max_tip_percent of amount, a manager approves it (a server sends manager_pin) */
@@ -63,11 +77,29 @@ export const PrintDayClose = z.object({
 export const BalanceQuery = z.object({
   /** an even split in N ways (2 to 20): the shares of the bill and which are paid */
   split: q.int({ min: 2, max: 20 }).optional(),
-  /** lines a guest pays for (comma-separated oi_ ids): what paying exactly those records */
+  /**
+   * lines a guest pays for (comma-separated oi_ ids): what paying exactly those records; `oi_…:3`
+   * asks for the line's next share of 3 (as `item_shares`), and lists its shares in `split_items`
+   */
   items: z
     .string()
     .max(3000)
     .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
-    .pipe(z.array(z.string().min(1).max(64)).min(1, 'must name at least one line').max(100))
+    .pipe(
+      z
+        .array(z.string().regex(/^[^:]{1,64}(:\d{1,2})?$/, 'must be a line id, or a line id and its number of shares (oi_…:3)'))
+        .min(1, 'must name at least one line')
+        .max(100),
+    )
+    .transform((v, ctx) => {
+      const asked = { items: [] as string[], shares: [] as { item: string; parts: number }[] };
+      for (const x of v) {
+        const [item, parts] = x.split(':') as [string, string | undefined];
+        if (parts === undefined) asked.items.push(item);
+        else if (Number(parts) < 2 || Number(parts) > MAX_PARTS) ctx.addIssue({ code: 'custom', message: `shares of a line must be 2 to ${MAX_PARTS}` });
+        else asked.shares.push({ item, parts: Number(parts) });
+      }
+      return asked;
+    })
     .optional(),
 });

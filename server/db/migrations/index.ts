@@ -45,7 +45,8 @@ import * as m2050 from './2050_former_slugs.ts';
 import * as m2051 from './2051_item_station_and_station_order.ts';
 import * as m2100 from './2100_webhook_sent_by.ts';
 import * as m2900 from './2900_line_sender.ts';
-import * as m2970 from './2970_two_homes.ts';
+import * as mT20261128_2340 from './T20261128-2340_payment_item_shares.ts';
+import * as mT20261128_2345 from './T20261128-2345_two_homes.ts';
 import * as m2150 from './2150_order_merge.ts';
 import * as m2200 from './2200_device_keys.ts';
 import * as m2201 from './2201_auth_failures.ts';
@@ -117,5 +118,6 @@ export const migrations: Record<string, Migration> = {
   '2700_money_ties_out': m2700,
   '2750_order_covers': m2750,
   '2900_line_sender': m2900,
-  '2970_two_homes': m2970,
+  'T20261128-2340_payment_item_shares': mT20261128_2340,
+  'T20261128-2345_two_homes': mT20261128_2345,
 };

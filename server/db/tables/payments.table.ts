@@ -19,8 +19,13 @@ export interface PaymentsTable {
   currency: string;
   tendered_amount: number | null;
   change_amount: number | null;
-  /** JSON string[] of the order line ids it paid; null for a payment by amount */
+  /** JSON string[] of the order line ids it paid whole ([] when it paid only shares); null for a payment by amount */
   items: string | null;
+  /**
+   * JSON ItemShare[] ({item, parts, part, amount}): the lines it paid one equal share of (a bottle
+   * split three ways), which share and its amount; null when it paid no share
+   */
+  item_shares: string | null;
   reference: string | null;
   status: 'succeeded';
   server_id: string | null;

@@ -1,23 +1,17 @@
 import type { Executor } from '../../db/records.ts';
-import { ApiError } from '../../errors.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 import type { Actor } from '../../services.ts';
 import { findOrder } from '../orders/find-order.ts';
 import { lineBills, spread } from '../../model/totals.ts';
-import { chargeForLines, refundedByPayment } from './balance.ts';
+import { chargeFor, chargeForLines, isLinePaid, linePayments, linesPaidBy, lineSplit, type LinePayment, type LinesAsked } from './balance.ts';
 import { balanceOf } from '../../model/payments.ts';
 import type { CheckBalance as Balance, EvenShare, SeatBalance } from '../../model/payments.ts';
 
 export type CheckBalance = Balance<OrderRow>;
 
-/** What a payment needs for the balance: its amount, the lines it named, what went back on it. */
-export interface BalancePayment {
-  amount: number;
-  /** the line ids a payment by items named; null for a payment by amount */
-  items: string[] | null;
-  refunded: number;
-}
+/** What a payment needs for the balance: its amount, the lines and shares it paid, what went back on it. */
+export type BalancePayment = LinePayment;
 
 /**
  * N shares of `amount`, the last taking what rounding leaves (5.00 in 3: 1.66, 1.66, 1.68), with
@@ -46,36 +40,39 @@ export function evenShares(amount: number, ways: number, paid: number): EvenShar
  *   2.50 and 2.50. Payments by amount count against the shares in order; Σ shares' due =
  *   amount_due.
  */
-export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: BalancePayment[], ways?: number, asked?: string[]): Omit<CheckBalance, 'order'> {
+export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: BalancePayment[], ways?: number, asked?: LinesAsked): Omit<CheckBalance, 'order'> {
   const balance = balanceOf(order);
   const bills = lineBills(items, order);
   const net = new Map(items.map((l, i) => [l.id, bills[i]!.net_amount]));
+  const state = linesPaidBy(payments);
   const paidFor = new Map<string, number>();
-  const paidLines = new Set<string>();
   let byAmount = 0;
   for (const p of payments) {
     const kept = p.amount - p.refunded;
-    if (!p.items) {
+    if (!p.items && !p.shares) {
       byAmount += kept;
       continue;
     }
-    // a payment refunded whole no longer pays its lines (paidLineIds' rule)
+    // a payment refunded whole no longer pays its lines (linesPaidBy's rule)
     if (kept <= 0) continue;
-    const shares = spread(kept, p.items.map((id) => net.get(id) ?? 0));
-    p.items.forEach((id, i) => {
-      paidLines.add(id);
-      paidFor.set(id, (paidFor.get(id) ?? 0) + shares[i]!);
-    });
+    const paidItems = [...(p.items ?? []).map((id) => ({ id, weight: net.get(id) ?? 0 })), ...(p.shares ?? []).map((s) => ({ id: s.item, weight: s.amount }))];
+    const shares = spread(
+      kept,
+      paidItems.map((x) => x.weight),
+    );
+    paidItems.forEach((x, i) => paidFor.set(x.id, (paidFor.get(x.id) ?? 0) + shares[i]!));
   }
-  const unpaidAll = items.filter((l) => !paidLines.has(l.id) && !l.voided_at);
+  const paidLine = (id: string) => isLinePaid(state, id, net.get(id) ?? 0);
+  const unpaidAll = items.filter((l) => !paidLine(l.id) && !l.voided_at);
   const seats = new Map<number | null, SeatBalance>();
   items.forEach((l, i) => {
     const s = seats.get(l.seat) ?? { seat: l.seat, net_amount: 0, tax_amount: 0, paid: 0, due: 0, unpaid_items: [] };
     s.net_amount += bills[i]!.net_amount;
     s.tax_amount += bills[i]!.tax;
     s.paid += paidFor.get(l.id) ?? 0;
-    // a line that costs nothing (comped) is not asked for: a payment names what it pays for
-    if (!paidLines.has(l.id) && !l.voided_at && bills[i]!.net_amount > 0) s.unpaid_items.push(l.id);
+    // a line that costs nothing (comped) is not asked for: a payment names what it pays for;
+    // a line being paid in shares is paid by its shares (split_items), not with its seat
+    if (!paidLine(l.id) && !l.voided_at && bills[i]!.net_amount > 0 && !state.shares.get(l.id)?.length) s.unpaid_items.push(l.id);
     seats.set(l.seat, s);
   });
   for (const s of seats.values()) {
@@ -89,21 +86,22 @@ export function balanceDetail(order: OrderRow, items: OrderItemRow[], payments: 
   }
   let items_charge: CheckBalance['items_charge'] = null;
   if (asked) {
-    const byId = new Map(items.map((l) => [l.id, l]));
-    const unknown = asked.find((id) => !byId.has(id));
-    if (unknown) throw new ApiError('parameter_invalid', `Line '${unknown}' is not on this check.`, 'items');
-    // as takePayment refuses them: a line paid already or voided has nothing left to pay
-    const closed = asked.find((id) => paidLines.has(id) || byId.get(id)!.voided_at);
-    if (closed) throw new ApiError('state_conflict', `Line ${byId.get(closed)!.idx} (${byId.get(closed)!.name}) is paid or voided: there is nothing to pay for it.`, 'items');
-    const amount = balance.amount_due > 0 ? chargeForLines(net, unpaidAll.map((l) => l.id), asked, balance.amount_due) : 0;
-    items_charge = { items: asked, amount };
+    const charge = chargeFor(items, net, state, asked, balance.amount_due);
+    items_charge = { items: charge.items, item_shares: charge.shares, amount: balance.amount_due > 0 ? charge.amount : 0 };
   }
+  // every line being split, and a line asked about in N shares before its first is paid
+  const splitting = new Map([...state.shares].filter(([, s]) => s.length).map(([id, s]) => [id, s[0]!.parts]));
+  for (const a of asked?.shares ?? []) if (!splitting.has(a.item)) splitting.set(a.item, a.parts);
+  const split_items = items
+    .filter((l) => splitting.has(l.id))
+    .map((l) => lineSplit(l.id, net.get(l.id) ?? 0, splitting.get(l.id)!, state.shares.get(l.id) ?? []));
   return {
     total: Number(order.total),
     ...balance,
     seats: [...seats.values()].sort((a, b) => (a.seat ?? Infinity) - (b.seat ?? Infinity)),
     split,
     items_charge,
+    split_items,
   };
 }
 
@@ -112,15 +110,9 @@ export async function checkBalance(
   db: Executor,
   actor: Pick<Actor, 'restaurantId' | 'livemode'>,
   orderId: string,
-  opts: { ways?: number; items?: string[] } = {},
+  opts: { ways?: number; items?: LinesAsked } = {},
 ): Promise<CheckBalance | undefined> {
   const found = await findOrder(db, actor, orderId);
   if (!found) return undefined;
-  const rows = await db.selectFrom('payments').select(['id', 'amount', 'items']).where('order_id', '=', found.order.id).orderBy('created').orderBy('id').execute();
-  const refunded = await refundedByPayment(
-    db,
-    rows.map((r) => r.id),
-  );
-  const payments = rows.map((r) => ({ amount: Number(r.amount), items: r.items ? (JSON.parse(r.items) as string[]) : null, refunded: refunded.get(r.id) ?? 0 }));
-  return { order: found.order, ...balanceDetail(found.order, found.items, payments, opts.ways, opts.items) };
+  return { order: found.order, ...balanceDetail(found.order, found.items, await linePayments(db, found.order.id), opts.ways, opts.items) };
 }

@@ -11,7 +11,7 @@ import type { OrderContext } from '../orders/record-change.ts';
 import { OPEN_STATUSES } from '../../model/orders.ts';
 import { seconds } from '../time.ts';
 import { readSettings } from '../../model/settings.ts';
-import { billsById, chargeForLines, countPaid, paidLineIds } from './balance.ts';
+import { billsById, chargeFor, countPaid, linePayments, linesPaidBy, type ItemShare } from './balance.ts';
 import { balanceOf } from '../../model/payments.ts';
 import { kickCashDrawers } from './drawer.ts';
 import { providerFor } from './providers.ts';
@@ -27,6 +27,8 @@ export interface NewPayment {
   method: PaymentMethod;
   /** ids of the order's lines: pays exactly those */
   items?: string[];
+  /** lines of which this pays one of `parts` equal shares (the next one not yet paid) */
+  item_shares?: { item: string; parts: number }[];
   amount?: number;
   tip_amount?: number;
   tendered_amount?: number | null;
@@ -46,31 +48,22 @@ export const tipBound = (amount: number, maxTipPercent: number) => Math.floor((a
 /** Statuses in which an order takes payment: sent to the kitchen, or finished and still owing. */
 const PAYABLE: readonly OrderRow['status'][] = [...OPEN_STATUSES, 'completed'];
 
-/** Works out what a payment by lines or by amount pays, refusing what the bill does not owe. */
-async function amountOf(trx: Executor, current: { order: OrderRow; items: OrderItemRow[] }, input: NewPayment, due: number): Promise<{ amount: number; items: string[] | null }> {
-  if ((input.items === undefined) === (input.amount === undefined)) {
-    throw new ApiError('parameter_invalid', 'Give either items (the lines to pay) or amount, not both.', input.items === undefined ? 'amount' : 'items');
+/** Works out what a payment by lines, shares of lines or by amount pays, refusing what the bill does not owe. */
+async function amountOf(trx: Executor, current: { order: OrderRow; items: OrderItemRow[] }, input: NewPayment, due: number): Promise<{ amount: number; items: string[] | null; shares: ItemShare[] | null }> {
+  const byLines = input.items !== undefined || input.item_shares !== undefined;
+  if (byLines === (input.amount !== undefined)) {
+    throw new ApiError('parameter_invalid', 'Give either items or item_shares (what to pay for) or amount, not both.', byLines ? 'amount' : 'items');
   }
   if (input.amount !== undefined) {
     if (input.amount > due) throw overpaid(input.amount, due, 'amount');
-    return { amount: input.amount, items: null };
+    return { amount: input.amount, items: null, shares: null };
   }
-  const ids = input.items!;
-  if (new Set(ids).size !== ids.length) throw new ApiError('parameter_invalid', 'items names the same line twice.', 'items');
-  const byId = new Map(current.items.map((l) => [l.id, l]));
-  const unknown = ids.find((id) => !byId.has(id));
-  if (unknown !== undefined) throw new ApiError('parameter_invalid', `'${unknown}' is not a line of this order.`, 'items');
-  const paid = await paidLineIds(trx, current.order.id);
-  const again = ids.find((id) => paid.has(id));
-  if (again !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(again)!.idx} (${byId.get(again)!.name}) is already paid.`, 'items');
-  const voided = ids.find((id) => byId.get(id)!.voided_at);
-  if (voided !== undefined) throw new ApiError('state_conflict', `Line ${byId.get(voided)!.idx} (${byId.get(voided)!.name}) was voided: there is nothing to pay for it.`, 'items');
   const net = new Map([...billsById(current.order, current.items)].map(([id, b]) => [id, b.net_amount]));
-  const unpaid = current.items.filter((l) => !paid.has(l.id) && !l.voided_at).map((l) => l.id);
-  // the last unpaid lines settle the bill, whatever was paid by amount before them
-  const charge = chargeForLines(net, unpaid, ids, due);
-  if (charge > due) throw overpaid(charge, due, 'items');
-  return { amount: charge, items: ids };
+  const state = linesPaidBy(await linePayments(trx, current.order.id));
+  const ask = { items: input.items ?? [], shares: input.item_shares ?? [] };
+  const charge = chargeFor(current.items, net, state, ask, due);
+  if (charge.amount > due) throw overpaid(charge.amount, due, ask.shares.length ? 'item_shares' : 'items');
+  return { amount: charge.amount, items: charge.items, shares: charge.shares.length ? charge.shares : null };
 }
 
 const overpaid = (amount: number, due: number, param: string) =>
@@ -90,7 +83,7 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
   }
   const due = balanceOf(order).amount_due;
   if (due <= 0) throw new ApiError('state_conflict', 'This order is already paid in full.', 'id');
-  const { amount, items } = await amountOf(trx, current, input, due);
+  const { amount, items, shares } = await amountOf(trx, current, input, due);
   if (amount <= 0) throw new ApiError('parameter_invalid', 'amount must be more than 0.', 'amount');
   const tip = input.tip_amount ?? 0;
   const tendered = input.tendered_amount ?? null;
@@ -122,6 +115,7 @@ export async function takePayment(trx: Executor, actor: Actor, ctx: PaymentConte
     tendered_amount: tendered,
     change_amount: tendered === null ? null : tendered - amount - tip,
     items: items ? JSON.stringify(items) : null,
+    item_shares: shares ? JSON.stringify(shares) : null,
     reference: charged.reference,
     status: charged.status,
     server_id: input.takenBy ?? order.server_id,

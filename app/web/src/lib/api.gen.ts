@@ -1270,7 +1270,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A check's balance as the server computes it: total, paid, returned, due; per seat what was paid and what paying it records; with split=N the N even shares of the bill and which are paid; with items=oi_…,oi_… what paying exactly those lines records */
+        /** A check's balance as the server computes it: total, paid, returned, due; per seat what was paid and what paying it records; with split=N the N even shares of the bill and which are paid; with items=oi_…,oi_… what paying exactly those lines records (oi_…:N: the line's next share of N, and its shares in split_items) */
         get: operations["get_v1_orders_id_balance"];
         put?: never;
         post?: never;
@@ -1459,7 +1459,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Record a payment against an order: its lines (items) or an amount, with tip and cash tendered; a tip above the venue's max_tip_percent needs a manager's approval */
+        /** Record a payment against an order: its lines (items), one equal share of a line guests share (item_shares) or an amount, with tip and cash tendered; a tip above the venue's max_tip_percent needs a manager's approval */
         post: operations["post_v1_orders_id_payments"];
         delete?: never;
         options?: never;
@@ -3817,6 +3817,20 @@ export type components = {
         };
         /**
          * @example {
+         *       "item": "item",
+         *       "parts": 1,
+         *       "part": 1,
+         *       "amount": 1450
+         *     }
+         */
+        ItemShare: {
+            amount: number;
+            item: string;
+            part: number;
+            parts: number;
+        };
+        /**
+         * @example {
          *       "object": "analytics.labor",
          *       "data": [
          *         {
@@ -4362,8 +4376,36 @@ export type components = {
          *         "items": [
          *           "item"
          *         ],
+         *         "item_shares": [
+         *           {
+         *             "item": "item",
+         *             "parts": 1,
+         *             "part": 1,
+         *             "amount": 1450
+         *           }
+         *         ],
          *         "amount": 1450
-         *       }
+         *       },
+         *       "split_items": [
+         *         {
+         *           "item": "item",
+         *           "parts": 1,
+         *           "net_amount": 1450,
+         *           "paid": 1,
+         *           "left": 1,
+         *           "shares": [
+         *             {
+         *               "part": 1,
+         *               "amount": 1450,
+         *               "paid": false
+         *             }
+         *           ],
+         *           "next": {
+         *             "part": 1,
+         *             "amount": 1450
+         *           }
+         *         }
+         *       ]
          *     }
          */
         OrderBalance: {
@@ -4373,6 +4415,7 @@ export type components = {
             currency: string;
             items_charge: {
                 amount: number;
+                item_shares: components["schemas"]["ItemShare"][];
                 items: string[];
             } | null;
             /** @constant */
@@ -4388,6 +4431,7 @@ export type components = {
                 shares: components["schemas"]["EvenShare"][];
                 ways: number;
             } | null;
+            split_items: components["schemas"]["SplitItem"][];
             total: number;
         };
         /**
@@ -5830,6 +5874,14 @@ export type components = {
          *       "items": [
          *         "item"
          *       ],
+         *       "item_shares": [
+         *         {
+         *           "item": "item",
+         *           "parts": 1,
+         *           "part": 1,
+         *           "amount": 1450
+         *         }
+         *       ],
          *       "reference": "reference",
          *       "status": "succeeded",
          *       "amount_refunded": 1450,
@@ -5862,6 +5914,7 @@ export type components = {
             created: number;
             currency: string;
             id: string;
+            item_shares: components["schemas"]["ItemShare"][];
             items: string[] | null;
             livemode: boolean;
             /** @enum {string} */
@@ -5900,6 +5953,14 @@ export type components = {
          *           "change_amount": 1450,
          *           "items": [
          *             "item"
+         *           ],
+         *           "item_shares": [
+         *             {
+         *               "item": "item",
+         *               "parts": 1,
+         *               "part": 1,
+         *               "amount": 1450
+         *             }
          *           ],
          *           "reference": "reference",
          *           "status": "succeeded",
@@ -6021,6 +6082,14 @@ export type components = {
          *           "change_amount": 1450,
          *           "items": [
          *             "item"
+         *           ],
+         *           "item_shares": [
+         *             {
+         *               "item": "item",
+         *               "parts": 1,
+         *               "part": 1,
+         *               "amount": 1450
+         *             }
          *           ],
          *           "reference": "reference",
          *           "status": "succeeded",
@@ -7641,6 +7710,42 @@ export type components = {
             object: "session";
             /** @constant */
             signed_out: true;
+        };
+        /**
+         * @example {
+         *       "item": "item",
+         *       "parts": 1,
+         *       "net_amount": 1450,
+         *       "paid": 1,
+         *       "left": 1,
+         *       "shares": [
+         *         {
+         *           "part": 1,
+         *           "amount": 1450,
+         *           "paid": false
+         *         }
+         *       ],
+         *       "next": {
+         *         "part": 1,
+         *         "amount": 1450
+         *       }
+         *     }
+         */
+        SplitItem: {
+            item: string;
+            left: number;
+            net_amount: number;
+            next: {
+                amount: number;
+                part: number;
+            } | null;
+            paid: number;
+            parts: number;
+            shares: {
+                amount: number;
+                paid: boolean;
+                part: number;
+            }[];
         };
         /**
          * @example {
@@ -11548,6 +11653,10 @@ export interface operations {
             content: {
                 "application/json": {
                     amount?: number;
+                    item_shares?: {
+                        item: string;
+                        parts: number;
+                    }[];
                     items?: string[];
                     manager_pin?: string;
                     /** @enum {string} */
@@ -15501,6 +15610,14 @@ export interface operations {
                  *           "items": [
                  *             "item"
                  *           ],
+                 *           "item_shares": [
+                 *             {
+                 *               "item": "item",
+                 *               "parts": 1,
+                 *               "part": 1,
+                 *               "amount": 1450
+                 *             }
+                 *           ],
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
@@ -15603,6 +15720,14 @@ export interface operations {
                  *           "change_amount": 1450,
                  *           "items": [
                  *             "item"
+                 *           ],
+                 *           "item_shares": [
+                 *             {
+                 *               "item": "item",
+                 *               "parts": 1,
+                 *               "part": 1,
+                 *               "amount": 1450
+                 *             }
                  *           ],
                  *           "reference": "reference",
                  *           "status": "succeeded",

@@ -4,6 +4,7 @@ import { money } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import type { Order as ApiOrder, OrderLine } from '../lib/types.ts';
 import { Badge, Button, Dialog, useLoad } from '../ui/kit.tsx';
+import { SplitOneItem } from './service-split-item.tsx';
 import { paidLines, PayDialog, PaymentPanel, type PayTarget } from '../ui/payment.tsx';
 
 /**
@@ -236,7 +237,9 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
   const refresh = async () => onChanged(await GET('/v1/orders/{id}', { path: { id: order.id } }));
   const paid = paidLines(payments ?? []);
   const open = order.amount_due > 0;
-  const payable = order.items.filter((l) => !l.voided_at && !paid.has(l.id) && l.net_amount > 0);
+  // a line being paid in shares is paid by its shares (Split one item), not chosen whole
+  const [shared] = useLoad(async () => new Set((await GET('/v1/orders/{id}/balance', { path: { id: order.id } })).split_items.map((x) => x.item)), [order.id, order.amount_due]);
+  const payable = order.items.filter((l) => !l.voided_at && !paid.has(l.id) && l.net_amount > 0 && !shared?.has(l.id));
   const picked = payable.filter((l) => chosen.has(l.id));
   // what paying exactly these lines records, as the hub works it out (GET /v1/orders/{id}/balance?items=)
   const [charge] = useLoad(
@@ -267,7 +270,7 @@ export function PayPane({ order, onChanged, onBack }: { order: ApiOrder; onChang
           </Button>
         </section>
       ) : null}
-      <p class="hint">{t('service.splitOneItem')}</p>
+      {open ? <SplitOneItem order={order} onPay={setTarget} /> : null}
       <PayDialog order={order} target={target} onClose={() => setTarget(null)} onPaid={() => (setTarget(null), setChosen(new Set()), void refresh())} />
     </section>
   );

@@ -12,8 +12,15 @@ export type Payment = components['schemas']['Payment'];
 export type OrderBalance = components['schemas']['OrderBalance'];
 type Method = Payment['method'];
 
-/** What a payment is for: the lines of a seat (or any lines), or an amount (a share, the rest). */
-export type PayTarget = { items: OrderLine[]; amount: number } | { items: null; amount: number; fixed?: boolean };
+/**
+ * What a payment is for: the lines of a seat (or any lines), one share of a line split between
+ * guests (the server picks which share; `amount` is what its balance said), or an amount (a share
+ * of the bill, the rest).
+ */
+export type PayTarget =
+  | { items: OrderLine[]; amount: number }
+  | { items: null; share: { line: OrderLine; parts: number; part: number }; amount: number }
+  | { items: null; amount: number; fixed?: boolean };
 
 /** Lines already paid by a payment that was not refunded whole. */
 export function paidLines(payments: Payment[]): Set<string> {
@@ -35,7 +42,8 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
   const key = useMemo(() => `pay-${order.id}-${Date.now()}-${Math.random().toString(36).slice(2)}`, [target]);
   const cur = order.currency.toUpperCase();
   if (!target) return null;
-  const fixed = !!target.items || ('fixed' in target && !!target.fixed);
+  const share = 'share' in target ? target.share : null;
+  const fixed = !!target.items || !!share || ('fixed' in target && !!target.fixed);
   const amount = fixed ? target.amount : (parseMoney(amountText || moneyInput(target.amount, cur), cur) ?? 0);
   const tip = parseMoney(tipText || '0', cur) ?? 0;
   const tendered = tenderedText ? parseMoney(tenderedText, cur) : null;
@@ -44,7 +52,7 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
     act(async () => {
       const body = {
         method,
-        ...(target.items ? { items: target.items.map((l) => l.id) } : { amount }),
+        ...(target.items ? { items: target.items.map((l) => l.id) } : share ? { item_shares: [{ item: share.line.id, parts: share.parts }] } : { amount }),
         tip_amount: tip,
         ...(method === 'cash' && tendered !== null ? { tendered_amount: tendered } : {}),
         ...(method !== 'cash' && reference.trim() ? { reference: reference.trim() } : {}),
@@ -71,6 +79,10 @@ export function PayDialog({ order, target, onClose, onPaid }: { order: Order; ta
               </li>
             ))}
           </ul>
+        ) : share ? (
+          <p data-testid="pay-share">
+            {share.line.quantity}× {share.line.name} · {t('service.shareOf', { n: share.part, parts: share.parts })}
+          </p>
         ) : null}
         <fieldset class="segmented">
           <legend>{t('pay.method')}</legend>
@@ -171,7 +183,8 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
     [order.id, order.amount_paid, order.total, order.amount_returned, n],
   );
   const cur = order.currency.toUpperCase();
-  const paid = paidLines(payments ?? []);
+  // lines paid whole, and lines split between guests whose every share is paid
+  const paid = new Set([...paidLines(payments ?? []), ...(balance?.split_items ?? []).filter((x) => !x.next).map((x) => x.item)]);
   const seats = new Map<number | null, OrderLine[]>();
   for (const l of order.items) seats.set(l.seat ?? null, [...(seats.get(l.seat ?? null) ?? []), l]);
   const open = order.status !== 'draft' && order.status !== 'cancelled' && order.amount_due > 0 && can('payments:write');
@@ -256,6 +269,7 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
             <li key={p.id} class="job-line" data-payment={p.id}>
               <span>
                 {t(`pay.method.${p.method}` as Key)} · <strong>{money(p.amount, cur)}</strong>
+                {p.item_shares.length ? ` · ${p.item_shares.map((x) => t('service.shareOf', { n: x.part, parts: x.parts })).join(', ')}` : ''}
                 {p.tip_amount ? ` · ${t('pay.tipShort', { amount: money(p.tip_amount, cur) })}` : ''}
                 {p.change_amount !== null ? ` · ${t('pay.changeShort', { amount: money(p.change_amount, cur) })}` : ''}
                 {p.reference ? ` · ${p.reference}` : ''}
