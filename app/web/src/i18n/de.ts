@@ -31,7 +31,6 @@ export const de: Record<Key, string> = {
 
   'live.offline': 'Offline — verbinde neu…',
   'live.connecting': 'Verbinde mit Live-Aktualisierungen…',
-  'homes.onCloud': 'Der Hub-PC antwortet nicht — es wird über die Cloud gearbeitet',
 
   'role.owner': 'Inhaber',
   'role.manager': 'Leitung',

@@ -30,7 +30,6 @@ export const en = {
 
   'live.offline': 'Offline — reconnecting…',
   'live.connecting': 'Connecting to live updates…',
-  'homes.onCloud': 'The hub PC is not answering — working through the cloud',
 
   'role.owner': 'Owner',
   'role.manager': 'Manager',

@@ -31,7 +31,6 @@ export const es: Record<Key, string> = {
 
   'live.offline': 'Sin conexión — reconectando…',
   'live.connecting': 'Conectando con las actualizaciones en directo…',
-  'homes.onCloud': 'El PC central no responde — trabajando a través de la nube',
 
   'role.owner': 'Propietario',
   'role.manager': 'Encargado',

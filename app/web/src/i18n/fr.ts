@@ -31,7 +31,6 @@ export const fr: Record<Key, string> = {
 
   'live.offline': 'Hors ligne — reconnexion…',
   'live.connecting': 'Connexion aux mises à jour en direct…',
-  'homes.onCloud': 'Le PC central ne répond pas — travail via le cloud',
 
   'role.owner': 'Propriétaire',
   'role.manager': 'Responsable',

@@ -31,7 +31,6 @@ export const it: Record<Key, string> = {
 
   'live.offline': 'Offline — riconnessione…',
   'live.connecting': 'Connessione agli aggiornamenti in tempo reale…',
-  'homes.onCloud': 'Il PC hub non risponde — si lavora tramite il cloud',
 
   'role.owner': 'Titolare',
   'role.manager': 'Responsabile',

@@ -8,7 +8,8 @@ import { DELETE, GET, PATCH, POST, getAll, patchChanged } from './client.ts';
 export async function typeTest() {
   // the right calls type-check and answer the operation's success type
   const order = await GET('/v1/orders/{id}', { path: { id: 'ord_1' }, query: { 'expand[]': ['table'] } });
-  const status: 'draft' | 'placed' | 'preparing' | 'ready' | 'served' | 'completed' | 'cancelled' = order.status;
+  // @ts-expect-error an order's status is one of the API's, not any string
+  const status: typeof order.status = 'eaten';
   const tables = await getAll('/v1/tables', { query: { is_active: false } });
   const number: number = tables[0].number;
   await POST('/v1/auth/logout');

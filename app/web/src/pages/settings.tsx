@@ -72,16 +72,6 @@ function GeneralSettings() {
     setSaved(false);
     setForm({ ...form, [k]: v });
   };
-  const setDay = (day: (typeof DAYS)[number], i: number, part: keyof Interval, v: string) => {
-    const list = [...(form.opening_hours[day] ?? [])];
-    list[i] = { ...(list[i] ?? { open: '', close: '' }), [part]: v };
-    set('opening_hours', { ...form.opening_hours, [day]: list });
-  };
-  // most venues keep the same hours all week: one day filled in, copied to the other six (then edit the exceptions)
-  const copyToEveryDay = (day: (typeof DAYS)[number]) => {
-    const filled = (form.opening_hours[day] ?? []).filter((x) => x.open && x.close);
-    set('opening_hours', Object.fromEntries(DAYS.map((d) => [d, filled.map((x) => ({ ...x }))])) as Settings['opening_hours']);
-  };
   const save = async (e: Event) => {
     e.preventDefault();
     const bodyOf = (f: Settings) => {
@@ -141,50 +131,7 @@ function GeneralSettings() {
           <Toggle label={t('settings.pricesIncludeTax')} checked={form.prices_include_tax} onChange={(v) => set('prices_include_tax', v)} />
           <p class="hint">{t('settings.pricesIncludeTaxHint')}</p>
         </section>
-        <section class="card" id="hours">
-          <h2>{t('settings.hours')}</h2>
-          <p class="hint">{t('settings.hoursHint')}</p>
-          <div class="hours">
-            {DAYS.map((d) => {
-              const list = form.opening_hours[d]?.length ? form.opening_hours[d]! : [{ open: '', close: '' }];
-              return (
-                <fieldset key={d} class="hours-day">
-                  <legend>{t(`day.${d}` as Key)}</legend>
-                  {list.map((iv, i) => (
-                    <div class="row" key={i}>
-                      <Field label={t('settings.opens')} type="time" value={iv.open} onInput={(e) => setDay(d, i, 'open', (e.target as HTMLInputElement).value)} />
-                      <Field label={t('settings.closes')} type="time" value={iv.close} onInput={(e) => setDay(d, i, 'close', (e.target as HTMLInputElement).value)} />
-                    </div>
-                  ))}
-                  <div class="chips">
-                    <Button variant="quiet" onClick={() => set('opening_hours', { ...form.opening_hours, [d]: [...list, { open: '', close: '' }] })}>
-                      {t('settings.addInterval')}
-                    </Button>
-                    {list.some((iv) => iv.open && iv.close) ? (
-                      <Button variant="quiet" onClick={() => copyToEveryDay(d)}>
-                        {t('settings.copyToAll')}
-                      </Button>
-                    ) : null}
-                  </div>
-                </fieldset>
-              );
-            })}
-          </div>
-          <SelectField
-            label={t('settings.lastSeating')}
-            value={form.last_seating_before_close_minutes === null ? '' : String(form.last_seating_before_close_minutes)}
-            onChange={(v) => set('last_seating_before_close_minutes', v === '' ? null : Number(v))}
-            options={[
-              { value: '', label: t('settings.lastSeating.sitting') },
-              { value: '0', label: t('settings.lastSeating.open') },
-              ...[...new Set([30, 60, 90, 120, form.last_seating_before_close_minutes ?? 30])]
-                .filter((n) => n > 0)
-                .sort((a, b) => a - b)
-                .map((n) => ({ value: String(n), label: t('settings.lastSeating.before', { n }) })),
-            ]}
-          />
-          <p class="hint">{t('settings.lastSeatingHint')}</p>
-        </section>
+        <HoursCard form={form} set={set} />
         <section class="card" id="waitlist">
           <h2>{t('nav.waitlist')}</h2>
           <Toggle label={t('settings.waitlistOn')} checked={form.waitlist.enabled} onChange={(v) => set('waitlist', { ...form.waitlist, enabled: v })} />
@@ -216,5 +163,67 @@ function GeneralSettings() {
       <StationsSettings onChanged={() => setStationsSeen((n) => n + 1)} />
       <ScreensSettings key={stationsSeen} />
     </>
+  );
+}
+
+type SetSetting = <K extends keyof Settings>(k: K, v: Settings[K]) => void;
+
+/** Opening hours, day by day, and how late the last booking may start. */
+function HoursCard({ form, set }: { form: Settings; set: SetSetting }) {
+  const setDay = (day: (typeof DAYS)[number], i: number, part: keyof Interval, v: string) => {
+    const list = [...(form.opening_hours[day] ?? [])];
+    list[i] = { ...(list[i] ?? { open: '', close: '' }), [part]: v };
+    set('opening_hours', { ...form.opening_hours, [day]: list });
+  };
+  // most venues keep the same hours all week: one day filled in, copied to the other six (then edit the exceptions)
+  const copyToEveryDay = (day: (typeof DAYS)[number]) => {
+    const filled = (form.opening_hours[day] ?? []).filter((x) => x.open && x.close);
+    set('opening_hours', Object.fromEntries(DAYS.map((d) => [d, filled.map((x) => ({ ...x }))])) as Settings['opening_hours']);
+  };
+  return (
+    <section class="card" id="hours">
+      <h2>{t('settings.hours')}</h2>
+      <p class="hint">{t('settings.hoursHint')}</p>
+      <div class="hours">
+        {DAYS.map((d) => {
+          const list = form.opening_hours[d]?.length ? form.opening_hours[d]! : [{ open: '', close: '' }];
+          return (
+            <fieldset key={d} class="hours-day">
+              <legend>{t(`day.${d}` as Key)}</legend>
+              {list.map((iv, i) => (
+                <div class="row" key={i}>
+                  <Field label={t('settings.opens')} type="time" value={iv.open} onInput={(e) => setDay(d, i, 'open', (e.target as HTMLInputElement).value)} />
+                  <Field label={t('settings.closes')} type="time" value={iv.close} onInput={(e) => setDay(d, i, 'close', (e.target as HTMLInputElement).value)} />
+                </div>
+              ))}
+              <div class="chips">
+                <Button variant="quiet" onClick={() => set('opening_hours', { ...form.opening_hours, [d]: [...list, { open: '', close: '' }] })}>
+                  {t('settings.addInterval')}
+                </Button>
+                {list.some((iv) => iv.open && iv.close) ? (
+                  <Button variant="quiet" onClick={() => copyToEveryDay(d)}>
+                    {t('settings.copyToAll')}
+                  </Button>
+                ) : null}
+              </div>
+            </fieldset>
+          );
+        })}
+      </div>
+      <SelectField
+        label={t('settings.lastSeating')}
+        value={form.last_seating_before_close_minutes === null ? '' : String(form.last_seating_before_close_minutes)}
+        onChange={(v) => set('last_seating_before_close_minutes', v === '' ? null : Number(v))}
+        options={[
+          { value: '', label: t('settings.lastSeating.sitting') },
+          { value: '0', label: t('settings.lastSeating.open') },
+          ...[...new Set([30, 60, 90, 120, form.last_seating_before_close_minutes ?? 30])]
+            .filter((n) => n > 0)
+            .sort((a, b) => a - b)
+            .map((n) => ({ value: String(n), label: t('settings.lastSeating.before', { n }) })),
+        ]}
+      />
+      <p class="hint">{t('settings.lastSeatingHint')}</p>
+    </section>
   );
 }

@@ -4,6 +4,8 @@ export const screensDe: Record<ScreensKey, string> = {
   // shared with the back office (the kit's dialog and loading line)
   'common.loading': 'Wird geladen…',
   'common.close': 'Schließen',
+  // the banner of a device that carries on through the cloud while the hub PC is down
+  'homes.onCloud': 'Der Hub-PC antwortet nicht — es wird über die Cloud gearbeitet',
   'kds.table': 'Tisch {n}',
   'kds.dineIn': 'Im Haus',
   'kds.takeout': 'Zum Mitnehmen',

@@ -3,6 +3,8 @@ export const screensEn = {
   // shared with the back office (the kit's dialog and loading line)
   'common.loading': 'Loading…',
   'common.close': 'Close',
+  // the banner of a device that carries on through the cloud while the hub PC is down
+  'homes.onCloud': 'The hub PC is not answering — working through the cloud',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Dine-in',
   'kds.takeout': 'Takeout',

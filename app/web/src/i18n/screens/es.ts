@@ -4,6 +4,8 @@ export const screensEs: Record<ScreensKey, string> = {
   // shared with the back office (the kit's dialog and loading line)
   'common.loading': 'Cargando…',
   'common.close': 'Cerrar',
+  // the banner of a device that carries on through the cloud while the hub PC is down
+  'homes.onCloud': 'El PC central no responde — trabajando a través de la nube',
   'kds.table': 'Mesa {n}',
   'kds.dineIn': 'En sala',
   'kds.takeout': 'Para llevar',

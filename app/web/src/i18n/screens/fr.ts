@@ -4,6 +4,8 @@ export const screensFr: Record<ScreensKey, string> = {
   // shared with the back office (the kit's dialog and loading line)
   'common.loading': 'Chargement…',
   'common.close': 'Fermer',
+  // the banner of a device that carries on through the cloud while the hub PC is down
+  'homes.onCloud': 'Le PC central ne répond pas — travail via le cloud',
   'kds.table': 'Table {n}',
   'kds.dineIn': 'Sur place',
   'kds.takeout': 'À emporter',

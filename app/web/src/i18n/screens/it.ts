@@ -4,6 +4,8 @@ export const screensIt: Record<ScreensKey, string> = {
   // shared with the back office (the kit's dialog and loading line)
   'common.loading': 'Caricamento…',
   'common.close': 'Chiudi',
+  // the banner of a device that carries on through the cloud while the hub PC is down
+  'homes.onCloud': 'Il PC hub non risponde — si lavora tramite il cloud',
   'kds.table': 'Tavolo {n}',
   'kds.dineIn': 'In sala',
   'kds.takeout': 'Da asporto',
