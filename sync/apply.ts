@@ -245,6 +245,10 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
     if (local.merged_into == null || laterThere) {
       patch[life.column] = c.data[life.column];
       for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
+    } else if (theirs === local.merged_into) {
+      // merged into the same check on both sides apart: one merge, its time and words the later
+      // side's (the sync fuzzer, seed 485870: each side kept its own cancel time for ever)
+      for (const f of life.follows) if (f in c.data && asked.includes(f) && clockIn(f) > clockOf(rc, f)) patch[f] = c.data[f];
     }
     if (otherMerge) {
       const [kept, overruled] = laterThere ? [theirs, local.merged_into] : [local.merged_into, theirs];

@@ -184,6 +184,23 @@ describe('cloud sync: merged checks and money owed', { timeout: 120_000 }, () =>
     expect(h.voided_at).not.toBeNull();
   });
 
+  it('one check merged into the same check on both sides apart, at different times: one merge, with one cancel time on both sides', async () => {
+    const { pair, one, two } = await setup();
+    pair.hub.clock.advance(60_000);
+    expect((await pair.hub.api.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    pair.cloud.clock.advance(3_600_000);
+    expect((await pair.cloudApi.post(`/v1/orders/${one.id}/merge`, { from: two.id })).status).toBe(200);
+    goOnline(pair.hub);
+    const { ok, report } = await converged(pair);
+    // before: each side kept the cancel time of its own merge, for ever (the sync fuzzer, seed 485870)
+    expect(report?.differences).toEqual([]);
+    expect(ok).toBe(true);
+    const [h, c] = [(await pair.hub.api.get(`/v1/orders/${two.id}`)).body, (await pair.cloudApi.get(`/v1/orders/${two.id}`)).body];
+    expect(h).toMatchObject({ status: 'cancelled', cancelled_at: c.cancelled_at });
+    expect(h.cancelled_at).not.toBeNull();
+    for (const api of [pair.hub.api, pair.cloudApi]) expect((await api.get(`/v1/orders/${one.id}`)).body.items.reduce((n: number, l: any) => n + l.quantity, 0)).toBe(4);
+  });
+
   it('a refund on the cloud and the rest paid on the hub leave the check open and owing, in the day close, listed on both sides', async () => {
     const pair = (p = await startPair());
     const menu = await seedMenu(pair.hub);
