@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { WEEKDAYS } from '../lib/api.gen.ts';
 import { DELETE, PATCH, POST, getAll, patchChanged } from '../lib/client.ts';
 import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
@@ -11,7 +12,7 @@ import { DataTable } from '../ui/data-table.tsx';
 import { FieldRefusal, onShownRow } from '../ui/field-problem.ts';
 import { FormDialog } from '../ui/form-dialog.tsx';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const DAYS = WEEKDAYS;
 const OTHER_LANGUAGES = ['de', 'fr', 'es', 'it'] as const;
 
 interface Menu {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { GET } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
-import { t } from '../lib/i18n.ts';
+import { t, type Key } from '../lib/i18n.ts';
 import type { Order as ApiOrder, OrderLine } from '../lib/types.ts';
 import { Badge, Button, Dialog, useLoad } from '../ui/kit.tsx';
 import { SplitOneItem } from './service-split-item.tsx';
@@ -49,7 +49,7 @@ export function kitchenState(l: BillLine): string {
   if (l.voided_at) return t('service.voided');
   if (l.held) return t('service.held');
   if (!l.sent_to_kitchen_at) return t('service.notSent');
-  return t(`service.state.${l.status as 'pending' | 'preparing' | 'ready' | 'served'}`);
+  return t(`service.state.${l.status}` as Key);
 }
 
 /** How many seat chips a table offers: its party (or its seats), any seat a line sits at, and those added. */

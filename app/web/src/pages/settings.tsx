@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { WEEKDAYS } from '../lib/api.gen.ts';
 import { GET, patchChanged } from '../lib/client.ts';
 import { LANGUAGE_NAMES, LANGUAGES, t, type Key, type Language } from '../lib/i18n.ts';
 import { navigate, queryParam } from '../lib/router.ts';
@@ -11,7 +12,7 @@ import { MailSettings } from './settings-mail.tsx';
 import { SyncSettings } from './settings-sync.tsx';
 import { StationsSettings } from './stations-settings.tsx';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const DAYS = WEEKDAYS;
 type Interval = { open: string; close: string };
 
 interface Settings {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { ORDER_TYPES } from '../lib/api.gen.ts';
 import { GET, POST } from '../lib/client.ts';
 import { minutesSince, money, number, todayAtRestaurant, when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
@@ -13,7 +14,7 @@ import { BackupSummary, ConflictText, SettleConflict, SyncSummary } from './heal
 interface ActiveOrder {
   id: string;
   orderNumber: string;
-  type: 'dine_in' | 'takeout' | 'delivery';
+  type: (typeof ORDER_TYPES)[number];
   status: string;
   tableNumber: number | null;
   total: number;
