@@ -57,10 +57,9 @@ export function notFirstStart(userData: string) {
  * The main process with the stand-in Electron over hub children the test drives by hand
  * (`children[i].ready(port)`, a crash), on timers the test moves.
  */
-export async function bootOverFakeHubs(userData: string, o: { updater?: FakeUpdater } & Partial<DesktopOptions> = {}) {
-  const { updater, ...options } = o;
+export async function bootOverFakeHubs(userData: string, o: { updater?: FakeUpdater; timers?: ManualTimers } & Partial<DesktopOptions> = {}) {
+  const { updater, timers = new ManualTimers(), ...options } = o;
   const host = new FakeHost(userData, updater ?? null);
-  const timers = new ManualTimers();
   const children: FakeChild[] = [];
   const desktop = (await runDesktop(host, {
     spawnServer: () => {

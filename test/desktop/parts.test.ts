@@ -6,12 +6,11 @@ import { connectTabletPage } from '../../app/desktop/connect-tablet.ts';
 import { PassThrough } from 'node:stream';
 import { adaptElectron, toMenuTemplate, utilityChild, type ElectronModule } from '../../app/desktop/electron-adapter.ts';
 import { ServerSupervisor, type CrashRecord } from '../../app/desktop/supervisor.ts';
-import { runDesktop } from '../../app/desktop/main.ts';
 import { RotatingLog } from '../../server/operator/rotating-log.ts';
 import { secureWebPreferences } from '../../app/desktop/security.ts';
 import { printersLine, syncLine } from '../../app/desktop/tray-menu.ts';
-import { FakeChild, FakeHost, FakeUpdater, ManualTimers } from './fake-electron.ts';
-import { tempDirs } from './fixture.ts';
+import { FakeUpdater, ManualTimers } from './fake-electron.ts';
+import { bootOverFakeHubs, tempDirs } from './fixture.ts';
 import { until } from '../helpers/until.ts';
 
 const tmp = tempDirs('desktop-parts');
@@ -117,22 +116,9 @@ describe('desktop parts', () => {
 
   it('an update downloaded during service is installed after it, the server stopped gracefully first', async () => {
     const updater = new FakeUpdater();
-    const host = new FakeHost(tmp(), updater);
     const timers = new ManualTimers();
     timers.ms = Date.parse('2026-11-24T13:00:00+01:00'); // Tuesday lunch in Rome
-    const children: FakeChild[] = [];
-    const desktop = (await runDesktop(host, {
-      spawnServer: () => {
-        const c = new FakeChild();
-        children.push(c);
-        return c;
-      },
-      hidden: true,
-      trayIconPath: 't',
-      preloadPath: 'p',
-      timers,
-      feedUrl: null,
-    }))!;
+    const { host, children, desktop } = await bootOverFakeHubs(tmp(), { updater, timers, feedUrl: null });
     children[0].ready();
     children[0].emit('message', {
       type: 'status',
