@@ -5,6 +5,7 @@ import { newId, PREFIXES } from '../../server/ids.ts';
 import { checkPage, launch, shot, IN_BROWSER } from '../backoffice/browser.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import { trustedTablet } from './tablet.ts';
 
 /** The issue's walk at a tablet viewport: PIN sign-in, table 12 from the plan, seats, a held course, send, fire, void, transfer. */
 describe('order entry at the table in the browser', IN_BROWSER, () => {
@@ -26,17 +27,7 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
       }
     });
     browser = await launch();
-    const tablet = await browser.newContext({ viewport: { width: 800, height: 1280 }, locale: 'en-GB' });
-    page = await tablet.newPage();
-    page.setDefaultTimeout(10_000);
-    const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
-      data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
-    });
-    expect(setup.status()).toBeLessThan(300);
-    // the owner trusts this tablet once, then signs out
-    const csrf = (await setup.json()).csrf_token;
-    expect((await tablet.request.post(`${hub.url}/v1/auth/pin_device`, { headers: { 'x-csrf-token': csrf } })).status()).toBe(200);
-    await tablet.request.post(`${hub.url}/v1/auth/logout`, { headers: { 'x-csrf-token': csrf } });
+    page = await trustedTablet(browser, hub, { width: 800, height: 1280 });
     const sam = await hub.api.post('/v1/staff', { name: 'Sam Server', email: 'sam@example.com', role: 'manager' });
     expect(sam.status, JSON.stringify(sam.body)).toBe(201);
     expect((await hub.api.post(`/v1/staff/${sam.body.id}/pin`, { pin: '2468' })).status).toBe(200);

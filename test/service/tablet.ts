@@ -20,11 +20,11 @@ export interface ServiceTablet {
   close(): Promise<void>;
 }
 
-export async function openServiceTablet(viewport: { width: number; height: number }): Promise<ServiceTablet> {
-  const hub = await startHub('sqlite');
-  const menu = await seedMenu(hub);
-  const tables = (await hub.api.get('/v1/tables')).body.data as { id: string; number: number }[];
-  const browser = await launch();
+/**
+ * A Chromium tablet on the hub: the owner sets the hub up from it, trusts it as a PIN device
+ * once, then signs out, so the page opens on the PIN pad.
+ */
+export async function trustedTablet(browser: Browser, hub: TestHub, viewport: { width: number; height: number }): Promise<Page> {
   const tablet = await browser.newContext({ viewport, locale: 'en-GB' });
   const page = await tablet.newPage();
   page.setDefaultTimeout(10_000);
@@ -35,6 +35,15 @@ export async function openServiceTablet(viewport: { width: number; height: numbe
   const csrf = (await setup.json()).csrf_token;
   expect((await tablet.request.post(`${hub.url}/v1/auth/pin_device`, { headers: { 'x-csrf-token': csrf } })).status()).toBe(200);
   await tablet.request.post(`${hub.url}/v1/auth/logout`, { headers: { 'x-csrf-token': csrf } });
+  return page;
+}
+
+export async function openServiceTablet(viewport: { width: number; height: number }): Promise<ServiceTablet> {
+  const hub = await startHub('sqlite');
+  const menu = await seedMenu(hub);
+  const tables = (await hub.api.get('/v1/tables')).body.data as { id: string; number: number }[];
+  const browser = await launch();
+  const page = await trustedTablet(browser, hub, viewport);
   const mia = await hub.api.post('/v1/staff', { name: 'Mia Manager', email: 'mia@example.com', role: 'manager' });
   expect(mia.status, JSON.stringify(mia.body)).toBe(201);
   expect((await hub.api.post(`/v1/staff/${mia.body.id}/pin`, { pin: '2468' })).status).toBe(200);
