@@ -5,7 +5,8 @@ import { home, onHomeSwitch } from './homes.ts';
 import { t } from './i18n.ts';
 import { live } from './live.ts';
 import { drainPass, type Attempt } from './outbox-drain.ts';
-import { indexedDbStore, requestOf, type QueueEntry, type QueuedWrite, type QueueStore } from './outbox-queue.ts';
+import { indexedDbStore } from './outbox-idb.ts';
+import { requestOf, type QueueEntry, type QueuedWrite, type QueueStore } from './outbox-queue.ts';
 import { session } from './session.ts';
 
 /**

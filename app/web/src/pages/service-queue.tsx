@@ -45,6 +45,11 @@ export async function sendRound<O>(table: { id: string; number: number }, order:
   return answer ?? 'queued';
 }
 
+/** The held courses of a table whose Fire already waits (not offered twice). */
+export const firesWaiting = (table: string) => waitingFor(table).flatMap((e) => (e.write.kind === 'fire' ? [e.write.course] : []));
+/** Cash already waits for this table: what was due is being paid. */
+export const cashWaiting = (table: string) => waitingFor(table).some((e) => e.write.kind === 'payment');
+
 /** "Waiting to send (3)" in the service bar while anything waits. */
 export function WaitingCount() {
   const n = queued.value.filter((e) => !e.refused).length;

@@ -8,7 +8,7 @@ import { live } from '../lib/live.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
 import { onQueueSent, startOutbox, submit, waitingFor } from '../lib/outbox.ts';
-import { NeedsHome, offline, OfflineCash, QueueNews, sendRound, WaitingAtTable, WaitingCount } from './service-queue.tsx';
+import { cashWaiting, firesWaiting, NeedsHome, offline, OfflineCash, QueueNews, sendRound, WaitingAtTable, WaitingCount } from './service-queue.tsx';
 import { loginFor } from './login.tsx';
 import { backOfficeHome, maySeeBackOffice, PinPad, pinTabletHint, sendAround } from './service-parts.tsx';
 import { OPEN_STATUSES } from '../lib/types.ts';
@@ -280,7 +280,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       if (no.size) setError(t('service.sentExcept', { reasons }));
       return o === 'queued' ? null : o;
     });
-  const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].sort();
+  const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].filter((c) => !firesWaiting(table.id).includes(c)).sort();
   const nums = [1, 2, 3, 4];
   const partySize = order ? order.covers : covers;
   const seats = seatCount(table.capacity, partySize, order, addedSeats);
@@ -392,7 +392,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         {order ? <CheckTotals order={order} /> : null}
         {order ? (
           <div class="chips check-pay">
-            <Button variant="primary" class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
+            <Button variant="primary" class="big" disabled={order.amount_due <= 0 || cashWaiting(table.id)} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
             <Button class="big" disabled={order.amount_due <= 0 || away} onClick={() => setPaying(true)}>{t('service.split')}</Button>
             <Button class="big" disabled={away} onClick={printBill}>{t('service.printBill')}</Button>
           </div>
