@@ -8,7 +8,7 @@ import { ServeProcess, until } from '../helpers/comanda-process.ts';
 import { addPrinter } from '../printers/fixtures.ts';
 import type { ApiClient } from '../helpers/server.ts';
 import { signInByPin, trustedTablet } from '../service/tablet.ts';
-import { startProcessPair, type ProcessPair } from './process-pair.ts';
+import { ok, startProcessPair, type ProcessPair } from './process-pair.ts';
 
 /**
  * Issue 44's proof, as a venue lives it (docs/contributors/two-homes.md): a hub and its cloud as
@@ -41,11 +41,6 @@ describe('two homes: the hub PC stops mid-service', { ...IN_BROWSER, retry: 0 },
     pair = await startProcessPair({
       name: 'Trattoria Due Case',
       beforeLink: async (api) => {
-        const ok = async (r: Promise<{ status: number; body: any }>) => {
-          const res = await r;
-          if (res.status >= 300) throw new Error(JSON.stringify(res.body));
-          return res.body;
-        };
         await ok(api.post('/v1/stations', { key: 'grill', name: 'Grill' }));
         await addPrinter({ api }, printer, { name: 'Grill printer', stations: ['grill'] });
         const grillCat = await ok(api.post('/v1/menu_categories', { name: 'Grill', station: 'grill' }));
