@@ -124,4 +124,13 @@ describe("the service tablet's outbox", () => {
     expect(await drainPass(h.deps)).toMatchObject({ sent: 1, waiting: 0 });
     expect(h.sent.map((s) => s.key)).toEqual(['k1', 'k1']);
   });
+  it('waits on a check the cloud does not know yet (404) and, since the cloud did nothing with it, may send it to the hub later', async () => {
+    const h = homes({ home: 'cloud', answers: (s) => (s.home === 'cloud' ? { ok: false, refusal: { status: 404, code: 'resource_missing', message: 'No such order.', param: null } } : { ok: true, answer: {} }) });
+    await h.store.add(entry(round('tbl_1', 'ord_1', 'Steak'), 'k1'));
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 0, waiting: 1, offline: false });
+    expect((await h.store.all()).map((e) => [e.reached, e.refused ?? null])).toEqual([[null, null]]);
+    h.moveTo('hub');
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 1, waiting: 0 });
+    expect(h.sent.map((s) => [s.home, s.key])).toEqual([['cloud', 'k1'], ['hub', 'k1']]);
+  });
 });

@@ -36,8 +36,13 @@ export interface PassResult {
   offline: boolean;
 }
 
-/** Refusals that say "not now" rather than "no": the write waits and is tried again. */
-const notNow = (f: Refusal) => f.status >= 500 || f.status === 401 || f.status === 429 || f.code === 'idempotency_key_in_use';
+/**
+ * Refusals that say "not now" rather than "no": the write waits and is tried again. A 404 is
+ * one: a check made on the hub just before it died may not have reached the cloud yet.
+ */
+const notNow = (f: Refusal) => f.status >= 500 || f.status === 401 || f.status === 404 || f.status === 429 || f.code === 'idempotency_key_in_use';
+/** An answer that says the home did nothing with the key (a refused request keeps no claim): the write may go to either home again. */
+const untouched = (f: Refusal) => f.status < 500 && f.code !== 'idempotency_key_in_use';
 
 /** The line a round's refusal names (a dish 86'd meanwhile: `items[i]`), when the round has others to send. */
 function refusedLine(e: QueueEntry, f: Refusal): number | null {
@@ -102,6 +107,7 @@ export async function drainPass(d: DrainDeps): Promise<PassResult> {
         break;
       }
       if (notNow(r.refusal)) {
+        if (untouched(r.refusal)) await d.store.put({ ...e, reached: null });
         held.add(table);
         break;
       }
