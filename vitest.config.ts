@@ -53,7 +53,9 @@ export default defineConfig({
       tier('unit', { include: UNIT, isolate: false }),
       tier('api', { include: ['test/**/*.test.ts'], exclude: [...UNIT, ...BROWSER, ...SYNC, ...PROCESSES, ...MOCKS], isolate: false }),
       tier('api-alone', { include: MOCKS }),
-      tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER, isolate: false }),
+      // each file its own module graph: the desktop shell's supervisor and the process helpers keep
+      // state per module, and a shared graph hung a desktop restore test in CI (2026-11-29)
+      tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER }),
       // 90 s: a test drives a real Chromium and a hub on a shared 2-core box, where one step can
       // take seconds under load; it guards against a hung test (no test asserts a timing)
       tier('browser', { include: BROWSER, isolate: false, testTimeout: 90_000 }),

@@ -37,32 +37,7 @@ export function PrintersPage() {
   const [recent, , reloadRecent] = useLoad(async () => (await GET('/v1/print_jobs', { query: { limit: RECENT_JOBS } })).data);
   const reloadJobs = async () => void (await Promise.all([reloadFailed(), reloadRecent()]));
   const [previewing, setPreviewing] = useState<Job | null>(null);
-  // A job moving on (printing, printed, failed) and what a printer answered come over /realtime
-  // (the `printers` topic): the lists follow without a reload. A burst (a table's tickets) reads
-  // them once; a (re)connection reads them again, since these messages are not replayed.
-  useEffect(() => {
-    let jobsDue = false;
-    let printersDue = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      if (jobsDue) void reloadJobs();
-      if (printersDue) void reload();
-      jobsDue = printersDue = false;
-    };
-    const soon = () => (timer ??= setTimeout(flush, 100));
-    const stop = live.listen(
-      ['printers'],
-      (m) => {
-        if (m.type === 'print_job') jobsDue = true;
-        else if (m.type === 'printer_status') printersDue = true;
-        else return;
-        soon();
-      },
-      () => ((jobsDue = printersDue = true), soon()),
-    );
-    return () => (stop(), clearTimeout(timer));
-  }, []);
+  usePrintersLive(reload, reloadJobs);
   const [stations] = useLoad(async () => (can('menu:read') ? getAll('/v1/stations') : []));
   const [act, busy, actError] = useAction();
   const [editing, setEditing] = useState<Printer | 'new' | null>(null);
@@ -211,4 +186,33 @@ export function PrintersPage() {
       </section>
     </>
   );
+}
+
+// A job moving on (printing, printed, failed) and what a printer answered come over /realtime
+// (the `printers` topic): the lists follow without a reload. A burst (a table's tickets) reads
+// them once; a (re)connection reads them again, since these messages are not replayed.
+function usePrintersLive(reloadPrinters: () => unknown, reloadJobs: () => unknown) {
+  useEffect(() => {
+    let jobsDue = false;
+    let printersDue = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (jobsDue) void reloadJobs();
+      if (printersDue) void reloadPrinters();
+      jobsDue = printersDue = false;
+    };
+    const soon = () => (timer ??= setTimeout(flush, 100));
+    const stop = live.listen(
+      ['printers'],
+      (m) => {
+        if (m.type === 'print_job') jobsDue = true;
+        else if (m.type === 'printer_status') printersDue = true;
+        else return;
+        soon();
+      },
+      () => ((jobsDue = printersDue = true), soon()),
+    );
+    return () => (stop(), clearTimeout(timer));
+  }, []);
 }
