@@ -58,7 +58,9 @@ export default defineConfig({
       tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER }),
       // 90 s: a test drives a real Chromium and a hub on a shared 2-core box, where one step can
       // take seconds under load; it guards against a hung test (no test asserts a timing)
-      tier('browser', { include: BROWSER, isolate: false, testTimeout: 90_000 }),
+      // each file its own module graph too: in a shared one the offline-queue test failed in CI
+      // after other pages' files had run in its worker (2026-11-29), though it passed alone
+      tier('browser', { include: BROWSER, testTimeout: 90_000 }),
     ],
   },
 });
