@@ -52,6 +52,9 @@ describe("the service page's first load", IN_BROWSER, () => {
 
     const html = await answer!.text();
     const named = scriptsOf(html);
+    // one script runs, the entry: a chunk it shares with index.html, when itself an entry, is
+    // written as a script of its own that runs first, and drew the app before the page registered
+    expect(html.match(/<script\b/g), 'scripts the page runs').toHaveLength(1);
     const scripts = asked.filter((a) => a.url.endsWith('.js')).map((a) => a.url);
     expect(scripts.length).toBeGreaterThan(2);
     expect(scripts.filter((s) => !named.includes(s))).toEqual([]);
