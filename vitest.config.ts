@@ -28,6 +28,9 @@ const source = new Map(files('test').map((f) => [f.split(path.sep).join('/'), fs
 const inProcess = (f: string) => !/\.(unit|browser)\.test\.ts$/.test(f) && !f.startsWith('test/web/') && !f.startsWith('test/sync/');
 const startsProcesses = (src: string) => /from '(node:)?child_process'|helpers\/comanda-process/.test(src);
 const PROCESSES = [...source].filter(([f, src]) => inProcess(f) && startsProcesses(src)).map(([f]) => f);
+// A file that replaces a module (vi.mock) needs a module graph of its own: in a shared one the
+// real module is already loaded into whatever imports it, and the mock would outlive the file.
+const MOCKS = [...source].filter(([f, src]) => inProcess(f) && !startsProcesses(src) && /\bvi\.mock\(/.test(src)).map(([f]) => f);
 
 const shared = {
   globalSetup: [] as string[], // the root's (below) runs once for every project: one build, one PostgreSQL
@@ -37,7 +40,7 @@ const shared = {
   exclude: [...configDefaults.exclude, ...(withPostgres ? [] : [...SYNC, ...PG_ONLY])],
 };
 
-const tier = (name: string, test: { include: string[]; exclude?: string[]; env?: Record<string, string> }): TestProjectInlineConfiguration => ({
+const tier = (name: string, test: { include: string[]; exclude?: string[]; isolate?: boolean; testTimeout?: number }): TestProjectInlineConfiguration => ({
   test: { ...shared, name, ...test, exclude: [...shared.exclude, ...(test.exclude ?? [])] },
 });
 
@@ -47,10 +50,13 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      tier('unit', { include: UNIT }),
-      tier('api', { include: ['test/**/*.test.ts'], exclude: [...UNIT, ...BROWSER, ...SYNC, ...PROCESSES] }),
-      tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER }),
-      tier('browser', { include: BROWSER }),
+      tier('unit', { include: UNIT, isolate: false }),
+      tier('api', { include: ['test/**/*.test.ts'], exclude: [...UNIT, ...BROWSER, ...SYNC, ...PROCESSES, ...MOCKS], isolate: false }),
+      tier('api-alone', { include: MOCKS }),
+      tier('processes', { include: [...PROCESSES, ...SYNC], exclude: BROWSER, isolate: false }),
+      // 90 s: a test drives a real Chromium and a hub on a shared 2-core box, where one step can
+      // take seconds under load; it guards against a hung test (no test asserts a timing)
+      tier('browser', { include: BROWSER, isolate: false, testTimeout: 90_000 }),
     ],
   },
 });

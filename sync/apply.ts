@@ -182,7 +182,7 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     current.set(key, saved);
     setAll(rc, Object.keys(patch), c.hlc ?? LOW);
     clocks.set(key, rc);
-    rule.touched?.after?.(touched, c, saved as Record<string, unknown>, false);
+    rule.touched?.after?.(touched, c, saved as Record<string, unknown>, false, local);
     return 1;
   }
 }

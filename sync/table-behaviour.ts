@@ -39,8 +39,8 @@ export interface Slots {
 export interface TouchRule {
   /** before the change is applied (or skipped): `local` is the row as this node has it */
   before?(t: Touched, c: WireChange, local: Row | undefined): void;
-  /** after it is applied: `row` as the change left it */
-  after?(t: Touched, c: WireChange, row: Row, inserted: boolean): void;
+  /** after it is applied: `row` as the change left it (`local`: as it stood before, on a patch) */
+  after?(t: Touched, c: WireChange, row: Row, inserted: boolean, local?: Row): void;
 }
 
 /** A table's own check of a change before anything of a batch is written (refusing it throws). */

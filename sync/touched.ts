@@ -30,6 +30,8 @@ export interface OrderNote {
   previousStatus: OrderRow['status'] | null | undefined;
   newItemIds: string[];
   changedItemIds: string[];
+  /** lines of a held course the other side fired (sent to the kitchen) */
+  firedItemIds: string[];
   livemode: number | null;
 }
 
@@ -47,6 +49,6 @@ export const nothingTouched = (): Touched => ({
 
 export function noteOrder(t: Touched, orderId: string): OrderNote {
   let note = t.orders.get(orderId);
-  if (!note) t.orders.set(orderId, (note = { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null }));
+  if (!note) t.orders.set(orderId, (note = { previousStatus: undefined, newItemIds: [], changedItemIds: [], firedItemIds: [], livemode: null }));
   return note;
 }

@@ -54,6 +54,9 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       previousStatus,
       newItemIds: note.newItemIds,
       changedItemIds: note.changedItemIds,
+      firedItemIds: note.firedItemIds,
+      remote: true,
+      node: ctx.role,
     });
   }
   await runOrderHooksBatch(trx, ctx.hooks.orders, changes);

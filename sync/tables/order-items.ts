@@ -43,9 +43,11 @@ export const orderItemsTouched: TouchRule = {
   before(t, c) {
     noteOrder(t, String(c.data.order_id));
   },
-  after(t, c, row, inserted) {
+  after(t, c, row, inserted, local) {
     // a line's check here, which is not the one the change names when this side merged it away
     const o = noteOrder(t, String(row.order_id));
     (inserted ? o.newItemIds : o.changedItemIds).push(c.row_id);
+    // a held course the other side fired: its lines go to their stations here too
+    if (local && Number(local.held) === 1 && Number(row.held) === 0) o.firedItemIds.push(c.row_id);
   },
 };

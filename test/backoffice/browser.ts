@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import { startHub, type TestHub } from '../helpers/server.ts';
 
 const require = createRequire(import.meta.url);
@@ -17,10 +17,8 @@ export const IN_BROWSER = { retry: 1 } as const;
 
 export const SHOTS = path.resolve('.tmp/screenshots');
 
-// Every browser test imports this file. A test drives a real Chromium and a hub on a shared
-// 2-core box, where one step can take seconds under load: 90 s guards against a hung test
-// (it measures nothing; no test asserts a timing).
-vi.setConfig({ testTimeout: 90_000 });
+// A browser test's timeout (90 s) is the browser tier's, in vitest.config.ts: the tier shares one
+// module graph per worker, so a setting made here on import would hold for the first file only.
 
 /** The owner the back-office browser tests set a venue up with and sign in as. */
 export const OWNER = { name: 'Ada Owner', email: 'ada@example.com', password: 'a very good password' };
@@ -109,7 +107,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 }
 
 /** A screen tablet paired as the venue pairs one: a pairing code made in the back office, its link opened, "Pair" tapped. */
-export async function pairScreen(page: Page, hub: TestHub, device: { name: string; station?: string }): Promise<void> {
+export async function pairScreen(page: Page, hub: Pick<TestHub, 'url' | 'api'>, device: { name: string; station?: string }): Promise<void> {
   const code = (await hub.api.post('/v1/devices/pairing_codes', device)).body.code;
   await page.goto(`${hub.url}/screens/pair?code=${code}`);
   await page.getByRole('button', { name: 'Pair' }).click();
