@@ -7,7 +7,6 @@ import {
   flushChanges,
   writeRecords,
   type RecordWrite,
-  updateRecord,
   type Executor,
   type Provenance,
 } from '../server/db/records.ts';
@@ -15,17 +14,16 @@ import { isUniqueViolation } from '../server/errors.ts';
 import type { DB, RecordTable } from '../server/db/schema.ts';
 import { ApiError } from '../server/errors.ts';
 import { MERGE_RULES, isSyncedTable, rankOf, type SyncedTable, type TableRule } from './merge-rules.ts';
-import { PREFIXES } from '../server/ids.ts';
+import { rowIdsIn } from './row-ids.ts';
 import type { WireChange } from './protocol.ts';
-import { mergeCustomers } from './customers-merge.ts';
-import { afterApply, type Touched } from './derived.ts';
+import { afterApply } from './derived.ts';
+import { nothingTouched, type Touched } from './touched.ts';
+import type { Slots } from './table-behaviour.ts';
 import { columnInfoOf, type ColumnInfo } from './columns.ts';
 import { credentialsOf, WRITE_RULES } from './write-rules.ts';
 
 export type { ApplyContext } from './apply-context.ts';
 import type { ApplyContext } from './apply-context.ts';
-import { formerSlugsOf, MAX_FORMER_SLUGS, restaurantBySlugOrFormer } from '../server/domain/restaurants/slugs.ts';
-import type { OrderRow } from '../server/db/tables/orders.table.ts';
 import { locksRows } from '../server/db/row-locks.ts';
 
 export interface ApplyResult {
@@ -93,13 +91,9 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
   const byTable = groupIds(fresh);
   const current = await loadRows(trx, byTable);
   const clocks = await loadClocks(trx, byTable);
-  const taken = await loadTaken(trx, ctx.restaurantId, fresh);
-  const counters = new Map<string, { business_date: string; node_tag: string; last: number }>();
-  const touched: Touched = { orders: new Map(), placed: new Set(), events: [], reservations: new Set(), customers: new Set(), repointed: new Map(), paid: new Set(), overruled: [], unapplied: [] };
+  const touched: Touched = nothingTouched();
 
   let applied = 0;
-  // where a line steps aside to when its place is taken (below any place a node steps lines to)
-  let aside = -1_000_000;
   // New rows and patches are the bulk of a first link or a long outage: they are held until
   // a change that must see them stored (a delete, a number to make room for, a second patch
   // of one row) or the batch's end, and written many at a time (db/records.ts writeRecords),
@@ -113,6 +107,13 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     patched.clear();
     await writeRecords(trx, writes);
   };
+  // the places new rows take that two nodes hand out apart (order numbers, line positions): each
+  // table's own rule (MERGE_RULES slots), read once per batch
+  const slots = new Map<string, Slots>();
+  for (const [table, rule] of Object.entries(MERGE_RULES)) {
+    if (rule.slots) slots.set(table, rule.slots({ trx, restaurantId: ctx.restaurantId, flush: flushRun, current, touched }));
+  }
+  for (const s of slots.values()) await s.load(fresh);
 
   for (const c of fresh) {
     if (careful) {
@@ -137,24 +138,9 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     applied += await applyOne(c);
   }
   await flushRun();
-  await raiseCounters(trx, ctx.restaurantId, counters);
+  for (const s of slots.values()) await s.end?.();
   await afterApply(trx, ctx, touched);
-  await mergeCustomers(trx, ctx, touched, { orders: [...touched.orders.keys()], reservations: [...touched.reservations] });
   return applied;
-
-  /**
-   * A line the other side moved (a merge, its own placing) to a place another line holds here:
-   * it steps aside, and both checks' lines are put in their places after the batch.
-   */
-  async function stepAsideIfTaken(local: Record<string, unknown>, patch: Record<string, unknown>): Promise<void> {
-    const orderId = String(patch.order_id ?? local.order_id);
-    const idx = Number(patch.idx ?? local.idx);
-    await flushRun();
-    const holder = await trx.selectFrom('order_items').select('id').where('order_id', '=', orderId).where('idx', '=', idx).where('id', '!=', String(local.id)).executeTakeFirst();
-    if (holder) patch.idx = aside--;
-    touched.placed.add(orderId);
-    touched.placed.add(String(local.order_id));
-  }
 
   async function applyOne(c: WireChange): Promise<number> {
     const table = c.table as RecordTable;
@@ -163,12 +149,12 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     const local = current.get(key);
     const rc = clocks.get(key) ?? noClocks();
     const from: Provenance = ctx.repair ? { hlc: c.hlc ?? LOW, fields: null } : { op_id: c.op_id, origin: c.origin, origin_seq: c.origin_seq, hlc: c.hlc ?? LOW, fields: null };
-    noteBefore(touched, c, local);
+    rule.touched?.before?.(touched, c, local);
 
     if (rc.deleted !== null) return 0; // a tombstone wins over every edit
     if (c.op === 'delete') {
       await flushRun();
-      if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, ownKey(c, ctx)));
+      if (local) await asRemoteChange(trx, from, () => deleteRecord(trx, table, ownKey(rule, c, ctx)));
       rc.deleted = c.hlc ?? LOW;
       clocks.set(key, rc);
       current.delete(key);
@@ -177,40 +163,26 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     if (!local) {
       // new here (or its insert was compacted away on the sender): the row as the change left it
       const row = { ...c.data };
-      if (c.table === 'orders') {
-        noteNumber(counters, row);
-        if (taken.orders.has(slotOfOrder(row))) {
-          await flushRun();
-          await makeRoomForOrderNumber(trx, row, current);
-        }
-        taken.orders.add(slotOfOrder(row));
-      } else if (c.table === 'order_items') {
-        // a place another line holds here: the line steps aside, and the check's lines are
-        // put in their places after the batch (server/domain/orders/positions.ts)
-        if (taken.lines.has(slotOfLine(row))) row.idx = aside--;
-        taken.lines.add(slotOfLine(row));
-      }
+      await slots.get(c.table)?.onInsert(row);
       (run ??= []).push({ op: 'insert', table, row, from });
       current.set(key, row);
       if ((c.hlc ?? LOW) > rc.all) rc.all = c.hlc ?? LOW;
       clocks.set(key, rc);
-      noteAfter(touched, c, row, true);
+      rule.touched?.after?.(touched, c, row, true);
       return 1;
     }
     const patch = merge(rule, local, rc, c, touched, keptHere(ctx, c.table, local));
     if (Object.keys(patch).length === 0) return 0;
     if (patched.has(key)) await flushRun();
-    if (c.table === 'order_items' && ('idx' in patch || 'order_id' in patch)) await stepAsideIfTaken(local, patch);
+    await slots.get(c.table)?.onPatch?.(local, patch);
     patched.add(key);
-    (run ??= []).push({ op: 'update', table, key: ownKey(c, ctx), patch, from: { ...from, fields: Object.keys(patch) } });
+    (run ??= []).push({ op: 'update', table, key: ownKey(rule, c, ctx), patch, from: { ...from, fields: Object.keys(patch) } });
     // the row as the patch leaves it (what the UPDATE returns: no trigger moves a synced table's columns)
     const saved = { ...local, ...patch };
     current.set(key, saved);
     setAll(rc, Object.keys(patch), c.hlc ?? LOW);
     clocks.set(key, rc);
-    noteAfter(touched, c, saved as Record<string, unknown>, false);
-    // a held course the other side fired: its lines go to their stations here too
-    if (c.table === 'order_items' && Number(local.held) === 1 && Number(saved.held) === 0) noteOf(touched, String(saved.order_id)).firedItemIds.push(c.row_id);
+    rule.touched?.after?.(touched, c, saved as Record<string, unknown>, false, local);
     return 1;
   }
 }
@@ -238,22 +210,23 @@ function merge(rule: TableRule, local: Record<string, unknown>, rc: RowClocks, c
   // the other side did to it apart: its lines and money are the survivor's, and what the other
   // side aimed at it follows them (sync/merge-redirect.ts). A completion made apart used to
   // win by rank and erase the link to the survivor.
-  if (life && c.table === 'orders' && (local.merged_into != null || (c.data.merged_into != null && (asked.includes('merged_into') || asked.includes(life.column))))) {
-    const theirs = c.data.merged_into;
-    const otherMerge = local.merged_into != null && theirs != null && theirs !== local.merged_into && asked.includes('merged_into');
+  const into = life?.mergedInto;
+  if (life && into && (local[into] != null || (c.data[into] != null && (asked.includes(into) || asked.includes(life.column))))) {
+    const theirs = c.data[into];
+    const otherMerge = local[into] != null && theirs != null && theirs !== local[into] && asked.includes(into);
     // merged into one check here and into another there, while apart: the later merge stands on
     // both sides (its lines and money moved with the same clock), and the other is listed
-    const laterThere = otherMerge && clockIn('merged_into') > clockOf(rc, 'merged_into');
-    if (local.merged_into == null || laterThere) {
+    const laterThere = otherMerge && clockIn(into) > clockOf(rc, into);
+    if (local[into] == null || laterThere) {
       patch[life.column] = c.data[life.column];
       for (const f of life.follows) if (f in c.data) patch[f] = c.data[f];
-    } else if (theirs === local.merged_into) {
+    } else if (theirs === local[into]) {
       // merged into the same check on both sides apart: one merge, its time and words the later
       // side's (the sync fuzzer, seed 485870: each side kept its own cancel time for ever)
       for (const f of life.follows) if (f in c.data && asked.includes(f) && clockIn(f) > clockOf(rc, f)) patch[f] = c.data[f];
     }
     if (otherMerge) {
-      const [kept, overruled] = laterThere ? [theirs, local.merged_into] : [local.merged_into, theirs];
+      const [kept, overruled] = laterThere ? [theirs, local[into]] : [local[into], theirs];
       touched.overruled.push({ table: c.table, id: c.row_id, kept: `merged into ${kept}`, overruled: `merged into ${overruled}`, origin: c.origin });
     }
     decided.add(life.column);
@@ -302,118 +275,16 @@ function keptHere(ctx: ApplyContext, table: string, local: Record<string, unknow
   return kept;
 }
 
+/** The column naming a row's restaurant (the restaurant itself: its id). */
+const ownerOf = (table: string) => MERGE_RULES[table]?.owner ?? 'restaurant_id';
+
 /** A row by id, and (but for a restaurant itself) its restaurant: a write never reaches past it. */
-const ownKey = (c: WireChange, ctx: ApplyContext) => (c.table === 'restaurants' ? { id: c.row_id } : { id: c.row_id, restaurant_id: ctx.restaurantId });
+const ownKey = (rule: TableRule, c: WireChange, ctx: ApplyContext) => ((rule.owner ?? 'restaurant_id') === 'id' ? { id: c.row_id } : { id: c.row_id, restaurant_id: ctx.restaurantId });
 
 const same = (a: unknown, b: unknown) => a === b || (a !== null && b !== null && typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 function setAll(rc: RowClocks, fields: string[], hlc: string): void {
   for (const f of fields) if (hlc > (rc.fields.get(f) ?? LOW)) rc.fields.set(f, hlc);
-}
-
-function noteOf(t: Touched, orderId: string): Touched['orders'] extends Map<string, infer N> ? N : never {
-  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], firedItemIds: [], livemode: null });
-  return t.orders.get(orderId)!;
-}
-
-function noteBefore(t: Touched, c: WireChange, local: Record<string, unknown> | undefined): void {
-  // a row moved from one customer to another: the other side's merge of the two, maybe
-  if ((c.table === 'orders' || c.table === 'reservations' || c.table === 'waitlist_entries') && local?.customer_id && c.data.customer_id && c.data.customer_id !== local.customer_id) {
-    t.repointed.set(String(local.customer_id), String(c.data.customer_id));
-  }
-  // money moved off a check (the other side's merge): the check it leaves is counted again too
-  if ((c.table === 'payments' || c.table === 'payment_refunds') && local?.order_id && c.data.order_id && local.order_id !== c.data.order_id) t.paid.add(String(local.order_id));
-  const orderId = c.table === 'orders' ? c.row_id : c.table === 'order_items' ? String(c.data.order_id) : null;
-  if (!orderId) return;
-  const note = noteOf(t, orderId);
-  // the order's status before this batch: from its first own change (its lines may come first)
-  if (c.table === 'orders' && note.previousStatus === undefined) note.previousStatus = (local?.status as OrderRow['status'] | undefined) ?? null;
-}
-
-function noteAfter(t: Touched, c: WireChange, row: Record<string, unknown>, inserted: boolean): void {
-  if (c.table === 'orders' || c.table === 'order_items') {
-    // a line's check here, which is not the one the change names when this side merged it away
-    const o = noteOf(t, c.table === 'orders' ? c.row_id : String(row.order_id));
-    if (c.table === 'order_items') (inserted ? o.newItemIds : o.changedItemIds).push(c.row_id);
-  }
-  if (c.table === 'events' && inserted) t.events.push(row);
-  if (c.table === 'reservations') t.reservations.add(c.row_id);
-  if (c.table === 'customers') t.customers.add(c.row_id);
-  if (c.table === 'payments' || c.table === 'payment_refunds') t.paid.add(String(row.order_id));
-}
-
-/**
- * Order numbers are unique per business day. Each node numbers with its own tag, but a hub
- * restored from a backup numbers again from where the backup stood. Of two orders with one
- * number, the one with the lower id keeps it on every node and the other takes its id's last
- * characters as a suffix; this node's counter moves past every number it learns of.
- */
-async function makeRoomForOrderNumber(trx: Executor, row: Record<string, unknown>, current: Map<string, Record<string, unknown>>): Promise<void> {
-  const clash = await trx
-    .selectFrom('orders')
-    .select(['id', 'restaurant_id', 'order_number'])
-    .where('restaurant_id', '=', String(row.restaurant_id))
-    .where('business_date', '=', String(row.business_date))
-    .where('order_number', '=', String(row.order_number))
-    .where('id', '!=', String(row.id))
-    .executeTakeFirst();
-  if (!clash) return;
-  const suffixed = (id: string) => `${clash.order_number}-${id.slice(-4)}`;
-  if (String(row.id) > clash.id) {
-    row.order_number = suffixed(String(row.id));
-  } else {
-    const moved = await updateRecord(trx, 'orders', { id: clash.id, restaurant_id: clash.restaurant_id }, { order_number: suffixed(clash.id) });
-    if (moved) current.set(`orders:${clash.id}`, moved as Record<string, unknown>);
-  }
-}
-
-const slotOfOrder = (row: Record<string, unknown>) => `${row.business_date}|${row.order_number}`;
-const slotOfLine = (row: Record<string, unknown>) => `${row.order_id}|${row.idx}`;
-
-/**
- * The order numbers and line positions new rows of a batch would take that are already taken
- * here, read once per batch: almost every new row clashes with nothing, and its insert then
- * stays in its table's multi-row run.
- */
-async function loadTaken(trx: Executor, restaurantId: string, fresh: WireChange[]): Promise<{ orders: Set<string>; lines: Set<string> }> {
-  const numbers = [...new Set(fresh.filter((c) => c.table === 'orders').map((c) => String(c.data.order_number)))];
-  const orderIds = [...new Set(fresh.filter((c) => c.table === 'order_items').map((c) => String(c.data.order_id)))];
-  const taken = { orders: new Set<string>(), lines: new Set<string>() };
-  for (let i = 0; i < numbers.length; i += 500) {
-    const rows = await trx
-      .selectFrom('orders')
-      .select(['business_date', 'order_number'])
-      .where('restaurant_id', '=', restaurantId)
-      .where('order_number', 'in', numbers.slice(i, i + 500))
-      .execute();
-    for (const r of rows) taken.orders.add(slotOfOrder(r));
-  }
-  for (let i = 0; i < orderIds.length; i += 500) {
-    const rows = await trx.selectFrom('order_items').select(['order_id', 'idx']).where('order_id', 'in', orderIds.slice(i, i + 500)).execute();
-    for (const r of rows) taken.lines.add(slotOfLine(r));
-  }
-  return taken;
-}
-
-/** The highest number of each day and node a batch brought: this node's counters move past them. */
-function noteNumber(counters: Map<string, { business_date: string; node_tag: string; last: number }>, row: Record<string, unknown>): void {
-  const [, tag, n] = /^(\D*)(\d+)/.exec(String(row.order_number)) ?? [];
-  if (n === undefined) return;
-  const key = `${row.business_date}|${tag}`;
-  const seen = counters.get(key);
-  if (!seen || seen.last < Number(n)) counters.set(key, { business_date: String(row.business_date), node_tag: tag, last: Number(n) });
-}
-
-async function raiseCounters(trx: Executor, restaurantId: string, counters: Map<string, { business_date: string; node_tag: string; last: number }>): Promise<void> {
-  for (const c of counters.values()) {
-    await trx
-      .insertInto('order_counters')
-      .values({ restaurant_id: restaurantId, ...c })
-      .onConflict((oc) =>
-        oc.columns(['restaurant_id', 'business_date', 'node_tag']).doUpdateSet({ last: sql<number>`case when order_counters.last < ${c.last} then ${c.last} else order_counters.last end` }),
-      )
-      .execute();
-  }
 }
 
 /**
@@ -443,14 +314,14 @@ export class CheckedChanges {
 async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[]): Promise<void> {
   for (const c of changes) {
     if (!isSyncedTable(c.table)) throw new ApiError('sync_batch_invalid', `The batch names a table sync does not carry: ${c.table}.`, 'table');
-    const owner = c.table === 'restaurants' ? c.data.id : c.data.restaurant_id;
+    const rule = MERGE_RULES[c.table] ?? {};
+    const owner = c.data[ownerOf(c.table)];
     if (owner !== ctx.restaurantId) {
       throw new ApiError('sync_restaurant_mismatch', `The batch holds a row of another restaurant (${c.table} ${c.row_id}).`);
     }
     if (c.data.id !== c.row_id) throw new ApiError('sync_batch_invalid', `A change names row ${c.row_id} but carries another.`, 'row_id');
-    // no command removes a restaurant: a change that does is forged or broken, and applied it
-    // would leave the venue's orders without their restaurant (every later order refused)
-    if (c.table === 'restaurants' && c.op === 'delete') throw new ApiError('sync_batch_invalid', 'A batch cannot remove a restaurant.', 'op');
+    // (a restaurant: no command removes one, and applied it would leave the venue's orders without it)
+    if (rule.undeletable && c.op === 'delete') throw new ApiError('sync_batch_invalid', `A batch cannot remove ${rule.undeletable}.`, 'op');
     const cols = await columnInfoOf(trx, c.table);
     for (const k of Object.keys(c.data)) {
       if (!cols.has(k)) throw new ApiError('sync_batch_invalid', `Table ${c.table} has no column ${k}.`, 'data');
@@ -460,7 +331,7 @@ async function validate(trx: Executor, ctx: ApplyContext, changes: WireChange[])
     // every value as its column takes it: refused here, named, rather than failing the
     // write (a 500 the hub would send again for ever) or stored as something else
     if (c.op !== 'delete') for (const [k, info] of cols) checkValue(c, k, info);
-    if (c.table === 'restaurants' && ctx.role === 'cloud') await checkSlugs(trx, ctx, c);
+    await rule.check?.(trx, ctx, c);
   }
   await checkOwners(trx, ctx, changes);
 }
@@ -475,29 +346,6 @@ function checkValue(c: WireChange, col: string, info: ColumnInfo): void {
   }
   const fits = info.kind === 'number' ? typeof v === 'number' && Number.isFinite(v) : typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
   if (!fits) throw new ApiError('sync_batch_invalid', `In ${where}, ${col} must be ${info.kind === 'number' ? 'a number' : 'text'}.`, 'data');
-}
-
-/**
- * Guest addresses are unique across the cloud (issue 40): a hub's change may not give its
- * restaurant a slug, or a former slug, that another restaurant holds now or held before: that
- * venue's printed links would open this one's pages. A linked hub asks the cloud before a
- * rename (sync/slug-claim.ts), so only a forged or stale change is refused here, whole.
- */
-async function checkSlugs(trx: Executor, ctx: ApplyContext, c: WireChange): Promise<void> {
-  const stored = await trx.selectFrom('restaurants').select(['slug', 'former_slugs']).where('id', '=', ctx.restaurantId).executeTakeFirst();
-  const held = new Set(stored ? [stored.slug, ...formerSlugsOf(stored)] : []);
-  const formers = formerSlugsOf({ former_slugs: typeof c.data.former_slugs === 'string' ? c.data.former_slugs : null });
-  if (formers.length > MAX_FORMER_SLUGS && formers.length > (stored ? formerSlugsOf(stored).length : 0)) {
-    throw new ApiError('sync_batch_invalid', `A restaurant keeps at most ${MAX_FORMER_SLUGS} former guest addresses.`, 'data');
-  }
-  const claimed = [c.data.slug, ...formers];
-  for (const slug of claimed) {
-    if (typeof slug !== 'string' || held.has(slug)) continue;
-    const holder = await restaurantBySlugOrFormer(trx, slug);
-    if (holder && holder.id !== ctx.restaurantId) {
-      throw new ApiError('sync_restaurant_mismatch', `The batch gives this restaurant the guest address '${slug}', which another restaurant on the cloud holds.`);
-    }
-  }
 }
 
 /**
@@ -528,7 +376,7 @@ async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange
   // restaurant come back, so the answer is empty when the batch is clean
   for (const chunk of chunksOf(named)) {
     const parts = chunk.map(({ table, ids }) => {
-      const owner = table === 'restaurants' ? 'id' : 'restaurant_id';
+      const owner = ownerOf(table);
       return (trx as Kysely<any>)
         .selectFrom(table)
         .select([sql<string>`cast(${table} as text)`.as('t'), 'id', `${owner} as owner`])
@@ -538,57 +386,6 @@ async function checkOwners(trx: Executor, ctx: ApplyContext, changes: WireChange
     const theirs = (await unionAll(parts).execute())[0] as { t: string; id: string } | undefined;
     if (theirs) throw new ApiError('sync_restaurant_mismatch', `The batch names a row of another restaurant (${theirs.t} ${theirs.id}).`);
   }
-}
-
-/** The synced table of each id prefix (server/ids.ts). */
-const TABLE_OF_PREFIX: Readonly<Record<string, SyncedTable>> = {
-  [PREFIXES.restaurant]: 'restaurants',
-  [PREFIXES.apiKey]: 'api_keys',
-  [PREFIXES.user]: 'users',
-  [PREFIXES.station]: 'stations',
-  [PREFIXES.menuCategory]: 'menu_categories',
-  [PREFIXES.menuItem]: 'menu_items',
-  [PREFIXES.modifierGroup]: 'modifier_groups',
-  [PREFIXES.table]: 'tables',
-  [PREFIXES.customer]: 'customers',
-  [PREFIXES.order]: 'orders',
-  [PREFIXES.orderItem]: 'order_items',
-  [PREFIXES.reservation]: 'reservations',
-  [PREFIXES.event]: 'events',
-  [PREFIXES.webhookEndpoint]: 'webhook_endpoints',
-  [PREFIXES.printer]: 'printers',
-  [PREFIXES.shift]: 'shifts',
-  [PREFIXES.inventoryItem]: 'inventory_items',
-  [PREFIXES.waitlistEntry]: 'waitlist_entries',
-  [PREFIXES.feedback]: 'feedback',
-  [PREFIXES.qrCode]: 'qr_codes',
-  [PREFIXES.delivery]: 'deliveries',
-  [PREFIXES.syncResolution]: 'sync_resolutions',
-  [PREFIXES.payment]: 'payments',
-  [PREFIXES.refund]: 'payment_refunds',
-  [PREFIXES.cashCount]: 'cash_counts',
-};
-const ROW_ID = /^([a-z]+)_[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** The rows a text value names: itself when it is a row id, or the row ids of a JSON list. */
-function rowIdsIn(v: string): [SyncedTable, string][] {
-  const one = (s: unknown): [SyncedTable, string] | null => {
-    if (typeof s !== 'string') return null;
-    const m = ROW_ID.exec(s);
-    const table = m ? TABLE_OF_PREFIX[m[1]!] : undefined;
-    return table ? [table, s] : null;
-  };
-  if (v.startsWith('[')) {
-    let list: unknown;
-    try {
-      list = JSON.parse(v);
-    } catch {
-      return [];
-    }
-    return Array.isArray(list) ? list.map(one).filter((x): x is [SyncedTable, string] => x !== null) : [];
-  }
-  const hit = one(v);
-  return hit ? [hit] : [];
 }
 
 /** One statement of several selects of the same columns (one per table of a chunk). */
@@ -669,8 +466,9 @@ async function loadRows(trx: Executor, byTable: Map<string, string[]>): Promise<
   // made on the cloud while a hub's cancel of the same check was applied lost its link (the sync
   // fuzzer, seed 38677). In id order, as commands lock two checks, so the two wait, not deadlock.
   const lock = locksRows(trx);
-  // checks before their lines and money, as every command locks them
-  for (const [table, ids] of [...byTable].sort(([a], [b]) => Number(b === 'orders') - Number(a === 'orders'))) {
+  // checks before their lines and money, as every command locks them (MERGE_RULES lockFirst)
+  const first = (t: string) => Number(MERGE_RULES[t]?.lockFirst === true);
+  for (const [table, ids] of [...byTable].sort(([a], [b]) => first(b) - first(a))) {
     for (let i = 0; i < ids.length; i += 500) {
       let q = (trx as Kysely<any>).selectFrom(table).selectAll().where('id', 'in', ids.slice(i, i + 500));
       if (lock) q = q.orderBy('id').forUpdate();

@@ -6,7 +6,7 @@ import type { DB } from '../server/db/schema.ts';
 import { ApiError, notFound } from '../server/errors.ts';
 import { named, unix } from '../server/model/schemas.ts';
 import { newId, PREFIXES } from '../server/ids.ts';
-import { HOLDING } from './derived.ts';
+import { ACTIVE_RESERVATION_STATUSES } from '../server/model/reservations.ts';
 
 type ConflictRow = Selectable<DB['sync_conflicts']>;
 type ResolutionRow = Selectable<DB['sync_resolutions']>;
@@ -108,8 +108,8 @@ async function stillClashing(db: Executor, conflicts: ConflictRow[]): Promise<Se
       a.table_id !== null &&
       a.table_id === b.table_id &&
       a.livemode === b.livemode &&
-      HOLDING.includes(a.status) &&
-      HOLDING.includes(b.status) &&
+      ACTIVE_RESERVATION_STATUSES.includes(a.status) &&
+      ACTIVE_RESERVATION_STATUSES.includes(b.status) &&
       Number(a.starts_at) < Number(b.ends_at) &&
       Number(b.starts_at) < Number(a.ends_at);
     if (clash) out.add(c.id);

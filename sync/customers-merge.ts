@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { deleteRecord, updateRecord, type Executor } from '../server/db/records.ts';
 import type { DB } from '../server/db/schema.ts';
 import { loyaltyPoints } from '../server/model/sales-rules.ts';
-import type { ApplyContext } from './apply-context.ts';
-import { recordConflict } from './derived.ts';
+import type { ApplyContext, RemoteBatchHook } from './apply-context.ts';
+import { recordConflict } from './record-conflict.ts';
 
 export const CUSTOMER_MERGE = 'customer_merge';
 /** a merged customer's other email or phone, which the survivor has no room for */
@@ -13,6 +13,15 @@ export const CUSTOMER_CONTACT = 'customer_contact';
 const REFERRING = ['orders', 'reservations', 'waitlist_entries'] as const;
 
 type Customer = DB['customers'];
+
+/**
+ * Declared by the sync feature (sync/feature.ts), after the features whose follow-ups write
+ * orders and roll-ups: the references and roll-ups it moves are then all in place.
+ */
+export const customersAfterBatch: RemoteBatchHook = {
+  name: 'sync-customer-merge',
+  afterBatch: (trx, ctx, t) => mergeCustomers(trx, ctx, t, { orders: [...t.orders.keys()], reservations: [...t.reservations] }),
+};
 
 /**
  * The same guest made on both sides while apart (a phone booking on the hub, a web order on the

@@ -1,33 +1,35 @@
 import type { Feature } from '../server/features/feature.ts';
-import { cloudRouter } from './cloud.ts';
 import { compactLog } from './compact.ts';
 import { SyncClient } from './hub.ts';
 import { markCloudDatabase } from '../server/domain/webhooks/hand-off.ts';
+import { customersAfterBatch } from './customers-merge.ts';
 
 declare module '../server/services.ts' {
   interface Services {
     /** the hub's link to its cloud (hub role only) */
     sync?: SyncClient;
+    /** the cloud's side (cloud role only): `closing` ends the long polls held open when the server stops */
+    syncCloud?: { closing: AbortController };
   }
 }
-
-const stops = new WeakMap<object, () => void>();
 
 export const SYNC_JOBS = { compact: 'sync-compact' } as const;
 
 /**
- * Cloud sync. A cloud serves the sync protocol to its hubs under /sync/v1; a hub runs the
+ * Cloud sync. A cloud serves the sync protocol to its hubs under /sync/v1 (its routes are listed
+ * with every other, mounted on a cloud only); a hub runs the
  * client that dials out to its cloud once linked. Both compact their change log nightly.
  */
 export const syncFeature: Feature = {
   name: 'sync',
+  // the same guest made on both sides while apart is one again (after the orders' roll-ups it moves)
+  remoteBatchHooks: [customersAfterBatch],
   install(host) {
     const { services } = host;
     if (services.config.role === 'cloud') {
       markCloudDatabase(services.db);
-      const cloud = cloudRouter(services);
-      stops.set(services, cloud.stop);
-      host.router.use(cloud.router.routes());
+      // its routes are server/api/sync/cloud-routes.ts (role: 'cloud'), over sync/cloud/
+      services.syncCloud = { closing: new AbortController() };
     } else {
       services.sync = new SyncClient(services);
     }
@@ -37,7 +39,7 @@ export const syncFeature: Feature = {
     host.services.sync?.start();
   },
   async stop(host) {
-    stops.get(host.services)?.();
+    host.services.syncCloud?.closing.abort();
     await host.services.sync?.stop();
   },
 };

@@ -149,20 +149,55 @@ export const auditRequest = z.object({
 });
 
 /** What the cloud answers a hello and every push: where it stands with this hub. */
-export interface CloudPosition {
-  protocol: number;
-  cloud_epoch: string;
-  restaurant_id: string;
+export const cloudPosition = z.object({
+  protocol: z.number().int(),
+  cloud_epoch: z.string(),
+  restaurant_id: z.string(),
   /** the last position of the hub's log the cloud holds everything up to */
-  cursor: number;
-  cursor_op_id: string | null;
+  cursor: z.number().int(),
+  cursor_op_id: z.string().nullable(),
   /** the cloud's head (its log position) and clock, to measure lag and clock offset */
-  head: number;
-  now: number;
+  head: z.number().int(),
+  now: z.number().int(),
   /**
    * The cloud holds a push that arrives before its predecessor up to this long (`wait_ms`),
    * so the hub may send its next page before this one is answered. Absent on a cloud from
    * before: the hub then waits for each answer. Optional, so protocol 5 stands either way.
    */
-  queue_ms?: number;
-}
+  queue_ms: z.number().int().optional(),
+});
+export type CloudPosition = z.infer<typeof cloudPosition>;
+
+/** The cloud's answer to a link: the hub's credential (shown once) and where to start. */
+export const linkAnswer = cloudPosition.extend({
+  object: z.literal('sync_link'),
+  hub_id: z.string(),
+  credential: z.string(),
+  /** push: the hub brings its restaurant; pull: it takes over the invite's */
+  mode: z.enum(['push', 'pull']),
+});
+
+/** A page of the cloud's log (never the hub's own changes), with where the cloud stands. */
+export const pullAnswer = cloudPosition.extend({
+  changes: z.array(wireChange),
+  /** the last log position read: the hub's next `after` */
+  last: z.number().int(),
+  more: z.boolean(),
+  /** changes still waiting after `last` */
+  pending: z.number().int(),
+  /** the op id at `last` (the hub's checkpoint) */
+  last_op_id: z.string().nullable(),
+  lastOpId: z.string().optional(),
+});
+
+/** One side's audit (sync/audit.ts SideSummary). */
+export const auditAnswer = z.object({
+  tables: z.record(z.string(), z.object({ rows: z.number().int(), buckets: z.record(z.string(), z.string()) })),
+  rows: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).optional(),
+  hashes: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+});
+
+export const pingAnswer = z.object({ object: z.literal('sync_ping'), protocol: z.number().int() });
+export const originsAnswer = z.object({ object: z.literal('sync_origins'), origins: z.array(z.string()) });
+export const slugAnswer = z.object({ object: z.literal('sync_slug'), restaurant_id: z.string(), slug: z.string() });
+export const unlinkAnswer = z.object({ object: z.literal('sync_unlink'), hub_id: z.string(), revoked_at: z.number().int() });

@@ -53,6 +53,9 @@ export const repairRequest = z.object({
     .optional(),
 });
 
+/** The cloud's answer to a repair: how many of the hub's rows it took, and the rows asked for. */
+export const repairAnswer = z.object({ applied: z.number().int(), rows: z.array(repairRow) });
+
 export type RepairState = 'unknown' | 'in_sync' | 'repairing' | 'diverged';
 
 /** The rows (and tombstones) of `want` as this side holds them, with their clocks. */

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { silentLogger } from '../../server/logger.ts';
 import { createServer } from '../../server/server.ts';
-import { createInvite } from '../../sync/cloud.ts';
+import { createInvite } from '../../sync/cloud/link.ts';
 import { SyncClient } from '../../sync/hub.ts';
 import { linkHub } from '../../sync/link.ts';
 import { comanda, ServeProcess } from '../../test/helpers/comanda-process.ts';

@@ -36,6 +36,7 @@ import { routes as printers } from './printers/printers.routes.ts';
 import { routes as printJobs } from './printers/jobs.routes.ts';
 import { routes as receipts } from './printers/receipt.routes.ts';
 import { routes as sync } from './sync/routes.ts';
+import { routes as cloudSync } from './sync/cloud-routes.ts';
 import { routes as auth } from './auth/routes.ts';
 import { routes as pinAuth } from './auth/pin-routes.ts';
 import { routes as homes } from './homes/routes.ts';
@@ -77,6 +78,7 @@ export const routes: readonly RouteSpec[] = [
   ...printJobs,
   ...receipts,
   ...sync,
+  ...cloudSync,
   ...auth,
   ...pinAuth,
   ...homes,

@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 import { assembleRegistry } from '../features/assemble.ts';
 import type { Services } from '../services.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
-import { createInvite } from '../../sync/cloud.ts';
+import { createInvite } from '../../sync/cloud/link.ts';
 import { callCloud, credentialOf, LineDown, readLink, Refused } from '../../sync/hub.ts';
 import { linkHub, unlinkHub } from '../../sync/link.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';

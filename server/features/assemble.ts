@@ -31,6 +31,7 @@ export function assembleRegistry(list: readonly Feature[] = allFeatures): Regist
     hooks: {
       orders: list.flatMap((f) => f.orderHooks ?? []),
       events: list.flatMap((f) => f.eventHooks ?? []),
+      remoteBatch: list.flatMap((f) => f.remoteBatchHooks ?? []),
     },
     expandables: new Expandables(list.flatMap((f) => Object.entries(f.expandables ?? {}))),
     realtime: {

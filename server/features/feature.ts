@@ -10,6 +10,7 @@ import type { GuestLimits, GuestTokenResolver } from '../realtime/guest-tokens.t
 import type { RowFeed } from '../realtime/topics.ts';
 import type { Scheduler } from '../scheduler.ts';
 import type { Services } from '../services.ts';
+import type { RemoteBatchHook } from '../../sync/apply-context.ts';
 
 export interface FeatureHost {
   services: Services;
@@ -33,6 +34,8 @@ export interface Feature {
   orderHooks?: OrderHook[];
   /** run inside every event's transaction, before and after its row is written */
   eventHooks?: EventHook[];
+  /** run once another node's batch is applied, in its transaction (sync/derived.ts) */
+  remoteBatchHooks?: RemoteBatchHook[];
   /** API types whose fields `expand[]` may fill in, by type name */
   expandables?: Record<string, ExpandableDef>;
   /** tables the `/realtime` feed shows row by row */

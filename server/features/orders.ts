@@ -4,6 +4,7 @@ import type { Feature } from './feature.ts';
 import { expandables as orderExpandables } from '../api/orders/refs.ts';
 import { expandables as qrExpandables } from '../api/orders/qr-codes.ts';
 import { guestOrderView, qrTokenResolver } from '../realtime/feeds.ts';
+import { ordersAfterBatch } from '../../sync/follow-ups/orders.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -70,6 +71,8 @@ export const ordersFeature: Feature = {
   // route shows them (the guest projection, without contact details).
   guestTokenResolvers: { qr: qrTokenResolver },
   guestOrderView,
+  // a batch of another node's orders, lines and payments: billed, ticketed and counted here too
+  remoteBatchHooks: [ordersAfterBatch],
   install({ services }) {
     const cfg = services.config.deliveryFleet ?? { kind: 'in_house' };
     services.deliveryFleet =

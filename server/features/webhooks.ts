@@ -2,6 +2,7 @@ import { WebhookDispatcher } from '../domain/webhooks/dispatcher.ts';
 import { fanOut } from '../domain/webhooks/deliveries.ts';
 import { purgeOldEvents } from '../domain/webhooks/retention.ts';
 import type { Feature } from './feature.ts';
+import { eventsAfterBatch } from '../../sync/follow-ups/events.ts';
 
 declare module '../services.ts' {
   interface Services {
@@ -17,6 +18,8 @@ export const webhooksFeature: Feature = {
   // every event is fanned out to the endpoints that want it, in the event's own transaction,
   // and so is one sync brings from the other side (by the side that sends each endpoint)
   eventHooks: [{ name: 'webhooks-fan-out', plan: (trx, event, side) => fanOut(trx, event, side) }],
+  // events another node made go through the event hooks here as a local one does
+  remoteBatchHooks: [eventsAfterBatch],
   install(host) {
     const dispatcher = new WebhookDispatcher(host.services);
     host.services.webhooks = dispatcher;

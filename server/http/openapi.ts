@@ -108,6 +108,8 @@ export function buildOpenApi(routes: readonly RouteSpec[]) {
       ...(r.scope && { 'x-scope': r.scope }),
       // what a sandbox key may do here (docs/integrators/api.md, "Sandbox keys")
       ...(r.auth !== 'none' && { 'x-sandbox': r.sandbox }),
+      // served only by a server of this role (the cloud's side of sync)
+      ...(r.role && { 'x-role': r.role }),
     };
     // an empty body is read as {} (http/route.ts): the body is required when {} is not enough
     if (r.body) op.requestBody = { required: !r.body.safeParse({}).success, content: { 'application/json': { schema: toJson(r.body) } } };

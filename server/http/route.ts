@@ -72,7 +72,17 @@ export interface Call<P, Q, B> {
  * What a handler may return: the output of the route's response schema (or the cached bytes
  * of one, http/cached-json.ts); anything at all while a route declares none.
  */
-export type Reply<R> = [R] extends [z.ZodType] ? z.output<R> | Buffer : unknown;
+export type Reply<R> = [R] extends [z.ZodType] ? z.output<R> | Buffer | Answered : unknown;
+
+/**
+ * A handler that wrote its answer itself (the cloud's sync routes: gzip-compressed, or streamed
+ * with heartbeats while a long poll waits, sync/wire.ts) returns this; its `response` still
+ * describes the JSON it sends.
+ */
+export class Answered {
+  private readonly answered = true;
+}
+export const ANSWERED = new Answered();
 
 export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any, B extends z.ZodType = any, R extends z.ZodType | undefined = any> {
   method: Method;
@@ -124,6 +134,14 @@ export interface RouteSpec<P extends z.ZodType = any, Q extends z.ZodType = any,
   errors?: ErrorCode[];
   /** runs before anything of the request is read: the guest routes take their per-IP limit here, so bad input counts too */
   preflight?: (ctx: Context, services: Services) => void;
+  /**
+   * Reads and validates the body itself, in place of the API's JSON reader and `body`
+   * (which then only documents it): the cloud's sync routes take gzip-compressed batches
+   * larger than the API's limit, and keep a refusal of an authenticated hub on its row.
+   */
+  readBody?: (ctx: Context, services: Services) => Promise<unknown>;
+  /** mounted only on a server of this role (the cloud's side of sync); documented either way */
+  role?: 'cloud';
   handler: (c: Call<z.output<P>, z.output<Q>, z.output<B>>) => Promise<Reply<R>>;
 }
 
@@ -177,6 +195,7 @@ export function idempotencyOf(spec: Pick<RouteSpec, 'method' | 'auth' | 'idempot
 
 export function mountRoutes(router: Router, services: Services, specs: readonly RouteSpec[]): void {
   for (const spec of specs) {
+    if (spec.role && spec.role !== services.config.role) continue;
     const sandbox = sandboxPolicyOf(spec);
     const querySchema = strictQuery(spec.query);
     const knownQuery = querySchema instanceof z.ZodObject ? new Set(Object.keys(querySchema.shape)) : null;
@@ -187,7 +206,7 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
       if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
       // a session's CSRF token is checked before the body is read: a forged form post is refused as such
       if (spec.auth !== 'none') await sessionOf(ctx, services);
-      await readJsonBody(ctx, services.config.bodyLimitBytes);
+      const ownBody = spec.readBody ? await spec.readBody(ctx, services) : await readJsonBody(ctx, services.config.bodyLimitBytes);
       const caller = spec.auth === 'none' ? null : await authenticate(ctx, services, spec.auth, spec.scope);
       if (caller?.screen) assertScreenRoute(caller.screen, spec.screens);
       const sandboxCaller = caller !== null && !caller.livemode;
@@ -210,7 +229,7 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
       const params = spec.params ? parse(spec.params, ctx.params, 'path') : ctx.params;
       const query = parse(querySchema, rawQuery, 'query');
       // an empty body is an empty object; a JSON `null` is a body that is not an object
-      const body = spec.body ? parse(spec.body, ctx.state.body === undefined ? {} : ctx.state.body, 'body') : undefined;
+      const body = spec.readBody ? ownBody : spec.body ? parse(spec.body, ctx.state.body === undefined ? {} : ctx.state.body, 'body') : undefined;
       const now = services.clock.now();
       const call: Call<any, any, any> = {
         params,
@@ -251,6 +270,7 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
         return;
       }
       const result = await spec.handler(call);
+      if (result === ANSWERED) return;
       ctx.status = status;
       ctx.body = result as any;
     });

@@ -19,6 +19,7 @@ import { TestSocket } from '../realtime/socket.ts';
 const shape = (r: Registry) => ({
   orderHooks: r.hooks.orders.map((h) => h.name),
   eventHooks: r.hooks.events.map((h) => h.name),
+  remoteBatchHooks: r.hooks.remoteBatch.map((h) => h.name),
   expandables: r.expandables.names(),
   feeds: [...r.realtime.feeds.keys()].sort(),
   noticeTopics: [...r.realtime.noticeTopics.keys()].sort(),
@@ -37,6 +38,9 @@ describe('one registry per server (#46)', () => {
       // what the server runs beside an order and an event: tickets, roll-ups, webhooks
       expect(served.orderHooks).toEqual(expect.arrayContaining(['printers-tickets', 'analytics-rollups']));
       expect(served.eventHooks).toEqual(['webhooks-fan-out']);
+      // what follows another node's batch, in the features' order: the orders' bills, tickets and
+      // roll-ups before the customer merge that moves roll-ups (sync/derived.ts)
+      expect(served.remoteBatchHooks).toEqual(['orders-after-sync', 'reservations-double-bookings', 'webhooks-after-sync', 'sync-customer-merge']);
       expect(served.feeds).toEqual(['api_keys', 'menu_items', 'reservations', 'stations', 'waitlist_entries']);
       expect(served.guestTokens).toEqual(['qr', 'waitlist']);
       expect(served).toMatchObject({ noticeTopics: ['printers'], guestLimits: true, guestOrderView: true });

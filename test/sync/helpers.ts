@@ -4,7 +4,7 @@ import { insertRecords } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
 import { ApiClient, startHub, type TestHub } from '../helpers/server.ts';
 import { TcpProxy } from '../helpers/tcp-proxy.ts';
-import { createInvite } from '../../sync/cloud.ts';
+import { createInvite } from '../../sync/cloud/link.ts';
 import { linkHub } from '../../sync/link.ts';
 import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';

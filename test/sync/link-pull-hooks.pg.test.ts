@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { openDatabase, type Database } from '../../server/db/database.ts';
-import { createInvite } from '../../sync/cloud.ts';
+import { createInvite } from '../../sync/cloud/link.ts';
 import { comanda } from '../helpers/comanda-process.ts';
 import { seedMenu } from '../orders/fixtures.ts';
 import { addPrinter, PrinterEmulator } from '../printers/fixtures.ts';

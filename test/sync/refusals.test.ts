@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialOf, readLink } from '../../sync/hub.ts';
-import { createInvite } from '../../sync/cloud.ts';
+import { createInvite } from '../../sync/cloud/link.ts';
 import { linkHub } from '../../sync/link.ts';
 import { MAX_BATCH_BYTES, PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { startHub } from '../helpers/server.ts';
