@@ -209,6 +209,8 @@ async function applyFresh(trx: Executor, ctx: ApplyContext, fresh: WireChange[],
     setAll(rc, Object.keys(patch), c.hlc ?? LOW);
     clocks.set(key, rc);
     noteAfter(touched, c, saved as Record<string, unknown>, false);
+    // a held course the other side fired: its lines go to their stations here too
+    if (c.table === 'order_items' && Number(local.held) === 1 && Number(saved.held) === 0) noteOf(touched, String(saved.order_id)).firedItemIds.push(c.row_id);
     return 1;
   }
 }
@@ -310,7 +312,7 @@ function setAll(rc: RowClocks, fields: string[], hlc: string): void {
 }
 
 function noteOf(t: Touched, orderId: string): Touched['orders'] extends Map<string, infer N> ? N : never {
-  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], livemode: null });
+  if (!t.orders.has(orderId)) t.orders.set(orderId, { previousStatus: undefined, newItemIds: [], changedItemIds: [], firedItemIds: [], livemode: null });
   return t.orders.get(orderId)!;
 }
 

@@ -17,7 +17,8 @@ import { redirectMerged, reopenOwing } from './merge-redirect.ts';
 
 /** What a batch changed that local derived state (tickets, roll-ups, webhooks, conflicts) follows. */
 export interface Touched {
-  orders: Map<string, { previousStatus: OrderRow['status'] | null | undefined; newItemIds: string[]; changedItemIds: string[]; livemode: number | null }>;
+  /** firedItemIds: lines of a held course the other side fired (sent to the kitchen) */
+  orders: Map<string, { previousStatus: OrderRow['status'] | null | undefined; newItemIds: string[]; changedItemIds: string[]; firedItemIds: string[]; livemode: number | null }>;
   /** checks a line moved into or out of: their lines are put in their places again */
   placed: Set<string>;
   /** events new here */
@@ -86,6 +87,9 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       previousStatus,
       newItemIds: note.newItemIds,
       changedItemIds: note.changedItemIds,
+      firedItemIds: note.firedItemIds,
+      remote: true,
+      node: ctx.role,
     });
   }
   await runOrderHooksBatch(trx, ctx.hooks.orders, changes);

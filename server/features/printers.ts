@@ -14,7 +14,8 @@ declare module '../services.ts' {
 
 /**
  * Kitchen tickets and receipts. Only a hub dispatches: the printers sit on the venue's
- * network, so a cloud node keeps its jobs queued for the hub instead of trying them.
+ * network. A cloud node queues no ticket for an order (the hub prints it when the order reaches
+ * it, marked LATE if it missed it: domain/printers/catch-up.ts); a job asked of it by hand waits.
  */
 export const printersFeature: Feature = {
   name: 'printers',

@@ -48,6 +48,12 @@ export const settingsShape = {
    * a rate (an address or the restaurant sending many), `always` on every one.
    */
   guest_bot_check: z.enum(['when_busy', 'always']),
+  /**
+   * Kitchen tickets the hub missed (lines rung in on the cloud while the hub was stopped or cut
+   * off) print when the lines reach it, marked LATE with the time they were rung in; false: they
+   * print nothing, and the kitchen works from its screens (server/domain/printers/catch-up.ts).
+   */
+  print_missed_tickets: z.boolean(),
   waitlist: z
     .object({
       enabled: z.boolean(),
@@ -90,6 +96,7 @@ export const defaultSettings = (
   last_seating_before_close_minutes: null,
   auto_confirm_max_party_size: 8,
   guest_bot_check: 'when_busy',
+  print_missed_tickets: true,
   waitlist: {
     enabled: false,
     max_party_size: 8,

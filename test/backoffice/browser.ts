@@ -109,7 +109,7 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 }
 
 /** A screen tablet paired as the venue pairs one: a pairing code made in the back office, its link opened, "Pair" tapped. */
-export async function pairScreen(page: Page, hub: TestHub, device: { name: string; station?: string }): Promise<void> {
+export async function pairScreen(page: Page, hub: Pick<TestHub, 'url' | 'api'>, device: { name: string; station?: string }): Promise<void> {
   const code = (await hub.api.post('/v1/devices/pairing_codes', device)).body.code;
   await page.goto(`${hub.url}/screens/pair?code=${code}`);
   await page.getByRole('button', { name: 'Pair' }).click();

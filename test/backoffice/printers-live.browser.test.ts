@@ -8,7 +8,8 @@ import type { TestHub } from '../helpers/server.ts';
  * The Printers page follows its printers and jobs over /realtime, with no reload (issue 41,
  * item 10: "Not checked yet" after a good test page, "Receipt · printing" kept until a reload);
  * the printer's cash drawer is set in its dialog (item 11); a job's state and station are said
- * in words, in the reader's language (item 14: "printed" in German, "Küchenbon (kitchen)").
+ * in words, in the reader's language (item 14: "printed" in German, "Küchenbon (kitchen)"); the
+ * venue's switch for the tickets the hub missed (issue 44) is on the page.
  */
 describe('printers page, live', IN_BROWSER, () => {
   let hub: TestHub;
@@ -82,6 +83,21 @@ describe('printers page, live', IN_BROWSER, () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect((await hub.api.get(`/v1/printers/${printerId}`)).body).toMatchObject({ prints_receipts: false, cash_drawer: false });
+  });
+
+  it('turns printing the tickets the hub missed off and on (issue 44: catch-up printing)', async () => {
+    await page.goto(`${hub.url}/app/printers`);
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Tickets the hub missed' }) });
+    expect(await card.getByRole('switch', { name: 'Print missed tickets, marked LATE' }).isChecked()).toBe(true);
+    await switchTo(card, 'Print missed tickets, marked LATE', false);
+    await expect.poll(async () => (await hub.api.get('/v1/settings')).body.print_missed_tickets).toBe(false);
+    await checkPage(page, 'printers-missed-tickets-off');
+    // as saved, after a reload
+    await page.reload();
+    await card.getByRole('switch', { name: 'Print missed tickets, marked LATE' }).waitFor();
+    expect(await card.getByRole('switch', { name: 'Print missed tickets, marked LATE' }).isChecked()).toBe(false);
+    await switchTo(card, 'Print missed tickets, marked LATE', true);
+    await expect.poll(async () => (await hub.api.get('/v1/settings')).body.print_missed_tickets).toBe(true);
   });
 
   it("names a ticket's station and its state in the reader's language", async () => {

@@ -203,7 +203,7 @@ export async function addServer(hub: TestHub, name: string): Promise<string> {
 
 /** A printer record pointing at an emulator. */
 export async function addPrinter(
-  hub: TestHub,
+  hub: Pick<TestHub, 'api'>,
   emu: PrinterEmulator,
   fields: { name: string; stations?: string[]; backup_printer?: string; prints_receipts?: boolean; paper_width?: 58 | 80; language?: 'escpos' | 'starprnt' },
 ) {

@@ -21,18 +21,21 @@ export interface ServiceTablet {
 }
 
 /**
- * A Chromium tablet on the hub: the owner sets the hub up from it, trusts it as a PIN device
- * once, then signs out, so the page opens on the PIN pad.
+ * A Chromium tablet on the hub: the owner sets the hub up from it (or, on a hub that has its
+ * owner already, `manager` signs in), trusts it as a PIN device once, then signs out, so the
+ * page opens on the PIN pad.
  */
-export async function trustedTablet(browser: Browser, hub: TestHub, viewport: { width: number; height: number }): Promise<Page> {
+export async function trustedTablet(browser: Browser, hub: Pick<TestHub, 'url'>, viewport: { width: number; height: number }, manager?: { email: string; password: string }): Promise<Page> {
   const tablet = await browser.newContext({ viewport, locale: 'en-GB' });
   const page = await tablet.newPage();
   page.setDefaultTimeout(10_000);
-  const setup = await tablet.request.post(`${hub.url}/v1/auth/setup`, {
-    data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
-  });
-  expect(setup.status()).toBeLessThan(300);
-  const csrf = (await setup.json()).csrf_token;
+  const signedIn = manager
+    ? await tablet.request.post(`${hub.url}/v1/auth/login`, { data: manager })
+    : await tablet.request.post(`${hub.url}/v1/auth/setup`, {
+        data: { restaurant_name: 'Test Bistro', timezone: 'UTC', currency: 'eur', owner_name: 'Ada Owner', owner_email: 'ada@example.com', owner_password: 'a very good password' },
+      });
+  expect(signedIn.status()).toBeLessThan(300);
+  const csrf = (await signedIn.json()).csrf_token;
   expect((await tablet.request.post(`${hub.url}/v1/auth/pin_device`, { headers: { 'x-csrf-token': csrf } })).status()).toBe(200);
   await tablet.request.post(`${hub.url}/v1/auth/logout`, { headers: { 'x-csrf-token': csrf } });
   return page;
@@ -62,13 +65,16 @@ export async function openServiceTablet(viewport: { width: number; height: numbe
   };
 }
 
-/** Opens /app/service and signs Mia Manager in with her PIN. */
-export async function signInMia(t: ServiceTablet): Promise<void> {
-  await t.page.goto(`${t.hub.url}/app/service`);
-  await t.page.getByRole('button', { name: 'Mia Manager' }).click();
-  await t.page.getByLabel('PIN', { exact: true }).fill('2468');
-  await t.page.getByRole('button', { name: 'Sign in' }).click();
+/** Opens /app/service on `url` and signs `name` in with their PIN. */
+export async function signInByPin(page: Page, url: string, name: string, pin: string): Promise<void> {
+  await page.goto(`${url}/app/service`);
+  await page.getByRole('button', { name }).click();
+  await page.getByLabel('PIN', { exact: true }).fill(pin);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Opens /app/service and signs Mia Manager in with her PIN. */
+export const signInMia = (t: ServiceTablet): Promise<void> => signInByPin(t.page, t.hub.url, 'Mia Manager', '2468');
 
 /** The open check at a table, as the API has it. */
 export const openCheckAt = async (hub: TestHub, tableId: string) =>

@@ -10,6 +10,7 @@ import { compareSides, type SideSummary } from '../../sync/audit.ts';
 import { callCloud, credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import type { ManualClock } from '../../server/clock.ts';
+import type { Dialect } from '../../server/db/database.ts';
 import { SyncClient } from '../../sync/hub.ts';
 import { until } from '../helpers/until.ts';
 
@@ -21,10 +22,15 @@ export interface Pair {
   close(): Promise<void>;
 }
 
-/** A hub on SQLite and a cloud on PostgreSQL (which serves another restaurant too), not yet linked. */
-export async function startPair(opts: { hubClock?: ManualClock; hubDataDir?: string; cloudUrlFor?: (url: string) => string } = {}): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
-  const cloud = await startHub('postgres', { config: { role: 'cloud', webhooks: { allowPrivateTargets: true } }, slug: 'another-venue' });
-  const hub = await startHub('sqlite', { config: { role: 'hub' }, clock: opts.hubClock, dataDir: opts.hubDataDir });
+/**
+ * A hub on SQLite (or `hubDialect`) and a cloud on PostgreSQL (which serves another restaurant
+ * too), not yet linked.
+ */
+export async function startPair(
+  opts: { hubClock?: ManualClock; cloudClock?: ManualClock; hubDataDir?: string; hubDialect?: Dialect; cloudUrlFor?: (url: string) => string } = {},
+): Promise<Pair & { link(): Promise<Awaited<ReturnType<typeof linkHub>>> }> {
+  const cloud = await startHub('postgres', { config: { role: 'cloud', webhooks: { allowPrivateTargets: true } }, slug: 'another-venue', clock: opts.cloudClock });
+  const hub = await startHub(opts.hubDialect ?? 'sqlite', { config: { role: 'hub' }, clock: opts.hubClock, dataDir: opts.hubDataDir });
   const cloudApi = new ApiClient(cloud.url, hub.keys.secret);
   return {
     hub,

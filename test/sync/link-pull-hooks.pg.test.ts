@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { createInvite } from '../../sync/cloud.ts';
 import { comanda } from '../helpers/comanda-process.ts';
@@ -28,7 +29,10 @@ describe('comanda sync link pulls orders with what follows them', { timeout: 120
   });
 
   it('a pulled order gets its kitchen ticket and its analytics roll-up', async () => {
-    const p = (pair = await startPair());
+    // the order is new when the CLI (on the real clock) pulls it: a pull prints nothing rung in
+    // more than 4 h before (server/domain/printers/catch-up.ts)
+    const now = Date.now();
+    const p = (pair = await startPair({ hubClock: new ManualClock(now), cloudClock: new ManualClock(now) }));
     const menu = await seedMenu(p.hub);
     emu = await PrinterEmulator.start();
     await addPrinter(p.hub, emu, { name: 'Grill', stations: ['grill'] });

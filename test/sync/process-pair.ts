@@ -57,6 +57,13 @@ export async function lineState(hubDb: Database, proxy: TcpProxy): Promise<strin
   return `the hub's link ${JSON.stringify(link)}; ${proxy.describe()}`;
 }
 
+/** The body of an answer that succeeded; a refusal fails the setup with what the server said (for `beforeLink`). */
+export async function ok(r: Promise<{ status: number; body: any }>): Promise<any> {
+  const res = await r;
+  if (res.status >= 300) throw new Error(JSON.stringify(res.body));
+  return res.body;
+}
+
 /**
  * Starts both processes and the proxy; `beforeLink` runs on the hub before it is linked (its
  * menu, say), so the link's first push carries it.

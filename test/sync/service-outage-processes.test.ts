@@ -4,7 +4,7 @@ import type { DB } from '../../server/db/schema.ts';
 import { until } from '../helpers/comanda-process.ts';
 import { DIALECTS } from '../helpers/db.ts';
 import { SessionClient } from '../service/session-client.ts';
-import { startProcessPair, type ProcessPair } from './process-pair.ts';
+import { ok, startProcessPair, type ProcessPair } from './process-pair.ts';
 
 /**
  * Issue #24's outage, between real processes as a venue runs them: the hub and the cloud are
@@ -25,11 +25,6 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       pair = await startProcessPair({
         name: 'Trattoria Linea',
         beforeLink: async (api) => {
-          const ok = async (r: Promise<{ status: number; body: any }>) => {
-            const res = await r;
-            if (res.status >= 300) throw new Error(JSON.stringify(res.body));
-            return res.body;
-          };
           await ok(api.post('/v1/stations', { key: 'grill', name: 'Grill' }));
           const pasta = await ok(api.post('/v1/menu_categories', { name: 'Pasta' }));
           const grill = await ok(api.post('/v1/menu_categories', { name: 'Grill', station: 'grill' }));

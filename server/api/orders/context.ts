@@ -6,4 +6,5 @@ export const orderContext = (services: Services): OrderContext => ({
   nodeTag: nodeTag(services.config.role),
   fleet: services.deliveryFleet?.name ?? null,
   hooks: services.registry.hooks,
+  role: services.config.role,
 });

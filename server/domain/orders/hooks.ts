@@ -26,6 +26,13 @@ export interface OrderChange {
    * them): what a hook reads here (the restaurant's printers) is not written between them.
    */
   shared?: Map<string, Promise<unknown>>;
+  /**
+   * The change was made on the other node and applied here by sync (or its repair): its lines
+   * were rung in there, maybe while this node was stopped or cut off (printers: catch-up.ts).
+   */
+  remote?: boolean;
+  /** the role of the node the hooks run on; absent: a hub (the CLI's demo, tests' fixtures) */
+  node?: 'hub' | 'cloud';
 }
 
 /** A read the hooks of one batch of order changes make once (see OrderChange.shared). */

@@ -14,6 +14,8 @@ export interface OrderContext {
   fleet: string | null;
   /** the server's order and event hooks (its registry's): tickets, roll-ups, webhooks */
   hooks: Hooks;
+  /** the server's role: a cloud prints nothing (the printers are on the venue's network); absent: a hub */
+  role?: 'hub' | 'cloud';
 }
 
 export type OrderEventType =
@@ -44,7 +46,7 @@ export async function recordOrderChange(
   // Presented once: the event carries it (serialised at once) and the route answers with it.
   const presented = presentOrder(change.order, change.items);
   await emitEvent(trx, ctx.hooks, change.actor, event, presented, { ...extra, ...change.detail });
-  await runOrderHooks(trx, ctx.hooks.orders, rest);
+  await runOrderHooks(trx, ctx.hooks.orders, { ...rest, node: ctx.role ?? 'hub' });
   return { order: change.order, items: change.items, presented };
 }
 

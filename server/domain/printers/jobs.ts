@@ -78,8 +78,8 @@ async function linesByStation(trx: Executor, restaurantId: string, lines: OrderI
   return byStation;
 }
 
-/** One ticket per printer of each station, each with only that station's lines. */
-export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
+/** One ticket per printer of each station, each with only that station's lines (`marks` above it: LATE …). */
+export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[], marks: string[] = []): Promise<PrintJobRow[]> {
   const byStation = await linesByStation(trx, order.restaurant_id, lines);
   const jobs: PrintJobRow[] = [];
   let ctx: OrderContext | undefined;
@@ -93,7 +93,7 @@ export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: 
     const document = kitchenTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, round, actor.now);
     for (const printer of printers) {
       jobs.push(
-        await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round }),
+        await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round, marks }),
       );
     }
   }

@@ -7614,6 +7614,7 @@ export type components = {
          *       "last_seating_before_close_minutes": 1,
          *       "auto_confirm_max_party_size": 1,
          *       "guest_bot_check": "when_busy",
+         *       "print_missed_tickets": false,
          *       "waitlist": {
          *         "enabled": true,
          *         "max_party_size": 1,
@@ -7648,6 +7649,7 @@ export type components = {
             };
             plan: string;
             prices_include_tax: boolean;
+            print_missed_tickets: boolean;
             reservation_buffer_minutes: number;
             restaurant: string;
             slot_duration_minutes: number;
@@ -12693,6 +12695,7 @@ export interface operations {
                         }[];
                     };
                     prices_include_tax?: boolean;
+                    print_missed_tickets?: boolean;
                     reservation_buffer_minutes?: number;
                     slot_duration_minutes?: number;
                     slug?: string;

@@ -16,6 +16,8 @@ export const home = signal<HomeName>('hub');
 export const FALLBACK_AFTER_MS = 3_000;
 const PROBE_HUB_MS = 1_000;
 const RETURN_PROBE_MS = 2_000;
+// a cloud that does not answer within this is as good as silent: the next probe asks again
+const CLOUD_ANSWER_MS = 5_000;
 // the hub's answer about the cloud, asked again this often while it answers (a new link)
 const LEARN_EVERY_MS = 60_000;
 // a cloud pass lives 15 minutes: renewed well before
@@ -151,44 +153,60 @@ export function hubSilent(): void {
   }, PROBE_HUB_MS);
 }
 
-/** Moves to the cloud once it answers with this device's credential; returns when settled either way. */
+/**
+ * Moves to the cloud once it answers with this device's credential; returns when settled
+ * either way. One attempt at a time: callers that come while one is under way share it (the
+ * promise is only remembered, and forgotten, around a real attempt, so one that settles at
+ * once, the device being on the cloud already, never leaves a settled promise behind that
+ * would make every later outage share it and never move).
+ */
 export function moveToCloud(): Promise<void> {
-  switching ??= (async () => {
-    try {
-      if (!cloudUrl || home.value === 'cloud') return;
-      const base = cloudUrl.replace(/\/$/, '');
-      if (credential?.kind === 'session' && !cloudToken) {
-        if (!pass) return;
-        const res = await fetch(`${base}/v1/auth/cloud_pass/redeem`, {
-          method: 'POST',
-          headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-          credentials: 'omit',
-          body: JSON.stringify({ pass }),
-        });
-        // a pass works once: whatever the answer, it is spent
-        pass = null;
-        save();
-        if (!res.ok) return;
-        cloudToken = ((await res.json()) as { token: string }).token;
-        save();
-      }
-      const headers: Record<string, string> = { Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : cloudToken ? { 'X-Session-Token': cloudToken } : {}) };
-      const res = await fetch(`${base}/v1/homes`, { headers, credentials: 'omit' });
+  if (!switching) switching = tryCloud().finally(() => (switching = null));
+  return switching;
+}
+
+async function tryCloud(): Promise<void> {
+  if (!cloudUrl || home.value === 'cloud') return;
+  const base = cloudUrl.replace(/\/$/, '');
+  try {
+    if (credential?.kind === 'session' && !cloudToken) {
+      if (!pass) return;
+      const res = await fetch(`${base}/v1/auth/cloud_pass/redeem`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        credentials: 'omit',
+        body: JSON.stringify({ pass }),
+        signal: AbortSignal.timeout(CLOUD_ANSWER_MS),
+      });
+      // a pass works once: refused, it is spent (or was never good). A 5xx or a rate limit is
+      // the cloud's trouble, not the pass's: it is kept for the next try (had the cloud spent
+      // it meanwhile, that try is refused and drops it)
       if (!res.ok) {
-        if (res.status === 401) cloudToken = null;
+        if (res.status < 500 && res.status !== 429) {
+          pass = null;
+          save();
+        }
         return;
       }
-      clearInterval(probe);
-      probe = undefined;
-      switchTo('cloud');
-      returning = window.setInterval(() => void tryReturn(), RETURN_PROBE_MS);
-    } catch {
-      // the cloud does not answer either: stay, offline
-    } finally {
-      switching = null;
+      pass = null;
+      cloudToken = ((await res.json()) as { token: string }).token;
+      save();
     }
-  })();
-  return switching;
+    const headers: Record<string, string> = { Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : cloudToken ? { 'X-Session-Token': cloudToken } : {}) };
+    const res = await fetch(`${base}/v1/homes`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
+    if (!res.ok) {
+      if (res.status === 401) cloudToken = null;
+      return;
+    }
+    // the hub may have answered while the cloud was asked: it stays home
+    if (silentSince === null) return;
+    clearInterval(probe);
+    probe = undefined;
+    switchTo('cloud');
+    returning = window.setInterval(() => void tryReturn(), RETURN_PROBE_MS);
+  } catch {
+    // the cloud does not answer either (or too slowly: a silent line): stay, offline, and ask again on the next probe
+  }
 }
 
 /** On the cloud: back to the hub once it answers and has pulled what the cloud took meanwhile. */

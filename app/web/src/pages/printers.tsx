@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
 import { PrinterDialog, type Printer } from './printer-form.tsx';
 import { PrintPreviewDialog } from './print-preview.tsx';
+import { MissedTickets } from './missed-tickets.tsx';
 
 interface Job {
   id: string;
@@ -155,6 +156,7 @@ export function PrintersPage() {
           }
         }}
       />
+      {can('settings:read') ? <MissedTickets /> : null}
       <section class="card">
         <h2>{t('ops.printJobs.title')}</h2>
         {!recent?.length ? (

@@ -7,6 +7,8 @@ import { useFormFor } from '../lib/form-for.ts';
 import { live } from '../lib/live.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
+import { onQueueSent, startOutbox, submit, waitingFor } from '../lib/outbox.ts';
+import { cashWaiting, firesWaiting, NeedsHome, offline, OfflineCash, QueueNews, sendRound, WaitingAtTable, WaitingCount } from './service-queue.tsx';
 import { loginFor } from './login.tsx';
 import { backOfficeHome, maySeeBackOffice, PinPad, pinTabletHint, sendAround } from './service-parts.tsx';
 import { OPEN_STATUSES } from '../lib/types.ts';
@@ -148,15 +150,21 @@ export function ServicePage() {
       else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
+  // writes made while neither home answered go out from here, also those an earlier page left (a reload)
+  useEffect(() => {
+    startOutbox();
+    return onQueueSent((e, answer) => (e.write.kind === 'payment' ? void load() : setOrders((prev) => new Map(prev).set((answer as Order).id, answer as Order))));
+  }, []);
   const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
   const now = Date.now() / 1000;
   const stateOf = (tb: PlanTable): TableState => {
     const o = openAt(tb.id);
-    return o ? (o.status === 'served' ? 'bill' : 'order') : seated.has(tb.id) ? 'seated' : 'free';
+    // a check opened on this tablet while offline is taken as soon as a home answers
+    return o ? (o.status === 'served' ? 'bill' : 'order') : waitingFor(tb.id).length ? 'order' : seated.has(tb.id) ? 'seated' : 'free';
   };
   const detailOf = (tb: PlanTable) => {
     const o = openAt(tb.id);
-    if (!o) return null;
+    if (!o) return waitingFor(tb.id).length ? <span class="plan-age">{t('service.queue.mark')}</span> : null;
     // total and age on one line; a round table, narrower at the top and bottom, stacks them
     return (
       <>
@@ -191,11 +199,13 @@ export function ServicePage() {
             <Button onClick={() => POST('/v1/auth/pin_device').then(() => setTrusted(true))}>{t('service.trust')}</Button>
           ) : null}
           {maySeeBackOffice() ? <a class="btn" href={backOfficeHome()}>{t('service.backOffice')}</a> : null}
+          <WaitingCount />
           <span>{session.value?.staff.name}</span>
           <Button onClick={lock}>{t('service.lock')}</Button>
         </div>
       </div>
       {trusted ? <p role="status">{t('service.trusted')}</p> : null}
+      <QueueNews />
       {table ? (
         // one Check per table: a party's size, added seats and lines not yet sent stay with their table
         <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
@@ -243,10 +253,12 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       setItems((list) => (next.is_active ? (list.some((x) => x.id === next.id) ? list.map((x) => (x.id === next.id ? next : x)) : [...list, next]) : list.filter((x) => x.id !== next.id)));
     }, () => {});
   }, []);
-  const run = async (call: () => Promise<Order>) => {
+  // null: the write waits on the tablet (lib/outbox.ts), nothing changed on a server yet
+  const run = async (call: () => Promise<Order | null>) => {
     try {
       setError(null);
-      onChanged(await call());
+      const o = await call();
+      if (o) onChanged(o);
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : String(e));
     }
@@ -254,13 +266,8 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const send = () =>
     run(async () => {
       const out = drafts.filter((d) => !refused.has(d.key));
-      const { order: o, refused: no } = await sendAround(out, async (round) => {
-        const lines = round.map((d) => ({ menu_item: d.item.id, quantity: d.quantity, modifiers: d.modifiers, notes: d.notes || null, seat: d.seat, course: d.course }));
-        const hold_courses = [...hold].filter((c) => round.some((d) => d.course === c));
-        if (order) return POST('/v1/orders/{id}/items', { path: { id: order.id }, body: { items: lines, hold_courses } });
-        // placed with the request that makes it: one round trip from the tap to the kitchen
-        return POST('/v1/orders', { body: { type: 'dine_in', table: table.id, items: lines, hold_courses, status: 'placed', ...(covers ? { covers } : {}) } });
-      });
+      // to the check, or opening it placed with the round (one round trip from the tap to the kitchen); queued when no home answers
+      const { order: o, refused: no } = await sendAround(out, (round) => sendRound<Order>(table, order?.id ?? null, round, hold, covers));
       // a refused line stays, with its reason, until it is removed; the rest went to the kitchen
       const kept = new Map([...refused, ...no]);
       setDrafts(drafts.filter((d) => kept.has(d.key)));
@@ -271,9 +278,9 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       const reasons = [...no.values()].join(' ');
       if (!o) throw new ApiFailure(409, 'menu_item_unavailable', reasons, null);
       if (no.size) setError(t('service.sentExcept', { reasons }));
-      return o;
+      return o === 'queued' ? null : o;
     });
-  const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].sort();
+  const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].filter((c) => !firesWaiting(table.id).includes(c)).sort();
   const nums = [1, 2, 3, 4];
   const partySize = order ? order.covers : covers;
   const seats = seatCount(table.capacity, partySize, order, addedSeats);
@@ -292,9 +299,11 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
     });
   // paid in full while the pay pane was open: the check closed and the table is free
   const settled = paying && !order;
+  // neither home answers: what needs one is off, and says so (NeedsHome)
+  const away = offline();
   return (
     <div class="service-check">
-      {paying && order ? (
+      {paying && order && !away ? (
         <PayPane order={order as unknown as ApiOrder} onChanged={(o) => onChanged(o as unknown as Order)} onBack={() => setPaying(false)} />
       ) : settled ? (
         <p class="check-settled" role="status">{t('service.paidInFull', { n: table.number })}</p>
@@ -322,14 +331,15 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             onDropOnSeat={moveLine}
             actions={(l) => (
               <>
-                <Button aria-label={t('service.moveLabel', { name: l.name })} onClick={() => setSeatFor(l)}>{t('service.moveToSeat')}</Button>
+                <Button aria-label={t('service.moveLabel', { name: l.name })} disabled={away} onClick={() => setSeatFor(l)}>{t('service.moveToSeat')}</Button>
                 <Button
                   aria-label={t('service.discount.lineLabel', { name: l.name })}
+                  disabled={away}
                   onClick={() => setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
                 >
                   {t('service.discount.button')}
                 </Button>
-                <Button variant="danger" onClick={() => setVoiding(l)}>{t('service.void')}</Button>
+                <Button variant="danger" disabled={away} onClick={() => setVoiding(l)}>{t('service.void')}</Button>
               </>
             )}
           />
@@ -377,22 +387,25 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
             {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
           </p>
         ) : null}
+        <WaitingAtTable table={table.id} />
         {/* what the table owes and how it pays, before the rarer moves below */}
         {order ? <CheckTotals order={order} /> : null}
         {order ? (
           <div class="chips check-pay">
-            <Button variant="primary" class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
-            <Button class="big" disabled={order.amount_due <= 0} onClick={() => setPaying(true)}>{t('service.split')}</Button>
-            <Button class="big" onClick={printBill}>{t('service.printBill')}</Button>
+            <Button variant="primary" class="big" disabled={order.amount_due <= 0 || cashWaiting(table.id)} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
+            <Button class="big" disabled={order.amount_due <= 0 || away} onClick={() => setPaying(true)}>{t('service.split')}</Button>
+            <Button class="big" disabled={away} onClick={printBill}>{t('service.printBill')}</Button>
           </div>
         ) : null}
+        <NeedsHome />
         {note ? <p role="status">{note}</p> : null}
         <div class="chips">
-          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => POST('/v1/orders/{id}/fire', { path: { id: order!.id }, body: { course: c } }))}>{t('service.fire', { n: c })}</Button>)}
-          {order ? <Button onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
-          {order ? <Button onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
+          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => submit<Order>({ kind: 'fire', table: table.id, tableNumber: table.number, order: order!.id, course: c }))}>{t('service.fire', { n: c })}</Button>)}
+          {order ? <Button disabled={away} onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
+          {order ? <Button disabled={away} onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
           {order ? (
             <Button
+              disabled={away}
               onClick={() => {
                 const lines = lineDiscounts(order);
                 setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
@@ -404,6 +417,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         </div>
         {error ? <p class="error-text" role="alert">{error}</p> : null}
       </section>
+      {order ? <OfflineCash order={order} table={table} open={paying && away} onClose={() => setPaying(false)} /> : null}
       <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
       <VoidSheet
         line={voiding}
@@ -438,25 +452,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
           await moveLine(l.index, to);
         }}
       />
-      <Dialog title={t('service.mergeFrom')} open={merging} onClose={() => setMerging(false)}>
-        <p class="hint">{t('service.mergeHint')}</p>
-        {tables.some((x) => x.id !== table.id && openAt(x.id)) ? (
-          <TileGrid
-            items={tables.filter((x) => x.id !== table.id && openAt(x.id))}
-            label={t('service.mergeFrom')}
-            keyOf={(x) => x.id}
-            render={(x) => t('service.mergeTable', { n: x.number, total: money(openAt(x.id)!.total, openAt(x.id)!.currency) })}
-            onPick={(x) => {
-              const from = openAt(x.id)!;
-              setMerging(false);
-              // the closed check leaves the plan through the live feed, like any other change
-              return run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }));
-            }}
-          />
-        ) : (
-          <p>{t('service.mergeNone')}</p>
-        )}
-      </Dialog>
+      <MergeFrom open={merging} table={table} tables={tables} openAt={openAt} onClose={() => setMerging(false)} onPick={(from) => run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }))} />
       <Dialog title={t('service.transferTo')} open={moving} onClose={() => setMoving(false)}>
         <TileGrid
           items={tables.filter((x) => x.id !== table.id)}
@@ -467,6 +463,31 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
         />
       </Dialog>
     </div>
+  );
+}
+
+/** Which table's check comes onto this one. */
+function MergeFrom({ open, table, tables, openAt, onClose, onPick }: { open: boolean; table: PlanTable; tables: PlanTable[]; openAt: (table: string) => Order | undefined; onClose: () => void; onPick: (from: Order) => void }) {
+  const others = tables.filter((x) => x.id !== table.id && openAt(x.id));
+  return (
+    <Dialog title={t('service.mergeFrom')} open={open} onClose={onClose}>
+      <p class="hint">{t('service.mergeHint')}</p>
+      {others.length ? (
+        <TileGrid
+          items={others}
+          label={t('service.mergeFrom')}
+          keyOf={(x) => x.id}
+          render={(x) => t('service.mergeTable', { n: x.number, total: money(openAt(x.id)!.total, openAt(x.id)!.currency) })}
+          onPick={(x) => {
+            onClose();
+            // the closed check leaves the plan through the live feed, like any other change
+            onPick(openAt(x.id)!);
+          }}
+        />
+      ) : (
+        <p>{t('service.mergeNone')}</p>
+      )}
+    </Dialog>
   );
 }
 

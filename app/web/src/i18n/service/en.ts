@@ -126,6 +126,23 @@ export const serviceEn = {
   'service.split': 'Split',
   'service.printBill': 'Print bill',
   'service.dragHint': 'Drag onto another seat',
+  // the outbox: what waits on the tablet while neither the hub nor the cloud answers
+  'service.queue.waiting': 'Waiting to send ({n})',
+  'service.queue.title': 'Waiting to send',
+  'service.queue.mark': 'waiting',
+  'service.queue.cash': 'Cash {amount}',
+  'service.queue.notInTotal': '{n} waiting: not in the total until the hub or the cloud has priced them.',
+  'service.queue.offline': 'Neither the hub nor the cloud is answering. Sends, fires and cash payments wait on this tablet and go out when one answers.',
+  'service.queue.needsHome': 'Needs the hub or the cloud: card payments, printing, voids, discounts, seats and moving or merging checks.',
+  'service.queue.refused': '{what} at table {n} was not taken: {reason}',
+  'service.queue.dismiss': 'Dismiss',
+  'service.queue.allSent': 'Everything that was waiting has been sent.',
+  'service.queue.lineRefused': '{line} at table {n} was not sent: {reason}',
+  'service.queue.paymentDiffers': 'Cash {amount} taken at table {n} while offline is recorded; the check now says {due} is still due.',
+  'service.queue.payCash': 'Take cash',
+  'service.queue.cardNeedsHome': 'Card payments need the hub or the cloud. Cash is taken for what was due when one last answered.',
+  'service.queue.cashDue': 'Due when last heard: {amount}',
+  'service.queue.cashConfirm': 'Cash {amount}, send when a home answers',
 } as const;
 
 export type ServiceKey = keyof typeof serviceEn;

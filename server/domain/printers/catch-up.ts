@@ -1,0 +1,43 @@
+import { DateTime } from 'luxon';
+import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
+import type { OrderRow } from '../../db/tables/orders.table.ts';
+
+/**
+ * Lines the other node sent to the kitchen reach a hub by sync: at once while both run (an
+ * integration's order on the cloud), or when the hub comes back after it was stopped or cut off
+ * and its devices worked through the cloud (docs/contributors/two-homes.md). The hub's printers
+ * missed the second kind; this is the rule for what they print of it.
+ *
+ * A line is **late** when it was rung in more than `LATE_AFTER_SECONDS` before it reached the
+ * hub. Live sync brings a line within about a second (a silent line is found within seconds),
+ * so two minutes is far above any live delay and far below any outage worth telling the pass
+ * about, and clocks of the two nodes a few seconds apart do not move a line across it.
+ */
+export const LATE_AFTER_SECONDS = 120;
+
+/**
+ * A line rung in longer ago than this prints nothing: the print queue gives up on a ticket not
+ * printed within the same 4 hours (dispatcher.ts `maxAgeSeconds`), since a ticket hours late
+ * only confuses the pass; and a new PC pulling the whole restaurant (`comanda sync link`) does
+ * not print its history.
+ */
+export const CATCH_UP_WITHIN_SECONDS = 4 * 3600;
+
+/** Unix seconds the line went to the kitchen: when it was sent or its course fired. */
+export const rungInAt = (line: OrderItemRow, order: OrderRow): number => Number(line.sent_to_kitchen_at ?? order.placed_at ?? line.created);
+
+/** What a hub prints of one line another node sent to the kitchen. */
+export type Arrival = { print: false } | { print: true; late: false } | { print: true; late: true; rungIn: number };
+
+export function arrivalOf(line: OrderItemRow, order: OrderRow, nowSeconds: number, printMissed: boolean): Arrival {
+  // bumped on a screen (ready, served) or voided: the kitchen has it, or must not cook it
+  if (line.voided_at || line.status === 'ready' || line.status === 'served') return { print: false };
+  const rungIn = rungInAt(line, order);
+  if (nowSeconds - rungIn <= LATE_AFTER_SECONDS) return { print: true, late: false };
+  // a check already paid and closed meanwhile was cooked from the screens
+  if (!printMissed || order.status === 'completed' || nowSeconds - rungIn > CATCH_UP_WITHIN_SECONDS) return { print: false };
+  return { print: true, late: true, rungIn };
+}
+
+/** The mark printed above a late ticket, in the restaurant's time: "LATE - rung in 20:14". */
+export const lateMark = (rungIn: number, timezone: string): string => `LATE - rung in ${DateTime.fromSeconds(rungIn, { zone: timezone }).toFormat('HH:mm')}`;
