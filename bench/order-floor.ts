@@ -40,7 +40,7 @@ export async function orderFloors(ctx: BenchContext, body: string): Promise<stri
   if (route.non2xx === 0) throw new Error('floor: the refused order was accepted');
 
   const statements = await recordOneOrder(() => ctx.api.post('/v1/orders', JSON.parse(body)));
-  const rowsUs = replay(ctx.databaseFile, statements, 2000);
+  const rowsUs = replayRows(ctx.databaseFile, statements, 2000).wall;
   const routeUs = 1e6 / route.rps;
   const ceiling = 1e6 / (routeUs + rowsUs);
   const pct = (rps: number) => `${((rps / baseline) * 100).toFixed(1)} % of baseline`;
@@ -51,14 +51,14 @@ export async function orderFloors(ctx: BenchContext, body: string): Promise<stri
   ];
 }
 
-interface Recorded {
+export interface Recorded {
   sql: string;
   params: unknown[];
   reader: boolean;
 }
 
 /** The writes of the one transaction `act` commits, as the server ran them on its connection. */
-async function recordOneOrder(act: () => Promise<unknown>): Promise<Recorded[]> {
+export async function recordOneOrder(act: () => Promise<unknown>): Promise<Recorded[]> {
   const probe = new SQLite(':memory:');
   const proto = Object.getPrototypeOf(probe.prepare('select 1')) as Record<'run' | 'all', (...a: unknown[]) => unknown>;
   probe.close();
@@ -96,8 +96,11 @@ function insertColumns(sql: string): { table: string; columns: string[] } | null
   return { table: m[1], columns: m[2].split(',').map((c) => c.trim().replace(/"/g, '')) };
 }
 
-/** µs per order to run `statements` again `n` times on a copy of the database, 32 orders a commit. */
-function replay(file: string, statements: Recorded[], n: number): number {
+/**
+ * µs per order to run `statements` again `n` times on a copy of the database, 32 orders a
+ * commit: wall time, and the process's CPU time (`cpu`) over the same loop.
+ */
+export function replayRows(file: string, statements: Recorded[], n: number): { wall: number; cpu: number } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-floor-'));
   const copy = path.join(dir, 'copy.sqlite');
   try {
@@ -117,6 +120,7 @@ function replay(file: string, statements: Recorded[], n: number): number {
     const savepoint = db.prepare('savepoint unit');
     const release = db.prepare('release unit');
     const started = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < n; i += 32) {
       begin.run();
       for (const params of orders.slice(i, i + 32)) {
@@ -126,9 +130,10 @@ function replay(file: string, statements: Recorded[], n: number): number {
       }
       commit.run();
     }
-    const us = ((performance.now() - started) * 1000) / n;
+    const wall = ((performance.now() - started) * 1000) / n;
+    const used = process.cpuUsage(cpu0);
     db.close();
-    return us;
+    return { wall, cpu: (used.user + used.system) / n };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,73 +1,20 @@
 // npm run bench [-- name-filter]: every scenario of bench/scenarios against the real server
 // on SQLite, next to a bare Koa baseline measured in the same run. Prints ratios.
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { Session } from 'node:inspector/promises';
-import { openDatabase } from '../server/db/database.ts';
-import { seedDemo } from '../server/demo/seed.ts';
-import { provisionRestaurant } from '../server/domain/restaurants/provision.ts';
-import { silentLogger } from '../server/logger.ts';
-import { createServer } from '../server/server.ts';
-import { ApiClient } from '../test/helpers/server.ts';
 import { startBaseline } from './baseline.ts';
 import { DURATION, load } from './load.ts';
-import type { BenchContext } from './scenario.ts';
+import { profiled } from './profile.ts';
 import { allScenarios } from './scenarios/index.ts';
+import { openBenchVenue } from './venue.ts';
 
 const filter = process.argv.slice(2).join(' ').toLowerCase();
 // BENCH_SKIP=analytics,realtime leaves out scenarios whose name contains one of these
 const skip = (process.env.BENCH_SKIP ?? '').toLowerCase().split(',').filter(Boolean);
 
-/**
- * BENCH_PROFILE=DIR writes a CPU profile of the server's thread while the real load runs
- * (the baseline and the seeding stay out of it); open it in Chrome's DevTools.
- */
-async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  const dir = process.env.BENCH_PROFILE;
-  if (!dir) return fn();
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    return await fn();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
-    fs.writeFileSync(file, JSON.stringify(profile));
-    session.disconnect();
-    console.log(`  profile: ${file}`);
-  }
-}
-
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'comanda-bench-'));
-  const database = await openDatabase({ dataDir: dir });
-  // every bench screen connects from 127.0.0.1: the per-address socket cap (100) would refuse them
-  const server = createServer({ database, logger: silentLogger, config: { rateLimit: false, guestRateLimit: false, realtime: { maxSocketsPerAddress: 1_000 } } });
-  const { url } = await server.listen(0, '127.0.0.1');
-  const now = Date.now();
-  const r = await provisionRestaurant(server.services.tx, now, { name: 'Bench Bistro', slug: 'bench', ownerPassword: true });
-  await seedDemo(server.services.tx, { restaurantId: r.restaurant.id, livemode: true, now }, { historyDays: 0, ordersPerDay: 0 }, server.services.registry.hooks);
-  const api = new ApiClient(url, r.keys.secret);
-  const ctx: BenchContext = {
-    url,
-    keys: r.keys,
-    restaurantId: r.restaurant.id,
-    services: server.services,
-    api,
-    databaseFile: path.join(dir, 'comanda.sqlite'),
-    async baselineRps(bytes: number, connections = 32) {
-      const base = await startBaseline({ data: 'x'.repeat(Math.max(0, bytes - 11)) });
-      try {
-        return (await load(base.url, { path: '/', connections })).rps;
-      } finally {
-        await base.close();
-      }
-    },
-  };
+  const venue = await openBenchVenue();
+  const { ctx } = venue;
+  const { url } = ctx;
 
   console.log(`comanda bench — ${os.cpus().length} cores, ${DURATION}s per run, Node ${process.version}\n`);
   let failed = 0;
@@ -95,7 +42,8 @@ async function main() {
         const base = await startBaseline(JSON.parse(text));
         const baseline = await load(base.url, { path: '/', connections: l.connections });
         await base.close();
-        const real = await profiled(s.name, () => load(url, l));
+        // BENCH_PROFILE=DIR: a CPU profile of the server's thread while the real load runs
+        const real = await profiled(process.env.BENCH_PROFILE, s.name, () => load(url, l));
         const ratio = real.rps / baseline.rps;
         const ok = (s.minRatio === undefined || ratio >= s.minRatio) && (s.maxP99Ms === undefined || real.p99 <= s.maxP99Ms) && (s.maxP50Ms === undefined || real.p50 <= s.maxP50Ms) && real.non2xx === 0 && real.errors === 0;
         if (!ok) failed++;
@@ -110,8 +58,7 @@ async function main() {
     }
     console.log('');
   }
-  await server.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await venue.close();
   console.log(failed ? `${failed} scenario(s) missed their target` : 'all scenarios met their targets');
 }
 

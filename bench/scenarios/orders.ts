@@ -35,7 +35,7 @@ async function validLines(ctx: BenchContext, count: number, station?: string) {
 }
 
 /** The bench order: a takeout with three lines, each with the modifiers its groups need. */
-async function benchOrderBody(ctx: BenchContext): Promise<string> {
+export async function benchOrderBody(ctx: BenchContext): Promise<string> {
   const items = await validLines(ctx, 3);
   return JSON.stringify({ type: 'takeout', customer_name: 'Bench', items, notes: 'bench order' });
 }

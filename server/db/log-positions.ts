@@ -33,6 +33,8 @@ export const scopeOf = (restaurantId: string | null | undefined): string => rest
  */
 export async function lockScope(trx: Executor, scope: string): Promise<string | null> {
   const locking = locksRows(trx);
+  const stamp = held.get(trx)?.stamps.get(scope);
+  if (stamp !== undefined) return stamp;
   const found = await runShape(
     trx,
     locking ? 'log_clocks+lock' : 'log_clocks+read',
@@ -59,6 +61,16 @@ export async function lockScope(trx: Executor, scope: string): Promise<string | 
 
 /** Persists the scope's last stamp (under the lock lockScope took). */
 export async function saveStamp(trx: Executor, scope: string, hlc: string): Promise<void> {
+  const h = held.get(trx);
+  if (h) {
+    h.stamps.set(scope, hlc);
+    h.unsaved.add(scope);
+    return;
+  }
+  await writeStamp(trx, scope, hlc);
+}
+
+async function writeStamp(trx: Executor, scope: string, hlc: string): Promise<void> {
   await runShape(trx, 'log_clocks+hlc', () => (trx as Kysely<DB>).updateTable('log_clocks').set({ hlc }).where('restaurant_id', '=', scope), [hlc, scope]);
 }
 
@@ -72,6 +84,12 @@ export async function takePositions(trx: Executor, n: number): Promise<{ origin:
     const seqs = res.rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
     return { origin: res.rows[0].origin, seqs };
   }
+  const h = held.get(trx);
+  if (h?.origin !== undefined) {
+    const first = h.seq + 1;
+    h.seq += n;
+    return { origin: h.origin, seqs: Array.from({ length: n }, (_, i) => first + i) };
+  }
   const bumped = await runShape(
     trx,
     'node_state+seq',
@@ -79,8 +97,66 @@ export async function takePositions(trx: Executor, n: number): Promise<{ origin:
     [n, 1],
   );
   const { origin, seq } = bumped.rows[0];
+  if (h) Object.assign(h, { origin, seq: Number(seq), saved: Number(seq) });
   const first = Number(seq) - n + 1;
   return { origin, seqs: Array.from({ length: n }, (_, i) => first + i) };
+}
+
+/**
+ * SQLite, a batch of units in one transaction (group commit): the node's count and each
+ * scope's last stamp are kept in memory from the batch's first write on, its units take
+ * their positions and stamps from there, and settlePositions writes both once, just before
+ * the batch commits: three statements a batch instead of three a unit. Nothing reads them
+ * from the database inside the batch (readers of the log head look at what is committed),
+ * the connection is the batch's alone until it commits, and a unit rolled back to its
+ * savepoint gives its positions back (restorePositions), so the count stays gap-free.
+ */
+interface Held {
+  /** undefined until the batch's first positions were taken (from the database) */
+  origin?: string;
+  seq: number;
+  /** the count as node_state holds it */
+  saved: number;
+  stamps: Map<string, string>;
+  unsaved: Set<string>;
+}
+
+const held = new WeakMap<object, Held>();
+
+/** From now until settlePositions, `trx` keeps its positions and stamps in memory (SQLite only). */
+export function holdPositions(trx: Executor): void {
+  if (!locksRows(trx)) held.set(trx, { seq: 0, saved: 0, stamps: new Map(), unsaved: new Set() });
+}
+
+/** Writes what `trx` kept since holdPositions: call it before the transaction commits. */
+export async function settlePositions(trx: Executor): Promise<void> {
+  const h = held.get(trx);
+  if (!h) return;
+  held.delete(trx);
+  if (h.origin !== undefined && h.seq !== h.saved) {
+    await runShape(trx, 'node_state+set', () => (trx as Kysely<DB>).updateTable('node_state').set({ seq: h.seq }).where('id', '=', 1), [h.seq, 1]);
+  }
+  for (const scope of [...h.unsaved].sort()) await writeStamp(trx, scope, h.stamps.get(scope)!);
+}
+
+/** Where a held transaction's positions and stamps stand, to give back what a rolled-back part took. */
+export type PositionsMark = { seq: number; stamps: Map<string, string>; unsaved: Set<string> } | undefined;
+
+export function positionsMark(trx: Executor): PositionsMark {
+  const h = held.get(trx);
+  return h?.origin === undefined ? undefined : { seq: h.seq, stamps: new Map(h.stamps), unsaved: new Set(h.unsaved) };
+}
+
+/**
+ * The part of the transaction after `mark` was rolled back: its positions are free again, and
+ * its stamps are forgotten (the rows it stamped are gone). Before any positions were taken
+ * (no mark), the first ones were taken in the rolled-back part, so the count is read again.
+ */
+export function restorePositions(trx: Executor, mark: PositionsMark): void {
+  const h = held.get(trx);
+  if (!h) return;
+  if (mark) Object.assign(h, mark);
+  else held.set(trx, { seq: 0, saved: 0, stamps: new Map(), unsaved: new Set() });
 }
 
 /** Keeps every writer out until the transaction ends (a new log identity: sync/epoch.ts). */

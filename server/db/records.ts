@@ -2,9 +2,10 @@ import { sql, type Insertable, type Kysely, type Selectable, type Transaction, t
 import { newId, PREFIXES } from '../ids.ts';
 import { insertColumns, insertRows } from './statement-shapes.ts';
 import { nodeOf, stampClock, type StampClock } from './hlc.ts';
-import { lockScope, saveStamp, scopeOf, takePositions } from './log-positions.ts';
+import { lockScope, positionsMark, restorePositions, saveStamp, scopeOf, takePositions, type PositionsMark } from './log-positions.ts';
 import type { DB, RecordTable } from './schema.ts';
 import { locksRows } from './row-locks.ts';
+import { forgetAll, forgetTables } from './transaction-memo.ts';
 
 /** A connection or an open transaction; commands take whichever they are given. */
 export type { Executor } from './executor.ts';
@@ -186,14 +187,16 @@ export async function flushChanges(trx: Executor, tables?: readonly string[]): P
   await writeLog(trx, list);
 }
 
-/** How many changes the unit has pending: taken before a savepoint, for dropChangesSince. */
-export function changesMark(trx: Executor): number {
-  return pending.get(trx)?.length ?? 0;
+/** Where the unit's changes stand (pending ones, log positions taken): taken before a savepoint, for dropChangesSince. */
+export function changesMark(trx: Executor): { pending: number; positions: PositionsMark } {
+  return { pending: pending.get(trx)?.length ?? 0, positions: positionsMark(trx) };
 }
 
-/** The part of a unit rolled back to a savepoint: its pending changes after `mark` go too. */
-export function dropChangesSince(trx: Executor, mark: number): void {
-  pending.get(trx)?.splice(mark);
+/** The part of a unit rolled back to a savepoint: its pending changes after `mark` go too, and the log positions it took. */
+export function dropChangesSince(trx: Executor, mark: ReturnType<typeof changesMark>): void {
+  pending.get(trx)?.splice(mark.pending);
+  restorePositions(trx, mark.positions);
+  forgetAll(trx);
 }
 
 /** Forgets the changes of a unit of work that was rolled back. */
@@ -224,6 +227,8 @@ async function writeLog(trx: Executor, entries: Entry[]): Promise<void> {
   // its scopes in sorted order; two units that lock the same two in two flushes each may
   // deadlock, and PostgreSQL's abort makes the Transactor run one of them again.
   const scopes = entries.map((e) => scopeOf(e.table === 'restaurants' ? e.row.id : e.row.restaurant_id));
+  // versions this transaction kept (db/transaction-memo.ts) of these tables move now
+  forgetTables(trx, new Set(entries.map((e) => e.table)));
   const wrote = written.get(trx);
   if (wrote) for (const s of scopes) wrote.add(s);
   const clocks = new Map<string, StampClock>();

@@ -2,6 +2,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { runShape } from './statement-shapes.ts';
 import { beginChanges, discardChanges, flushChanges, takeWrittenScopes } from './records.ts';
 import type { DB } from './schema.ts';
+import { forgetAll } from './transaction-memo.ts';
+import { holdPositions, positionsMark, restorePositions, settlePositions } from './log-positions.ts';
 
 /**
  * Called after a commit with the scopes (restaurant ids) its units logged changes for; none
@@ -96,24 +98,31 @@ export class Transactor {
       let scopes: ReadonlySet<string> | undefined;
       try {
         outcomes = await this.db.transaction().execute(async (trx) => {
+          // the batch's log positions and stamps are written once, at its end (db/log-positions.ts)
+          holdPositions(trx);
           // Alone, a unit needs no savepoint: its failure rolls the transaction back.
           if (batch.length === 1) {
             const value = await unitOfWork(trx, batch[0].fn);
+            await settlePositions(trx);
             scopes = takeWrittenScopes(trx);
             return [{ ok: true as const, value }];
           }
           const out: typeof outcomes = [];
           for (const unit of batch) {
+            const mark = positionsMark(trx);
             await savepoint(trx, 'savepoint unit');
             try {
               out.push({ ok: true, value: await unitOfWork(trx, unit.fn) });
               await savepoint(trx, 'release unit');
             } catch (err) {
+              forgetAll(trx);
+              restorePositions(trx, mark);
               await savepoint(trx, 'rollback to unit');
               await savepoint(trx, 'release unit');
               out.push({ ok: false, err });
             }
           }
+          await settlePositions(trx);
           scopes = takeWrittenScopes(trx);
           return out;
         });

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { flushChanges, type Executor } from './records.ts';
 import type { DB, RecordTable } from './schema.ts';
+import { keepRead, keptRead } from './transaction-memo.ts';
 
 /**
  * The exact version of a restaurant's replicated records: its last change-log position,
@@ -69,7 +70,11 @@ export function sqliteVersions(connection: SQLite.Database): Versions {
     async of(db, restaurantId, tables) {
       if (db.isTransaction) {
         await flushChanges(db, tables);
-        return read(restaurantId, tables);
+        // the units of one group commit share what an earlier one read (db/transaction-memo.ts)
+        const key = `version|${restaurantId}|${tables?.join(',') ?? ''}`;
+        let version = keptRead<string>(db, key);
+        if (version === undefined) keepRead(db, key, tables ?? null, (version = read(restaurantId, tables)));
+        return version;
       }
       if (!connection.inTransaction) return read(restaurantId, tables);
       return queryVersions.of(db, restaurantId, tables);
