@@ -80,6 +80,9 @@ const PATTERN_CANDIDATES = [
   'https://example.com/hooks/comanda',
   'Europe/Berlin',
   '0 3 * * *',
+  // sync: a hybrid logical clock (sync/hlc.ts) and a web origin without a path
+  '0193a1b2c3d4.0001.hub_01',
+  'https://venue.example.com',
 ];
 
 function isTime(name: string): boolean {

@@ -71,10 +71,7 @@ function responseSchemas(routes: readonly RouteSpec[]) {
 }
 
 /** The OpenAPI document, built from the very route specs and zod schemas that serve requests and shape answers. */
-export function buildOpenApi(all: readonly RouteSpec[]) {
-  // the cloud's side of sync (role: cloud) is spoken between comanda's own nodes (sync/wire.ts),
-  // not an API an integrator calls, and a hub does not serve it
-  const routes = all.filter((r) => !r.role);
+export function buildOpenApi(routes: readonly RouteSpec[]) {
   const { components, byRoute } = responseSchemas(routes);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {

@@ -2,12 +2,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorStatus } from '../../server/errors.ts';
 import { errorCodesOf } from '../../server/http/openapi-errors.ts';
-import { routes as allRoutes } from '../../server/api/routes.ts';
+import { routes } from '../../server/api/routes.ts';
 import { checkAnswer } from '../helpers/openapi-conformance.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-
-// the document describes what an integrator may call: not the cloud's side of sync (role: cloud)
-const routes = allRoutes.filter((r) => !r.role);
 
 describe('OpenAPI document', () => {
   let hub: TestHub;

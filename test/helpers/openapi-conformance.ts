@@ -52,8 +52,7 @@ function patternOf(r: RouteSpec): RegExp {
 export function matchRoute(method: string, url: string): Matched | null {
   const path = new URL(url, 'http://x').pathname;
   const m = method.toLowerCase();
-  // the cloud's side of sync (role: cloud) is not in the document: sync/wire.ts is its contract
-  const route = routes.find((r) => !r.role && r.method === m && patternOf(r).test(path));
+  const route = routes.find((r) => r.method === m && patternOf(r).test(path));
   return route ? { route, path: route.path.replace(/:(\w+)/g, '{$1}') } : null;
 }
 

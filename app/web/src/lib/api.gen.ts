@@ -410,6 +410,176 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/sync/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The cloud's side of an audit: bucket hashes of the restaurant's rows, per-row hashes of some buckets, or some rows whole */
+        post: operations["post_sync_v1_audit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/hello": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A linked hub says hello: the cloud checks its checkpoints and answers where it stands with it */
+        post: operations["post_sync_v1_hello"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A hub links to this cloud with a one-time code: it brings its restaurant, or takes over the one the code names; answers its credential (once) */
+        post: operations["post_sync_v1_link"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/origins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The origins a linked hub's staff devices use: the cloud answers CORS for those */
+        post: operations["post_sync_v1_origins"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether the line to the cloud carries packets: no credential, nothing read */
+        post: operations["post_sync_v1_ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A page of the cloud's log after the hub's position (never its own changes); a long poll while nothing is new, streamed with heartbeats when asked */
+        post: operations["post_sync_v1_pull"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/push": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A hub's own changes after the cloud's cursor, applied in one transaction; with heartbeat_ms the answer is streamed (whitespace, then the JSON) */
+        post: operations["post_sync_v1_push"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A repair: the hub's rows with their clocks are merged here, and the rows it asks for are answered with this side's clocks */
+        post: operations["post_sync_v1_repair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/slug": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A linked hub renames its restaurant's guest address: the cloud renames first, unique across the cloud */
+        post: operations["post_sync_v1_slug"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sync/v1/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The hub unlinks (`comanda sync unlink`): its credential stops working at once */
+        post: operations["post_sync_v1_unlink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/analytics/customers": {
         parameters: {
             query?: never;
@@ -9277,6 +9447,450 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WaitlistStatus"];
+                };
+            };
+        };
+    };
+    post_sync_v1_audit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    detail?: {
+                        [key: string]: string[];
+                    };
+                    hashes?: boolean;
+                    ids?: {
+                        [key: string]: string[];
+                    };
+                    protocol: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hashes?: {
+                            [key: string]: {
+                                [key: string]: string;
+                            };
+                        };
+                        rows?: {
+                            [key: string]: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        tables: {
+                            [key: string]: {
+                                buckets: {
+                                    [key: string]: string;
+                                };
+                                rows: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_hello: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cloud_epoch?: string | null;
+                    epoch: string;
+                    protocol: number;
+                    pulled?: {
+                        after: number;
+                        op_id: string | null;
+                    };
+                    pushed_through?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cloud_epoch: string;
+                        cursor: number;
+                        cursor_op_id: string | null;
+                        head: number;
+                        now: number;
+                        protocol: number;
+                        queue_ms?: number;
+                        restaurant_id: string;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    epoch: string;
+                    protocol: number;
+                    restaurant_id: string | null;
+                    slug?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cloud_epoch: string;
+                        credential: string;
+                        cursor: number;
+                        cursor_op_id: string | null;
+                        head: number;
+                        hub_id: string;
+                        /** @enum {string} */
+                        mode: "push" | "pull";
+                        now: number;
+                        /** @constant */
+                        object: "sync_link";
+                        protocol: number;
+                        queue_ms?: number;
+                        restaurant_id: string;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_origins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    origins: string[];
+                    protocol: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "sync_origins";
+                        origins: string[];
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    protocol: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "sync_ping";
+                        protocol: number;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_pull: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    after: number;
+                    epoch: string;
+                    heartbeat_ms?: number;
+                    limit?: number;
+                    protocol: number;
+                    wait_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: {
+                            clocks?: {
+                                [key: string]: string;
+                            };
+                            data: unknown;
+                            fields: string[] | null;
+                            hlc: string | null;
+                            /** @enum {string} */
+                            op: "insert" | "update" | "delete";
+                            op_id: string;
+                            origin: string;
+                            origin_seq: number;
+                            row_id: string;
+                            table: string;
+                        }[];
+                        cloud_epoch: string;
+                        cursor: number;
+                        cursor_op_id: string | null;
+                        head: number;
+                        last: number;
+                        last_op_id: string | null;
+                        lastOpId?: string;
+                        more: boolean;
+                        now: number;
+                        pending: number;
+                        protocol: number;
+                        queue_ms?: number;
+                        restaurant_id: string;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_push: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    after: number;
+                    changes: {
+                        clocks?: {
+                            [key: string]: string;
+                        };
+                        data: unknown;
+                        fields: string[] | null;
+                        hlc: string | null;
+                        /** @enum {string} */
+                        op: "insert" | "update" | "delete";
+                        op_id: string;
+                        origin: string;
+                        origin_seq: number;
+                        row_id: string;
+                        table: string;
+                    }[];
+                    epoch: string;
+                    heartbeat_ms?: number;
+                    pending?: number;
+                    protocol: number;
+                    wait_ms?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cloud_epoch: string;
+                        cursor: number;
+                        cursor_op_id: string | null;
+                        head: number;
+                        now: number;
+                        protocol: number;
+                        queue_ms?: number;
+                        restaurant_id: string;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_repair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    protocol: number;
+                    rows: {
+                        all: string;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        deleted: string | null;
+                        fields: {
+                            [key: string]: string;
+                        };
+                        id: string;
+                        table: string;
+                    }[];
+                    state?: {
+                        repaired_rows: number;
+                        /** @enum {string} */
+                        state: "in_sync" | "repairing" | "diverged";
+                        unconverged: {
+                            id: string;
+                            table: string;
+                        }[];
+                    };
+                    want: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applied: number;
+                        rows: {
+                            all: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            deleted: string | null;
+                            fields: {
+                                [key: string]: string;
+                            };
+                            id: string;
+                            table: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_slug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    protocol: number;
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "sync_slug";
+                        restaurant_id: string;
+                        slug: string;
+                    };
+                };
+            };
+        };
+    };
+    post_sync_v1_unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    protocol: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hub_id: string;
+                        /** @constant */
+                        object: "sync_unlink";
+                        revoked_at: number;
+                    };
                 };
             };
         };
