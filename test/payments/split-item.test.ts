@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/assert.ts';
 import { DIALECTS } from '../helpers/db.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
+import { taxInclusiveVenue } from './fixture.ts';
 
 /**
  * One line split between guests (issue 39, "one item split in N"): a €60 bottle shared by three
@@ -9,42 +9,13 @@ import { startHub, type TestHub } from '../helpers/server.ts';
  * the line exactly, and refunds, voids and the rest of the bill keep tying out.
  */
 describe.each(DIALECTS)('a line paid in equal shares on %s', (dialect) => {
-  let hub: TestHub;
-  let wine: string;
-  let water: string;
-  let steak: string;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    expect((await hub.api.patch('/v1/settings', { prices_include_tax: true, default_tax_rate: 0.1 })).status).toBe(200);
-    const cat = (await hub.api.post('/v1/menu_categories', { name: 'Carte' })).body;
-    wine = (await hub.api.post('/v1/menu_items', { name: 'Barolo', category: cat.id, price: 6000 })).body.id;
-    water = (await hub.api.post('/v1/menu_items', { name: 'Water carafe', category: cat.id, price: 1000 })).body.id;
-    steak = (await hub.api.post('/v1/menu_items', { name: 'Steak', category: cat.id, price: 2850 })).body.id;
-  });
-  afterAll(async () => {
-    await hub?.close();
-  });
-
-  const sent = async (items: object[]) => {
-    const r = await hub.api.post('/v1/orders', { type: 'takeout', status: 'placed', items });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    return r.body;
-  };
-  const balance = async (id: string, query = '') => {
-    const r = await hub.api.get(`/v1/orders/${id}/balance${query}`);
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    return r.body;
-  };
-  const pay = async (id: string, body: object) => {
-    const r = await hub.api.post(`/v1/orders/${id}/payments`, { method: 'card', ...body });
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    return r.body;
-  };
+  const venue = taxInclusiveVenue(dialect, { Barolo: 6000, 'Water carafe': 1000, Steak: 2850 });
+  const { item, sent, balance, pay } = venue;
 
   it('splits a €60 bottle three ways: €20 each, the balance naming every share, the line paid at the third', async () => {
     const o = await sent([
-      { menu_item: wine, quantity: 1 },
-      { menu_item: steak, quantity: 1, seat: 1 },
+      { menu_item: item.Barolo, quantity: 1 },
+      { menu_item: item.Steak, quantity: 1, seat: 1 },
     ]);
     const [bottle, steakLine] = o.items.map((l: any) => l.id);
     let b = await balance(o.id, `?items=${bottle}:3`);
@@ -81,11 +52,11 @@ describe.each(DIALECTS)('a line paid in equal shares on %s', (dialect) => {
     expect(b).toMatchObject({ amount_due: 0, payment_status: 'paid' });
     expect(b.split_items[0]).toMatchObject({ paid: 6000, left: 0, next: null });
     expect(b.split_items[0].shares.every((s: any) => s.paid)).toBe(true);
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 3 }] }), 409, 'state_conflict');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 3 }] }), 409, 'state_conflict');
   });
 
   it('gives €10.00 in three as 3.33, 3.33 and 3.34: the shares add up to the line exactly', async () => {
-    const o = await sent([{ menu_item: water, quantity: 1 }, { menu_item: steak, quantity: 1 }]);
+    const o = await sent([{ menu_item: item['Water carafe'], quantity: 1 }, { menu_item: item.Steak, quantity: 1 }]);
     const carafe = o.items[0].id;
     const b = await balance(o.id, `?items=${carafe}:3`);
     expect(b.split_items[0].shares.map((s: any) => s.amount)).toEqual([333, 333, 334]);
@@ -100,7 +71,7 @@ describe.each(DIALECTS)('a line paid in equal shares on %s', (dialect) => {
   });
 
   it('pays a line whole and a share of another in one payment, and keeps a line in its number of parts', async () => {
-    const o = await sent([{ menu_item: wine, quantity: 1 }, { menu_item: steak, quantity: 1 }, { menu_item: water, quantity: 1 }]);
+    const o = await sent([{ menu_item: item.Barolo, quantity: 1 }, { menu_item: item.Steak, quantity: 1 }, { menu_item: item['Water carafe'], quantity: 1 }]);
     const [bottle, steakLine, carafe] = o.items.map((l: any) => l.id);
     const asked = await balance(o.id, `?items=${steakLine},${bottle}:4`);
     expect(asked.items_charge).toEqual({ items: [steakLine], item_shares: [{ item: bottle, parts: 4, part: 1, amount: 1500 }], amount: 4350 });
@@ -110,41 +81,41 @@ describe.each(DIALECTS)('a line paid in equal shares on %s', (dialect) => {
     // the seat's paid: the payment spread over what it paid for (the steak whole, a quarter of the bottle)
     expect(b.seats[0].paid).toBe(4350);
     // another number of parts, the bottle whole, a line twice, a share and an amount: refused, nothing written
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 3 }] }), 409, 'state_conflict', 'item_shares');
-    expectError(await hub.api.get(`/v1/orders/${o.id}/balance?items=${bottle}:2`), 409, 'state_conflict', 'item_shares');
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', items: [bottle] }), 409, 'state_conflict', 'items');
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', items: [carafe], item_shares: [{ item: carafe, parts: 2 }] }), 400, 'parameter_invalid');
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', amount: 100, item_shares: [{ item: carafe, parts: 2 }] }), 400, 'parameter_invalid');
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: 'oi_nope', parts: 2 }] }), 400, 'parameter_invalid', 'item_shares');
-    for (const parts of [1, 21, 2.5]) expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: carafe, parts }] }), 400, undefined);
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 3 }] }), 409, 'state_conflict', 'item_shares');
+    expectError(await venue.hub.api.get(`/v1/orders/${o.id}/balance?items=${bottle}:2`), 409, 'state_conflict', 'item_shares');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', items: [bottle] }), 409, 'state_conflict', 'items');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', items: [carafe], item_shares: [{ item: carafe, parts: 2 }] }), 400, 'parameter_invalid');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', amount: 100, item_shares: [{ item: carafe, parts: 2 }] }), 400, 'parameter_invalid');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: 'oi_nope', parts: 2 }] }), 400, 'parameter_invalid', 'item_shares');
+    for (const parts of [1, 21, 2.5]) expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: carafe, parts }] }), 400, undefined);
     for (const q of [`${carafe}:1`, `${carafe}:99`, `${carafe}:x`]) {
-      const r = await hub.api.get(`/v1/orders/${o.id}/balance?items=${q}`);
+      const r = await venue.hub.api.get(`/v1/orders/${o.id}/balance?items=${q}`);
       expectError(r, 400, 'parameter_invalid');
       expect(r.body.error.param).toMatch(/^items/);
     }
-    expect((await hub.api.get(`/v1/payments?order=${o.id}`)).body.data).toHaveLength(1);
+    expect((await venue.hub.api.get(`/v1/payments?order=${o.id}`)).body.data).toHaveLength(1);
     expect((await balance(o.id)).amount_due).toBe(9850 - 4350);
   });
 
   it('owes a share again when its payment is refunded whole; a part refund keeps it paid', async () => {
-    const o = await sent([{ menu_item: wine, quantity: 1 }, { menu_item: steak, quantity: 1 }]);
+    const o = await sent([{ menu_item: item.Barolo, quantity: 1 }, { menu_item: item.Steak, quantity: 1 }]);
     const bottle = o.items[0].id;
     const p1 = await pay(o.id, { item_shares: [{ item: bottle, parts: 3 }] });
     const p2 = await pay(o.id, { item_shares: [{ item: bottle, parts: 3 }] });
-    expect((await hub.api.post(`/v1/payments/${p1.id}/refund`, {})).status).toBe(200);
+    expect((await venue.hub.api.post(`/v1/payments/${p1.id}/refund`, {})).status).toBe(200);
     let b = await balance(o.id);
     expect(b.split_items[0]).toMatchObject({ paid: 2000, left: 4000, next: { part: 1, amount: 2000 } });
     expect(b.split_items[0].shares.map((s: any) => s.paid)).toEqual([false, true, false]);
     expect(b.amount_due).toBe(8850 - 2000);
     // share 1 is paid again, then 3
     expect((await pay(o.id, { item_shares: [{ item: bottle, parts: 3 }] })).item_shares[0].part).toBe(1);
-    expect((await hub.api.post(`/v1/payments/${p2.id}/refund`, { amount: 500 })).status).toBe(200);
+    expect((await venue.hub.api.post(`/v1/payments/${p2.id}/refund`, { amount: 500 })).status).toBe(200);
     b = await balance(o.id);
     expect(b.split_items[0]).toMatchObject({ paid: 4000, next: { part: 3 } });
     expect(b.amount_due).toBe(8850 - 2000 - 1500);
     // once the bottle's shares are refunded whole it is no longer split: it may be split another way
-    for (const p of (await hub.api.get(`/v1/payments?order=${o.id}`)).body.data) {
-      if (p.amount_refunded < p.amount) expect((await hub.api.post(`/v1/payments/${p.id}/refund`, {})).status).toBe(200);
+    for (const p of (await venue.hub.api.get(`/v1/payments?order=${o.id}`)).body.data) {
+      if (p.amount_refunded < p.amount) expect((await venue.hub.api.post(`/v1/payments/${p.id}/refund`, {})).status).toBe(200);
     }
     b = await balance(o.id, `?items=${bottle}:2`);
     expect(b.split_items).toEqual([expect.objectContaining({ parts: 2, paid: 0 })]);
@@ -152,24 +123,24 @@ describe.each(DIALECTS)('a line paid in equal shares on %s', (dialect) => {
   });
 
   it('voids a partly paid line as a paid one: only while the check still covers what was paid; a voided line takes no share', async () => {
-    const o = await sent([{ menu_item: wine, quantity: 1 }, { menu_item: water, quantity: 1 }]);
+    const o = await sent([{ menu_item: item.Barolo, quantity: 1 }, { menu_item: item['Water carafe'], quantity: 1 }]);
     const [bottle, carafe] = o.items.map((l: any) => l.id);
     await pay(o.id, { item_shares: [{ item: bottle, parts: 2 }] });
     await pay(o.id, { items: [carafe] });
     // 7000 − 6000 would leave 1000 against 4000 paid: refused, as for a paid line
-    expectError(await hub.api.post(`/v1/orders/${o.id}/items/0/void`, { reason: 'corked' }), 409, 'state_conflict');
-    const w2 = (await hub.api.post(`/v1/orders/${o.id}/items`, { items: [{ menu_item: wine, quantity: 1 }] })).body;
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/items/0/void`, { reason: 'corked' }), 409, 'state_conflict');
+    const w2 = (await venue.hub.api.post(`/v1/orders/${o.id}/items`, { items: [{ menu_item: item.Barolo, quantity: 1 }] })).body;
     const second = w2.items.find((l: any) => l.id !== bottle && l.id !== carafe && l.name === 'Barolo').id;
     await pay(o.id, { item_shares: [{ item: second, parts: 3 }] });
     // the first bottle is corked: voided, the check (7000) still covers the 6000 paid
-    const v = await hub.api.post(`/v1/orders/${o.id}/items/0/void`, { reason: 'corked' });
+    const v = await venue.hub.api.post(`/v1/orders/${o.id}/items/0/void`, { reason: 'corked' });
     expect(v.status, JSON.stringify(v.body)).toBe(200);
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 2 }] }), 409, 'state_conflict', 'item_shares');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: bottle, parts: 2 }] }), 409, 'state_conflict', 'item_shares');
     const b = await balance(o.id);
     expect(b.amount_due).toBe(7000 - 3000 - 1000 - 2000);
     // the corked bottle's share was paid: the check owes less than the second bottle's next share, which is refused as a seat would be
     expect(b.split_items.find((l: any) => l.item === second)).toMatchObject({ left: 4000, next: { part: 2, amount: 2000 } });
-    expectError(await hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: second, parts: 3 }] }), 400, 'amount_too_large', 'item_shares');
+    expectError(await venue.hub.api.post(`/v1/orders/${o.id}/payments`, { method: 'card', item_shares: [{ item: second, parts: 3 }] }), 400, 'amount_too_large', 'item_shares');
     expect((await pay(o.id, { amount: b.amount_due })).amount).toBe(1000);
     expect(await balance(o.id)).toMatchObject({ amount_due: 0, payment_status: 'paid' });
   });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { MAX_AHEAD_MS, parseHlc } from '../../server/db/hlc.ts';
+import { PAIRING_TTL_SECONDS } from '../../server/domain/devices/pairing.ts';
 import type { DB } from '../../server/db/schema.ts';
 import { comanda, ServeProcess, until } from '../helpers/comanda-process.ts';
 import { DIALECTS, freshDatabase } from '../helpers/db.ts';
@@ -202,8 +203,15 @@ for (const dialect of DIALECTS.filter((d) => d === 'postgres')) {
       const h = hubs[1];
       const step = async (ms: number) => {
         fs.writeFileSync(h.skewFile, String(ms));
-        // the process reads its clock file at most every 100 ms
-        await new Promise((r) => setTimeout(r, 300));
+        // the process reads its clock file at most every 100 ms: a pairing code (local, not
+        // replicated) shows the clock it was made by, so the hub is asked until it runs stepped
+        await until(`the hub's clock ${ms / 60_000} min ahead`, async () => {
+          const before = Date.now();
+          const made = await viaHub(h).post('/v1/devices/pairing_codes', { name: 'clock probe' });
+          expect(made.status).toBe(201);
+          // a minute's slack: the steps are minutes apart
+          return made.body.expires_at - PAIRING_TTL_SECONDS >= Math.floor((before + ms - 60_000) / 1000);
+        }, { every: 100 });
       };
       const cloudHasName = (name: string) => until(`the cloud has ${name}`, async () => (await nameOn(cloudDb.db, h)) === name, 30_000);
 

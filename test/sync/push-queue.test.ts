@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readLog } from '../../sync/changes.ts';
 import { currentEpoch } from '../../sync/epoch.ts';
 import { callCloud, credentialOf, hello, PUSH_BATCH, pushPage, readLink, Refused, syncUntilIdle } from '../../sync/hub.ts';
@@ -62,8 +62,12 @@ describe('pushes overlapped', () => {
     expect(await logEntries(cloud.db)).toBe(held);
 
     // with it, the second page goes first and waits; the first follows
+    // a held page listens for its restaurant's commits (countCommits): that listener is the
+    // sign it reached the cloud, was found early and waits, rather than a pause guessing it
+    const listening = vi.spyOn(cloud.tx, 'onCommit');
     const early = push(second, first.last, { wait_ms: 10_000 });
-    await new Promise((r) => setTimeout(r, 300));
+    await until('the early page held on the cloud, waiting for its predecessor', () => listening.mock.calls.length > 0, { diagnose: () => ({ pushes: proxy!.pushes, gaps: proxy!.gaps }) });
+    listening.mockRestore();
     expect(await cursor()).toBe(Number(link.push_cursor));
     const answers = await Promise.all([push(first, Number(link.push_cursor)), early]);
     expect(answers.map((a) => a.cursor)).toEqual([first.last, second.last]);
