@@ -111,7 +111,14 @@ async function orphanedServerStops(): Promise<void> {
     expect(isRunning(ready.pid)).toBe(true);
 
     parent.kill('SIGKILL');
-    await until('the orphaned server to exit', () => !isRunning(ready.pid), 60_000);
+    await until('the orphaned server to exit', () => !isRunning(ready.pid), {
+      timeout: 60_000,
+      // what it was doing (its process state and parent) and what it last logged
+      diagnose: () => ({
+        stat: fs.existsSync(`/proc/${ready.pid}/stat`) ? fs.readFileSync(`/proc/${ready.pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ').slice(0, 2) : 'gone',
+        log: fs.existsSync(path.join(dataDir, 'logs', 'comanda.log')) ? fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8').split('\n').slice(-6) : 'no log',
+      }),
+    });
     // a graceful stop, not a kill: the lock is released and the log says why
     expect(fs.existsSync(path.join(dataDir, 'hub.lock'))).toBe(false);
     expect(fs.readFileSync(path.join(dataDir, 'logs', 'comanda.log'), 'utf8')).toContain('supervisor gone');

@@ -141,3 +141,13 @@ export async function writeTables(hub: TestHub, total: number): Promise<void> {
     );
   }
 }
+
+/** A raw sync request, as a hub (or someone holding its credential) sends it: status and JSON body. */
+export async function sendSync(url: string, path: string, body: unknown, credential: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/sync/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}

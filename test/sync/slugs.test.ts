@@ -3,18 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatHlc, nodeOf } from '../../server/db/hlc.ts';
 import { credentialOf, readLink } from '../../sync/hub.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
-import { startPair } from './helpers.ts';
+import { sendSync as send, startPair } from './helpers.ts';
 
 type Row = Record<string, unknown>;
-
-async function send(url: string, path: string, body: unknown, credential: string) {
-  const res = await fetch(`${url}/sync/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 /**
  * Guest addresses are unique across the cloud (issue 40). Restaurant B lives on the cloud and

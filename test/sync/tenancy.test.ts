@@ -10,19 +10,9 @@ import { NEVER_SYNCED, WRITE_RULES } from '../../sync/write-rules.ts';
 import { PROTOCOL_VERSION } from '../../sync/protocol.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { until } from '../helpers/until.ts';
-import { goOffline, goOnline, startPair, logEntries } from './helpers.ts';
+import { goOffline, goOnline, sendSync as send, startPair, logEntries } from './helpers.ts';
 
 type Row = Record<string, unknown>;
-
-/** A raw sync request, as a hub (or someone holding its credential) sends it. */
-async function send(url: string, path: string, body: unknown, credential: string) {
-  const res = await fetch(`${url}/sync/v1${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
 
 /**
  * Hub A is linked; restaurant B lives on the same cloud (PostgreSQL). Everything A sends is
