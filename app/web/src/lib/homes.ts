@@ -40,6 +40,8 @@ let cloudToken: string | null = null;
 let silentSince: number | null = null;
 let probe: number | undefined;
 let returning: number | undefined;
+/** a return probe under way (the cloud's answer may take its time): the next one waits for it */
+let askingReturn = false;
 let switching: Promise<void> | null = null;
 const switchListeners = new Set<(to: HomeName) => void>();
 
@@ -209,13 +211,21 @@ async function tryCloud(): Promise<void> {
   }
 }
 
-/** On the cloud: back to the hub once it answers and has pulled what the cloud took meanwhile. */
+/**
+ * On the cloud: back to the hub once it answers and has pulled what the cloud took meanwhile,
+ * or, not caught up, once the cloud no longer serves this device (no answer: the internet went
+ * while the hub PC restarted, so the hub cannot catch up and says so; or a refusal: the device's
+ * key or session is gone there). Nothing newer is then within the device's reach, and waiting
+ * would keep it offline beside a hub that answers.
+ */
 async function tryReturn(): Promise<void> {
+  if (askingReturn) return;
+  askingReturn = true;
   try {
     const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
     if (!res.ok) return;
     const h = (await res.json()) as { hub_caught_up: boolean | null };
-    if (!h.hub_caught_up) return;
+    if (!h.hub_caught_up && (await cloudServes())) return;
     clearInterval(returning);
     returning = undefined;
     silentSince = null;
@@ -223,6 +233,19 @@ async function tryReturn(): Promise<void> {
     if (credential?.kind === 'session') void renewPass();
   } catch {
     // still silent
+  } finally {
+    askingReturn = false;
+  }
+}
+
+/** Whether the cloud still serves this device: it answers its credential (a rate limit is an answer). */
+async function cloudServes(): Promise<boolean> {
+  if (!cloudUrl) return false;
+  try {
+    const res = await fetch(`${cloudUrl.replace(/\/$/, '')}/v1/homes`, { headers: { Accept: 'application/json', ...cloudHeaders() }, credentials: 'omit', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
+    return res.ok || res.status === 429;
+  } catch {
+    return false;
   }
 }
 
