@@ -62,7 +62,7 @@ export const onHomeSwitch = (fn: (to: HomeName) => void) => {
 };
 
 /** The origin requests go to: '' (this page's, the hub) or the cloud's. */
-export const baseUrl = (): string => (home.value === 'cloud' && cloudUrl ? cloudUrl.replace(/\/$/, '') : '');
+export const baseUrl = (at: HomeName = home.value): string => (at === 'cloud' && cloudUrl ? cloudUrl.replace(/\/$/, '') : '');
 
 /** The /realtime address of the current home. */
 export function realtimeUrl(): string {
@@ -75,8 +75,8 @@ export function realtimeUrl(): string {
 export const cloudAuth = (): Record<string, unknown> | null => (home.value === 'cloud' && cloudToken ? { type: 'auth', session_token: cloudToken } : null);
 
 /** Headers a request carries on the cloud in place of the hub's cookie (none on the hub). */
-export function cloudHeaders(): Record<string, string> | null {
-  if (home.value !== 'cloud') return null;
+export function cloudHeaders(at: HomeName = home.value): Record<string, string> | null {
+  if (at !== 'cloud') return null;
   if (credential?.kind === 'key') return { 'X-API-Key': credential.key };
   return cloudToken ? { 'X-Session-Token': cloudToken } : {};
 }
@@ -167,33 +167,51 @@ export function moveToCloud(): Promise<void> {
   return switching;
 }
 
+/**
+ * Signs this device in on the cloud if it is not yet: a tablet trades its pass for a session
+ * there (a screen's key is good there as it is). false: nothing to sign in with now. Throws
+ * when the cloud does not answer.
+ */
+export async function cloudSignIn(): Promise<boolean> {
+  if (!cloudUrl || !credential) return false;
+  if (credential.kind === 'key' || cloudToken) return true;
+  if (!pass) return false;
+  const res = await fetch(`${cloudUrl.replace(/\/$/, '')}/v1/auth/cloud_pass/redeem`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'omit',
+    body: JSON.stringify({ pass }),
+    signal: AbortSignal.timeout(CLOUD_ANSWER_MS),
+  });
+  // a pass works once: refused, it is spent (or was never good). A 5xx or a rate limit is
+  // the cloud's trouble, not the pass's: it is kept for the next try (had the cloud spent
+  // it meanwhile, that try is refused and drops it)
+  if (!res.ok) {
+    if (res.status < 500 && res.status !== 429) {
+      pass = null;
+      save();
+    }
+    return false;
+  }
+  pass = null;
+  cloudToken = ((await res.json()) as { token: string }).token;
+  save();
+  // traded from the hub (a write to settle there, below): the next outage needs a pass of its own
+  if (home.value === 'hub') void renewPass();
+  return true;
+}
+
+/** The cloud refused this device's session (expired, signed out there): the next sign-in trades a new pass. */
+export function forgetCloudSession(): void {
+  cloudToken = null;
+  save();
+}
+
 async function tryCloud(): Promise<void> {
   if (!cloudUrl || home.value === 'cloud') return;
   const base = cloudUrl.replace(/\/$/, '');
   try {
-    if (credential?.kind === 'session' && !cloudToken) {
-      if (!pass) return;
-      const res = await fetch(`${base}/v1/auth/cloud_pass/redeem`, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        credentials: 'omit',
-        body: JSON.stringify({ pass }),
-        signal: AbortSignal.timeout(CLOUD_ANSWER_MS),
-      });
-      // a pass works once: refused, it is spent (or was never good). A 5xx or a rate limit is
-      // the cloud's trouble, not the pass's: it is kept for the next try (had the cloud spent
-      // it meanwhile, that try is refused and drops it)
-      if (!res.ok) {
-        if (res.status < 500 && res.status !== 429) {
-          pass = null;
-          save();
-        }
-        return;
-      }
-      pass = null;
-      cloudToken = ((await res.json()) as { token: string }).token;
-      save();
-    }
+    if (!(await cloudSignIn())) return;
     const headers: Record<string, string> = { Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : cloudToken ? { 'X-Session-Token': cloudToken } : {}) };
     const res = await fetch(`${base}/v1/homes`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
     if (!res.ok) {
