@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 
 /**
- * A staff device's two homes (docs/contributors/two-homes.md): the hub, which served this page,
+ * A staff device's (or an open guest page's) two homes (docs/contributors/two-homes.md): the hub, which served this page,
  * and the linked cloud. Requests and /realtime go to the hub while it answers; once it has been
  * silent for FALLBACK_AFTER_MS and the cloud answers, they go to the cloud; they come back when
  * the hub answers again *and* says it has caught up with the cloud. `api()` and the live feed
@@ -30,7 +30,8 @@ interface Stored {
   cloudToken: string | null;
 }
 
-type Credential = { kind: 'key'; key: string } | { kind: 'session' };
+/** a guest's page (a QR menu) has no credential: its routes are public, its token in the path */
+type Credential = { kind: 'key'; key: string } | { kind: 'session' } | { kind: 'guest' };
 
 let credential: Credential | null = null;
 let cloudUrl: string | null = null;
@@ -83,7 +84,8 @@ export function cloudHeaders(at: HomeName = home.value): Record<string, string> 
 
 /**
  * Starts knowing two homes: a paired screen with its key, a tablet's PIN session (which then
- * keeps a cloud pass, renewed while the hub answers). Without a linked cloud nothing changes.
+ * keeps a cloud pass, renewed while the hub answers), a guest's page (public routes: nothing to
+ * carry across). Without a linked cloud nothing changes.
  */
 export function startHomes(c: Credential): void {
   if (credential) return;
@@ -94,11 +96,13 @@ export function startHomes(c: Credential): void {
   if (c.kind === 'session') window.setInterval(() => home.value === 'hub' && void renewPass(), PASS_EVERY_MS);
 }
 
+// a guest's page may not read the staff answer: it asks the public one (only the cloud's origin)
+const homesPath = () => (credential?.kind === 'guest' ? '/public/homes' : '/v1/homes');
 const hubHeaders = (): Record<string, string> => ({ Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : {}) });
 
 async function learn(): Promise<void> {
   try {
-    const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin' });
+    const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin' });
     if (!res.ok) return;
     const h = (await res.json()) as { cloud_url: string | null };
     cloudUrl = h.cloud_url;
@@ -146,7 +150,7 @@ export function hubSilent(): void {
   if (Date.now() - silentSince >= FALLBACK_AFTER_MS) void moveToCloud();
   probe ??= window.setInterval(async () => {
     try {
-      const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin', signal: AbortSignal.timeout(PROBE_HUB_MS * 2) });
+      const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin', cache: 'no-store', signal: AbortSignal.timeout(PROBE_HUB_MS * 2) });
       if (res.status < 500) return hubAnswered();
     } catch {
       // silent still
@@ -174,7 +178,7 @@ export function moveToCloud(): Promise<void> {
  */
 export async function cloudSignIn(): Promise<boolean> {
   if (!cloudUrl || !credential) return false;
-  if (credential.kind === 'key' || cloudToken) return true;
+  if (credential.kind !== 'session' || cloudToken) return true;
   if (!pass) return false;
   const res = await fetch(`${cloudUrl.replace(/\/$/, '')}/v1/auth/cloud_pass/redeem`, {
     method: 'POST',
@@ -213,7 +217,7 @@ async function tryCloud(): Promise<void> {
   try {
     if (!(await cloudSignIn())) return;
     const headers: Record<string, string> = { Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : cloudToken ? { 'X-Session-Token': cloudToken } : {}) };
-    const res = await fetch(`${base}/v1/homes`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
+    const res = await fetch(`${base}${homesPath()}`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
     if (!res.ok) {
       if (res.status === 401) cloudToken = null;
       return;
@@ -240,7 +244,7 @@ async function tryReturn(): Promise<void> {
   if (askingReturn) return;
   askingReturn = true;
   try {
-    const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
+    const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin', cache: 'no-store', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
     if (!res.ok) return;
     const h = (await res.json()) as { hub_caught_up: boolean | null };
     if (!h.hub_caught_up && (await cloudServes())) return;
@@ -260,7 +264,7 @@ async function tryReturn(): Promise<void> {
 async function cloudServes(): Promise<boolean> {
   if (!cloudUrl) return false;
   try {
-    const res = await fetch(`${cloudUrl.replace(/\/$/, '')}/v1/homes`, { headers: { Accept: 'application/json', ...cloudHeaders() }, credentials: 'omit', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
+    const res = await fetch(`${cloudUrl.replace(/\/$/, '')}${homesPath()}`, { headers: { Accept: 'application/json', ...cloudHeaders() }, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
     return res.ok || res.status === 429;
   } catch {
     return false;

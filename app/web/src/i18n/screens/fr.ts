@@ -152,6 +152,7 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.close': 'Fermer',
   'qr.offline': 'Connexion perdue — nouvelle tentative…',
   'qr.failed': 'La commande n’a pas pu être envoyée : {reason}',
+  'qr.noAnswer': 'Ni le système du restaurant ni internet ne répondent : votre commande n’a pas été envoyée. Elle est gardée ici : réessayez dans un instant ou commandez auprès du personnel.',
   'qr.nothing': 'Rien ne peut être commandé pour le moment.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   "service.noZone": "Salle",
