@@ -7,6 +7,7 @@ import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants
 import { createSession, resolveSession } from '../../domain/staff/sessions.ts';
 import { tabletOfToken } from '../../domain/staff/service-tablets.ts';
 import { ApiError } from '../../errors.ts';
+import { limitIp } from '../guest/guard.ts';
 import { hostAllowed } from '../../http/hosts.ts';
 import { PIN_DEVICE_COOKIE } from '../../http/pin-tablet.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
@@ -45,6 +46,7 @@ export const routes: RouteSpec[] = [
     method: 'get',
     path: '/public/homes',
     response: PublicHomesSchema,
+    preflight: limitIp,
     summary: "For a guest's open page (a QR menu): the linked cloud's public origin, where the page carries on when the hub PC stops, and whether the hub has caught up with it",
     tag,
     auth: 'none',
