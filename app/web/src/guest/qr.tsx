@@ -213,7 +213,7 @@ function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }:
           break;
         }
         // no answer from either home: said in the guest's words; the cart stays for another tap
-        setFailure(f?.status === 0 ? t('qr.noAnswer') : t('qr.failed', { reason: f?.message ?? String(e) }));
+        setFailure(f?.status === 0 ? t(home.value === at ? 'qr.noAnswer' : 'qr.homeChanged') : t('qr.failed', { reason: f?.message ?? String(e) }));
         break;
       }
     }
