@@ -10,8 +10,9 @@ import { ok, startProcessPair, type ProcessPair } from './process-pair.ts';
  * plays the internet), a guest's phone in Chromium with the table's menu loaded from the hub.
  * The hub is killed (-9): the page carries on through the cloud and the guest orders there.
  * The internet goes too: the page says plainly that nothing answers and keeps the cart. The
- * internet returns and the hub starts again: the order made through the cloud is on the hub,
- * and the kept cart goes.
+ * hub starts again while the internet is still down: the page goes back to it (the hub cannot
+ * catch up, the cloud is out of reach). The internet returns: the order made through the cloud
+ * is on the hub, and the kept cart goes.
  */
 const LOST = 'Connection lost — trying again…';
 
@@ -90,9 +91,14 @@ describe('two homes: a guest page open when the hub PC stops', { ...IN_BROWSER, 
     await cart().getByText('1× Tiramisu').waitFor();
     await shot(guest, 'guest-two-homes-neither');
 
-    // the internet returns, then the hub starts on its data: the order made through the cloud is there
-    pair.proxy.restore();
+    // the hub starts on its data while the internet is still down: it cannot catch up with the
+    // cloud, and the page, which cannot reach the cloud either, goes back to it at once
     pair.hub = await ServeProcess.start(['--data-dir', pair.dir], { port: hubPort, env: pair.hubEnv });
+    await guest.getByText(LOST).waitFor({ state: 'detached', timeout: 30_000 });
+    expect((await (await fetch(`${hub}/public/homes`)).json()).hub_caught_up).toBe(false);
+
+    // the internet returns: the order made through the cloud reaches the hub
+    pair.proxy.restore();
     await until(pair.stalled('the cloud’s guest order on the hub'), async () => (await pair.hubApi().get(`/v1/orders/${orderId}`)).status === 200, 30_000);
 
     // the kept cart goes with the guest's next tap, to the home the page is on now, once
