@@ -95,7 +95,7 @@ describe('two homes: a guest page open when the hub PC stops', { ...IN_BROWSER, 
     // cloud, and the page, which cannot reach the cloud either, goes back to it at once
     pair.hub = await ServeProcess.start(['--data-dir', pair.dir], { port: hubPort, env: pair.hubEnv });
     await guest.getByText(LOST).waitFor({ state: 'detached', timeout: 30_000 });
-    expect((await (await fetch(`${hub}/public/homes`)).json()).hub_caught_up).toBe(false);
+    expect(((await (await fetch(`${hub}/public/homes`)).json()) as { hub_caught_up: boolean }).hub_caught_up).toBe(false);
 
     // the internet returns: the order made through the cloud reaches the hub
     pair.proxy.restore();
