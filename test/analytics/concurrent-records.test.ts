@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { hubWithMenu, type Menu } from '../orders/fixtures.ts';
 
 describe.each(DIALECTS)('customers and shifts stay unique on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
   const db = () => hub.server.services.db;
 
   it("an order's email and phone of two different customers: the matched one does not take the other's phone", async () => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orderContext } from '../../server/api/orders/context.ts';
 import { updateMenuItem } from '../../server/domain/menu/items.ts';
 import { createOrder } from '../../server/domain/orders/create-order.ts';
 import { DIALECTS } from '../helpers/db.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, type Menu } from './fixtures.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { hubWithMenu, type Menu } from './fixtures.ts';
 
 /**
  * Orders are priced from a catalogue cached per menu version. On the hub, units of work that
@@ -14,11 +14,7 @@ import { seedMenu, type Menu } from './fixtures.ts';
 describe.each(DIALECTS)('the pricing catalogue among concurrent units of work on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
 
   const actor = () => ({ restaurantId: hub.restaurant.id, livemode: true, now: hub.clock.now() });
   const order = () =>

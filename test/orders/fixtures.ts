@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Dialect } from '../../server/db/database.ts';
 import { insertRecord } from '../../server/db/records.ts';
 import { newId, PREFIXES } from '../../server/ids.ts';
-import { countRows, type ApiClient, type TestHub } from '../helpers/server.ts';
+import { countRows, startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 
 export interface Menu {
   pasta: string;
@@ -13,6 +15,19 @@ export interface Menu {
   extras: string;
   table: string;
   table2: string;
+}
+
+/**
+ * A hub of `dialect` with seedMenu's menu, started before the suite's tests (handed to `take`,
+ * which keeps them in the suite's own variables) and closed after them.
+ */
+export function hubWithMenu(dialect: Dialect, take: (t: { hub: TestHub; menu: Menu }) => void): void {
+  let hub: TestHub | undefined;
+  beforeAll(async () => {
+    hub = await startHub(dialect);
+    take({ hub, menu: await seedMenu(hub) });
+  });
+  afterAll(() => hub?.close());
 }
 
 /** A small menu through the API, plus two tables (tables belong to another feature's API). */

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, snapshot, type Menu } from './fixtures.ts';
+import { hubWithMenu, seedMenu, snapshot, type Menu } from './fixtures.ts';
 
 describe.each(DIALECTS)('v1 orders on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
 
   const create = (body: unknown, headers?: Record<string, string>) => hub.api.post('/v1/orders', body, { headers });
   const steakLine = (extra: object = {}) => ({ menu_item: menu.steak, quantity: 1, modifiers: ['Rare'], ...extra });

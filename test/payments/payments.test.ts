@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../server/domain/keys/create-key.ts';
 import { expectError } from '../helpers/assert.ts';
 import { DIALECTS } from '../helpers/db.ts';
-import { countRows, startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import { countRows, type TestHub } from '../helpers/server.ts';
+import { hubWithMenu, type Menu } from '../orders/fixtures.ts';
 
 describe.each(DIALECTS)('payments on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
 
   /** A dine-in check at the first table, placed: two pastas (seat 1) and a water (seat 2). */
   async function placedCheck(table = menu.table) {

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { hubWithMenu, type Menu } from '../orders/fixtures.ts';
 
 /** The party's size on a check: asked when a server opens a table, kept on the order, corrected later. */
 describe.each(DIALECTS)('covers on a check on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
 
   it('is stored from POST /v1/orders, corrected by POST /v1/orders/{id}/covers, and added up when checks merge', async () => {
     const first = await hub.api.post('/v1/orders', { type: 'dine_in', table: menu.table, covers: 3, status: 'placed', items: [{ menu_item: menu.water, quantity: 1, seat: 1 }] });

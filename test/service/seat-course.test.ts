@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/db.ts';
-import { startHub, type TestHub } from '../helpers/server.ts';
-import { seedMenu, type Menu } from '../orders/fixtures.ts';
+import type { TestHub } from '../helpers/server.ts';
+import { hubWithMenu, type Menu } from '../orders/fixtures.ts';
 
 describe.each(DIALECTS)('order lines with seat and course on %s', (dialect) => {
   let hub: TestHub;
   let menu: Menu;
-  beforeAll(async () => {
-    hub = await startHub(dialect);
-    menu = await seedMenu(hub);
-  });
-  afterAll(() => hub?.close());
+  hubWithMenu(dialect, (t) => ({ hub, menu } = t));
 
   it('keeps each line\'s seat and course from POST /v1/orders and from a later round', async () => {
     const created = await hub.api.post('/v1/orders', {
