@@ -114,6 +114,7 @@ function OrderLines({ o }: { o: DetailOrder }) {
   return (
     <section class="card">
       <h2>{t('order.lines')}</h2>
+      {/* kit: stays a table of its own: a bill, lines then a footer of sums (tfoot), which DataTable has no place for */}
       <table class="data">
         <thead>
           <tr>
