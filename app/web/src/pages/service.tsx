@@ -68,6 +68,7 @@ export function PinSignIn() {
         </p>
       ) : null}
       {staff ? <TileGrid items={staff} label={t('service.pin.title')} keyOf={(s) => s.id} render={(s) => s.name} min={180} onPick={(s) => (setWho(s), setError(null), setPin(''))} /> : null}
+      {/* kit: a Dialog, not a FormDialog: the PIN pad before anyone is signed in (digit keys, one Sign in, a wrong PIN cleared) */}
       <Dialog title={who ? t('service.pin.enter', { name: who.name }) : ''} open={!!who} onClose={() => setWho(null)}>
         <form onSubmit={submit} class="pin-form">
           <Field label="PIN" type="password" inputMode="numeric" autoComplete="off" maxLength={6} value={pin} error={error} onInput={(e) => setPin((e.target as HTMLInputElement).value.replace(/\D/g, ''))} />
@@ -502,7 +503,7 @@ function CheckSheets({ c, table, tables, order, openAt, onChanged }: CheckProps 
         }}
       />
       <MergeFrom open={c.merging} table={table} tables={tables} openAt={openAt} onClose={() => c.setMerging(false)} onPick={(from) => c.run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }))} />
-      {/* a choice of table, not a form */}
+      {/* kit: a Dialog, not a FormDialog: a choice of table (tiles), no form */}
       <Dialog title={t('service.transferTo')} open={c.moving} onClose={() => c.setMoving(false)}>
         <TileGrid
           items={tables.filter((x) => x.id !== table.id)}
@@ -520,6 +521,7 @@ function CheckSheets({ c, table, tables, order, openAt, onChanged }: CheckProps 
 function MergeFrom({ open, table, tables, openAt, onClose, onPick }: { open: boolean; table: PlanTable; tables: PlanTable[]; openAt: (table: string) => Order | undefined; onClose: () => void; onPick: (from: Order) => void }) {
   const others = tables.filter((x) => x.id !== table.id && openAt(x.id));
   return (
+    // kit: a Dialog, not a FormDialog: a choice of check (tiles), no form
     <Dialog title={t('service.mergeFrom')} open={open} onClose={onClose}>
       <p class="hint">{t('service.mergeHint')}</p>
       {others.length ? (
@@ -658,6 +660,7 @@ function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () =
     }
   };
   return (
+    // kit: a Dialog, not a FormDialog: a tablet sheet kept mounted for one line after another (useFormFor); a refused PIN is cleared, the reason kept
     <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
       <form onSubmit={submit}>
         <Field label={t('service.voidReason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />
