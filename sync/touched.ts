@@ -32,6 +32,8 @@ export interface OrderNote {
   changedItemIds: string[];
   /** lines of a held course the other side fired (sent to the kitchen) */
   firedItemIds: string[];
+  /** lines this node had unvoided that the other side voided (a station may hold their ticket) */
+  voidedItemIds: string[];
   livemode: number | null;
 }
 
@@ -49,6 +51,6 @@ export const nothingTouched = (): Touched => ({
 
 export function noteOrder(t: Touched, orderId: string): OrderNote {
   let note = t.orders.get(orderId);
-  if (!note) t.orders.set(orderId, (note = { previousStatus: undefined, newItemIds: [], changedItemIds: [], firedItemIds: [], livemode: null }));
+  if (!note) t.orders.set(orderId, (note = { previousStatus: undefined, newItemIds: [], changedItemIds: [], firedItemIds: [], voidedItemIds: [], livemode: null }));
   return note;
 }

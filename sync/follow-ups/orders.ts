@@ -55,6 +55,7 @@ async function runHooksForOrders(trx: Executor, ctx: ApplyContext, t: Touched): 
       newItemIds: note.newItemIds,
       changedItemIds: note.changedItemIds,
       firedItemIds: note.firedItemIds,
+      voidedItemIds: note.voidedItemIds,
       remote: true,
       node: ctx.role,
     });

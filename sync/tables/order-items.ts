@@ -49,5 +49,7 @@ export const orderItemsTouched: TouchRule = {
     (inserted ? o.newItemIds : o.changedItemIds).push(c.row_id);
     // a held course the other side fired: its lines go to their stations here too
     if (local && Number(local.held) === 1 && Number(row.held) === 0) o.firedItemIds.push(c.row_id);
+    // voided on the other side: a ticket this node printed of it is taken back (printers/taken-back.ts)
+    if (local && local.voided_at == null && row.voided_at != null) o.voidedItemIds.push(c.row_id);
   },
 };

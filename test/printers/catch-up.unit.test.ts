@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalOf, CATCH_UP_WITHIN_SECONDS, LATE_AFTER_SECONDS, lateMark } from '../../server/domain/printers/catch-up.ts';
+import { arrivalOf, CATCH_UP_WITHIN_SECONDS, LATE_AFTER_SECONDS, lateMark, lateVoidMark, takeBackOf } from '../../server/domain/printers/catch-up.ts';
 import type { OrderItemRow } from '../../server/db/tables/order-items.table.ts';
 import type { OrderRow } from '../../server/db/tables/orders.table.ts';
 
@@ -38,5 +38,21 @@ describe('what a hub prints of a line that arrives by sync', () => {
   it('the mark tells the time in the restaurant’s zone, in characters every printer has', () => {
     expect(lateMark(rungIn, 'Europe/Berlin')).toBe('LATE - rung in 20:14');
     expect(lateMark(rungIn, 'America/New_York')).toBe('LATE - rung in 14:14');
+  });
+});
+
+/** A void (or cancel) from the other node of a line whose ticket the hub printed (issue 44). */
+describe('what a hub prints when a printed line is voided on the other node', () => {
+  const voidedAt = Date.UTC(2026, 10, 2, 19, 31, 10) / 1000;
+
+  it('a VOID at once within two minutes, marked late after, nothing after four hours', () => {
+    expect(takeBackOf(voidedAt, voidedAt + LATE_AFTER_SECONDS)).toEqual({ print: true, late: false });
+    expect(takeBackOf(voidedAt, voidedAt + LATE_AFTER_SECONDS + 1)).toEqual({ print: true, late: true, voidedAt });
+    expect(takeBackOf(voidedAt, voidedAt + CATCH_UP_WITHIN_SECONDS)).toEqual({ print: true, late: true, voidedAt });
+    expect(takeBackOf(voidedAt, voidedAt + CATCH_UP_WITHIN_SECONDS + 1)).toEqual({ print: false });
+  });
+
+  it('the mark tells when it was voided, in the restaurant’s zone', () => {
+    expect(lateVoidMark(voidedAt, 'Europe/Berlin')).toBe('LATE - voided 20:31');
   });
 });

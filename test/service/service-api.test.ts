@@ -165,6 +165,35 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     expect(events).toEqual(expect.arrayContaining(['order.course_fired', 'order.item_voided', 'order.transferred', 'order.items_moved']));
   });
 
+  it('cancelling a check its stations had prints a VOID ticket per station, none again for a line voided before', async () => {
+    const placed = await hub.api.post('/v1/orders', {
+      type: 'takeout',
+      status: 'placed',
+      items: [
+        { menu_item: menu.steak, quantity: 1, modifiers: ['Rare'] },
+        { menu_item: menu.pasta, quantity: 1 },
+        { menu_item: menu.pasta, quantity: 2 },
+      ],
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    const id = placed.body.id as string;
+    expect((await hub.api.post(`/v1/orders/${id}/items/2/void`, { reason: 'burnt' })).status).toBe(200);
+    const before = await tickets(id);
+    expect(before.map((j) => j.station).sort()).toEqual(['grill', 'kitchen', 'kitchen']);
+    expect((await hub.api.post(`/v1/orders/${id}/cancel`, { cancel_reason: 'guests left' })).status).toBe(200);
+    const taken = (await tickets(id)).slice(before.length);
+    expect(taken.map((j) => j.station).sort()).toEqual(['grill', 'kitchen']);
+    expect(taken.find((j) => j.station === 'grill')!.document).toContain('VOID 1 x Steak');
+    const kitchen = taken.find((j) => j.station === 'kitchen')!.document;
+    expect(kitchen).toContain('VOID 1 x Carbonara');
+    expect(kitchen).not.toContain('VOID 2 x Carbonara');
+    // a check cancelled before the kitchen had it takes nothing back
+    const draft = await hub.api.post('/v1/orders', { type: 'takeout', status: 'draft', items: [{ menu_item: menu.pasta, quantity: 1 }] });
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201);
+    expect((await hub.api.post(`/v1/orders/${draft.body.id}/cancel`, { cancel_reason: 'mistake' })).status).toBe(200);
+    expect(await tickets(draft.body.id)).toEqual([]);
+  });
+
   it('discounts and comps with a reason: lines keep tax on what is left; the check total follows', async () => {
     const o = (
       await hub.api.post('/v1/orders', {

@@ -6,13 +6,17 @@ import { until } from '../helpers/until.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { addPrinter, jobsOf, PrinterEmulator } from '../printers/fixtures.ts';
 import { converged, goOffline, goOnline, startPair, type Pair } from './helpers.ts';
+import { readLink } from '../../sync/hub.ts';
+import { mergeRows, rowsWithClocks } from '../../sync/repair.ts';
 
 /**
  * Issue 44, stage 5: lines rung in on the cloud while the hub was cut off (its devices worked
  * through the cloud) print on the hub's printers when they reach it, marked LATE with the time
  * they were rung in; bumped or closed meanwhile, or with the venue's `print_missed_tickets`
  * off, they print nothing; none prints twice; live sync prints as ever; the cloud queues no
- * job. The hub on each dialect, the cloud on PostgreSQL, the printer an emulator over TCP.
+ * job. A line the hub printed and the cloud voided (or whose check it cancelled) prints one VOID
+ * ticket, marked LATE when the hub was away, whatever the setting. The hub on each dialect, the
+ * cloud on PostgreSQL, the printer an emulator over TCP.
  */
 describe.each(DIALECTS)('tickets the hub missed while the cloud served (hub on %s)', { timeout: 120_000 }, (dialect) => { // 120 s: a pair, three outages, each waited out to convergence
   const start = Date.UTC(2026, 10, 2, 19, 14, 0);
@@ -57,6 +61,10 @@ describe.each(DIALECTS)('tickets the hub missed while the cloud served (hub on %
     expect(done, JSON.stringify(report?.differences)).toBe(true);
   };
   const rungAt = (ms: number) => `LATE - rung in ${DateTime.fromMillis(ms, { zone: timezone }).toFormat('HH:mm')}`;
+  const voidedAt = (ms: number) => `LATE - voided ${DateTime.fromMillis(ms, { zone: timezone }).toFormat('HH:mm')}`;
+  /** The VOID tickets the printer has received so far. */
+  const voidTexts = () => emu.texts().filter((t) => t.includes('VOID 1 x'));
+  const sorted = (rows: unknown[][]) => rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
   let live: { id: string };
   let missed: { id: string };
@@ -147,5 +155,76 @@ describe.each(DIALECTS)('tickets the hub missed while the cloud served (hub on %
     const now = await ringInOnCloud('Gus', [steak()]);
     await until('the live ticket printed', () => emu.texts().some((t) => t.includes('Guest: Gus')));
     expect((await jobsFor(now.id)).map((j) => j.marks)).toEqual([[]]);
+  });
+
+  // print_missed_tickets is off from here on: a VOID of a ticket on paper prints regardless
+
+  let hal: { id: string };
+  let ivy: { id: string };
+
+  it('a line the hub printed and the cloud voided while the hub was away prints one VOID ticket, marked LATE; a cancel takes back the rest', async () => {
+    hal = await ringInOnCloud('Hal', [steak(), pasta()]);
+    ivy = await ringInOnCloud('Ivy', [steak(), pasta()]);
+    await until('their tickets printed', () => emu.texts().filter((t) => t.includes('Guest: Hal') || t.includes('Guest: Ivy')).length === 4);
+    await settle();
+    const voidsBefore = voidTexts().length;
+    await goOffline(pair.hub);
+    const halVoided = cloudClock.now();
+    ok(await pair.cloudApi.post(`/v1/orders/${hal.id}/items/0/void`, { reason: 'sent back' }));
+    minutesPass(1);
+    const ivyVoided = cloudClock.now();
+    ok(await pair.cloudApi.post(`/v1/orders/${ivy.id}/items/1/void`, { reason: 'allergy' }));
+    minutesPass(1);
+    const ivyCancelled = cloudClock.now();
+    ok(await pair.cloudApi.post(`/v1/orders/${ivy.id}/cancel`, { cancel_reason: 'guests left' }));
+    // rung in and voided on the cloud: no ticket of it was ever on the hub's paper
+    const jo = await ringInOnCloud('Jo', [steak()]);
+    ok(await pair.cloudApi.post(`/v1/orders/${jo.id}/items/0/void`, { reason: 'wrong table' }));
+    minutesPass(10);
+    expect((await pair.cloudApi.get('/v1/print_jobs?limit=100')).body.data).toEqual([]);
+
+    goOnline(pair.hub);
+    await settle();
+    const marks = async (orderId: string) => sorted((await jobsFor(orderId)).map((j) => [j.station, j.marks]));
+    expect(await marks(hal.id)).toEqual(sorted([['grill', []], ['kitchen', []], ['grill', [voidedAt(halVoided)]]]));
+    expect(await marks(ivy.id)).toEqual(sorted([['grill', []], ['kitchen', []], ['kitchen', [voidedAt(ivyVoided)]], ['grill', [voidedAt(ivyCancelled)]]]));
+    expect(await jobsFor(jo.id), 'never printed here: nothing to take back').toEqual([]);
+    // on paper: exactly the three VOID tickets, the mark above each
+    await until('the VOID tickets printed', () => voidTexts().length === voidsBefore + 3);
+    const halVoid = voidTexts().filter((t) => t.includes(voidedAt(halVoided)));
+    expect(halVoid).toHaveLength(1);
+    expect(halVoid[0]).toContain('VOID 1 x Steak');
+    expect(halVoid[0]).toContain('Reason: sent back');
+    expect(halVoid[0].indexOf('LATE - voided')).toBeLessThan(halVoid[0].indexOf('VOID 1 x Steak'));
+    expect(voidTexts().filter((t) => t.includes(voidedAt(ivyVoided)))[0]).toContain('VOID 1 x Carbonara');
+    expect(voidTexts().filter((t) => t.includes(voidedAt(ivyCancelled)))[0]).toContain('VOID 1 x Steak');
+  });
+
+  it('a second pull or a repair of those voids prints nothing more', async () => {
+    const prints = emu.prints().length;
+    const jobs = (await jobsOf(pair.hub)).length;
+    await goOffline(pair.hub);
+    minutesPass(5);
+    goOnline(pair.hub);
+    await settle();
+    // the repair merges the cloud's rows of those checks here again, as after an audit found them apart
+    const { restaurant_id } = (await readLink(pair.hub.server.services.db))!;
+    const lines = await pair.cloud.server.services.db.selectFrom('order_items').select('id').where('order_id', 'in', [hal.id, ivy.id]).execute();
+    const rows = await rowsWithClocks(pair.cloud.server.services.db, restaurant_id, { orders: [hal.id, ivy.id], order_items: lines.map((l) => l.id) });
+    expect(rows.length).toBe(6);
+    await mergeRows(pair.hub.server.services, { restaurantId: restaurant_id, role: 'hub' }, rows);
+    await settle();
+    expect((await jobsOf(pair.hub)).length).toBe(jobs);
+    expect(emu.prints().length).toBe(prints);
+  });
+
+  it('a void on the cloud while the hub runs prints its VOID at once, unmarked', async () => {
+    const kim = await ringInOnCloud('Kim', [steak()]);
+    await until('its ticket printed', () => emu.texts().some((t) => t.includes('Guest: Kim')));
+    const before = voidTexts().length;
+    ok(await pair.cloudApi.post(`/v1/orders/${kim.id}/items/0/void`, { reason: 'changed their mind' }));
+    await until('the VOID printed', () => voidTexts().length === before + 1);
+    expect(voidTexts().at(-1)).not.toContain('LATE');
+    expect((await jobsFor(kim.id)).map((j) => j.marks)).toEqual([[], []]);
   });
 });

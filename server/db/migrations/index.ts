@@ -47,6 +47,7 @@ import * as m2100 from './2100_webhook_sent_by.ts';
 import * as m2900 from './2900_line_sender.ts';
 import * as mT20261128_2340 from './T20261128-2340_payment_item_shares.ts';
 import * as mT20261128_2345 from './T20261128-2345_two_homes.ts';
+import * as mT20261129_0430 from './T20261129-0430_print_job_lines.ts';
 import * as m2150 from './2150_order_merge.ts';
 import * as m2200 from './2200_device_keys.ts';
 import * as m2201 from './2201_auth_failures.ts';
@@ -120,4 +121,5 @@ export const migrations: Record<string, Migration> = {
   '2900_line_sender': m2900,
   'T20261128-2340_payment_item_shares': mT20261128_2340,
   'T20261128-2345_two_homes': mT20261128_2345,
+  'T20261129-0430_print_job_lines': mT20261129_0430,
 };

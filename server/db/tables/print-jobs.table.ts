@@ -32,6 +32,10 @@ export interface PrintJobsTable {
   write_started_at: number | null;
   printed_at: number | null;
   reprint_of: string | null;
+  /** JSON array of the order_items ids a kitchen ticket carries ('[]' for other kinds) */
+  line_ids: string;
+  /** 1 when the ticket takes its lines back (a VOID ticket) */
+  voids: number;
   livemode: number;
   created: number;
   updated: number;

@@ -41,3 +41,22 @@ export function arrivalOf(line: OrderItemRow, order: OrderRow, nowSeconds: numbe
 
 /** The mark printed above a late ticket, in the restaurant's time: "LATE - rung in 20:14". */
 export const lateMark = (rungIn: number, timezone: string): string => `LATE - rung in ${DateTime.fromSeconds(rungIn, { zone: timezone }).toFormat('HH:mm')}`;
+
+/**
+ * A line whose kitchen ticket this hub printed, voided on the other node (or its check
+ * cancelled there) at `voidedAt`: the station gets a VOID ticket as it would for a void made
+ * here, marked late by the same two minutes, since the kitchen may be cooking from the paper.
+ * `print_missed_tickets` is not asked: it spares a kitchen working from its screens the paper of
+ * tickets it never had; this paper it has, and only a VOID takes it back. A void older than the
+ * queue's 4 hours prints nothing, like a ticket that old.
+ */
+export type TakeBack = { print: false } | { print: true; late: false } | { print: true; late: true; voidedAt: number };
+
+export function takeBackOf(voidedAt: number, nowSeconds: number): TakeBack {
+  if (nowSeconds - voidedAt <= LATE_AFTER_SECONDS) return { print: true, late: false };
+  if (nowSeconds - voidedAt > CATCH_UP_WITHIN_SECONDS) return { print: false };
+  return { print: true, late: true, voidedAt };
+}
+
+/** The mark printed above a late VOID ticket, in the restaurant's time: "LATE - voided 20:31". */
+export const lateVoidMark = (voidedAt: number, timezone: string): string => `LATE - voided ${DateTime.fromSeconds(voidedAt, { zone: timezone }).toFormat('HH:mm')}`;

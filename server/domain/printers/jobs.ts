@@ -27,6 +27,10 @@ interface NewJob {
   round?: number | null;
   marks?: string[];
   reprintOf?: string | null;
+  /** the lines a kitchen ticket carries */
+  lineIds?: string[];
+  /** the ticket takes them back (VOID) */
+  voids?: boolean;
 }
 
 /**
@@ -58,6 +62,8 @@ export async function enqueueJob(trx: Executor, actor: Actor, job: NewJob): Prom
       write_started_at: null,
       printed_at: null,
       reprint_of: job.reprintOf ?? null,
+      line_ids: JSON.stringify(job.lineIds ?? []),
+      voids: job.voids ? 1 : 0,
       livemode: job.live ? 1 : 0,
       created: now,
       updated: now,
@@ -93,15 +99,17 @@ export async function enqueueKitchenTickets(trx: Executor, actor: Actor, order: 
     const document = kitchenTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, round, actor.now);
     for (const printer of printers) {
       jobs.push(
-        await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round, marks }),
+        await enqueueJob(trx, actor, {
+          kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round, marks, lineIds: stationLines.map((l) => l.id),
+        }),
       );
     }
   }
   return jobs;
 }
 
-/** A void ticket per station for lines it had and must not cook (or must take back). */
-export async function enqueueVoidTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[]): Promise<PrintJobRow[]> {
+/** A void ticket per station for lines it had and must not cook (or must take back); `marks` above it: LATE … */
+export async function enqueueVoidTickets(trx: Executor, actor: Actor, order: OrderRow, lines: OrderItemRow[], marks: string[] = []): Promise<PrintJobRow[]> {
   const byStation = await linesByStation(trx, order.restaurant_id, lines);
   const jobs: PrintJobRow[] = [];
   let ctx: OrderContext | undefined;
@@ -113,7 +121,11 @@ export async function enqueueVoidTickets(trx: Executor, actor: Actor, order: Ord
     const document = voidTicket(ctx, order, { key, name: station?.name ?? key }, stationLines, actor.now);
     const round = Math.max(...stationLines.map((l) => l.round));
     for (const printer of printers) {
-      jobs.push(await enqueueJob(trx, actor, { kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round }));
+      jobs.push(
+        await enqueueJob(trx, actor, {
+          kind: 'kitchen_ticket', printer, document, live: order.livemode === 1, orderId: order.id, station: key, round, marks, lineIds: stationLines.map((l) => l.id), voids: true,
+        }),
+      );
     }
   }
   return jobs;
@@ -232,5 +244,7 @@ export async function reprintJob(trx: Executor, actor: Actor, id: string, printe
     round: original.round,
     marks: ['REPRINT'],
     reprintOf: original.id,
+    lineIds: JSON.parse(original.line_ids) as string[],
+    voids: original.voids === 1,
   });
 }

@@ -5,6 +5,7 @@ import { arrivalOf, LATE_AFTER_SECONDS, lateMark } from './catch-up.ts';
 import type { Executor } from '../../db/records.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import { hasActivePrinter } from './printers.ts';
+import { enqueueTakenBack } from './taken-back.ts';
 import { enqueueKitchenTickets, enqueueReceipts, enqueueVoidTickets } from './jobs.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -19,7 +20,8 @@ const sentToKitchen = (s: OrderRow['status'] | null): boolean => s !== null && s
  * - the order completes: a receipt on every receipt printer that does not have the same
  *   receipt already (printed on request just before: "Print receipt", then "Mark completed").
  * Sandbox orders produce the same jobs, recorded as skipped. Lines and receipts another node
- * made arrive by sync (`remote`): see enqueueArrived. A cloud queues nothing.
+ * made arrive by sync (`remote`): see enqueueArrived; its voids and cancels, enqueueTakenBack.
+ * A cloud queues nothing.
  * The printers feature declares it.
  */
 export const printHook: OrderHook = {
@@ -44,12 +46,15 @@ export const printHook: OrderHook = {
       }
       if (change.remote) await enqueueArrived(trx, change, lines);
       else if (lines.length) await enqueueKitchenTickets(trx, actor, order, lines);
-      if (voidedItemIds?.length) {
+      if (!change.remote && voidedItemIds?.length) {
         const voided = new Set(voidedItemIds);
         // only what a station already had needs taking back
         await enqueueVoidTickets(trx, actor, order, items.filter((i) => voided.has(i.id) && i.sent_to_kitchen_at !== null));
       }
     }
+    // voided or cancelled on the other node, or cancelled here: what this hub printed of it is taken back
+    if (change.remote) await enqueueTakenBack(trx, change, voidedItemIds ?? []);
+    else if (order.status === 'cancelled' && previousStatus !== 'cancelled') await enqueueTakenBack(trx, change, []);
     // a check the other node closed while this hub was away: the guest left with it
     const lateReceipt = change.remote && order.completed_at !== null && seconds(actor) - Number(order.completed_at) > LATE_AFTER_SECONDS;
     if (order.status === 'completed' && previousStatus !== 'completed' && !lateReceipt) {
