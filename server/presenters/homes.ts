@@ -26,6 +26,23 @@ export const presentHomes = (h: { role: 'hub' | 'cloud'; cloudUrl: string | null
   hub_answering: h.hubAnswering,
 });
 
+/** What a guest's page may know: only the cloud's public origin (docs/contributors/two-homes.md, guests). */
+export const PublicHomesSchema = named(
+  'PublicHomes',
+  z.object({
+    object: z.literal('public_homes'),
+    cloud_url: z.string().nullable().describe("the linked cloud's public origin, where an open guest page carries on when the hub stops; null when the hub is not linked (and on the cloud)"),
+    hub_caught_up: z.boolean().nullable().describe('on the hub: it has pulled everything the cloud holds, so a guest page that worked through the cloud may come back; null on the cloud'),
+  }),
+);
+
+export const presentPublicHomes = (h: { cloudUrl: string | null; hubCaughtUp: boolean | null }): z.output<typeof PublicHomesSchema> => ({
+  object: 'public_homes',
+  // the origin alone: a path or a query in the link's address is nobody's business on a guest's phone
+  cloud_url: h.cloudUrl === null ? null : new URL(h.cloudUrl).origin,
+  hub_caught_up: h.hubCaughtUp,
+});
+
 export const CloudPassSchema = named(
   'CloudPass',
   z.object({

@@ -45,6 +45,7 @@ describe('two homes: what a device needs to carry on against the cloud', () => {
     const homes = await tablet.request('GET', '/v1/homes');
     expect(homes.body).toEqual({ object: 'homes', role: 'hub', cloud_url: null, hub_caught_up: true, hub_answering: null });
     expect((await tablet.request('POST', '/v1/auth/cloud_pass')).status).toBe(409);
+    expect((await p.hub.api.withKey(null).get('/public/homes')).body).toEqual({ object: 'public_homes', cloud_url: null, hub_caught_up: true });
   });
 
   it('once linked, the tablet and the screen learn the cloud’s address, and the cloud knows when the hub has caught up', { timeout: 60_000 }, async () => {
@@ -59,6 +60,14 @@ describe('two homes: what a device needs to carry on against the cloud', () => {
     expect((await tablet.request('GET', '/v1/homes')).body.cloud_url).toBe(p.cloud.url);
     // an integration's secret key is no staff device
     expect((await p.hub.api.get('/v1/homes')).status).toBe(403);
+  });
+
+  it("a guest's page learns the cloud's origin with no key, in an answer a cache may keep; the cloud names none", async () => {
+    const atHub = await p.hub.api.withKey(null).get('/public/homes');
+    expect(atHub.body).toEqual({ object: 'public_homes', cloud_url: new URL(p.cloud.url).origin, hub_caught_up: true });
+    expect(atHub.headers.get('cache-control')).toBe('public, max-age=30');
+    const atCloud = await new ApiClient(p.cloud.url, null).get('/public/homes');
+    expect(atCloud.body).toEqual({ object: 'public_homes', cloud_url: null, hub_caught_up: null });
   });
 
   it('the cloud answers CORS for the hub’s origins only, and never with credentials', async () => {

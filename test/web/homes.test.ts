@@ -22,6 +22,8 @@ const CLOUD = 'http://cloud.example';
 interface Net {
   hubUp: boolean;
   hubCaughtUp: boolean;
+  /** false: the internet is down (the cloud does not answer); a number: the cloud's refusal */
+  cloud: true | false | number;
   /** answers the cloud gives to the pass's trade, in turn (then 200) */
   redeem: number[];
   redeemed: string[];
@@ -37,6 +39,7 @@ async function answer(url: string, init?: RequestInit): Promise<Response> {
     if (url === '/v1/homes') return json(200, { object: 'homes', role: 'hub', cloud_url: CLOUD, hub_caught_up: net.hubCaughtUp });
     if (url === '/v1/auth/cloud_pass') return json(200, { object: 'cloud_pass', pass: `cp1.pass${++net.passes}.mac`, cloud_url: CLOUD, expires: 0 });
   }
+  if (url.startsWith(CLOUD) && net.cloud === false) throw new TypeError('Failed to fetch');
   if (url === `${CLOUD}/v1/auth/cloud_pass/redeem`) {
     const pass = (JSON.parse(String(init?.body)) as { pass: string }).pass;
     const status = net.redeem.shift() ?? 200;
@@ -45,6 +48,7 @@ async function answer(url: string, init?: RequestInit): Promise<Response> {
     net.redeemed.push(pass);
     return json(200, { object: 'cloud_session', token: `token-${pass}` });
   }
+  if (url === `${CLOUD}/v1/homes` && typeof net.cloud === 'number') return json(net.cloud, { error: { code: 'not_signed_in' } });
   if (url === `${CLOUD}/v1/homes`) return json(200, { object: 'homes', role: 'cloud', cloud_url: null, hub_caught_up: null });
   throw new Error(`unexpected request ${url}`);
 }
@@ -54,7 +58,7 @@ describe('a staff device between its two homes', () => {
 
   beforeEach(async () => {
     vi.useFakeTimers();
-    net = { hubUp: true, hubCaughtUp: true, redeem: [], redeemed: [], passes: 0 };
+    net = { hubUp: true, hubCaughtUp: true, cloud: true, redeem: [], redeemed: [], passes: 0 };
     const store = new Map<string, string>();
     vi.stubGlobal('window', globalThis);
     vi.stubGlobal('sessionStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
@@ -97,6 +101,31 @@ describe('a staff device between its two homes', () => {
     // the hub stops again: the device moves again (the late probe left nothing behind)
     await hubDies();
     expect(homes.home.value).toBe('cloud');
+  });
+
+  it('goes back to a hub that answers but cannot catch up while the cloud does not answer either (the internet down as the hub PC restarted)', async () => {
+    await hubDies();
+    expect(homes.home.value).toBe('cloud');
+    // the internet goes: the device, on the cloud, is offline
+    net.cloud = false;
+    await vi.advanceTimersByTimeAsync(4_100);
+    expect(homes.home.value).toBe('cloud');
+    // the hub PC restarts; its sync cannot reach the cloud, so it never says it has caught up
+    net.hubUp = true;
+    net.hubCaughtUp = false;
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(homes.home.value).toBe('hub');
+  });
+
+  it('goes back to a hub not caught up when the cloud no longer takes the device (its session or key refused there)', async () => {
+    await hubDies();
+    net.hubUp = true;
+    net.hubCaughtUp = false;
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(homes.home.value).toBe('cloud');
+    net.cloud = 401;
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(homes.home.value).toBe('hub');
   });
 
   it('keeps its pass when the cloud fails to trade it (a 5xx), and moves on the next try', async () => {

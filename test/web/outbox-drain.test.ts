@@ -19,7 +19,7 @@ interface Sent {
   key: string;
 }
 
-function homes(opts: { home?: HomeName; answers?: (s: Sent) => Attempt; probe?: boolean } = {}) {
+function homes(opts: { home?: HomeName; answers?: (s: Sent) => Attempt; probe?: boolean; elsewhere?: (h: HomeName) => string | null } = {}) {
   const store = memoryStore();
   const sent: Sent[] = [];
   const refusedLines: string[] = [];
@@ -30,8 +30,9 @@ function homes(opts: { home?: HomeName; answers?: (s: Sent) => Attempt; probe?: 
     staff: 'stf_mia',
     home: () => at,
     probe: async () => opts.probe ?? true,
-    send: async (path, body, key) => {
-      const s = { home: at, path, body, key };
+    elsewhere: async (h) => opts.elsewhere?.(h) ?? null,
+    send: async (path, body, key, to) => {
+      const s = { home: to, path, body, key };
       sent.push(s);
       return opts.answers?.(s) ?? { ok: true, answer: { id: path === '/v1/orders' ? 'ord_new' : 'x' } };
     },
@@ -132,5 +133,60 @@ describe("the service tablet's outbox", () => {
     h.moveTo('hub');
     expect(await drainPass(h.deps)).toMatchObject({ sent: 1, waiting: 0 });
     expect(h.sent.map((s) => [s.home, s.key])).toEqual([['cloud', 'k1'], ['hub', 'k1']]);
+  });
+
+  it('back on the hub, settles at the cloud a write whose answer the cloud lost, with its key, once; the table waits for it while the cloud is silent', async () => {
+    // the cloud as a server: a key it has seen replays its first answer
+    const applied: string[] = [];
+    let lose = true;
+    let cloud: string | null = null;
+    const h = homes({
+      home: 'cloud',
+      elsewhere: (to) => (to === 'cloud' ? cloud : null),
+      answers: (x) => {
+        const seen = applied.includes(`${x.home}:${x.key}`);
+        if (!seen) applied.push(`${x.home}:${x.key}`);
+        if (x.home === 'cloud' && lose) return { ok: false, refusal: null };
+        return { ok: true, answer: { id: 'ord_1' } };
+      },
+    });
+    await h.store.add(entry(round('tbl_1', 'ord_1', 'Steak'), 'k1'));
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 0, waiting: 1, offline: true });
+
+    // the cloud's answer was lost, the device went back to the hub; a later round at the same
+    // table and one at another table are made there
+    h.moveTo('hub');
+    lose = false;
+    await h.store.add(entry(round('tbl_1', 'ord_1', 'Soup'), 'k2'));
+    await h.store.add(entry(round('tbl_2', 'ord_2', 'Cake'), 'k3'));
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 1, waiting: 2, offline: false });
+    expect(h.sent.map((x) => [x.home, x.key])).toEqual([['cloud', 'k1'], ['hub', 'k3']]);
+
+    // the cloud answers, but signed in as someone else: not under another person's key
+    cloud = 'stf_sam';
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 0, waiting: 2 });
+
+    // the cloud answers as Mia: the write goes there again with its key (the cloud replays it), then the table's next round to the hub
+    cloud = 'stf_mia';
+    expect(await drainPass(h.deps)).toMatchObject({ sent: 2, waiting: 0 });
+    expect(h.sent.slice(2).map((x) => [x.home, x.key])).toEqual([['cloud', 'k1'], ['hub', 'k2']]);
+    expect(applied).toEqual(['cloud:k1', 'hub:k3', 'hub:k2']);
+  });
+
+  it('keeps a write tied to the home that got it without an answer when that home then refuses before looking at the key (401, 429)', async () => {
+    let n = 0;
+    const h = homes({
+      answers: () => {
+        n++;
+        if (n === 1) return { ok: false, refusal: null };
+        return { ok: false, refusal: { status: n === 2 ? 401 : 429, code: n === 2 ? 'not_signed_in' : 'rate_limited', message: 'Not now.', param: null } };
+      },
+    });
+    await h.store.add(entry(round('tbl_1', 'ord_1', 'Steak'), 'k1'));
+    await drainPass(h.deps);
+    await drainPass(h.deps);
+    await drainPass(h.deps);
+    expect(h.sent.map((x) => x.key)).toEqual(['k1', 'k1', 'k1']);
+    expect((await h.store.all()).map((e) => e.reached)).toEqual(['hub']);
   });
 });

@@ -7,12 +7,13 @@ import { getRestaurant, getSettings } from '../../domain/restaurants/restaurants
 import { createSession, resolveSession } from '../../domain/staff/sessions.ts';
 import { tabletOfToken } from '../../domain/staff/service-tablets.ts';
 import { ApiError } from '../../errors.ts';
+import { limitIp } from '../guest/guard.ts';
 import { hostAllowed } from '../../http/hosts.ts';
 import { PIN_DEVICE_COOKIE } from '../../http/pin-tablet.ts';
 import { defineRoute, type RouteSpec } from '../../http/route.ts';
 import { clientIp, lifetimeOf, overHttps, sessionOf } from '../../http/session.ts';
 import { presentSession } from '../../presenters/auth.ts';
-import { CloudPassSchema, CloudSessionSchema, HomesSchema, presentCloudPass, presentCloudSession, presentHomes } from '../../presenters/homes.ts';
+import { CloudPassSchema, CloudSessionSchema, HomesSchema, PublicHomesSchema, presentCloudPass, presentCloudSession, presentHomes, presentPublicHomes } from '../../presenters/homes.ts';
 
 /** Two homes: where a staff device works when the hub PC stops (docs/contributors/two-homes.md). */
 const tag = 'Sessions';
@@ -38,6 +39,27 @@ export const routes: RouteSpec[] = [
       const link = await readLink(c.db as any);
       const linked = link !== undefined && link.restaurant_id === restaurantId;
       return presentHomes({ role: 'hub', cloudUrl: linked ? link.cloud_url : null, hubCaughtUp: linked ? (c.services.sync?.caughtUp ?? false) : true, hubAnswering: null });
+    },
+  }),
+
+  defineRoute({
+    method: 'get',
+    path: '/public/homes',
+    response: PublicHomesSchema,
+    preflight: limitIp,
+    summary: "For a guest's open page (a QR menu): the linked cloud's public origin, where the page carries on when the hub PC stops, and whether the hub has caught up with it",
+    tag,
+    auth: 'none',
+    sandbox: 'keyless',
+    handler: async (c) => {
+      // the same for every guest, and asked by every open page: a shared cache may keep it a little
+      c.ctx.set('Cache-Control', 'public, max-age=30');
+      if (c.services.config.role === 'cloud') return presentPublicHomes({ cloudUrl: null, hubCaughtUp: null });
+      // the origin the guest's phone reached the hub at: the cloud answers CORS for it
+      const host = c.ctx.get('host');
+      if (hostAllowed(c.services, host)) await rememberOrigin(c.services, `${overHttps(c.ctx, c.services) ? 'https' : 'http'}://${host.toLowerCase()}`);
+      const link = await readLink(c.db as any);
+      return presentPublicHomes({ cloudUrl: link?.cloud_url ?? null, hubCaughtUp: link ? (c.services.sync?.caughtUp ?? false) : true });
     },
   }),
 

@@ -5,6 +5,7 @@ import { GET, POST } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { t } from '../lib/i18n.ts';
+import { home, startHomes } from '../lib/homes.ts';
 import { live } from '../lib/live.ts';
 import { Dialog } from '../ui/kit.tsx';
 import { guestLanguage, newKey } from './language.ts';
@@ -95,6 +96,8 @@ function useQrOrderingData(token: string) {
   const [view, setView] = useState<'menu' | 'status'>('menu');
 
   useEffect(() => {
+    // the page carries on through the linked cloud when the hub PC stops (docs/operators/when-the-hub-stops.md)
+    startHomes({ kind: 'guest' });
     void (async () => {
       try {
         // both at once: on a slow phone line each round trip counts
@@ -177,7 +180,10 @@ function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }:
       items: lines.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })), notes: l.notes || undefined })),
       ...(open ? {} : { customerName: name.trim() || undefined }),
     };
-    // the same key for every resend of this cart: the server answers a retry with the first order
+    // the same key for every resend of this cart: the server answers a retry with the first order.
+    // Not across homes (keys are each home's own): a cart the hub may have taken before it fell
+    // silent is sent to the cloud only when the guest taps again
+    const at = home.value;
     for (let attempt = 0; ; attempt++) {
       try {
         const headers = { 'Idempotency-Key': cartKey };
@@ -191,7 +197,7 @@ function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }:
         break;
       } catch (e) {
         const f = e instanceof ApiFailure ? e : null;
-        if (f && (f.status === 0 || f.status === 409 && f.code === 'idempotency_key_in_use') && attempt < 4) {
+        if (f && ((f.status === 0 && home.value === at) || (f.status === 409 && f.code === 'idempotency_key_in_use')) && attempt < 4) {
           await new Promise((r) => setTimeout(r, 800 * (attempt + 1)));
           continue;
         }
@@ -206,7 +212,8 @@ function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }:
           refreshMenu();
           break;
         }
-        setFailure(t('qr.failed', { reason: f?.message ?? String(e) }));
+        // no answer from either home: said in the guest's words; the cart stays for another tap
+        setFailure(f?.status === 0 ? t(home.value === at ? 'qr.noAnswer' : 'qr.homeChanged') : t('qr.failed', { reason: f?.message ?? String(e) }));
         break;
       }
     }
@@ -285,6 +292,7 @@ function GuestMenu({ header, place, items, order, cart, failure, onStatus }: { h
   return (
     <main class="guest">
       {header}
+      {live.status.value === 'offline' ? <p class="guest-banner" role="status">{t('qr.offline')}</p> : null}
       {!items.length ? <p>{t('qr.nothing')}</p> : null}
       {cats.length > 1 ? (
         <nav class="cat-nav" aria-label={t('qr.menu')}>

@@ -69,6 +69,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/homes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** For a guest's open page (a QR menu): the linked cloud's public origin, where the page carries on when the hub PC stops, and whether the hub has caught up with it */
+        get: operations["get_public_homes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/orders": {
         parameters: {
             query?: never;
@@ -6572,6 +6589,21 @@ export type components = {
         };
         /**
          * @example {
+         *       "object": "public_homes",
+         *       "cloud_url": "cloud_url",
+         *       "hub_caught_up": false
+         *     }
+         */
+        PublicHomes: {
+            /** @description the linked cloud's public origin, where an open guest page carries on when the hub stops; null when the hub is not linked (and on the cloud) */
+            cloud_url: string | null;
+            /** @description on the hub: it has pulled everything the cloud holds, so a guest page that worked through the cloud may come back; null on the cloud */
+            hub_caught_up: boolean | null;
+            /** @constant */
+            object: "public_homes";
+        };
+        /**
+         * @example {
          *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "orderNumber": "orderNumber",
          *       "type": "dine_in",
@@ -8871,6 +8903,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeviceCredential"];
+                };
+            };
+        };
+    };
+    get_public_homes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicHomes"];
                 };
             };
         };

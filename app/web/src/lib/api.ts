@@ -1,4 +1,4 @@
-import { baseUrl, cloudHeaders, home, hubAnswered, hubSilent } from './homes.ts';
+import { baseUrl, cloudHeaders, home, hubAnswered, hubSilent, type HomeName } from './homes.ts';
 
 /**
  * The back office is a client of the public API like any other: the same routes, the same
@@ -49,25 +49,31 @@ export function withQuery(path: string, query?: Query): string {
   return s ? `${path}?${s}` : path;
 }
 
-export async function api<T = any>(
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
-  path: string,
-  body?: unknown,
-  query?: Query,
-  extraHeaders?: Record<string, string>,
-): Promise<T> {
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export function api<T = any>(method: Method, path: string, body?: unknown, query?: Query, extraHeaders?: Record<string, string>): Promise<T> {
+  return apiAt<T>(home.value, method, path, body, query, extraHeaders);
+}
+
+/**
+ * A call to one home whichever the device works on: the service queue settles there a write
+ * that may have reached it (docs/contributors/two-homes.md). A 401 from the other home is that
+ * home's answer only: it signs nobody out here.
+ */
+export async function apiAt<T = any>(at: HomeName, method: Method, path: string, body?: unknown, query?: Query, extraHeaders?: Record<string, string>): Promise<T> {
+  const own = at === home.value;
   const send = () => {
     const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
-    const onCloud = cloudHeaders();
+    const onCloud = cloudHeaders(own ? home.value : at);
     if (onCloud) Object.assign(headers, onCloud);
     else if (apiKey) headers['X-API-Key'] = apiKey;
     else if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken();
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const init: RequestInit = { method, headers, credentials: onCloud ? 'omit' : 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) };
-    return fetch(baseUrl() + withQuery(path, query), init);
+    return fetch(baseUrl(own ? home.value : at) + withQuery(path, query), init);
   };
   let res: Response;
-  const from = home.value;
+  const from = own ? home.value : at;
   try {
     res = await send();
     if (from === 'hub') hubAnswered();
@@ -76,7 +82,7 @@ export async function api<T = any>(
     // moved meanwhile: a read is asked of the new home. A write is not: the hub may have done
     // it before it fell silent, and Idempotency-Keys are each node's own, so the cloud could
     // not tell; the person (or the service page's queue) sends it again, to the cloud
-    const retry = home.value !== from && method === 'GET';
+    const retry = own && home.value !== from && method === 'GET';
     try {
       if (!retry) throw new Error('no retry');
       res = await send();
@@ -90,7 +96,7 @@ export async function api<T = any>(
     const e = json?.error ?? {};
     const failure = new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? res.statusText, e.param ?? null, typeof e.challenge_url === 'string' ? e.challenge_url : null);
     // a wrong PIN or an untrusted tablet is the PIN pad's to say, not a reason to leave it
-    if (res.status === 401 && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup') && !path.startsWith('/v1/auth/pin')) for (const l of listeners) l(failure);
+    if (res.status === 401 && own && !path.startsWith('/v1/auth/login') && !path.startsWith('/v1/auth/setup') && !path.startsWith('/v1/auth/pin')) for (const l of listeners) l(failure);
     throw failure;
   }
   return json as T;

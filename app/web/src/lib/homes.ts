@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 
 /**
- * A staff device's two homes (docs/contributors/two-homes.md): the hub, which served this page,
+ * A staff device's (or an open guest page's) two homes (docs/contributors/two-homes.md): the hub, which served this page,
  * and the linked cloud. Requests and /realtime go to the hub while it answers; once it has been
  * silent for FALLBACK_AFTER_MS and the cloud answers, they go to the cloud; they come back when
  * the hub answers again *and* says it has caught up with the cloud. `api()` and the live feed
@@ -30,7 +30,8 @@ interface Stored {
   cloudToken: string | null;
 }
 
-type Credential = { kind: 'key'; key: string } | { kind: 'session' };
+/** a guest's page (a QR menu) has no credential: its routes are public, its token in the path */
+type Credential = { kind: 'key'; key: string } | { kind: 'session' } | { kind: 'guest' };
 
 let credential: Credential | null = null;
 let cloudUrl: string | null = null;
@@ -40,6 +41,8 @@ let cloudToken: string | null = null;
 let silentSince: number | null = null;
 let probe: number | undefined;
 let returning: number | undefined;
+/** a return probe under way (the cloud's answer may take its time): the next one waits for it */
+let askingReturn = false;
 let switching: Promise<void> | null = null;
 const switchListeners = new Set<(to: HomeName) => void>();
 
@@ -60,7 +63,7 @@ export const onHomeSwitch = (fn: (to: HomeName) => void) => {
 };
 
 /** The origin requests go to: '' (this page's, the hub) or the cloud's. */
-export const baseUrl = (): string => (home.value === 'cloud' && cloudUrl ? cloudUrl.replace(/\/$/, '') : '');
+export const baseUrl = (at: HomeName = home.value): string => (at === 'cloud' && cloudUrl ? cloudUrl.replace(/\/$/, '') : '');
 
 /** The /realtime address of the current home. */
 export function realtimeUrl(): string {
@@ -73,15 +76,16 @@ export function realtimeUrl(): string {
 export const cloudAuth = (): Record<string, unknown> | null => (home.value === 'cloud' && cloudToken ? { type: 'auth', session_token: cloudToken } : null);
 
 /** Headers a request carries on the cloud in place of the hub's cookie (none on the hub). */
-export function cloudHeaders(): Record<string, string> | null {
-  if (home.value !== 'cloud') return null;
+export function cloudHeaders(at: HomeName = home.value): Record<string, string> | null {
+  if (at !== 'cloud') return null;
   if (credential?.kind === 'key') return { 'X-API-Key': credential.key };
   return cloudToken ? { 'X-Session-Token': cloudToken } : {};
 }
 
 /**
  * Starts knowing two homes: a paired screen with its key, a tablet's PIN session (which then
- * keeps a cloud pass, renewed while the hub answers). Without a linked cloud nothing changes.
+ * keeps a cloud pass, renewed while the hub answers), a guest's page (public routes: nothing to
+ * carry across). Without a linked cloud nothing changes.
  */
 export function startHomes(c: Credential): void {
   if (credential) return;
@@ -92,11 +96,13 @@ export function startHomes(c: Credential): void {
   if (c.kind === 'session') window.setInterval(() => home.value === 'hub' && void renewPass(), PASS_EVERY_MS);
 }
 
+// a guest's page may not read the staff answer: it asks the public one (only the cloud's origin)
+const homesPath = () => (credential?.kind === 'guest' ? '/public/homes' : '/v1/homes');
 const hubHeaders = (): Record<string, string> => ({ Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : {}) });
 
 async function learn(): Promise<void> {
   try {
-    const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin' });
+    const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin' });
     if (!res.ok) return;
     const h = (await res.json()) as { cloud_url: string | null };
     cloudUrl = h.cloud_url;
@@ -144,7 +150,7 @@ export function hubSilent(): void {
   if (Date.now() - silentSince >= FALLBACK_AFTER_MS) void moveToCloud();
   probe ??= window.setInterval(async () => {
     try {
-      const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin', signal: AbortSignal.timeout(PROBE_HUB_MS * 2) });
+      const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin', cache: 'no-store', signal: AbortSignal.timeout(PROBE_HUB_MS * 2) });
       if (res.status < 500) return hubAnswered();
     } catch {
       // silent still
@@ -165,35 +171,53 @@ export function moveToCloud(): Promise<void> {
   return switching;
 }
 
+/**
+ * Signs this device in on the cloud if it is not yet: a tablet trades its pass for a session
+ * there (a screen's key is good there as it is). false: nothing to sign in with now. Throws
+ * when the cloud does not answer.
+ */
+export async function cloudSignIn(): Promise<boolean> {
+  if (!cloudUrl || !credential) return false;
+  if (credential.kind !== 'session' || cloudToken) return true;
+  if (!pass) return false;
+  const res = await fetch(`${cloudUrl.replace(/\/$/, '')}/v1/auth/cloud_pass/redeem`, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    credentials: 'omit',
+    body: JSON.stringify({ pass }),
+    signal: AbortSignal.timeout(CLOUD_ANSWER_MS),
+  });
+  // a pass works once: refused, it is spent (or was never good). A 5xx or a rate limit is
+  // the cloud's trouble, not the pass's: it is kept for the next try (had the cloud spent
+  // it meanwhile, that try is refused and drops it)
+  if (!res.ok) {
+    if (res.status < 500 && res.status !== 429) {
+      pass = null;
+      save();
+    }
+    return false;
+  }
+  pass = null;
+  cloudToken = ((await res.json()) as { token: string }).token;
+  save();
+  // traded from the hub (a write to settle there, below): the next outage needs a pass of its own
+  if (home.value === 'hub') void renewPass();
+  return true;
+}
+
+/** The cloud refused this device's session (expired, signed out there): the next sign-in trades a new pass. */
+export function forgetCloudSession(): void {
+  cloudToken = null;
+  save();
+}
+
 async function tryCloud(): Promise<void> {
   if (!cloudUrl || home.value === 'cloud') return;
   const base = cloudUrl.replace(/\/$/, '');
   try {
-    if (credential?.kind === 'session' && !cloudToken) {
-      if (!pass) return;
-      const res = await fetch(`${base}/v1/auth/cloud_pass/redeem`, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        credentials: 'omit',
-        body: JSON.stringify({ pass }),
-        signal: AbortSignal.timeout(CLOUD_ANSWER_MS),
-      });
-      // a pass works once: refused, it is spent (or was never good). A 5xx or a rate limit is
-      // the cloud's trouble, not the pass's: it is kept for the next try (had the cloud spent
-      // it meanwhile, that try is refused and drops it)
-      if (!res.ok) {
-        if (res.status < 500 && res.status !== 429) {
-          pass = null;
-          save();
-        }
-        return;
-      }
-      pass = null;
-      cloudToken = ((await res.json()) as { token: string }).token;
-      save();
-    }
+    if (!(await cloudSignIn())) return;
     const headers: Record<string, string> = { Accept: 'application/json', ...(credential?.kind === 'key' ? { 'X-API-Key': credential.key } : cloudToken ? { 'X-Session-Token': cloudToken } : {}) };
-    const res = await fetch(`${base}/v1/homes`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
+    const res = await fetch(`${base}${homesPath()}`, { headers, credentials: 'omit', signal: AbortSignal.timeout(CLOUD_ANSWER_MS) });
     if (!res.ok) {
       if (res.status === 401) cloudToken = null;
       return;
@@ -209,13 +233,21 @@ async function tryCloud(): Promise<void> {
   }
 }
 
-/** On the cloud: back to the hub once it answers and has pulled what the cloud took meanwhile. */
+/**
+ * On the cloud: back to the hub once it answers and has pulled what the cloud took meanwhile,
+ * or, not caught up, once the cloud no longer serves this device (no answer: the internet went
+ * while the hub PC restarted, so the hub cannot catch up and says so; or a refusal: the device's
+ * key or session is gone there). Nothing newer is then within the device's reach, and waiting
+ * would keep it offline beside a hub that answers.
+ */
 async function tryReturn(): Promise<void> {
+  if (askingReturn) return;
+  askingReturn = true;
   try {
-    const res = await fetch('/v1/homes', { headers: hubHeaders(), credentials: 'same-origin', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
+    const res = await fetch(homesPath(), { headers: hubHeaders(), credentials: 'same-origin', cache: 'no-store', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
     if (!res.ok) return;
     const h = (await res.json()) as { hub_caught_up: boolean | null };
-    if (!h.hub_caught_up) return;
+    if (!h.hub_caught_up && (await cloudServes())) return;
     clearInterval(returning);
     returning = undefined;
     silentSince = null;
@@ -223,6 +255,19 @@ async function tryReturn(): Promise<void> {
     if (credential?.kind === 'session') void renewPass();
   } catch {
     // still silent
+  } finally {
+    askingReturn = false;
+  }
+}
+
+/** Whether the cloud still serves this device: it answers its credential (a rate limit is an answer). */
+async function cloudServes(): Promise<boolean> {
+  if (!cloudUrl) return false;
+  try {
+    const res = await fetch(`${cloudUrl.replace(/\/$/, '')}${homesPath()}`, { headers: { Accept: 'application/json', ...cloudHeaders() }, credentials: 'omit', cache: 'no-store', signal: AbortSignal.timeout(RETURN_PROBE_MS) });
+    return res.ok || res.status === 429;
+  } catch {
+    return false;
   }
 }
 

@@ -19,8 +19,13 @@ export interface DrainDeps {
   home: () => HomeName;
   /** whether the current home answers (a cheap read), asked before the first write of a pass */
   probe: () => Promise<boolean>;
-  /** a POST with the Idempotency-Key; `refusal: null` is no answer (the write may or may not have arrived) */
-  send: (path: string, body: unknown, key: string) => Promise<Attempt>;
+  /** a POST with the Idempotency-Key to that home; `refusal: null` is no answer (the write may or may not have arrived) */
+  send: (path: string, body: unknown, key: string, to: HomeName) => Promise<Attempt>;
+  /**
+   * Who this device is signed in as at the other home, if it answers now (null: no answer, or
+   * nobody): a write that may have reached that home is settled there, under the same person.
+   */
+  elsewhere: (h: HomeName) => Promise<string | null>;
   newKey: () => string;
   /** the server took a write; `answer` is what it said (the check, or the payment) */
   onSent: (e: QueueEntry, answer: unknown) => void | Promise<void>;
@@ -41,8 +46,12 @@ export interface PassResult {
  * one: a check made on the hub just before it died may not have reached the cloud yet.
  */
 const notNow = (f: Refusal) => f.status >= 500 || f.status === 401 || f.status === 404 || f.status === 429 || f.code === 'idempotency_key_in_use';
-/** An answer that says the home did nothing with the key (a refused request keeps no claim): the write may go to either home again. */
-const untouched = (f: Refusal) => f.status < 500 && f.code !== 'idempotency_key_in_use';
+/**
+ * An answer that says the home did nothing with the key (a refused request keeps no claim): the
+ * write may go to either home again. Not a 401 or a 429: those are said before the key is
+ * looked at, so an earlier attempt that got no answer may still have done the write there.
+ */
+const untouched = (f: Refusal) => f.status < 500 && f.status !== 401 && f.status !== 429 && f.code !== 'idempotency_key_in_use';
 
 /** The line a round's refusal names (a dish 86'd meanwhile: `items[i]`), when the round has others to send. */
 function refusedLine(e: QueueEntry, f: Refusal): number | null {
@@ -64,6 +73,9 @@ export async function drainPass(d: DrainDeps): Promise<PassResult> {
   let offline = false;
   let probed = false;
   const held = new Set<string>();
+  // the other home, asked once a pass: whether it answers, signed in as this person
+  const other = new Map<HomeName, Promise<boolean>>();
+  const reachable = (h: HomeName) => other.get(h) ?? other.set(h, d.elsewhere(h).then((s) => s !== null && s === d.staff, () => false)).get(h)!;
   let list = d.staff === null ? [] : await d.store.all();
   for (let i = 0; i < list.length && !offline; i++) {
     let e = list[i];
@@ -80,16 +92,23 @@ export async function drainPass(d: DrainDeps): Promise<PassResult> {
         break;
       }
     }
-    const at = d.home();
+    // a write that may have reached the other home is sent only there, with its key: that home
+    // did it and replays its answer, or does it now (the device came back to the hub before
+    // the cloud's answer came back); while that home does not answer it waits, and its table with it
+    let at = d.home();
     if (e.reached && e.reached !== at) {
-      held.add(table);
-      continue;
+      if (!(await reachable(e.reached))) {
+        held.add(table);
+        continue;
+      }
+      at = e.reached;
     }
+    const here = at === d.home();
     for (;;) {
       e = { ...e, reached: at };
       await d.store.put(e);
       const { path, body } = requestOf(e.write);
-      const r = await d.send(path, body, e.key);
+      const r = await d.send(path, body, e.key, at);
       if (r.ok) {
         const id = (r.answer as { id?: string } | null)?.id;
         if (e.write.kind === 'round' && e.write.order === null && id) {
@@ -103,7 +122,9 @@ export async function drainPass(d: DrainDeps): Promise<PassResult> {
         break;
       }
       if (r.refusal === null) {
-        offline = true;
+        // the other home fell silent: its writes wait, this home's go on
+        if (here) offline = true;
+        else held.add(table);
         break;
       }
       if (notNow(r.refusal)) {

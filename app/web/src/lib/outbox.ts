@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
-import { api, ApiFailure } from './api.ts';
+import { api, apiAt, ApiFailure } from './api.ts';
 import { money } from './format.ts';
-import { home, onHomeSwitch } from './homes.ts';
+import { cloudSignIn, forgetCloudSession, home, onHomeSwitch, type HomeName } from './homes.ts';
 import { t } from './i18n.ts';
 import { live } from './live.ts';
 import { drainPass, type Attempt } from './outbox-drain.ts';
@@ -22,6 +22,7 @@ export const queued = signal<QueueEntry[]>([]);
 export const notices = signal<{ id: number; text: string }[]>([]);
 
 const DRAIN_EVERY_MS = 2_000;
+const OTHER_HOME_MS = 5_000;
 let store: QueueStore | null = null;
 let draining: Promise<void> | null = null;
 let noticeId = 0;
@@ -81,9 +82,9 @@ export async function dismissRefused(seq: number): Promise<void> {
   await refresh();
 }
 
-const send = async (path: string, body: unknown, key: string): Promise<Attempt> => {
+const send = async (path: string, body: unknown, key: string, to: HomeName): Promise<Attempt> => {
   try {
-    return { ok: true, answer: await api('POST', path, body, undefined, { 'Idempotency-Key': key }) };
+    return { ok: true, answer: await apiAt(to, 'POST', path, body, undefined, { 'Idempotency-Key': key }) };
   } catch (e) {
     if (!(e instanceof ApiFailure) || e.code === 'network') return { ok: false, refusal: null };
     return { ok: false, refusal: { status: e.status, code: e.code, message: e.message, param: e.param } };
@@ -91,6 +92,23 @@ const send = async (path: string, body: unknown, key: string): Promise<Attempt> 
 };
 
 const probe = () => api('GET', '/v1/homes').then(() => true, () => false);
+
+/** Who this tablet is signed in as at the other home (the cloud: by the session its pass opened there). */
+async function elsewhere(h: HomeName): Promise<string | null> {
+  try {
+    // a silent line must not hold up the writes the current home takes
+    const late = new Promise<null>((resolve) => window.setTimeout(() => resolve(null), OTHER_HOME_MS));
+    const ask = async () => {
+      if (h === 'cloud' && !(await cloudSignIn())) return null;
+      return (await apiAt<{ staff: { id: string } }>(h, 'GET', '/v1/auth/session')).staff.id;
+    };
+    return await Promise.race([ask(), late]);
+  } catch (e) {
+    // a session the cloud no longer knows: the next try trades a new pass
+    if (h === 'cloud' && e instanceof ApiFailure && e.status === 401) forgetCloudSession();
+    return null;
+  }
+}
 
 /** Cash taken offline for what was due then: when the check still shows money due, say so. */
 async function afterPayment(e: QueueEntry): Promise<void> {
@@ -109,6 +127,7 @@ function kick(): void {
       home: () => home.value,
       probe,
       send,
+      elsewhere,
       newKey,
       onSent: async (e, answer) => {
         await refresh();

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { money, moneyInput, parseMoney } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import { home } from '../lib/homes.ts';
 import { live } from '../lib/live.ts';
 import { dismissNotice, dismissRefused, notices, queued, submit, waitingFor } from '../lib/outbox.ts';
 import type { QueueEntry, QueuedLine } from '../lib/outbox-queue.ts';
@@ -90,6 +91,13 @@ export function WaitingAtTable({ table }: { table: string }) {
   const waiting = waitingFor(table);
   if (!waiting.length) return null;
   const lines = waiting.flatMap((e) => (e.write.kind === 'round' ? e.write.lines : []));
+  // back on the hub, a write the cloud may have taken (its answer lost) goes only to the cloud: said plainly
+  const forCloud = (e: QueueEntry) => e.reached === 'cloud' && home.value === 'hub';
+  const mark = (e: QueueEntry) => (
+    <span class="kitchen-state state-waiting" title={forCloud(e) ? t('service.queue.otherHome') : undefined}>
+      {t(forCloud(e) ? 'service.queue.markOther' : 'service.queue.mark')}
+    </span>
+  );
   return (
     <section class="queue-table" aria-label={t('service.queue.title')}>
       <h3>{t('service.queue.title')}</h3>
@@ -102,18 +110,19 @@ export function WaitingAtTable({ table }: { table: string }) {
                   <span class="line-name">{l.label}</span>
                   <small class="line-meta">S{l.seat} · C{l.course}</small>
                 </span>
-                <span class="kitchen-state state-waiting">{t('service.queue.mark')}</span>
+                {mark(e)}
               </li>
             ))
           ) : (
             <li key={e.seq} data-waiting={e.seq}>
               <span class="line-name">{what(e)}</span>
-              <span class="kitchen-state state-waiting">{t('service.queue.mark')}</span>
+              {mark(e)}
             </li>
           ),
         )}
       </ul>
       {lines.length ? <p class="hint">{t('service.queue.notInTotal', { n: lines.length })}</p> : null}
+      {waiting.some(forCloud) ? <p class="hint">{t('service.queue.otherHome')}</p> : null}
     </section>
   );
 }

@@ -152,6 +152,8 @@ export const screensDe: Record<ScreensKey, string> = {
   'qr.close': 'Schließen',
   'qr.offline': 'Verbindung verloren — neuer Versuch…',
   'qr.failed': 'Die Bestellung konnte nicht gesendet werden: {reason}',
+  'qr.noAnswer': 'Weder das System des Restaurants noch das Internet antwortet, deshalb wurde Ihre Bestellung nicht gesendet. Sie bleibt hier gespeichert: Versuchen Sie es gleich noch einmal oder bestellen Sie beim Personal.',
+  'qr.homeChanged': 'Die Verbindung zum Restaurant hat sich beim Senden geändert. Ihre Bestellung bleibt hier: Tippen Sie erneut, um sie zu senden.',
   'qr.nothing': 'Im Moment kann nichts bestellt werden.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   "service.noZone": "Gastraum",

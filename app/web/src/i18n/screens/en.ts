@@ -152,6 +152,8 @@ export const screensEn = {
   'qr.close': 'Close',
   'qr.offline': 'Connection lost — trying again…',
   'qr.failed': 'The order could not be sent: {reason}',
+  'qr.noAnswer': 'Neither the restaurant’s system nor the internet is answering, so your order was not sent. It is kept here: try again in a moment, or order from the staff.',
+  'qr.homeChanged': 'The connection to the restaurant changed while your order was being sent. It is kept here: tap again to send it.',
   'qr.nothing': 'Nothing can be ordered right now.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   'service.noZone': 'Dining room',

@@ -152,6 +152,8 @@ export const screensEs: Record<ScreensKey, string> = {
   'qr.close': 'Cerrar',
   'qr.offline': 'Conexión perdida — reintentando…',
   'qr.failed': 'No se pudo enviar el pedido: {reason}',
+  'qr.noAnswer': 'Ni el sistema del restaurante ni internet responden, así que su pedido no se ha enviado. Se conserva aquí: inténtelo de nuevo en un momento o pida al personal.',
+  'qr.homeChanged': 'La conexión con el restaurante cambió mientras se enviaba su pedido. Se conserva aquí: toque de nuevo para enviarlo.',
   'qr.nothing': 'Ahora mismo no se puede pedir nada.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   "service.noZone": "Comedor",

@@ -152,6 +152,8 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.close': 'Fermer',
   'qr.offline': 'Connexion perdue — nouvelle tentative…',
   'qr.failed': 'La commande n’a pas pu être envoyée : {reason}',
+  'qr.noAnswer': 'Ni le système du restaurant ni internet ne répondent : votre commande n’a pas été envoyée. Elle est gardée ici : réessayez dans un instant ou commandez auprès du personnel.',
+  'qr.homeChanged': 'La connexion au restaurant a changé pendant l’envoi de votre commande. Elle est gardée ici : touchez à nouveau pour l’envoyer.',
   'qr.nothing': 'Rien ne peut être commandé pour le moment.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   "service.noZone": "Salle",

@@ -152,6 +152,8 @@ export const screensIt: Record<ScreensKey, string> = {
   'qr.close': 'Chiudi',
   'qr.offline': 'Connessione persa — nuovo tentativo…',
   'qr.failed': 'Impossibile inviare l’ordine: {reason}',
+  'qr.noAnswer': 'Né il sistema del ristorante né internet rispondono, quindi l’ordine non è stato inviato. Resta qui: riprovi tra un momento o ordini al personale.',
+  'qr.homeChanged': 'La connessione con il ristorante è cambiata durante l’invio dell’ordine. Resta qui: tocchi di nuovo per inviarlo.',
   'qr.nothing': 'Al momento non si può ordinare nulla.',
   // the floor plan (ui/floor-plan.tsx): the service page and the floor screen
   "service.noZone": "Sala",

@@ -130,6 +130,8 @@ export const serviceDe: Record<ServiceKey, string> = {
   "service.queue.waiting": "Wartet auf Senden ({n})",
   "service.queue.title": "Wartet auf Senden",
   "service.queue.mark": "wartet",
+  "service.queue.markOther": "wartet auf die Cloud",
+  "service.queue.otherHome": "Vor der Rückkehr des Hubs an die Cloud gesendet, ohne Antwort: geht nur an die Cloud erneut (wo es schon sein kann), sobald sie antwortet.",
   "service.queue.cash": "Bar {amount}",
   "service.queue.notInTotal": "{n} wartend: nicht in der Summe, bis der Hub oder die Cloud sie berechnet hat.",
   "service.queue.offline": "Weder der Hub noch die Cloud antworten. Senden, Abrufen und Barzahlungen warten auf diesem Tablet und gehen raus, sobald einer antwortet.",

@@ -130,6 +130,8 @@ export const serviceEn = {
   'service.queue.waiting': 'Waiting to send ({n})',
   'service.queue.title': 'Waiting to send',
   'service.queue.mark': 'waiting',
+  'service.queue.markOther': 'waiting for the cloud',
+  'service.queue.otherHome': 'Sent to the cloud before the hub came back, with no answer: it goes again only to the cloud (where it may already be), as soon as the cloud answers.',
   'service.queue.cash': 'Cash {amount}',
   'service.queue.notInTotal': '{n} waiting: not in the total until the hub or the cloud has priced them.',
   'service.queue.offline': 'Neither the hub nor the cloud is answering. Sends, fires and cash payments wait on this tablet and go out when one answers.',

@@ -130,6 +130,8 @@ export const serviceEs: Record<ServiceKey, string> = {
   "service.queue.waiting": "Pendiente de enviar ({n})",
   "service.queue.title": "Pendiente de enviar",
   "service.queue.mark": "pendiente",
+  "service.queue.markOther": "espera a la nube",
+  "service.queue.otherHome": "Enviado a la nube antes de que volviera el hub, sin respuesta: se envía de nuevo solo a la nube (donde quizá ya esté) en cuanto responda.",
   "service.queue.cash": "Efectivo {amount}",
   "service.queue.notInTotal": "{n} pendientes: fuera del total hasta que el hub o la nube les pongan precio.",
   "service.queue.offline": "Ni el hub ni la nube responden. Los envíos, las marchas y los pagos en efectivo esperan en esta tableta y salen cuando uno responda.",

@@ -130,6 +130,8 @@ export const serviceFr: Record<ServiceKey, string> = {
   "service.queue.waiting": "En attente d’envoi ({n})",
   "service.queue.title": "En attente d’envoi",
   "service.queue.mark": "en attente",
+  "service.queue.markOther": "attend le cloud",
+  "service.queue.otherHome": "Envoyé au cloud avant le retour du hub, sans réponse : il ne repart que vers le cloud (où il est peut-être déjà), dès qu'il répond.",
   "service.queue.cash": "Espèces {amount}",
   "service.queue.notInTotal": "{n} en attente : hors du total tant que le hub ou le cloud ne les a pas chiffrés.",
   "service.queue.offline": "Ni le hub ni le cloud ne répondent. Les envois, les lancements et les paiements en espèces attendent sur cette tablette et partent dès que l’un répond.",

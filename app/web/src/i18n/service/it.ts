@@ -130,6 +130,8 @@ export const serviceIt: Record<ServiceKey, string> = {
   "service.queue.waiting": "In attesa di invio ({n})",
   "service.queue.title": "In attesa di invio",
   "service.queue.mark": "in attesa",
+  "service.queue.markOther": "attende il cloud",
+  "service.queue.otherHome": "Inviato al cloud prima che tornasse l'hub, senza risposta: riparte solo verso il cloud (dove forse è già), appena risponde.",
   "service.queue.cash": "Contanti {amount}",
   "service.queue.notInTotal": "{n} in attesa: fuori dal totale finché l’hub o il cloud non li hanno prezzati.",
   "service.queue.offline": "Né l’hub né il cloud rispondono. Invii, lanci e pagamenti in contanti aspettano su questo tablet e partono quando uno risponde.",
