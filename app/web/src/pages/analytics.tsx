@@ -5,6 +5,7 @@ import { GET } from '../lib/client.ts';
 import { calendarDate, locale, minorDigits, money, number, percent, todayAtRestaurant } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { Button, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 
 interface Range {
   start_date: string;
@@ -152,6 +153,7 @@ export function AnalyticsPage() {
                 <Empty>{t('analytics.noShifts')}</Empty>
               ) : (
                 <table class="data">
+                  {/* kit: stays a table of its own: figures named by a row heading, no columns to head (DataTable heads columns) */}
                   <tbody>
                     {data.labor.data.map((l) => (
                       <tr key={l.user}>
@@ -264,28 +266,16 @@ function ForecastAndBookings({ data }: { data: Analytics }) {
         <p class="hint" id="confidence-hint">
           {t('analytics.confidenceHint')}
         </p>
-        <table class="data" aria-describedby="confidence-hint">
-          <thead>
-            <tr>
-              <th scope="col">{t('orders.date')}</th>
-              <th scope="col" class="num">
-                {t('analytics.predicted')}
-              </th>
-              <th scope="col" class="num">
-                {t('analytics.confidence')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.forecast.forecast.map((f) => (
-              <tr key={f.date}>
-                <td>{calendarDate(f.date, 'weekday')}</td>
-                <td class="num">{money(f.predictedRevenue)}</td>
-                <td class="num">{percent(f.confidence * 100)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={data.forecast.forecast}
+          rowKey={(f) => f.date}
+          describedBy="confidence-hint"
+          columns={[
+            { label: t('orders.date'), cell: (f) => calendarDate(f.date, 'weekday') },
+            { label: t('analytics.predicted'), num: true, cell: (f) => money(f.predictedRevenue) },
+            { label: t('analytics.confidence'), num: true, cell: (f) => percent(f.confidence * 100) },
+          ]}
+        />
       </section>
       <section class="card">
         <h2>{t('analytics.reservations')}</h2>
@@ -293,6 +283,7 @@ function ForecastAndBookings({ data }: { data: Analytics }) {
           <Empty>{t('reservations.none')}</Empty>
         ) : (
           <table class="data">
+            {/* kit: stays a table of its own: figures named by a row heading, no columns to head (DataTable heads columns) */}
             <tbody>
               {data.reservations.by_status.map((s) => (
                 <tr key={s.status}>
@@ -314,36 +305,21 @@ function MenuTables({ data }: { data: Analytics }) {
     <div class="columns">
       <section class="card">
         <h2>{t('analytics.abc')}</h2>
-        <table class="data">
-          <thead>
-            <tr>
-              <th scope="col">{t('order.item')}</th>
-              <th scope="col">{t('analytics.class')}</th>
-              <th scope="col" class="num">
-                {t('analytics.sold')}
-              </th>
-              <th scope="col" class="num">
-                {t('analytics.revenue')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.abc.items.slice(0, 20).map((i) => (
-              <tr key={i.menu_item}>
-                <td>{i.name}</td>
-                <td>{i.classification}</td>
-                <td class="num">{i.quantity_sold}</td>
-                <td class="num">
-                  {money(i.total_revenue)} ({percent(Number(i.revenue_percent))})
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={data.abc.items.slice(0, 20)}
+          rowKey={(i) => i.menu_item}
+          columns={[
+            { label: t('order.item'), cell: (i) => i.name },
+            { label: t('analytics.class'), cell: (i) => i.classification },
+            { label: t('analytics.sold'), num: true, cell: (i) => i.quantity_sold },
+            { label: t('analytics.revenue'), num: true, cell: (i) => `${money(i.total_revenue)} (${percent(Number(i.revenue_percent))})` },
+          ]}
+        />
       </section>
       <section class="card">
         <h2>{t('analytics.top')}</h2>
         <table class="data">
+          {/* kit: stays a table of its own: figures named by a row heading, no columns to head (DataTable heads columns) */}
           <tbody>
             {data.items.data.slice(0, 10).map((i) => (
               <tr key={i.name}>
@@ -366,6 +342,7 @@ function PeakHours({ peak }: { peak: { days: string[]; hours: string[]; data: { 
   if (!hours.length) return <Empty>{t('analytics.noOrders')}</Empty>;
   return (
     <div class="table-wrap">
+      {/* kit: stays a table of its own: a heat map, weekday × hour, cells shaded by share */}
       <table class="heat">
         <thead>
           <tr>

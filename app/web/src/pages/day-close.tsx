@@ -150,6 +150,7 @@ function PaymentsCard({ d, cur }: { d: DayClose; cur: string | undefined }) {
   return (
     <section class="card">
       <h2>{t('close.byMethod')}</h2>
+      {/* kit: stays a table of its own: a Z report's figures with a footer of sums (tfoot), which DataTable has no place for */}
       <table class="data">
         <thead>
           <tr>

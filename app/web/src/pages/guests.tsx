@@ -2,7 +2,8 @@ import { GET } from '../lib/client.ts';
 import { money, when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import { Empty, ErrorNote, Loading, PageHeader, useLoad } from '../ui/kit.tsx';
+import { Empty, ErrorNote, PageHeader, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 
 /** The guest list with visits and spend, and what guests said. */
 export function GuestsPage() {
@@ -16,40 +17,18 @@ export function GuestsPage() {
       <div class="columns wide-left">
         <section class="card">
           <h2>{t('guests.customers')}</h2>
-          {!customers ? (
-            <Loading />
-          ) : customers.length === 0 ? (
-            <Empty>{t('guests.none')}</Empty>
-          ) : (
-            <div class="table-wrap">
-              <table class="data">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('staff.name')}</th>
-                    <th scope="col">{t('guests.contact')}</th>
-                    <th scope="col" class="num">
-                      {t('guests.visits')}
-                    </th>
-                    <th scope="col" class="num">
-                      {t('guests.spent')}
-                    </th>
-                    <th scope="col">{t('guests.since')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {customers.map((c) => (
-                    <tr key={c.id}>
-                      <td>{c.name ?? '—'}</td>
-                      <td>{[c.email, c.phone].filter(Boolean).join(' · ') || '—'}</td>
-                      <td class="num">{c.total_visits}</td>
-                      <td class="num">{money(c.total_spent)}</td>
-                      <td>{when(c.first_seen, 'date')}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable
+            rows={customers}
+            rowKey={(c) => c.id}
+            empty={t('guests.none')}
+            columns={[
+              { label: t('staff.name'), cell: (c) => c.name ?? '—' },
+              { label: t('guests.contact'), cell: (c) => [c.email, c.phone].filter(Boolean).join(' · ') || '—' },
+              { label: t('guests.visits'), num: true, cell: (c) => c.total_visits },
+              { label: t('guests.spent'), num: true, cell: (c) => money(c.total_spent) },
+              { label: t('guests.since'), cell: (c) => when(c.first_seen, 'date') },
+            ]}
+          />
         </section>
         <section class="card">
           <h2>{t('guests.feedback')}</h2>

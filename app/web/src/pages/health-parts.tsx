@@ -5,7 +5,8 @@ import { when } from '../lib/format.ts';
 import { bytes, duration, settleConflict, type BackupHealth, type ConflictView, type SyncStatus } from '../lib/health.ts';
 import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, useAction } from '../ui/kit.tsx';
+import { Badge, Button, Empty } from '../ui/kit.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 /** One line per fact: a term and what it is, read as a pair by screen readers too. */
 export function Facts({ rows }: { rows: [string, ComponentChildren][] }) {
@@ -99,45 +100,31 @@ export function BackupSummary({ backups, more = [] }: { backups: BackupHealth; m
 export function SettleConflict({ conflict, onSettled }: { conflict: ConflictView; onSettled: (id: string) => void }) {
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState('');
-  const [run, busy, error, clearError] = useAction();
   const noteId = useId();
   if (!can('settings:write')) return null;
-  const close = () => {
+  const settle = async () => {
+    await settleConflict(conflict.id, note);
     setOpen(false);
-    clearError();
-  };
-  const settle = async (e: Event) => {
-    e.preventDefault();
-    if (await run(() => settleConflict(conflict.id, note))) {
-      setOpen(false);
-      onSettled(conflict.id);
-    }
+    onSettled(conflict.id);
   };
   return (
     <>
       <Button class="settle" onClick={() => setOpen(true)} aria-describedby={`conflict-${conflict.id}`}>
         {t('ops.settle.button')}
       </Button>
-      <Dialog title={t('ops.settle.title')} open={open} onClose={close}>
-        <form onSubmit={settle}>
+      {open ? (
+        <FormDialog title={t('ops.settle.title')} onClose={() => setOpen(false)} onSubmit={settle} submitLabel={t('ops.settle.button')}>
           <p>{conflict.text}</p>
           <p class="hint">{t('ops.settle.explain')}</p>
           <div class="field">
             <label for={noteId}>{t('ops.settle.note')}</label>
-            <textarea id={noteId} rows={3} maxLength={500} value={note} aria-describedby={`${noteId}-hint`} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} />
+            <textarea id={noteId} name="note" rows={3} maxLength={500} value={note} aria-describedby={`${noteId}-hint`} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} />
             <small id={`${noteId}-hint`} class="hint">
               {t('ops.settle.noteHint')}
             </small>
           </div>
-          <ErrorNote error={error} />
-          <div class="dialog-actions">
-            <Button onClick={close}>{t('common.cancel')}</Button>
-            <Button type="submit" variant="primary" disabled={busy}>
-              {t('ops.settle.button')}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+        </FormDialog>
+      ) : null}
     </>
   );
 }

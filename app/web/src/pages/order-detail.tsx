@@ -96,6 +96,7 @@ export function OrderDetailPage({ params }: { params: string[] }) {
         <OrderLines o={o} />
         <OrderFacts o={o} table={table} jobs={jobs} stationName={stationName} busy={busy} reprint={reprint} />
       </div>
+      {/* kit: a Dialog, not a FormDialog: a confirmation of a cancel, with its reason (Back beside Cancel order, not Cancel beside Save) */}
       <Dialog title={t('order.cancelTitle', { n: o.order_number })} open={cancelling} onClose={() => setCancelling(false)}>
         <TextArea label={t('order.cancelReason')} value={reason} onInput={setReason} />
         <ErrorNote error={actError} />
@@ -114,6 +115,7 @@ function OrderLines({ o }: { o: DetailOrder }) {
   return (
     <section class="card">
       <h2>{t('order.lines')}</h2>
+      {/* kit: stays a table of its own: a bill, lines then a footer of sums (tfoot), which DataTable has no place for */}
       <table class="data">
         <thead>
           <tr>

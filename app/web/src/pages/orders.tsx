@@ -6,6 +6,7 @@ import { live } from '../lib/live.ts';
 import { navigate, queryParam } from '../lib/router.ts';
 import { OPEN_STATUSES, ORDER_TYPES, type Order, type OrderStatus, type Table } from '../lib/types.ts';
 import { Badge, Button, Empty, ErrorNote, Field, PageHeader, SelectField, Tabs, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 
 export const statusTone = (s: string) =>
   (({ placed: 'info', preparing: 'warn', ready: 'good', served: 'neutral', completed: 'neutral', cancelled: 'bad' }) as const)[s as 'placed'] ?? 'neutral';
@@ -249,41 +250,20 @@ function History() {
         </Button>
       </form>
       <ErrorNote error={error} />
-      {rows === null ? null : rows.length === 0 ? (
-        <Empty>{t('orders.noneFound')}</Empty>
-      ) : (
-        <div class="table-wrap">
-          <table class="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('orders.number')}</th>
-                <th scope="col">{t('orders.time')}</th>
-                <th scope="col">{t('orders.type')}</th>
-                <th scope="col">{t('orders.customer')}</th>
-                <th scope="col">{t('orders.status')}</th>
-                <th scope="col" class="num">
-                  {t('orders.total')}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((o) => (
-                <tr key={o.id}>
-                  <td>
-                    <a href={`/app/orders/${o.id}`}>#{o.order_number}</a>
-                  </td>
-                  <td>{when(o.created)}</td>
-                  <td>{t(`orderType.${o.type}` as Key)}</td>
-                  <td>{o.customer.name ?? '—'}</td>
-                  <td>
-                    <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge>
-                  </td>
-                  <td class="num">{money(o.total, o.currency)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {rows === null ? null : (
+        <DataTable
+          rows={rows}
+          rowKey={(o) => o.id}
+          empty={t('orders.noneFound')}
+          columns={[
+            { label: t('orders.number'), cell: (o) => <a href={`/app/orders/${o.id}`}>#{o.order_number}</a> },
+            { label: t('orders.time'), cell: (o) => when(o.created) },
+            { label: t('orders.type'), cell: (o) => t(`orderType.${o.type}` as Key) },
+            { label: t('orders.customer'), cell: (o) => o.customer.name ?? '—' },
+            { label: t('orders.status'), cell: (o) => <Badge tone={statusTone(o.status)}>{t(`orderStatus.${o.status}` as Key)}</Badge> },
+            { label: t('orders.total'), num: true, cell: (o) => money(o.total, o.currency) },
+          ]}
+        />
       )}
       {cursor ? (
         <Button onClick={() => search(undefined, cursor)}>{t('common.more')}</Button>

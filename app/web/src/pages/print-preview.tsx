@@ -26,6 +26,7 @@ async function previewUrl(jobId: string): Promise<string> {
 export function PrintPreviewDialog({ job, title, onClose }: { job: { id: string }; title: string; onClose: () => void }) {
   const [url, error] = useLoad(() => previewUrl(job.id), [job.id]);
   return (
+    // kit: a Dialog, not a FormDialog: a preview of the paper, no form
     <Dialog title={title} open onClose={onClose}>
       <ErrorNote error={error} />
       <div class="paper-preview">{url ? <img src={url} alt={t('ops.printJobs.previewAlt', { title })} /> : error ? null : <Loading />}</div>

@@ -32,6 +32,53 @@ const RECENT_JOBS = 20;
  * paper), and the jobs that failed.
  */
 export function PrintersPage() {
+  const d = usePrintersData();
+  const { printers, writable } = d;
+  return (
+    <>
+      <PageHeader title={t('printers.title')}>
+        {writable ? (
+          <Button variant="primary" onClick={() => d.setEditing('new')}>
+            {t('ops.printer.new')}
+          </Button>
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={d.error ?? d.actError} />
+      <PrintersTable d={d} />
+      {d.editing && printers && d.stations ? (
+        <PrinterDialog
+          printer={d.editing}
+          printers={printers}
+          stations={d.stations}
+          onClose={() => d.setEditing(null)}
+          onSaved={() => {
+            d.setEditing(null);
+            void d.reload();
+          }}
+        />
+      ) : null}
+      <ConfirmDialog
+        title={t('ops.printer.removeNamed', { name: d.removing?.name ?? '' })}
+        message={t('ops.printer.removeBody')}
+        confirmLabel={t('common.remove')}
+        open={d.removing !== null}
+        busy={d.removeBusy}
+        error={d.removeError}
+        onClose={() => d.setRemoving(null)}
+        onConfirm={d.confirmRemove}
+      />
+      {can('settings:read') ? <MissedTickets /> : null}
+      <RecentJobs d={d} />
+      {d.previewing ? (
+        <PrintPreviewDialog job={d.previewing} title={t('ops.printJobs.previewOf', { kind: d.kindOf(d.previewing), printer: d.printerName(d.previewing.printer) })} onClose={() => d.setPreviewing(null)} />
+      ) : null}
+      <FailedJobs d={d} />
+    </>
+  );
+}
+
+/** The page's data: printers, stations and jobs, kept live, and what is being edited, removed or previewed. */
+function usePrintersData() {
   const [printers, error, reload] = useLoad(async () => (await GET('/v1/printers', { query: { limit: 100 } })).data);
   const [failed, , reloadFailed] = useLoad(async () => (await GET('/v1/print_jobs', { query: { state: 'failed', limit: 50 } })).data);
   const [recent, , reloadRecent] = useLoad(async () => (await GET('/v1/print_jobs', { query: { limit: RECENT_JOBS } })).data);
@@ -43,148 +90,131 @@ export function PrintersPage() {
   const [editing, setEditing] = useState<Printer | 'new' | null>(null);
   const [removing, setRemoving] = useState<Printer | null>(null);
   const [remove, removeBusy, removeError, clearRemoveError] = useAction();
-  const writable = can('printers:write');
-  const stationName = (key: string) => stations?.find((s) => s.key === key)?.name ?? key;
-  const printerName = (id: string) => printers?.find((p) => p.id === id)?.name ?? id;
-  const kindOf = (j: Job) => t(`printKind.${j.kind}` as Key);
+  const confirmRemove = async () => {
+    if (removing && (await remove(() => DELETE('/v1/printers/{id}', { path: { id: removing.id } })))) {
+      setRemoving(null);
+      await reload();
+      await reloadJobs();
+    }
+  };
+  return {
+    printers, error, reload, failed, recent, reloadJobs, previewing, setPreviewing, stations, act, busy, actError,
+    editing, setEditing, removing, setRemoving, removeBusy, removeError, clearRemoveError, confirmRemove,
+    writable: can('printers:write'),
+    stationName: (key: string) => stations?.find((s) => s.key === key)?.name ?? key,
+    printerName: (id: string) => printers?.find((p) => p.id === id)?.name ?? id,
+    kindOf: (j: Job) => t(`printKind.${j.kind}` as Key),
+  };
+}
+type PrintersData = ReturnType<typeof usePrintersData>;
+
+function PrintersTable({ d }: { d: PrintersData }) {
   return (
-    <>
-      <PageHeader title={t('printers.title')}>
-        {writable ? (
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            {t('ops.printer.new')}
-          </Button>
-        ) : null}
-      </PageHeader>
-      <ErrorNote error={error ?? actError} />
-      <DataTable
-        rows={printers}
-        rowKey={(p) => p.id}
-        rowClass={(p) => (p.is_active ? '' : 'is-removed')}
-        empty={t('printers.none')}
-        label={t('printers.title')}
-        columns={[
-          { label: t('col.printer'), cell: (p) => <strong>{p.name}</strong> },
-          {
-            label: t('col.address'),
-            cell: (p) => (
-              <span class="muted">
-                {p.transport.type === 'virtual' ? t('ops.printer.virtualShort') : `${p.transport.host}:${p.transport.port}`} · {p.stations.map(stationName).join(', ') || t('ops.printer.noStation')}
-                {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
-                {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
-              </span>
-            ),
-          },
-          {
-            label: t('col.status'),
-            cell: (p) => (
+    <DataTable
+      rows={d.printers}
+      rowKey={(p) => p.id}
+      rowClass={(p) => (p.is_active ? '' : 'is-removed')}
+      empty={t('printers.none')}
+      label={t('printers.title')}
+      columns={[
+        { label: t('col.printer'), cell: (p) => <strong>{p.name}</strong> },
+        {
+          label: t('col.address'),
+          cell: (p) => (
+            <span class="muted">
+              {p.transport.type === 'virtual' ? t('ops.printer.virtualShort') : `${p.transport.host}:${p.transport.port}`} · {p.stations.map(d.stationName).join(', ') || t('ops.printer.noStation')}
+              {p.prints_receipts ? ` · ${t('printers.receipts')}` : ''}
+              {p.is_active ? '' : ` · ${t('ops.printer.inactive')}`}
+            </span>
+          ),
+        },
+        {
+          label: t('col.status'),
+          cell: (p) => (
+            <>
+              <Badge tone={p.status.state === 'online' ? 'good' : p.status.state === 'unknown' ? 'neutral' : 'bad'}>{t(`printerState.${p.status.state}` as Key) ?? p.status.state}</Badge> {p.status.detail ?? ''}{' '}
+              {p.status.checked_at ? <span class="muted">({when(p.status.checked_at, 'time')})</span> : null}
+            </>
+          ),
+        },
+      ]}
+      actions={
+        d.writable
+          ? (p) => (
               <>
-                <Badge tone={p.status.state === 'online' ? 'good' : p.status.state === 'unknown' ? 'neutral' : 'bad'}>{t(`printerState.${p.status.state}` as Key) ?? p.status.state}</Badge> {p.status.detail ?? ''}{' '}
-                {p.status.checked_at ? <span class="muted">({when(p.status.checked_at, 'time')})</span> : null}
+                <Button disabled={d.busy} onClick={() => d.act(async () => (await POST('/v1/printers/{id}/test', { path: { id: p.id } }), await d.reload(), await d.reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
+                  {t('printers.test')}
+                </Button>
+                <Button onClick={() => d.setEditing(p)} aria-label={`${t('common.edit')}: ${p.name}`}>
+                  {t('common.edit')}
+                </Button>
+                <Button variant="danger" onClick={() => (d.clearRemoveError(), d.setRemoving(p))} aria-label={`${t('common.remove')}: ${p.name}`}>
+                  {t('common.remove')}
+                </Button>
               </>
-            ),
-          },
-        ]}
-        actions={
-          writable
-            ? (p) => (
-                <>
-                  <Button disabled={busy} onClick={() => act(async () => (await POST('/v1/printers/{id}/test', { path: { id: p.id } }), await reload(), await reloadJobs()))} aria-label={`${t('printers.test')}: ${p.name}`}>
-                    {t('printers.test')}
-                  </Button>
-                  <Button onClick={() => setEditing(p)} aria-label={`${t('common.edit')}: ${p.name}`}>
-                    {t('common.edit')}
-                  </Button>
-                  <Button variant="danger" onClick={() => (clearRemoveError(), setRemoving(p))} aria-label={`${t('common.remove')}: ${p.name}`}>
-                    {t('common.remove')}
-                  </Button>
-                </>
-              )
-            : null
-        }
-      />
-      {editing && printers && stations ? (
-        <PrinterDialog
-          printer={editing}
-          printers={printers}
-          stations={stations}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void reload();
-          }}
-        />
-      ) : null}
-      <ConfirmDialog
-        title={t('ops.printer.removeNamed', { name: removing?.name ?? '' })}
-        message={t('ops.printer.removeBody')}
-        confirmLabel={t('common.remove')}
-        open={removing !== null}
-        busy={removeBusy}
-        error={removeError}
-        onClose={() => setRemoving(null)}
-        onConfirm={async () => {
-          if (removing && (await remove(() => DELETE('/v1/printers/{id}', { path: { id: removing.id } })))) {
-            setRemoving(null);
-            await reload();
-            await reloadJobs();
-          }
-        }}
-      />
-      {can('settings:read') ? <MissedTickets /> : null}
-      <section class="card">
-        <h2>{t('ops.printJobs.title')}</h2>
-        {!recent?.length ? (
-          <Empty>{t('ops.printJobs.none')}</Empty>
-        ) : (
-          <ul class="plain-list">
-            {recent.map((j) => (
-              <li key={j.id} class="job-line">
-                <span>
-                  {kindOf(j)} · {printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
-                  {when(j.printed_at ?? j.created)}
-                </span>
-                {j.kind !== 'drawer_kick' ? (
-                  <Button onClick={() => setPreviewing(j)} aria-label={`${t('ops.printJobs.preview')}: ${kindOf(j)}, ${printerName(j.printer)}, ${when(j.created)}`}>
-                    {t('ops.printJobs.preview')}
-                  </Button>
+            )
+          : null
+      }
+    />
+  );
+}
+
+function RecentJobs({ d }: { d: PrintersData }) {
+  return (
+    <section class="card">
+      <h2>{t('ops.printJobs.title')}</h2>
+      {!d.recent?.length ? (
+        <Empty>{t('ops.printJobs.none')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {d.recent.map((j) => (
+            <li key={j.id} class="job-line">
+              <span>
+                {d.kindOf(j)} · {d.printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
+                {when(j.printed_at ?? j.created)}
+              </span>
+              {j.kind !== 'drawer_kick' ? (
+                <Button onClick={() => d.setPreviewing(j)} aria-label={`${t('ops.printJobs.preview')}: ${d.kindOf(j)}, ${d.printerName(j.printer)}, ${when(j.created)}`}>
+                  {t('ops.printJobs.preview')}
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function FailedJobs({ d }: { d: PrintersData }) {
+  return (
+    <section class="card">
+      <h2>{t('printers.failed')}</h2>
+      {!d.failed?.length ? (
+        <Empty>{t('printers.noFailed')}</Empty>
+      ) : (
+        <ul class="plain-list">
+          {d.failed.map((j) => (
+            <li key={j.id} class="job-line">
+              <span>
+                {d.kindOf(j)} · {when(j.created)} · {j.last_error ?? ''}
+                {j.order ? (
+                  <>
+                    {' '}
+                    · <a href={`/app/orders/${j.order}`}>{t('printers.order')}</a>
+                  </>
                 ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-      {previewing ? (
-        <PrintPreviewDialog job={previewing} title={t('ops.printJobs.previewOf', { kind: kindOf(previewing), printer: printerName(previewing.printer) })} onClose={() => setPreviewing(null)} />
-      ) : null}
-      <section class="card">
-        <h2>{t('printers.failed')}</h2>
-        {!failed?.length ? (
-          <Empty>{t('printers.noFailed')}</Empty>
-        ) : (
-          <ul class="plain-list">
-            {failed.map((j) => (
-              <li key={j.id} class="job-line">
-                <span>
-                  {kindOf(j)} · {when(j.created)} · {j.last_error ?? ''}
-                  {j.order ? (
-                    <>
-                      {' '}
-                      · <a href={`/app/orders/${j.order}`}>{t('printers.order')}</a>
-                    </>
-                  ) : null}
-                </span>
-                {writable ? (
-                  <Button disabled={busy} onClick={() => act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: j.id } }), await reloadJobs()))}>
-                    {t('order.reprint')}
-                  </Button>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
-    </>
+              </span>
+              {d.writable ? (
+                <Button disabled={d.busy} onClick={() => d.act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: j.id } }), await d.reloadJobs()))}>
+                  {t('order.reprint')}
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

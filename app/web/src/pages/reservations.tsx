@@ -8,6 +8,7 @@ import { can } from '../lib/session.ts';
 import { freeTables, SITTING_MINUTES } from '../lib/free-tables.ts';
 import { refId, type Reservation, type Table } from '../lib/types.ts';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, SelectField, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 
 interface Slot {
   time: string;
@@ -141,6 +142,7 @@ export function ReservationsPage() {
         </div>
       )}
       {opened ? (
+        // kit: a Dialog, not a FormDialog: a booking's facts and its next steps (buttons), no form
         <Dialog title={`${opened.time} · ${opened.guest.name}`} open onClose={() => setOpen(null)}>
           <dl class="facts">
             <dt>{t('reservations.partySize')}</dt>
@@ -215,7 +217,6 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
   const [venue] = useLoad(async () => (can('settings:read') ? GET('/v1/settings') : undefined));
   const hoursSet = venue ? Object.values(venue.opening_hours ?? {}).some((d) => d.length > 0) : undefined;
   const buffer = venue?.reservation_buffer_minutes;
-  const [act, busy, error] = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   useEffect(() => {
     setSlots(null);
@@ -251,59 +252,56 @@ function BookingDialog({ date: initialDate, booking, tables, onClose, onSaved }:
     ...(f.table || !booking ? { table: f.table || null } : {}),
     notes: f.notes || null,
   });
-  const save = async (e: Event) => {
-    e.preventDefault();
+  const save = async () => {
     const body = bodyOf(form);
-    if (await act(() => (booking ? patchChanged('/v1/reservations/{id}', { path: { id: booking.id } }, body, bodyOf(opened)) : POST('/v1/reservations', { body: { ...body, source: 'staff' } })))) {
-      await onSaved(body.date);
-      onClose();
-    }
+    await (booking ? patchChanged('/v1/reservations/{id}', { path: { id: booking.id } }, body, bodyOf(opened)) : POST('/v1/reservations', { body: { ...body, source: 'staff' } }));
+    await onSaved(body.date);
+    onClose();
   };
   return (
-    <Dialog title={booking ? t('reservations.edit', { name: booking.guest.name }) : t('reservations.new')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={save}>
-        <Field label={t('reservations.guest')} required value={form.guest_name} onInput={set('guest_name')} />
-        <div class="row">
-          <Field label={t('reservations.phone')} type="tel" value={form.guest_phone} onInput={set('guest_phone')} />
-          <Field label={t('login.email')} type="email" value={form.guest_email} onInput={set('guest_email')} />
-        </div>
-        <div class="row">
-          <Field label={t('reservations.partySize')} type="number" min={1} max={100} required value={form.party_size} onInput={set('party_size')} />
-          <Field label={t('orders.date')} type="date" required value={form.date} onInput={set('date')} />
-        </div>
-        {slots === null ? (
-          <Loading />
-        ) : open.length === 0 ? (
-          hoursSet === false ? (
-            <p class="hint">
-              {t('first.needHours')} {can('settings:write') ? <a href="/app/settings#hours">{t('first.openHours')}</a> : null}
-            </p>
-          ) : (
-            <p class="hint">{t('reservations.noSlots')}</p>
-          )
+    <FormDialog
+      title={booking ? t('reservations.edit', { name: booking.guest.name }) : t('reservations.new')}
+      onClose={onClose}
+      onSubmit={save}
+      submitLabel={booking ? t('common.save') : t('reservations.book')}
+      ready={open.length > 0}
+    >
+      <Field label={t('reservations.guest')} name="guest_name" required value={form.guest_name} onInput={set('guest_name')} />
+      <div class="row">
+        <Field label={t('reservations.phone')} name="guest_phone" type="tel" value={form.guest_phone} onInput={set('guest_phone')} />
+        <Field label={t('login.email')} name="guest_email" type="email" value={form.guest_email} onInput={set('guest_email')} />
+      </div>
+      <div class="row">
+        <Field label={t('reservations.partySize')} name="party_size" type="number" min={1} max={100} required value={form.party_size} onInput={set('party_size')} />
+        <Field label={t('orders.date')} name="date" type="date" required value={form.date} onInput={set('date')} />
+      </div>
+      {slots === null ? (
+        <Loading />
+      ) : open.length === 0 ? (
+        hoursSet === false ? (
+          <p class="hint">
+            {t('first.needHours')} {can('settings:write') ? <a href="/app/settings#hours">{t('first.openHours')}</a> : null}
+          </p>
         ) : (
-          <SelectField
-            label={t('reservations.time')}
-            value={form.time || open[0].time}
-            onChange={(v) => setForm({ ...form, time: v })}
-            options={open.map((s) => ({ value: s.time, label: `${s.time} · ${t('reservations.seatsLeft', { n: s.remaining_capacity })}` }))}
-          />
-        )}
+          <p class="hint">{t('reservations.noSlots')}</p>
+        )
+      ) : (
         <SelectField
-          label={t('orders.table')}
-          value={form.table}
-          onChange={(v) => setForm({ ...form, table: v })}
-          options={[{ value: '', label: t('reservations.anyTable') }, ...offered.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
+          label={t('reservations.time')}
+          name="time"
+          value={form.time || open[0].time}
+          onChange={(v) => setForm({ ...form, time: v })}
+          options={open.map((s) => ({ value: s.time, label: `${s.time} · ${t('reservations.seatsLeft', { n: s.remaining_capacity })}` }))}
         />
-        <TextArea label={t('order.notes')} value={form.notes} onInput={(v) => setForm({ ...form, notes: v })} />
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy || !open.length}>
-            {booking ? t('common.save') : t('reservations.book')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      )}
+      <SelectField
+        label={t('orders.table')}
+        name="table"
+        value={form.table}
+        onChange={(v) => setForm({ ...form, table: v })}
+        options={[{ value: '', label: t('reservations.anyTable') }, ...offered.map((x) => ({ value: x.id, label: `${x.number} (${x.capacity})` }))]}
+      />
+      <TextArea label={t('order.notes')} name="notes" value={form.notes} onInput={(v) => setForm({ ...form, notes: v })} />
+    </FormDialog>
   );
 }

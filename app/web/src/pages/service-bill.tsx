@@ -213,6 +213,7 @@ export function MoveToSeat({ line, seats, onMove, onClose }: { line: BillLine | 
   const [extra, setExtra] = useState(0);
   const n = Math.max(seats, line?.seat ?? 0) + extra;
   return (
+    // kit: a Dialog, not a FormDialog: a pick of a seat (chips), no form
     <Dialog title={line ? t('service.moveTitle', { name: line.name }) : ''} open={!!line} onClose={() => (setExtra(0), onClose())}>
       <div class="chips seat-picker" role="group" aria-label={t('service.seat')}>
         {Array.from({ length: n }, (_, i) => i + 1).map((s) => (

@@ -60,6 +60,7 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
   const ready = off !== null && reason.trim() !== '' && (!approval || /^\d{4,6}$/.test(pin)) && !busy;
   const title = target.line ? t('service.discount.lineTitle', { name: target.line.name }) : t('service.discount.checkTitle');
   return (
+    // kit: a Dialog, not a FormDialog: a tablet sheet kept mounted for one target after another (useFormFor), with a live preview and a remove that needs no confirmation
     <Dialog title={title} open onClose={onClose}>
       <form class="discount-sheet" onSubmit={submit}>
         <div class="chips" role="group" aria-label={t('service.discount.how')}>

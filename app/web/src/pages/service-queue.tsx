@@ -149,6 +149,7 @@ export function OfflineCash({ order, table, open, onClose }: { order: { id: stri
     }
   };
   return (
+    // kit: a Dialog, not a FormDialog: a tablet's cash taken while offline (the pay pane's keys), kept mounted with the check
     <Dialog title={t('service.queue.payCash')} open={open} onClose={onClose}>
       <p class="hint">{t('service.queue.cardNeedsHome')}</p>
       <p class="pay-amount" data-testid="offline-due">{t('service.queue.cashDue', { amount: money(order.amount_due, cur) })}</p>

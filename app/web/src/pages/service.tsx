@@ -68,6 +68,7 @@ export function PinSignIn() {
         </p>
       ) : null}
       {staff ? <TileGrid items={staff} label={t('service.pin.title')} keyOf={(s) => s.id} render={(s) => s.name} min={180} onPick={(s) => (setWho(s), setError(null), setPin(''))} /> : null}
+      {/* kit: a Dialog, not a FormDialog: the PIN pad before anyone is signed in (digit keys, one Sign in, a wrong PIN cleared) */}
       <Dialog title={who ? t('service.pin.enter', { name: who.name }) : ''} open={!!who} onClose={() => setWho(null)}>
         <form onSubmit={submit} class="pin-form">
           <Field label="PIN" type="password" inputMode="numeric" autoComplete="off" maxLength={6} value={pin} error={error} onInput={(e) => setPin((e.target as HTMLInputElement).value.replace(/\D/g, ''))} />
@@ -216,7 +217,78 @@ export function ServicePage() {
   );
 }
 
-function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; tables: PlanTable[]; order: Order | undefined; openAt: (table: string) => Order | undefined; onChanged: (o: Order) => void }) {
+interface CheckProps {
+  table: PlanTable;
+  tables: PlanTable[];
+  order: Order | undefined;
+  openAt: (table: string) => Order | undefined;
+  onChanged: (o: Order) => void;
+}
+
+/** A table's check: the menu (or the pay pane) beside the lines by seat, the new lines, the totals and the moves. */
+function Check(props: CheckProps) {
+  const c = useCheckData(props);
+  const { table, order, onChanged } = props;
+  return (
+    <div class="service-check">
+      {c.paying && order && !c.away ? (
+        <PayPane order={order as unknown as ApiOrder} onChanged={(o) => onChanged(o as unknown as Order)} onBack={() => c.setPaying(false)} />
+      ) : c.settled ? (
+        <p class="check-settled" role="status">{t('service.paidInFull', { n: table.number })}</p>
+      ) : (
+        <MenuPanel items={c.items} cats={c.cats} onPick={(i) => c.setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat: c.seat, course: c.course })} />
+      )}
+      <section aria-label={t('service.check')}>
+        <CheckChoices c={c} table={table} />
+        <h2 ref={c.checkHeading} tabIndex={-1}>{t('service.check')}</h2>
+        {!order && c.drafts.length === 0 ? <p>{t('service.empty')}</p> : null}
+        {order ? (
+          <CheckBySeat
+            order={order}
+            onDropOnSeat={c.moveLine}
+            actions={(l) => (
+              <>
+                <Button aria-label={t('service.moveLabel', { name: l.name })} disabled={c.away} onClick={() => c.setSeatFor(l)}>{t('service.moveToSeat')}</Button>
+                <Button
+                  aria-label={t('service.discount.lineLabel', { name: l.name })}
+                  disabled={c.away}
+                  onClick={() => c.setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
+                >
+                  {t('service.discount.button')}
+                </Button>
+                <Button variant="danger" disabled={c.away} onClick={() => c.setVoiding(l)}>{t('service.void')}</Button>
+              </>
+            )}
+          />
+        ) : null}
+        {c.drafts.length ? <NewLines c={c} /> : null}
+        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
+          <p class="check-discount">
+            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+          </p>
+        ) : null}
+        <WaitingAtTable table={table.id} />
+        {/* what the table owes and how it pays, before the rarer moves below */}
+        {order ? <CheckTotals order={order} /> : null}
+        {order ? (
+          <div class="chips check-pay">
+            <Button variant="primary" class="big" disabled={order.amount_due <= 0 || cashWaiting(table.id)} onClick={() => c.setPaying(true)}>{t('service.pay')}</Button>
+            <Button class="big" disabled={order.amount_due <= 0 || c.away} onClick={() => c.setPaying(true)}>{t('service.split')}</Button>
+            <Button class="big" disabled={c.away} onClick={c.printBill}>{t('service.printBill')}</Button>
+          </div>
+        ) : null}
+        <NeedsHome />
+        {c.note ? <p role="status">{c.note}</p> : null}
+        <CheckMoves c={c} table={table} order={order} />
+        {c.error ? <p class="error-text" role="alert">{c.error}</p> : null}
+      </section>
+      <CheckSheets c={c} {...props} />
+    </div>
+  );
+}
+
+/** The check's state: the menu (kept live), the lines not yet sent, the open sheets, and the writes. */
+function useCheckData({ table, order, onChanged }: CheckProps) {
   const [items, setItems] = useState<Item[]>([]);
   const [cats, setCats] = useState<Category[]>([]);
   const [groups, setGroups] = useState<Map<string, Group>>(new Map());
@@ -281,7 +353,6 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
       return o === 'queued' ? null : o;
     });
   const heldCourses = [...new Set((order?.items ?? []).filter((l) => l.held && !l.voided_at).map((l) => l.course!))].filter((c) => !firesWaiting(table.id).includes(c)).sort();
-  const nums = [1, 2, 3, 4];
   const partySize = order ? order.covers : covers;
   const seats = seatCount(table.capacity, partySize, order, addedSeats);
   const pickCovers = (n: number) => {
@@ -301,168 +372,148 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
   const settled = paying && !order;
   // neither home answers: what needs one is off, and says so (NeedsHome)
   const away = offline();
+  return {
+    items, cats, groups, drafts, setDrafts, seat, setSeat, course, setCourse, hold, setHold, picking, setPicking, voiding, setVoiding,
+    moving, setMoving, merging, setMerging, discounting, setDiscounting, seatFor, setSeatFor, askCovers, setAskCovers, addedSeats, setAddedSeats,
+    paying, setPaying, note, error, setError, refused, setRefused, checkHeading, run, send, heldCourses, partySize, seats, pickCovers, moveLine, printBill,
+    settled, away,
+  };
+}
+type CheckData = ReturnType<typeof useCheckData>;
+
+/** The party's size, the seat and the course the next dish goes to. */
+function CheckChoices({ c, table }: { c: CheckData; table: PlanTable }) {
   return (
-    <div class="service-check">
-      {paying && order && !away ? (
-        <PayPane order={order as unknown as ApiOrder} onChanged={(o) => onChanged(o as unknown as Order)} onBack={() => setPaying(false)} />
-      ) : settled ? (
-        <p class="check-settled" role="status">{t('service.paidInFull', { n: table.number })}</p>
+    <>
+      {c.askCovers ? (
+        <CoversPrompt capacity={table.capacity} value={c.partySize} onPick={c.pickCovers} />
       ) : (
-        <MenuPanel items={items} cats={cats} onPick={(i) => setPicking({ key: Date.now(), item: i, quantity: 1, modifiers: [], notes: '', seat, course })} />
-      )}
-      <section aria-label={t('service.check')}>
-        {askCovers ? (
-          <CoversPrompt capacity={table.capacity} value={partySize} onPick={pickCovers} />
-        ) : (
-          <div class="chips">
-            <Button class="chip" onClick={() => setAskCovers(true)}>{partySize ? t('service.covers.party', { n: partySize }) : t('service.covers.unknown')}</Button>
-          </div>
-        )}
-        <SeatChips count={seats} seat={seat} onSeat={setSeat} onMore={() => (setAddedSeats(addedSeats + 1), setSeat(seats + 1))} />
-        <div class="chips" role="group" aria-label={t('service.course')}>
-          <span>{t('service.course')}</span>
-          {nums.slice(0, 4).map((n) => <Button key={n} class="chip" aria-pressed={course === n} aria-label={`${t('service.course')} ${n}`} onClick={() => setCourse(n)}>{n}</Button>)}
-        </div>
-        <h2 ref={checkHeading} tabIndex={-1}>{t('service.check')}</h2>
-        {!order && drafts.length === 0 ? <p>{t('service.empty')}</p> : null}
-        {order ? (
-          <CheckBySeat
-            order={order}
-            onDropOnSeat={moveLine}
-            actions={(l) => (
-              <>
-                <Button aria-label={t('service.moveLabel', { name: l.name })} disabled={away} onClick={() => setSeatFor(l)}>{t('service.moveToSeat')}</Button>
-                <Button
-                  aria-label={t('service.discount.lineLabel', { name: l.name })}
-                  disabled={away}
-                  onClick={() => setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
-                >
-                  {t('service.discount.button')}
-                </Button>
-                <Button variant="danger" disabled={away} onClick={() => setVoiding(l)}>{t('service.void')}</Button>
-              </>
-            )}
-          />
-        ) : null}
-        {drafts.length ? (
-          <>
-            <h3>{t('service.newLines')}</h3>
-            <ul class="check-lines">
-              {drafts.map((d) => (
-                <li key={d.key} class={refused.has(d.key) ? 'check-line-refused' : ''}>
-                  <span>
-                    <span class="line-name">{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
-                    <small class="line-meta">S{d.seat} · C{d.course}{refused.has(d.key) ? ` · ${t('service.notSent')}` : ''}</small>
-                  </span>
-                  <Button
-                    variant="quiet"
-                    aria-label={`${t('service.remove')} ${d.item.name}`}
-                    onClick={() => {
-                      setDrafts(drafts.filter((x) => x !== d));
-                      if (!refused.has(d.key)) return;
-                      const rest = new Map(refused);
-                      rest.delete(d.key);
-                      setRefused(rest);
-                      // the refusal was about this line: it goes with it
-                      if (!rest.size) setError(null);
-                    }}
-                  >
-                    {t('service.remove')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-            <div class="chips">
-              {[...new Set(drafts.map((d) => d.course))].filter((c) => c > 1).map((c) => (
-                <Button key={c} class="chip" aria-pressed={hold.has(c)} onClick={() => setHold((h) => { const n = new Set(h); n.has(c) ? n.delete(c) : n.add(c); return n; })}>
-                  {t('service.hold', { n: c })}
-                </Button>
-              ))}
-            </div>
-            <Button variant="primary" class="wide" disabled={drafts.every((d) => refused.has(d.key))} onClick={send}>{t('service.send')}</Button>
-          </>
-        ) : null}
-        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
-          <p class="check-discount">
-            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
-          </p>
-        ) : null}
-        <WaitingAtTable table={table.id} />
-        {/* what the table owes and how it pays, before the rarer moves below */}
-        {order ? <CheckTotals order={order} /> : null}
-        {order ? (
-          <div class="chips check-pay">
-            <Button variant="primary" class="big" disabled={order.amount_due <= 0 || cashWaiting(table.id)} onClick={() => setPaying(true)}>{t('service.pay')}</Button>
-            <Button class="big" disabled={order.amount_due <= 0 || away} onClick={() => setPaying(true)}>{t('service.split')}</Button>
-            <Button class="big" disabled={away} onClick={printBill}>{t('service.printBill')}</Button>
-          </div>
-        ) : null}
-        <NeedsHome />
-        {note ? <p role="status">{note}</p> : null}
         <div class="chips">
-          {heldCourses.map((c) => <Button key={c} variant="primary" onClick={() => run(() => submit<Order>({ kind: 'fire', table: table.id, tableNumber: table.number, order: order!.id, course: c }))}>{t('service.fire', { n: c })}</Button>)}
-          {order ? <Button disabled={away} onClick={() => setMoving(true)}>{t('service.transfer')}</Button> : null}
-          {order ? <Button disabled={away} onClick={() => setMerging(true)}>{t('service.merge')}</Button> : null}
-          {order ? (
-            <Button
-              disabled={away}
-              onClick={() => {
-                const lines = lineDiscounts(order);
-                setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
-              }}
-            >
-              {t('service.discount.checkButton')}
-            </Button>
-          ) : null}
+          <Button class="chip" onClick={() => c.setAskCovers(true)}>{c.partySize ? t('service.covers.party', { n: c.partySize }) : t('service.covers.unknown')}</Button>
         </div>
-        {error ? <p class="error-text" role="alert">{error}</p> : null}
-      </section>
-      {order ? <OfflineCash order={order} table={table} open={paying && away} onClose={() => setPaying(false)} /> : null}
-      <ModifierSheet draft={picking} groups={groups} onClose={() => setPicking(null)} onAdd={(d) => (setDrafts([...drafts, d]), setPicking(null))} />
+      )}
+      <SeatChips count={c.seats} seat={c.seat} onSeat={c.setSeat} onMore={() => (c.setAddedSeats(c.addedSeats + 1), c.setSeat(c.seats + 1))} />
+      <div class="chips" role="group" aria-label={t('service.course')}>
+        <span>{t('service.course')}</span>
+        {[1, 2, 3, 4].map((n) => <Button key={n} class="chip" aria-pressed={c.course === n} aria-label={`${t('service.course')} ${n}`} onClick={() => c.setCourse(n)}>{n}</Button>)}
+      </div>
+    </>
+  );
+}
+
+/** The lines rung in and not sent yet, the courses to hold, and Send. */
+function NewLines({ c }: { c: CheckData }) {
+  const { drafts, refused } = c;
+  const drop = (d: Draft) => {
+    c.setDrafts(drafts.filter((x) => x !== d));
+    if (!refused.has(d.key)) return;
+    const rest = new Map(refused);
+    rest.delete(d.key);
+    c.setRefused(rest);
+    // the refusal was about this line: it goes with it
+    if (!rest.size) c.setError(null);
+  };
+  return (
+    <>
+      <h3>{t('service.newLines')}</h3>
+      <ul class="check-lines">
+        {drafts.map((d) => (
+          <li key={d.key} class={refused.has(d.key) ? 'check-line-refused' : ''}>
+            <span>
+              <span class="line-name">{d.quantity}× {d.item.name}{d.modifiers.length ? ` (${d.modifiers.map((m) => m.name).join(', ')})` : ''}</span>
+              <small class="line-meta">S{d.seat} · C{d.course}{refused.has(d.key) ? ` · ${t('service.notSent')}` : ''}</small>
+            </span>
+            <Button variant="quiet" aria-label={`${t('service.remove')} ${d.item.name}`} onClick={() => drop(d)}>
+              {t('service.remove')}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <div class="chips">
+        {[...new Set(drafts.map((d) => d.course))].filter((n) => n > 1).map((n) => (
+          <Button key={n} class="chip" aria-pressed={c.hold.has(n)} onClick={() => c.setHold((h) => { const next = new Set(h); next.has(n) ? next.delete(n) : next.add(n); return next; })}>
+            {t('service.hold', { n })}
+          </Button>
+        ))}
+      </div>
+      <Button variant="primary" class="wide" disabled={drafts.every((d) => refused.has(d.key))} onClick={c.send}>{t('service.send')}</Button>
+    </>
+  );
+}
+
+/** The rarer moves: fire a held course, transfer, merge, a discount on the whole check. */
+function CheckMoves({ c, table, order }: { c: CheckData; table: PlanTable; order: Order | undefined }) {
+  return (
+    <div class="chips">
+      {c.heldCourses.map((n) => <Button key={n} variant="primary" onClick={() => c.run(() => submit<Order>({ kind: 'fire', table: table.id, tableNumber: table.number, order: order!.id, course: n }))}>{t('service.fire', { n })}</Button>)}
+      {order ? <Button disabled={c.away} onClick={() => c.setMoving(true)}>{t('service.transfer')}</Button> : null}
+      {order ? <Button disabled={c.away} onClick={() => c.setMerging(true)}>{t('service.merge')}</Button> : null}
+      {order ? (
+        <Button
+          disabled={c.away}
+          onClick={() => {
+            const lines = lineDiscounts(order);
+            c.setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
+          }}
+        >
+          {t('service.discount.checkButton')}
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The sheets a check opens: cash while offline, modifiers, void, discount, seat, merge, transfer. */
+function CheckSheets({ c, table, tables, order, openAt, onChanged }: CheckProps & { c: CheckData }) {
+  return (
+    <>
+      {order ? <OfflineCash order={order} table={table} open={c.paying && c.away} onClose={() => c.setPaying(false)} /> : null}
+      <ModifierSheet draft={c.picking} groups={c.groups} onClose={() => c.setPicking(null)} onAdd={(d) => (c.setDrafts([...c.drafts, d]), c.setPicking(null))} />
       <VoidSheet
-        line={voiding}
-        onClose={() => setVoiding(null)}
+        line={c.voiding}
+        onClose={() => c.setVoiding(null)}
         onVoid={async (reason, pin) => {
           // a refusal (no PIN, a wrong one) is thrown to the sheet, which stays open with the reason
-          onChanged(await POST('/v1/orders/{id}/items/{index}/void', { path: { id: order!.id, index: voiding!.index }, body: { reason, ...(pin ? { manager_pin: pin } : {}) } }));
-          setVoiding(null);
+          onChanged(await POST('/v1/orders/{id}/items/{index}/void', { path: { id: order!.id, index: c.voiding!.index }, body: { reason, ...(pin ? { manager_pin: pin } : {}) } }));
+          c.setVoiding(null);
         }}
       />
       <DiscountSheet
-        target={discounting}
-        onClose={() => setDiscounting(null)}
+        target={c.discounting}
+        onClose={() => c.setDiscounting(null)}
         onApply={async (body: DiscountBody) => {
-          const line = discounting!.line;
+          const line = c.discounting!.line;
           // a refusal (a wrong PIN) is thrown to the sheet, which stays open to show it
           onChanged(
             await (line
               ? POST('/v1/orders/{id}/items/{index}/discount', { path: { id: order!.id, index: line.index }, body })
               : POST('/v1/orders/{id}/discount', { path: { id: order!.id }, body })),
           );
-          setDiscounting(null);
+          c.setDiscounting(null);
         }}
       />
       <MoveToSeat
-        line={seatFor}
-        seats={seats}
-        onClose={() => setSeatFor(null)}
+        line={c.seatFor}
+        seats={c.seats}
+        onClose={() => c.setSeatFor(null)}
         onMove={async (to) => {
-          const l = seatFor!;
-          setSeatFor(null);
-          await moveLine(l.index, to);
+          const l = c.seatFor!;
+          c.setSeatFor(null);
+          await c.moveLine(l.index, to);
         }}
       />
-      <MergeFrom open={merging} table={table} tables={tables} openAt={openAt} onClose={() => setMerging(false)} onPick={(from) => run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }))} />
-      <Dialog title={t('service.transferTo')} open={moving} onClose={() => setMoving(false)}>
+      <MergeFrom open={c.merging} table={table} tables={tables} openAt={openAt} onClose={() => c.setMerging(false)} onPick={(from) => c.run(() => POST('/v1/orders/{id}/merge', { path: { id: order!.id }, body: { from: from.id } }))} />
+      {/* kit: a Dialog, not a FormDialog: a choice of table (tiles), no form */}
+      <Dialog title={t('service.transferTo')} open={c.moving} onClose={() => c.setMoving(false)}>
         <TileGrid
           items={tables.filter((x) => x.id !== table.id)}
           label={t('service.transferTo')}
           keyOf={(x) => x.id}
           render={(x) => t('service.table', { n: x.number })}
-          onPick={(x) => (setMoving(false), run(() => POST('/v1/orders/{id}/transfer', { path: { id: order!.id }, body: { table: x.id } })))}
+          onPick={(x) => (c.setMoving(false), c.run(() => POST('/v1/orders/{id}/transfer', { path: { id: order!.id }, body: { table: x.id } })))}
         />
       </Dialog>
-    </div>
+    </>
   );
 }
 
@@ -470,6 +521,7 @@ function Check({ table, tables, order, openAt, onChanged }: { table: PlanTable; 
 function MergeFrom({ open, table, tables, openAt, onClose, onPick }: { open: boolean; table: PlanTable; tables: PlanTable[]; openAt: (table: string) => Order | undefined; onClose: () => void; onPick: (from: Order) => void }) {
   const others = tables.filter((x) => x.id !== table.id && openAt(x.id));
   return (
+    // kit: a Dialog, not a FormDialog: a choice of check (tiles), no form
     <Dialog title={t('service.mergeFrom')} open={open} onClose={onClose}>
       <p class="hint">{t('service.mergeHint')}</p>
       {others.length ? (
@@ -608,6 +660,7 @@ function VoidSheet({ line, onClose, onVoid }: { line: Line | null; onClose: () =
     }
   };
   return (
+    // kit: a Dialog, not a FormDialog: a tablet sheet kept mounted for one line after another (useFormFor); a refused PIN is cleared, the reason kept
     <Dialog title={line ? `${t('service.void')}: ${line.name}` : ''} open={!!line} onClose={onClose}>
       <form onSubmit={submit}>
         <Field label={t('service.voidReason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />

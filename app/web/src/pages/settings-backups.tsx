@@ -6,6 +6,7 @@ import { t } from '../lib/i18n.ts';
 import { can } from '../lib/session.ts';
 import { FieldForm, ProblemNote, useFieldForm } from '../ui/field-form.tsx';
 import { Button, ErrorNote, Field, Loading, Toggle, useAction, useLoad } from '../ui/kit.tsx';
+import { DataTable } from '../ui/data-table.tsx';
 import { BackupSummary } from './health-parts.tsx';
 
 /** "0 30 4 * * *" → "04:30 every night"; anything fancier is shown as written. */
@@ -91,32 +92,16 @@ export function BackupSettings() {
       {folder ? (
         <section class="card" aria-labelledby="backup-kept">
           <h2 id="backup-kept">{t('ops.backup.keptTitle')}</h2>
-          {folder.files.length === 0 ? (
-            <p class="muted">{t('ops.backup.keptNone')}</p>
-          ) : (
-            <table class="data">
-              <thead>
-                <tr>
-                  <th scope="col">{t('ops.backup.madeAt')}</th>
-                  <th scope="col" class="num">
-                    {t('ops.backup.size')}
-                  </th>
-                  <th scope="col">{t('ops.backup.file')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {folder.files.map((f) => (
-                  <tr key={f.file}>
-                    <td>{when(f.created)}</td>
-                    <td class="num">{bytes(f.size_bytes)}</td>
-                    <td>
-                      <code>{f.file}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            rows={folder.files}
+            rowKey={(f) => f.file}
+            empty={t('ops.backup.keptNone')}
+            columns={[
+              { label: t('ops.backup.madeAt'), cell: (f) => when(f.created) },
+              { label: t('ops.backup.size'), num: true, cell: (f) => bytes(f.size_bytes) },
+              { label: t('ops.backup.file'), cell: (f) => <code>{f.file}</code> },
+            ]}
+          />
           <p class="hint">{t('ops.backup.restoreHint')}</p>
         </section>
       ) : null}

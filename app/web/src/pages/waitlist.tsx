@@ -7,6 +7,7 @@ import { can } from '../lib/session.ts';
 import { freeTables, SITTING_MINUTES } from '../lib/free-tables.ts';
 import { OPEN_STATUSES, refId, type WaitlistEntry } from '../lib/types.ts';
 import { TileGrid } from '../ui/tile-grid.tsx';
+import { FormDialog } from '../ui/form-dialog.tsx';
 import { Badge, Button, Dialog, Empty, ErrorNote, Field, Loading, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 
 /** The queue at the door, live: online parties tagged, a quoted wait per party, notify / seat / remove in one tap. */
@@ -88,31 +89,19 @@ function WalkInDialog({ onClose, onSaved }: { onClose: () => void; onSaved: () =
   const [name, setName] = useState('');
   const [size, setSize] = useState('2');
   const [phone, setPhone] = useState('');
-  const [act, busy, error] = useAction();
-  const save = async (e: Event) => {
-    e.preventDefault();
-    if (await act(() => POST('/v1/waitlist', { body: { guest_name: name, party_size: Number(size), phone: phone || null } }))) {
-      await onSaved();
-      onClose();
-    }
+  const save = async () => {
+    await POST('/v1/waitlist', { body: { guest_name: name, party_size: Number(size), phone: phone || null } });
+    await onSaved();
+    onClose();
   };
   return (
-    <Dialog title={t('waitlist.addWalkIn')} open onClose={onClose}>
-      <form class="form-grid" onSubmit={save}>
-        <Field label={t('reservations.guest')} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-        <div class="row">
-          <Field label={t('reservations.partySize')} type="number" min={1} required value={size} onInput={(e) => setSize((e.target as HTMLInputElement).value)} />
-          <Field label={t('reservations.phone')} type="tel" value={phone} onInput={(e) => setPhone((e.target as HTMLInputElement).value)} />
-        </div>
-        <ErrorNote error={error} />
-        <div class="dialog-actions">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
-            {t('waitlist.add')}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={t('waitlist.addWalkIn')} onClose={onClose} onSubmit={save} submitLabel={t('waitlist.add')}>
+      <Field label={t('reservations.guest')} name="guest_name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      <div class="row">
+        <Field label={t('reservations.partySize')} name="party_size" type="number" min={1} required value={size} onInput={(e) => setSize((e.target as HTMLInputElement).value)} />
+        <Field label={t('reservations.phone')} name="phone" type="tel" value={phone} onInput={(e) => setPhone((e.target as HTMLInputElement).value)} />
+      </div>
+    </FormDialog>
   );
 }
 
@@ -140,6 +129,7 @@ function SeatDialog({ entry, onClose, onSaved }: { entry: WaitlistEntry; onClose
     }
   };
   return (
+    // kit: a Dialog, not a FormDialog: a pick of a table (tiles), no form
     <Dialog title={t('waitlist.seatTitle', { name: entry.guest_name, n: entry.party_size })} open onClose={onClose}>
       {!free ? (
         <Loading />

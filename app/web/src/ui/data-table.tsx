@@ -24,6 +24,7 @@ export function DataTable<T>({
   actions,
   empty,
   label,
+  describedBy,
 }: {
   rows: T[] | undefined;
   columns: Column<T>[];
@@ -33,12 +34,14 @@ export function DataTable<T>({
   empty?: string;
   /** names the table for screen readers where no heading right above does */
   label?: string;
+  /** the id of a hint that explains the figures (aria-describedby) */
+  describedBy?: string;
 }) {
   if (!rows) return <Loading />;
   if (rows.length === 0) return empty ? <Empty>{empty}</Empty> : null;
   return (
     <div class="table-wrap">
-      <table class="data" aria-label={label}>
+      <table class="data" aria-label={label} aria-describedby={describedBy}>
         <thead>
           <tr>
             {columns.map((c) => (

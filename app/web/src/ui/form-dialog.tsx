@@ -29,6 +29,8 @@ export function FormDialog(props: {
   onClose: () => void;
   onSubmit: () => Promise<unknown>;
   submitLabel?: string;
+  /** false keeps Save off (nothing to save yet, e.g. no time free for a booking) */
+  ready?: boolean;
   invalid?: Record<string, string>;
   remove?: RemoveAction | null;
   children: ComponentChildren;
@@ -64,7 +66,7 @@ export function FormDialog(props: {
             </Button>
           ) : null}
           <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="primary" disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy || props.ready === false}>
             {props.submitLabel ?? t('common.save')}
           </Button>
         </div>
