@@ -4,6 +4,7 @@ import { ManualClock } from '../../server/clock.ts';
 import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
+import { until } from '../helpers/until.ts';
 
 /** The floor plan on a manager's tablet (the back office's sign-in), live from orders and bookings. */
 describe('floor screen in the browser', IN_BROWSER, () => {
@@ -63,7 +64,9 @@ describe('floor screen in the browser', IN_BROWSER, () => {
 
     const order = (await till.post('/public/orders', { type: 'dine-in', tableId: menu.table, items: [{ menuItemId: menu.pasta, quantity: 2 }] })).body;
     await t1.getByText('Order open').waitFor();
-    await t1.getByText(`€${(order.total / 100).toFixed(2)}`).waitFor();
+    // the open total as the server priced it (what the tile showed instead, should it not come)
+    const total = `€${(order.total / 100).toFixed(2)}`;
+    await until(`table 1 showing ${total}`, async () => (await t1.textContent())?.includes(total), { diagnose: async () => ({ tile: await t1.textContent(), order: order.total }) });
     await checkPage(floor, 'floor');
     await till.patch(`/public/orders/${order.id}/status`, { status: 'served' });
     await t1.getByText('Waiting for the bill').waitFor();
