@@ -79,6 +79,9 @@ describe('a virtual printer and its paper in the browser', IN_BROWSER, () => {
     await page.goto(`${hub.url}/app/orders/${created.body.id}`);
     await page.getByRole('button', { name: 'Print receipt' }).first().click();
     await expect.poll(async () => (await hub.api.get(`/v1/print_jobs?order=${created.body.id}&kind=receipt`)).body.data.map((j: any) => j.state)).toEqual(['printed']);
+    // the order's own list of what it printed: the receipt, printed, with its reprint beside it
+    const orderJobs = page.getByRole('listitem').filter({ hasText: 'Receipt' }).filter({ hasText: 'printed' });
+    await orderJobs.getByRole('button', { name: 'Reprint' }).waitFor();
 
     await page.getByRole('navigation').getByRole('link', { name: 'Printers' }).click();
     const jobs = page.locator('section', { has: page.getByRole('heading', { name: 'Recent print jobs' }) });

@@ -5,7 +5,8 @@ import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
 import { NEXT_STATUSES, type OrderStatus } from '../lib/types.ts';
-import { Badge, Button, Dialog, Empty, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, Dialog, ErrorNote, Loading, PageHeader, TextArea, useAction, useLoad } from '../ui/kit.tsx';
+import { JobList, JobState } from '../ui/job-list.tsx';
 import { PaymentPanel } from '../ui/payment.tsx';
 import { statusTone } from './orders.tsx';
 
@@ -236,25 +237,22 @@ function OrderFacts({ o, table, jobs, stationName, busy, reprint }: { o: DetailO
         ) : null}
       </dl>
       <h2>{t('order.printJobs')}</h2>
-      {!jobs?.length ? (
-        <Empty>{t('order.noPrintJobs')}</Empty>
-      ) : (
-        <ul class="plain-list">
-          {jobs.map((j) => (
-            <li key={j.id} class="job-line">
-              <span>
-                {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
-                {when(j.printed_at ?? j.created, 'time')}
-              </span>
-              {can('printers:write') && j.kind !== 'test_page' ? (
-                <Button disabled={busy} onClick={() => reprint(j.id)}>
-                  {t('order.reprint')}
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <JobList
+        jobs={jobs}
+        empty={t('order.noPrintJobs')}
+        line={(j) => (
+          <>
+            {t(`printKind.${j.kind}` as Key)} {j.station ? `(${stationName(j.station)})` : ''} · <JobState state={j.state} /> {when(j.printed_at ?? j.created, 'time')}
+          </>
+        )}
+        action={(j) =>
+          can('printers:write') && j.kind !== 'test_page' ? (
+            <Button disabled={busy} onClick={() => reprint(j.id)}>
+              {t('order.reprint')}
+            </Button>
+          ) : null
+        }
+      />
     </section>
   );
 }

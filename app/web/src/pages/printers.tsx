@@ -4,9 +4,10 @@ import { when } from '../lib/format.ts';
 import { t, type Key } from '../lib/i18n.ts';
 import { live } from '../lib/live.ts';
 import { can } from '../lib/session.ts';
-import { Badge, Button, Empty, ErrorNote, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
+import { Badge, Button, ErrorNote, PageHeader, useAction, useLoad } from '../ui/kit.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { DataTable } from '../ui/data-table.tsx';
+import { JobList, JobState } from '../ui/job-list.tsx';
 import { PrinterDialog, type Printer } from './printer-form.tsx';
 import { PrintPreviewDialog } from './print-preview.tsx';
 import { MissedTickets } from './missed-tickets.tsx';
@@ -163,25 +164,22 @@ function RecentJobs({ d }: { d: PrintersData }) {
   return (
     <section class="card">
       <h2>{t('ops.printJobs.title')}</h2>
-      {!d.recent?.length ? (
-        <Empty>{t('ops.printJobs.none')}</Empty>
-      ) : (
-        <ul class="plain-list">
-          {d.recent.map((j) => (
-            <li key={j.id} class="job-line">
-              <span>
-                {d.kindOf(j)} · {d.printerName(j.printer)} · <Badge tone={j.state === 'failed' ? 'bad' : j.state === 'printed' ? 'good' : 'neutral'}>{t(`printJob.${j.state}` as Key)}</Badge>{' '}
-                {when(j.printed_at ?? j.created)}
-              </span>
-              {j.kind !== 'drawer_kick' ? (
-                <Button onClick={() => d.setPreviewing(j)} aria-label={`${t('ops.printJobs.preview')}: ${d.kindOf(j)}, ${d.printerName(j.printer)}, ${when(j.created)}`}>
-                  {t('ops.printJobs.preview')}
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <JobList
+        jobs={d.recent}
+        empty={t('ops.printJobs.none')}
+        line={(j) => (
+          <>
+            {d.kindOf(j)} · {d.printerName(j.printer)} · <JobState state={j.state} /> {when(j.printed_at ?? j.created)}
+          </>
+        )}
+        action={(j) =>
+          j.kind !== 'drawer_kick' ? (
+            <Button onClick={() => d.setPreviewing(j)} aria-label={`${t('ops.printJobs.preview')}: ${d.kindOf(j)}, ${d.printerName(j.printer)}, ${when(j.created)}`}>
+              {t('ops.printJobs.preview')}
+            </Button>
+          ) : null
+        }
+      />
     </section>
   );
 }
@@ -190,30 +188,28 @@ function FailedJobs({ d }: { d: PrintersData }) {
   return (
     <section class="card">
       <h2>{t('printers.failed')}</h2>
-      {!d.failed?.length ? (
-        <Empty>{t('printers.noFailed')}</Empty>
-      ) : (
-        <ul class="plain-list">
-          {d.failed.map((j) => (
-            <li key={j.id} class="job-line">
-              <span>
-                {d.kindOf(j)} · {when(j.created)} · {j.last_error ?? ''}
-                {j.order ? (
-                  <>
-                    {' '}
-                    · <a href={`/app/orders/${j.order}`}>{t('printers.order')}</a>
-                  </>
-                ) : null}
-              </span>
-              {d.writable ? (
-                <Button disabled={d.busy} onClick={() => d.act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: j.id } }), await d.reloadJobs()))}>
-                  {t('order.reprint')}
-                </Button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <JobList
+        jobs={d.failed}
+        empty={t('printers.noFailed')}
+        line={(j) => (
+          <>
+            {d.kindOf(j)} · {when(j.created)} · {j.last_error ?? ''}
+            {j.order ? (
+              <>
+                {' '}
+                · <a href={`/app/orders/${j.order}`}>{t('printers.order')}</a>
+              </>
+            ) : null}
+          </>
+        )}
+        action={(j) =>
+          d.writable ? (
+            <Button disabled={d.busy} onClick={() => d.act(async () => (await POST('/v1/print_jobs/{id}/reprint', { path: { id: j.id } }), await d.reloadJobs()))}>
+              {t('order.reprint')}
+            </Button>
+          ) : null
+        }
+      />
     </section>
   );
 }
