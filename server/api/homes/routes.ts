@@ -10,13 +10,19 @@ import { ApiError } from '../../errors.ts';
 import { limitIp } from '../guest/guard.ts';
 import { hostAllowed } from '../../http/hosts.ts';
 import { PIN_DEVICE_COOKIE } from '../../http/pin-tablet.ts';
-import { defineRoute, type RouteSpec } from '../../http/route.ts';
+import { defineRoute, type Call, type RouteSpec } from '../../http/route.ts';
 import { clientIp, lifetimeOf, overHttps, sessionOf } from '../../http/session.ts';
 import { presentSession } from '../../presenters/auth.ts';
 import { CloudPassSchema, CloudSessionSchema, HomesSchema, PublicHomesSchema, presentCloudPass, presentCloudSession, presentHomes, presentPublicHomes } from '../../presenters/homes.ts';
 
 /** Two homes: where a staff device works when the hub PC stops (docs/contributors/two-homes.md). */
 const tag = 'Sessions';
+
+/** The origin a device reached this hub at (one of its allowed hosts), for the cloud's CORS. */
+async function rememberReachedAt(c: Pick<Call<unknown, unknown, unknown>, 'ctx' | 'services'>): Promise<void> {
+  const host = c.ctx.get('host');
+  if (hostAllowed(c.services, host)) await rememberOrigin(c.services, `${overHttps(c.ctx, c.services) ? 'https' : 'http'}://${host.toLowerCase()}`);
+}
 
 export const routes: RouteSpec[] = [
   defineRoute({
@@ -34,8 +40,7 @@ export const routes: RouteSpec[] = [
         return presentHomes({ role: 'cloud', cloudUrl: null, hubCaughtUp: null, hubAnswering: await hubHeardFrom(c.db as any, restaurantId, c.now) });
       }
       // the origin this device reached the hub at: the cloud answers CORS for it
-      const host = c.ctx.get('host');
-      if (c.caller!.livemode && hostAllowed(c.services, host)) await rememberOrigin(c.services, `${overHttps(c.ctx, c.services) ? 'https' : 'http'}://${host.toLowerCase()}`);
+      if (c.caller!.livemode) await rememberReachedAt(c);
       const link = await readLink(c.db as any);
       const linked = link !== undefined && link.restaurant_id === restaurantId;
       return presentHomes({ role: 'hub', cloudUrl: linked ? link.cloud_url : null, hubCaughtUp: linked ? (c.services.sync?.caughtUp ?? false) : true, hubAnswering: null });
@@ -56,8 +61,7 @@ export const routes: RouteSpec[] = [
       c.ctx.set('Cache-Control', 'public, max-age=30');
       if (c.services.config.role === 'cloud') return presentPublicHomes({ cloudUrl: null, hubCaughtUp: null });
       // the origin the guest's phone reached the hub at: the cloud answers CORS for it
-      const host = c.ctx.get('host');
-      if (hostAllowed(c.services, host)) await rememberOrigin(c.services, `${overHttps(c.ctx, c.services) ? 'https' : 'http'}://${host.toLowerCase()}`);
+      await rememberReachedAt(c);
       const link = await readLink(c.db as any);
       return presentPublicHomes({ cloudUrl: link?.cloud_url ?? null, hubCaughtUp: link ? (c.services.sync?.caughtUp ?? false) : true });
     },
