@@ -33,14 +33,24 @@ export function arrivalOf(line: OrderItemRow, order: OrderRow, nowSeconds: numbe
   // bumped on a screen (ready, served) or voided: the kitchen has it, or must not cook it
   if (line.voided_at || line.status === 'ready' || line.status === 'served') return { print: false };
   const rungIn = rungInAt(line, order);
-  if (nowSeconds - rungIn <= LATE_AFTER_SECONDS) return { print: true, late: false };
+  const age = lateness(rungIn, nowSeconds);
+  if (age === 'on_time') return { print: true, late: false };
   // a check already paid and closed meanwhile was cooked from the screens
-  if (!printMissed || order.status === 'completed' || nowSeconds - rungIn > CATCH_UP_WITHIN_SECONDS) return { print: false };
+  if (!printMissed || order.status === 'completed' || age === 'too_old') return { print: false };
   return { print: true, late: true, rungIn };
 }
 
+/** A print for something done at `at` (rung in, voided): on time, late (marked so), or too old to print. */
+function lateness(at: number, nowSeconds: number): 'on_time' | 'late' | 'too_old' {
+  if (nowSeconds - at <= LATE_AFTER_SECONDS) return 'on_time';
+  return nowSeconds - at > CATCH_UP_WITHIN_SECONDS ? 'too_old' : 'late';
+}
+
+/** A time of day in the restaurant's zone, as the late marks print it. */
+const clockAt = (at: number, timezone: string): string => DateTime.fromSeconds(at, { zone: timezone }).toFormat('HH:mm');
+
 /** The mark printed above a late ticket, in the restaurant's time: "LATE - rung in 20:14". */
-export const lateMark = (rungIn: number, timezone: string): string => `LATE - rung in ${DateTime.fromSeconds(rungIn, { zone: timezone }).toFormat('HH:mm')}`;
+export const lateMark = (rungIn: number, timezone: string): string => `LATE - rung in ${clockAt(rungIn, timezone)}`;
 
 /**
  * A line whose kitchen ticket this hub printed, voided on the other node (or its check
@@ -53,10 +63,10 @@ export const lateMark = (rungIn: number, timezone: string): string => `LATE - ru
 export type TakeBack = { print: false } | { print: true; late: false } | { print: true; late: true; voidedAt: number };
 
 export function takeBackOf(voidedAt: number, nowSeconds: number): TakeBack {
-  if (nowSeconds - voidedAt <= LATE_AFTER_SECONDS) return { print: true, late: false };
-  if (nowSeconds - voidedAt > CATCH_UP_WITHIN_SECONDS) return { print: false };
-  return { print: true, late: true, voidedAt };
+  const age = lateness(voidedAt, nowSeconds);
+  if (age === 'on_time') return { print: true, late: false };
+  return age === 'too_old' ? { print: false } : { print: true, late: true, voidedAt };
 }
 
 /** The mark printed above a late VOID ticket, in the restaurant's time: "LATE - voided 20:31". */
-export const lateVoidMark = (voidedAt: number, timezone: string): string => `LATE - voided ${DateTime.fromSeconds(voidedAt, { zone: timezone }).toFormat('HH:mm')}`;
+export const lateVoidMark = (voidedAt: number, timezone: string): string => `LATE - voided ${clockAt(voidedAt, timezone)}`;
