@@ -43,13 +43,16 @@ async function main() {
         const baseline = await load(base.url, { path: '/', connections: l.connections });
         await base.close();
         // BENCH_PROFILE=DIR: a CPU profile of the server's thread while the real load runs
+        const stop = s.observe?.(ctx);
         const real = await profiled(process.env.BENCH_PROFILE, s.name, () => load(url, l));
+        const observed = stop?.() ?? [];
         const ratio = real.rps / baseline.rps;
         const ok = (s.minRatio === undefined || ratio >= s.minRatio) && (s.maxP99Ms === undefined || real.p99 <= s.maxP99Ms) && (s.maxP50Ms === undefined || real.p50 <= s.maxP50Ms) && real.non2xx === 0 && real.errors === 0;
         if (!ok) failed++;
         console.log(
           `  baseline ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms (body ${text.length} B) | comanda ${real.rps.toFixed(0)} req/s, p50 ${real.p50} ms, p99 ${real.p99} ms, non-2xx ${real.non2xx}, errors ${real.errors}`,
         );
+        for (const line of observed) console.log(`  ${line}`);
         console.log(`  ratio ${(ratio * 100).toFixed(1)} % of baseline → ${ok ? 'MEETS target' : 'MISSES target'}`);
       }
     } catch (err) {

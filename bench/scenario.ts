@@ -36,5 +36,7 @@ export interface BenchScenario {
   maxP99Ms?: number;
   maxP50Ms?: number;
   http?: (ctx: BenchContext) => Promise<HttpLoad>;
+  /** started right before the real load and stopped right after it: lines printed with its figures */
+  observe?: (ctx: BenchContext) => () => string[];
   custom?: (ctx: BenchContext) => Promise<string[]>;
 }

@@ -1,3 +1,4 @@
+import { observeCommits } from '../commit-cycles.ts';
 import { orderFloors } from '../order-floor.ts';
 import type { BenchContext, BenchScenario } from '../scenario.ts';
 import type { Modifier } from '../../server/model/menu.ts';
@@ -49,6 +50,7 @@ export const scenarios: BenchScenario[] = [
     maxP99Ms: 30,
     // what the route and the rows cost by themselves, so the figure below can be read against them
     custom: async (ctx) => orderFloors(ctx, await benchOrderBody(ctx)),
+    observe: observeCommits,
     http: async (ctx) => {
       const body = await benchOrderBody(ctx);
       const check = await ctx.api.post('/v1/orders', JSON.parse(body));
