@@ -19,6 +19,7 @@ import { webApp } from './http/web-app.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { mountDocs } from './http/docs.ts';
 import { mountRoutes } from './http/route.ts';
+import { keepRouteMatches } from './http/route-matches.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { requestIdMiddleware } from './http/request-id.ts';
 import { Scheduler } from './scheduler.ts';
@@ -102,6 +103,7 @@ export function createServer(opts: ServerOptions): ComandaServer {
   const router = new Router();
   mountRoutes(router, services, routes);
   mountDocs(router, routes);
+  keepRouteMatches(router);
   app.use(router.routes());
   app.use(router.allowedMethods());
 
