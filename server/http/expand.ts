@@ -122,6 +122,7 @@ export class Expandables {
 
 /** `expand[]=a&expand[]=b` and `expand=a,b` (and both at once) become one list. */
 export function readExpandParam(query: Record<string, unknown>): string[] | undefined {
+  if (query['expand'] === undefined && query['expand[]'] === undefined) return undefined;
   const raw = [query['expand'], query['expand[]']].flat().filter((v) => v !== undefined) as string[];
   if (raw.length === 0) return undefined;
   return raw

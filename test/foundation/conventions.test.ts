@@ -185,7 +185,14 @@ describe.each(DIALECTS)('v1 conventions on %s', (dialect) => {
       expectError(await hub.api.request('POST', '/v1/menu_items', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
       expectError(await hub.api.post('/v1/menu_items', { name: 'x'.repeat(2 * 1024 * 1024), category, price: 1 }), 413, 'body_too_large');
       expectError(await hub.api.request('POST', '/v1/menu_items', { raw: '[1,2]', headers: { 'content-type': 'application/json' } }), 400);
+      expectError(await hub.api.request('POST', '/v1/menu_items', { raw: '{}', headers: { 'content-type': 'application/jsonp' } }), 415, 'unsupported_media_type');
       expect(await countRows(hub, 'change_log')).toBe(before);
+    });
+
+    it('takes JSON under any spelling of its content type, not only the usual one', async () => {
+      for (const [i, type] of ['application/json; charset=utf-8', 'Application/JSON', 'application/json ; charset=UTF-8', 'application/merge-patch+json'].entries()) {
+        expect((await hub.api.request('POST', '/v1/stations', { raw: JSON.stringify({ key: `typed-${i}` }), headers: { 'content-type': type } })).status, type).toBe(201);
+      }
     });
 
     it('turns a race for the same unique key into one success and 409s', async () => {
