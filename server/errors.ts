@@ -137,6 +137,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An ApiError refusing a request's input (its body, query, path or key), made without a stack
+ * trace: such a refusal is answered, never logged (the error middleware logs 5xx only), and
+ * capturing the stack of Koa's frames cost about 10 µs, as much as the rest of the route's
+ * own work on a refused order.
+ */
+export function refusal(code: ErrorCode, message: string, param: string | null = null): ApiError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new ApiError(code, message, param);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 export const notFound = (what: string, id: string, param: string | null = 'id') =>
   new ApiError('resource_missing', `No such ${what}: '${id}'`, param);
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { hashApiKey } from '../auth/keys.ts';
 import type { Scope } from '../auth/scopes.ts';
-import { ApiError } from '../errors.ts';
+import { refusal } from '../errors.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { sessionOf } from './session.ts';
@@ -107,19 +107,19 @@ export async function authenticate(
     // A signed-in staff member: the role's scopes stand in for a key's, checked the same way.
     const session = await sessionOf(ctx, services);
     if (session) return sessionCaller(session, scope, services);
-    throw new ApiError('api_key_missing', 'No API key provided. Send it in the X-API-Key header (or as Authorization: Bearer).');
+    throw refusal('api_key_missing', 'No API key provided. Send it in the X-API-Key header (or as Authorization: Bearer).');
   }
   const known = await resolveKey(services, key);
-  if (!known) throw new ApiError('api_key_invalid', 'Invalid API key provided.');
+  if (!known) throw refusal('api_key_invalid', 'Invalid API key provided.');
   const { caller } = known;
   if (caller.kind !== kind) {
-    throw new ApiError(
+    throw refusal(
       'key_type_not_allowed',
       kind === 'widget' ? 'This surface takes a widget key (wk_…).' : 'This route takes a secret key (sk_…), not a widget key.',
     );
   }
   if (scope && !caller.scopes.has(scope)) {
-    throw new ApiError('insufficient_scope', `This API key lacks the required scope '${scope}'.`);
+    throw refusal('insufficient_scope', `This API key lacks the required scope '${scope}'.`);
   }
   const now = services.clock.now();
   limiterFor(services)?.take(caller.keyId, services.clock.monotonic());
@@ -140,7 +140,7 @@ export async function restaurantOfDeviceKey(services: Services, key: string): Pr
 
 function sessionCaller(session: StaffSession, scope: Scope | undefined, services: Services): Caller {
   if (scope && !session.scopes.has(scope)) {
-    throw new ApiError('insufficient_scope', `Your role (${session.access}) does not allow this: it needs the scope '${scope}'.`);
+    throw refusal('insufficient_scope', `Your role (${session.access}) does not allow this: it needs the scope '${scope}'.`);
   }
   limiterFor(services)?.take(session.id, services.clock.monotonic());
   // A session works the live restaurant, on v1 and on the operational surface alike.

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError } from '../errors.ts';
+import { refusal } from '../errors.ts';
 
 /**
  * Reads a JSON body into ctx.state.body. A body of another content type is refused (415)
@@ -18,25 +18,25 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<vo
     raw = await getRawBody(ctx.req, { limit: limitBytes, encoding: 'utf8' });
   } catch (err: any) {
     if (err?.type === 'entity.too.large') throw tooLarge(limitBytes);
-    throw new ApiError('parameter_invalid', 'The request body could not be read.');
+    throw refusal('parameter_invalid', 'The request body could not be read.');
   }
   if (raw.trim() === '') {
     ctx.state.body = undefined;
     return;
   }
   if (!isJson(ctx)) {
-    throw new ApiError('unsupported_media_type', 'Request bodies must be JSON, sent with Content-Type: application/json.');
+    throw refusal('unsupported_media_type', 'Request bodies must be JSON, sent with Content-Type: application/json.');
   }
   try {
     ctx.state.body = JSON.parse(raw);
   } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON.');
+    throw refusal('invalid_json', 'The request body is not valid JSON.');
   }
   // No text field holds a NUL: PostgreSQL cannot store one (a 500 there, an oddity stored on
   // SQLite). In JSON it can only be written escaped, so most bodies skip the walk.
   // (lower case only: JSON.parse refuses `\U`)
   if (raw.includes('\\u0000') && holdsNul(ctx.state.body)) {
-    throw new ApiError('parameter_invalid', 'Text in the request body must not contain NUL characters (\\u0000).');
+    throw refusal('parameter_invalid', 'Text in the request body must not contain NUL characters (\\u0000).');
   }
   ctx.state.rawBody = raw;
 }
@@ -53,4 +53,4 @@ function holdsNul(v: unknown): boolean {
 }
 
 const tooLarge = (limit: number) =>
-  new ApiError('body_too_large', `The request body is larger than the limit of ${limit} bytes.`);
+  refusal('body_too_large', `The request body is larger than the limit of ${limit} bytes.`);

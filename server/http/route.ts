@@ -6,7 +6,7 @@ import { approvalOf } from './approval.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Executor } from '../db/records.ts';
 import type { DB } from '../db/schema.ts';
-import { ApiError, type ErrorCode } from '../errors.ts';
+import { ApiError, refusal, type ErrorCode } from '../errors.ts';
 import type { Actor, Services } from '../services.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { assertScreenRoute, type ScreenAccess } from './screen-keys.ts';
@@ -177,7 +177,7 @@ function refuseUnknown(known: Set<string> | null, query: Record<string, unknown>
   if (!known) return;
   const unknown = Object.keys(query).find((k) => !known.has(k));
   if (unknown !== undefined) {
-    throw new ApiError('parameter_unknown', `Received unknown query parameter: ${unknown}`, unknown);
+    throw refusal('parameter_unknown', `Received unknown query parameter: ${unknown}`, unknown);
   }
 }
 
@@ -203,7 +203,7 @@ export function mountRoutes(router: Router, services: Services, specs: readonly 
     router[spec.method](spec.path, async (ctx) => {
       spec.preflight?.(ctx, services);
       // ids and query values never hold a NUL either (see readJsonBody)
-      if (ctx.url.includes('%00')) throw new ApiError('parameter_invalid', 'The URL must not contain NUL characters (%00).');
+      if (ctx.url.includes('%00')) throw refusal('parameter_invalid', 'The URL must not contain NUL characters (%00).');
       // a session's CSRF token is checked before the body is read: a forged form post is refused as such
       if (spec.auth !== 'none') await sessionOf(ctx, services);
       const ownBody = spec.readBody ? await spec.readBody(ctx, services) : await readJsonBody(ctx, services.config.bodyLimitBytes);

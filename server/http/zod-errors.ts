@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from '../errors.ts';
+import { refusal, type ApiError } from '../errors.ts';
 
 function formatPath(prefix: string | null, path: PropertyKey[]): string | null {
   let out = prefix ?? '';
@@ -25,14 +25,14 @@ export function zodToApiError(error: z.ZodError, input: unknown, where: 'body' |
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
     const param = formatPath(null, [...issue.path, key]);
-    return new ApiError('parameter_unknown', `Received unknown ${where} parameter: ${param}`, param);
+    return refusal('parameter_unknown', `Received unknown ${where} parameter: ${param}`, param);
   }
   const param = formatPath(null, issue.path);
   if (where === 'body' && (input === undefined || input === null || typeof input !== 'object' || Array.isArray(input)) && issue.path.length === 0) {
-    return new ApiError('parameter_invalid', 'The request body must be a JSON object.', null);
+    return refusal('parameter_invalid', 'The request body must be a JSON object.', null);
   }
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
-    return new ApiError('parameter_missing', `Missing required param: ${param}.`, param);
+    return refusal('parameter_missing', `Missing required param: ${param}.`, param);
   }
-  return new ApiError('parameter_invalid', `Invalid ${param ?? where}: ${issue.message}`, param);
+  return refusal('parameter_invalid', `Invalid ${param ?? where}: ${issue.message}`, param);
 }

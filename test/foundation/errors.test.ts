@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../server/errors.ts';
+import { z } from 'zod';
+import { ApiError, refusal } from '../../server/errors.ts';
 import { toApiError } from '../../server/http/error-middleware.ts';
+import { zodToApiError } from '../../server/http/zod-errors.ts';
 
 describe('error mapping', () => {
   it('keeps an ApiError as it is', () => {
@@ -23,6 +25,17 @@ describe('error mapping', () => {
     const mapped = toApiError(new Error('SQLITE_ERROR: near "SELEC": syntax error in SELECT * FROM orders'));
     expect(mapped.status).toBe(500);
     expect(JSON.stringify(mapped.toBody())).not.toMatch(/SELEC|orders|syntax/);
+  });
+
+  it("answers a refusal of input the same, made without the stack (never logged; ~10 µs a refused request), and leaves other errors theirs", () => {
+    const refused = refusal('parameter_invalid', 'Invalid items[0].quantity: too small', 'items[0].quantity');
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.toBody()).toEqual(new ApiError('parameter_invalid', 'Invalid items[0].quantity: too small', 'items[0].quantity').toBody());
+    const parsed = z.object({ quantity: z.number().min(1) }).safeParse({ quantity: 0 });
+    const fromZod = zodToApiError(parsed.error!, { quantity: 0 }, 'body');
+    for (const e of [refused, fromZod]) expect(e.stack).not.toMatch(/\n\s+at /);
+    expect(new ApiError('internal_error', 'x').stack).toMatch(/\n\s+at /);
+    expect(new Error('x').stack).toMatch(/\n\s+at /);
   });
 
   it('gives each status its error type', () => {
