@@ -101,6 +101,22 @@ export function lineBills(lines: TotalLine[], o: Pick<TotalOrder, 'prices_includ
 }
 
 /**
+ * The check's own discount as the lines carry it, and what a check discount is taken from. The
+ * order's discount_amount adds the lines' own discounts to the first; the second is the lines'
+ * prices less their own discounts (voided lines count nowhere), the base a percent off the check
+ * is of (discountCheck) and the most an amount off it may be.
+ */
+export function checkDiscountOf(bills: LineBill[]) {
+  let check_discount_amount = 0;
+  let check_discount_base = 0;
+  for (const b of bills) {
+    check_discount_amount += b.check_discount;
+    check_discount_base += b.gross - b.discount;
+  }
+  return { check_discount_amount, check_discount_base };
+}
+
+/**
  * The order's stored totals. subtotal: the lines at menu prices (voided lines count nowhere);
  * discount_amount: the lines' own discounts and comps plus the check's; tax_amount: the tax on
  * what is left; total: the lines' net amounts + tip_amount + delivery_fee, that is

@@ -6,7 +6,7 @@ import { seconds } from '../time.ts';
 import { findOrder } from './find-order.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { OPEN_STATUSES, statusFromLines, isBefore } from '../../model/orders.ts';
-import { lineTax, totalsOf } from '../../model/totals.ts';
+import { checkDiscountOf, lineBills, lineTax, totalsOf } from '../../model/totals.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -152,8 +152,7 @@ export async function discountLine(trx: Executor, actor: Actor, ctx: OrderContex
 /** A discount on the whole check, taken from what the lines come to after their own discounts. */
 export async function discountCheck(trx: Executor, actor: Actor, ctx: OrderContext, id: string, input: DiscountInput) {
   const current = await openOrder(trx, actor, id);
-  const base = totalsOf(current.items, { ...current.order, check_discount_amount: 0 });
-  const off = discountOf(base.subtotal - base.discount_amount, input);
+  const off = discountOf(checkDiscountOf(lineBills(current.items, current.order)).check_discount_base, input);
   const order = await rebill(trx, actor, current.order, current.items, {
     check_discount_amount: off,
     discount_reason: off ? input.reason : null,

@@ -4421,6 +4421,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "held": false,
+         *           "subtotal": 1450,
          *           "discount_amount": 1450,
          *           "discount_reason": "discount_reason",
          *           "comped": false,
@@ -4441,6 +4442,8 @@ export type components = {
          *       "delivery_fee": 1,
          *       "total": 1450,
          *       "prices_include_tax": false,
+         *       "check_discount_amount": 1450,
+         *       "check_discount_base": 1,
          *       "discount_reason": "discount_reason",
          *       "seats": [
          *         {
@@ -4475,6 +4478,8 @@ export type components = {
             cancel_approved_by: string | null;
             cancel_reason: string | null;
             cancelled_at: number | null;
+            check_discount_amount: number;
+            check_discount_base: number;
             completed_at: number | null;
             covers: number | null;
             created: number;
@@ -4671,6 +4676,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4691,6 +4697,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -4789,6 +4797,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4809,6 +4818,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -4902,6 +4913,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4922,6 +4934,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5022,6 +5036,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5042,6 +5057,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5135,6 +5152,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5155,6 +5173,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5230,6 +5250,7 @@ export type components = {
          *       "seat": 1,
          *       "course": 1,
          *       "held": false,
+         *       "subtotal": 1450,
          *       "discount_amount": 1450,
          *       "discount_reason": "discount_reason",
          *       "comped": false,
@@ -5268,6 +5289,7 @@ export type components = {
             station: string;
             /** @enum {string} */
             status: "pending" | "preparing" | "ready" | "served";
+            subtotal: number;
             tax_amount: number;
             unit_price: number;
             void_reason: string | null;
@@ -5323,6 +5345,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5343,6 +5366,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5445,6 +5470,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5465,6 +5491,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5564,6 +5592,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5584,6 +5613,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5688,6 +5719,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5708,6 +5740,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5847,6 +5881,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5867,6 +5902,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5964,6 +6001,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5984,6 +6022,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -6072,6 +6112,7 @@ export type components = {
          *       "reference": "reference",
          *       "status": "succeeded",
          *       "amount_refunded": 1450,
+         *       "amount_refundable": 1450,
          *       "refunds": [
          *         {
          *           "object": "refund",
@@ -6095,6 +6136,7 @@ export type components = {
          */
         Payment: {
             amount: number;
+            amount_refundable: number;
             amount_refunded: number;
             business_date: string;
             change_amount: number | null;
@@ -6152,6 +6194,7 @@ export type components = {
          *           "reference": "reference",
          *           "status": "succeeded",
          *           "amount_refunded": 1450,
+         *           "amount_refundable": 1450,
          *           "refunds": [
          *             {
          *               "object": "refund",
@@ -6281,6 +6324,7 @@ export type components = {
          *           "reference": "reference",
          *           "status": "succeeded",
          *           "amount_refunded": 1450,
+         *           "amount_refundable": 1450,
          *           "refunds": [
          *             {
          *               "object": "refund",
@@ -14718,6 +14762,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -14738,6 +14783,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -14862,6 +14909,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -14882,6 +14930,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15004,6 +15054,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15024,6 +15075,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15150,6 +15203,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15170,6 +15224,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15292,6 +15348,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15312,6 +15369,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15438,6 +15497,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15458,6 +15518,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15583,6 +15645,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15603,6 +15666,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15730,6 +15795,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15750,6 +15816,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15879,6 +15947,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15899,6 +15968,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -16021,6 +16092,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -16041,6 +16113,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -16165,6 +16239,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -16185,6 +16260,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -16290,6 +16367,7 @@ export interface operations {
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
+                 *           "amount_refundable": 1450,
                  *           "refunds": [
                  *             {
                  *               "object": "refund",
@@ -16401,6 +16479,7 @@ export interface operations {
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
+                 *           "amount_refundable": 1450,
                  *           "refunds": [
                  *             {
                  *               "object": "refund",

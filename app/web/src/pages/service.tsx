@@ -24,16 +24,12 @@ interface Group { id: string; name: string; required: boolean; min_selections: n
 interface Item { id: string; name: string; price: number; category: string; is_active: boolean; is_available: boolean; modifier_groups: string[] }
 interface Category { id: string; name: string }
 type Line = BillLine;
-interface Order extends BillOrder { order_number: string; table: string | null; status: string; subtotal: number; discount_amount: number; discount_reason: string | null; created: number }
+interface Order extends BillOrder { order_number: string; table: string | null; status: string; check_discount_amount: number; check_discount_base: number; discount_reason: string | null; created: number }
 /** a line rung in but not sent yet */
 interface Draft { key: number; item: Item; quantity: number; modifiers: { group: string; name: string }[]; notes: string; seat: number; course: number }
 
 const OPEN: readonly string[] = OPEN_STATUSES;
 const cur = () => session.value?.restaurant.currency ?? 'eur';
-/** a line's price before any discount, as the server sums it ((unit + modifiers) × quantity) */
-const lineBase = (l: Line) => (l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity;
-/** the lines' own discounts; the rest of the order's discount_amount is the check's */
-const lineDiscounts = (o: Order) => o.items.filter((l) => !l.voided_at).reduce((s, l) => s + l.discount_amount, 0);
 
 /** PIN pad for a trusted tablet: tap your name, type your PIN. */
 export function PinSignIn() {
@@ -252,7 +248,7 @@ function Check(props: CheckProps) {
                 <Button
                   aria-label={t('service.discount.lineLabel', { name: l.name })}
                   disabled={c.away}
-                  onClick={() => c.setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
+                  onClick={() => c.setDiscounting({ line: { index: l.index, name: l.name }, base: l.subtotal, current: l.discount_amount, currency: order.currency })}
                 >
                   {t('service.discount.button')}
                 </Button>
@@ -262,9 +258,9 @@ function Check(props: CheckProps) {
           />
         ) : null}
         {c.drafts.length ? <NewLines c={c} /> : null}
-        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
-          <p class="check-discount">
-            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+        {order && order.check_discount_amount > 0 ? (
+          <p class="check-discount" data-check-discount={order.check_discount_amount}>
+            {t('service.discount.onCheck', { amount: money(order.check_discount_amount, order.currency) })} · {order.discount_reason}
           </p>
         ) : null}
         <WaitingAtTable table={table.id} />
@@ -451,10 +447,7 @@ function CheckMoves({ c, table, order }: { c: CheckData; table: PlanTable; order
       {order ? (
         <Button
           disabled={c.away}
-          onClick={() => {
-            const lines = lineDiscounts(order);
-            c.setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
-          }}
+          onClick={() => c.setDiscounting({ line: null, base: order.check_discount_base, current: order.check_discount_amount, currency: order.currency })}
         >
           {t('service.discount.checkButton')}
         </Button>
