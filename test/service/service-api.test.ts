@@ -229,6 +229,16 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     // the voided line keeps its price and its own discount on show, and counts in neither figure
     expect(voided.body.items[2]).toMatchObject({ subtotal: 1450, discount_amount: 200 });
     expect(voided.body).toMatchObject({ subtotal: 2900 + 333, discount_amount: 500, check_discount_amount: 0, check_discount_base: 2900 - 500 + 333 });
+    // the sheet asks first what a discount takes off, by the rule the POST records it by, writing nothing
+    const quote = await hub.api.get(`/v1/orders/${o.id}/discount?percent=10`);
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body).toEqual({ object: 'discount_quote', base: 2733, amount: 273, left: 2460 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/1/discount?percent=12.5`)).body).toEqual({ object: 'discount_quote', base: 333, amount: 42, left: 291 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/0/discount?amount=100`)).body).toMatchObject({ base: 2900, amount: 100, left: 2800 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/2/discount?percent=100`)).status).toBe(409);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=2734`)).status).toBe(400);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=5&percent=5`)).status).toBe(400);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ discount_amount: 500, check_discount_amount: 0 });
     // 10 % of the base the order told: 273.3 → 273; the check's own discount is that, the lines' aside
     const check = await hub.api.post(`/v1/orders/${o.id}/discount`, { percent: 10, reason: 'birthday' });
     expect(check.status).toBe(200);

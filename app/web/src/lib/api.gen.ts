@@ -1508,7 +1508,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** What a discount of the whole check would take off (an amount or a percent of check_discount_base), by the rule the POST records it by; nothing is written */
+        get: operations["get_v1_orders_id_discount"];
         put?: never;
         /** Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it */
         post: operations["post_v1_orders_id_discount"];
@@ -1576,7 +1577,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** What a discount of one line would take off (an amount or a percent), by the rule the POST records it by; nothing is written */
+        get: operations["get_v1_orders_id_items_index_discount"];
         put?: never;
         /** Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it */
         post: operations["post_v1_orders_id_items_index_discount"];
@@ -3686,6 +3688,21 @@ export type components = {
             restaurant: {
                 name: string;
             };
+        };
+        /**
+         * @example {
+         *       "object": "discount_quote",
+         *       "base": 1,
+         *       "amount": 1450,
+         *       "left": 1
+         *     }
+         */
+        DiscountQuote: {
+            amount: number;
+            base: number;
+            left: number;
+            /** @constant */
+            object: "discount_quote";
         };
         /**
          * @description The one error body of the API. `code` is from a closed set and fixes the HTTP status.
@@ -12063,6 +12080,31 @@ export interface operations {
             };
         };
     };
+    get_v1_orders_id_discount: {
+        parameters: {
+            query?: {
+                amount?: number;
+                percent?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountQuote"];
+                };
+            };
+        };
+    };
     post_v1_orders_id_discount: {
         parameters: {
             query?: {
@@ -12205,6 +12247,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+        };
+    };
+    get_v1_orders_id_items_index_discount: {
+        parameters: {
+            query?: {
+                amount?: number;
+                percent?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountQuote"];
                 };
             };
         };

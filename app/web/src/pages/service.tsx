@@ -248,7 +248,7 @@ function Check(props: CheckProps) {
                 <Button
                   aria-label={t('service.discount.lineLabel', { name: l.name })}
                   disabled={c.away}
-                  onClick={() => c.setDiscounting({ line: { index: l.index, name: l.name }, base: l.subtotal, current: l.discount_amount, currency: order.currency })}
+                  onClick={() => c.setDiscounting({ order: order.id, line: { index: l.index, name: l.name }, base: l.subtotal, current: l.discount_amount, currency: order.currency })}
                 >
                   {t('service.discount.button')}
                 </Button>
@@ -447,7 +447,7 @@ function CheckMoves({ c, table, order }: { c: CheckData; table: PlanTable; order
       {order ? (
         <Button
           disabled={c.away}
-          onClick={() => c.setDiscounting({ line: null, base: order.check_discount_base, current: order.check_discount_amount, currency: order.currency })}
+          onClick={() => c.setDiscounting({ order: order.id, line: null, base: order.check_discount_base, current: order.check_discount_amount, currency: order.currency })}
         >
           {t('service.discount.checkButton')}
         </Button>
