@@ -238,6 +238,7 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     expect((await hub.api.get(`/v1/orders/${o.id}/items/2/discount?percent=100`)).status).toBe(409);
     expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=2734`)).status).toBe(400);
     expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=5&percent=5`)).status).toBe(400);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount`)).body).toEqual({ object: 'discount_quote', base: 2733, amount: 0, left: 2733 });
     expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ discount_amount: 500, check_discount_amount: 0 });
     // 10 % of the base the order told: 273.3 → 273; the check's own discount is that, the lines' aside
     const check = await hub.api.post(`/v1/orders/${o.id}/discount`, { percent: 10, reason: 'birthday' });

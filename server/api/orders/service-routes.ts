@@ -38,13 +38,13 @@ const discount = z
   })
   .refine((d) => (d.amount === undefined) !== (d.percent === undefined), { message: 'give exactly one of amount or percent', path: ['amount'] });
 
-/** A discount asked before it is applied (GET …/discount): the same amount or percent as the POST's body. */
+/** A discount asked before it is applied (GET …/discount): the amount or percent the POST's body would give; neither asks only the base. */
 const discountAsked = z
   .object({
     amount: q.int({ min: 0 }).optional(),
     percent: q.number({ min: 0, max: 100 }).optional(),
   })
-  .refine((d) => (d.amount === undefined) !== (d.percent === undefined), { message: 'give exactly one of amount or percent', path: ['amount'] });
+  .refine((d) => d.amount === undefined || d.percent === undefined, { message: 'give amount or percent, not both', path: ['amount'] });
 const quoting = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:read' as const, response: DiscountQuoteSchema };
 
 const common = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:write' as const, response: OrderSchema, expand: 'order' as const };
@@ -93,7 +93,7 @@ export const routes: RouteSpec[] = [
     method: 'get',
     errors: ['order_not_open', 'state_conflict'],
     path: '/v1/orders/:id/items/:index/discount',
-    summary: 'What a discount of one line would take off (an amount or a percent), by the rule the POST records it by; nothing is written',
+    summary: 'What a discount of one line is taken from (its subtotal) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written',
     params: lineParams,
     query: discountAsked,
     handler: async (c) => presentDiscountQuote(await quoteDiscount(c.db, c.actor(), c.params.id, c.params.index, c.query)),
@@ -104,7 +104,7 @@ export const routes: RouteSpec[] = [
     method: 'get',
     errors: ['order_not_open', 'state_conflict'],
     path: '/v1/orders/:id/discount',
-    summary: "What a discount of the whole check would take off (an amount or a percent of check_discount_base), by the rule the POST records it by; nothing is written",
+    summary: 'What a discount of the whole check is taken from (check_discount_base) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written',
     params: idParam('ord_ id'),
     query: discountAsked,
     handler: async (c) => presentDiscountQuote(await quoteDiscount(c.db, c.actor(), c.params.id, null, c.query)),

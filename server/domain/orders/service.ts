@@ -138,12 +138,13 @@ function discountBase(current: Current, index: number | null): number {
 }
 
 /**
- * What a discount would take off, written nowhere: the discount sheet shows this before it is
- * applied, by the rule discountLine and discountCheck record, so the browser works out no amount.
+ * What a discount would take off (neither amount nor percent: nothing), written nowhere: the
+ * discount sheet shows this before it is applied, by the rule discountLine and discountCheck
+ * record, so the browser works out no amount.
  */
 export async function quoteDiscount(db: Executor, actor: Actor, id: string, index: number | null, input: Pick<DiscountInput, 'amount' | 'percent'>) {
   const base = discountBase(await openOrder(db, actor, id, { forUpdate: false }), index);
-  const amount = discountOf(base, input);
+  const amount = input.amount === undefined && input.percent === undefined ? 0 : discountOf(base, input);
   return { base, amount, left: base - amount };
 }
 

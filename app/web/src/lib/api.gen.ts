@@ -1508,7 +1508,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** What a discount of the whole check would take off (an amount or a percent of check_discount_base), by the rule the POST records it by; nothing is written */
+        /** What a discount of the whole check is taken from (check_discount_base) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written */
         get: operations["get_v1_orders_id_discount"];
         put?: never;
         /** Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it */
@@ -1577,7 +1577,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** What a discount of one line would take off (an amount or a percent), by the rule the POST records it by; nothing is written */
+        /** What a discount of one line is taken from (its subtotal) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written */
         get: operations["get_v1_orders_id_items_index_discount"];
         put?: never;
         /** Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it */
