@@ -3012,7 +3012,7 @@ export type components = {
     schemas: {
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "key_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "api_key",
          *       "name": "Margherita",
          *       "type": "secret",
@@ -3149,7 +3149,7 @@ export type components = {
         /**
          * @example {
          *       "object": "cash_count",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "cc_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "date": "2026-11-05",
          *       "kind": "count",
          *       "counted_amount": 1450,
@@ -3245,7 +3245,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "cus_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "customer",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -3540,7 +3540,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "inv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "inventory_item",
          *       "deleted": true
          *     }
@@ -3554,7 +3554,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "modifier_group",
          *       "deleted": true,
          *       "removed_from_menu_items": [
@@ -3572,7 +3572,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "prt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "printer",
          *       "deleted": true
          *     }
@@ -3586,7 +3586,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "we_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "webhook_endpoint",
          *       "deleted": true
          *     }
@@ -3750,7 +3750,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "created": 1793620800,
          *       "type": "order.created",
@@ -3796,7 +3796,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "fb_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "feedback",
          *       "created": 1793620800,
          *       "rating": 1,
@@ -3817,7 +3817,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "msg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "guest_message",
          *       "created": 1793620800,
          *       "kind": "waitlist_notice",
@@ -3958,7 +3958,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "inv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "inventory_item",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4114,7 +4114,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mc_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "menu_category",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4158,7 +4158,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "menu_item",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4263,7 +4263,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "modifier_group",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4296,7 +4296,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "key_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "api_key",
          *       "name": "Margherita",
          *       "type": "secret",
@@ -4418,7 +4418,7 @@ export type components = {
          *       "items": [
          *         {
          *           "object": "order_item",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "index": 1,
          *           "menu_item": "menu_item",
          *           "name": "Margherita",
@@ -4645,7 +4645,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.cancelled",
          *       "created": 1793620800,
@@ -4673,7 +4673,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -4766,7 +4766,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.completed",
          *       "created": 1793620800,
@@ -4794,7 +4794,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -4882,7 +4882,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.course_fired",
          *       "created": 1793620800,
@@ -4910,7 +4910,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5005,7 +5005,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.created",
          *       "created": 1793620800,
@@ -5033,7 +5033,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5121,7 +5121,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.discounted",
          *       "created": 1793620800,
@@ -5149,7 +5149,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5247,7 +5247,7 @@ export type components = {
         /**
          * @example {
          *       "object": "order_item",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "index": 1,
          *       "menu_item": "menu_item",
          *       "name": "Margherita",
@@ -5314,7 +5314,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.items_moved",
          *       "created": 1793620800,
@@ -5342,7 +5342,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5439,7 +5439,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.item_voided",
          *       "created": 1793620800,
@@ -5467,7 +5467,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5561,7 +5561,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.merged",
          *       "created": 1793620800,
@@ -5589,7 +5589,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5688,7 +5688,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.paid",
          *       "created": 1793620800,
@@ -5716,7 +5716,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5850,7 +5850,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.transferred",
          *       "created": 1793620800,
@@ -5878,7 +5878,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5970,7 +5970,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.updated",
          *       "created": 1793620800,
@@ -5998,7 +5998,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -6106,7 +6106,7 @@ export type components = {
         /**
          * @example {
          *       "object": "payment",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "order": "order",
          *       "amount": 1450,
          *       "currency": "EUR",
@@ -6133,7 +6133,7 @@ export type components = {
          *       "refunds": [
          *         {
          *           "object": "refund",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "payment": "payment",
          *           "order": "order",
          *           "amount": 1450,
@@ -6180,7 +6180,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "payment.refunded",
          *       "created": 1793620800,
@@ -6188,7 +6188,7 @@ export type components = {
          *       "data": {
          *         "object": {
          *           "object": "payment",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "order": "order",
          *           "amount": 1450,
          *           "currency": "EUR",
@@ -6215,7 +6215,7 @@ export type components = {
          *           "refunds": [
          *             {
          *               "object": "refund",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "payment": "payment",
          *               "order": "order",
          *               "amount": 1450,
@@ -6234,7 +6234,7 @@ export type components = {
          *         },
          *         "refund": {
          *           "object": "refund",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "payment": "payment",
          *           "order": "order",
          *           "amount": 1450,
@@ -6310,7 +6310,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "payment.succeeded",
          *       "created": 1793620800,
@@ -6318,7 +6318,7 @@ export type components = {
          *       "data": {
          *         "object": {
          *           "object": "payment",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "order": "order",
          *           "amount": 1450,
          *           "currency": "EUR",
@@ -6345,7 +6345,7 @@ export type components = {
          *           "refunds": [
          *             {
          *               "object": "refund",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "payment": "payment",
          *               "order": "order",
          *               "amount": 1450,
@@ -6544,7 +6544,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "prt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "printer",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -6603,7 +6603,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "pj_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "print_job",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -6992,7 +6992,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "qr_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "qr_code",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -7178,7 +7178,7 @@ export type components = {
          *       "object": "list",
          *       "data": [
          *         {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pj_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "print_job",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7215,7 +7215,7 @@ export type components = {
         /**
          * @example {
          *       "object": "refund",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "payment": "payment",
          *       "order": "order",
          *       "amount": 1450,
@@ -7241,7 +7241,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "reservation",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -7342,14 +7342,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.cancelled",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7399,14 +7399,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.created",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7456,14 +7456,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.no_show",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7534,14 +7534,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.updated",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7942,7 +7942,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "shf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "shift",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8078,7 +8078,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "stn_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "station",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8106,7 +8106,7 @@ export type components = {
         /**
          * @example {
          *       "object": "sync_conflict",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "sconf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "kind": "kind",
          *       "table": "table",
          *       "row_ids": [
@@ -8175,7 +8175,7 @@ export type components = {
          *       "conflicts": [
          *         {
          *           "object": "sync_conflict",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "sconf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "kind": "kind",
          *           "table": "table",
          *           "row_ids": [
@@ -8337,7 +8337,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "tbl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "table",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8389,14 +8389,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.cancelled",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8442,7 +8442,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "waitlist_entry",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8499,14 +8499,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.expired",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8552,14 +8552,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.joined",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8602,14 +8602,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.notified",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8692,14 +8692,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.seated",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8825,7 +8825,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "we_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "webhook_endpoint",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -14782,7 +14782,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.cancelled",
                  *       "created": 1793620800,
@@ -14810,7 +14810,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -14929,7 +14929,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.completed",
                  *       "created": 1793620800,
@@ -14957,7 +14957,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15074,7 +15074,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.course_fired",
                  *       "created": 1793620800,
@@ -15102,7 +15102,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15223,7 +15223,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.created",
                  *       "created": 1793620800,
@@ -15251,7 +15251,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15368,7 +15368,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.discounted",
                  *       "created": 1793620800,
@@ -15396,7 +15396,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15517,7 +15517,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.item_voided",
                  *       "created": 1793620800,
@@ -15545,7 +15545,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15665,7 +15665,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.items_moved",
                  *       "created": 1793620800,
@@ -15693,7 +15693,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15815,7 +15815,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.merged",
                  *       "created": 1793620800,
@@ -15843,7 +15843,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15967,7 +15967,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.paid",
                  *       "created": 1793620800,
@@ -15995,7 +15995,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -16112,7 +16112,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.transferred",
                  *       "created": 1793620800,
@@ -16140,7 +16140,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -16259,7 +16259,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.updated",
                  *       "created": 1793620800,
@@ -16287,7 +16287,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -16404,7 +16404,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "payment.refunded",
                  *       "created": 1793620800,
@@ -16412,7 +16412,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "object": "payment",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "order": "order",
                  *           "amount": 1450,
                  *           "currency": "EUR",
@@ -16439,7 +16439,7 @@ export interface operations {
                  *           "refunds": [
                  *             {
                  *               "object": "refund",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "payment": "payment",
                  *               "order": "order",
                  *               "amount": 1450,
@@ -16458,7 +16458,7 @@ export interface operations {
                  *         },
                  *         "refund": {
                  *           "object": "refund",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "payment": "payment",
                  *           "order": "order",
                  *           "amount": 1450,
@@ -16516,7 +16516,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "payment.succeeded",
                  *       "created": 1793620800,
@@ -16524,7 +16524,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "object": "payment",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "order": "order",
                  *           "amount": 1450,
                  *           "currency": "EUR",
@@ -16551,7 +16551,7 @@ export interface operations {
                  *           "refunds": [
                  *             {
                  *               "object": "refund",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "payment": "payment",
                  *               "order": "order",
                  *               "amount": 1450,
@@ -16616,14 +16616,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.cancelled",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16702,14 +16702,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.created",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16788,14 +16788,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.no_show",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16874,14 +16874,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.updated",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16960,14 +16960,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.cancelled",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17040,14 +17040,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.expired",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17120,14 +17120,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.joined",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17199,14 +17199,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.notified",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17279,14 +17279,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.seated",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
