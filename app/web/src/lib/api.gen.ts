@@ -325,6 +325,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/qr/{token}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a guest's cart costs now, priced and checked as the order would be (each line's price and their sum); nothing is written */
+        post: operations["post_public_qr_token_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/restaurants/{slug}/feedback": {
         parameters: {
             query?: never;
@@ -7175,6 +7192,24 @@ export type components = {
         };
         /**
          * @example {
+         *       "currency": "EUR",
+         *       "items": [
+         *         {
+         *           "price": 1450
+         *         }
+         *       ],
+         *       "subtotal": 1450
+         *     }
+         */
+        QrQuote: {
+            currency: string;
+            items: {
+                price: number;
+            }[];
+            subtotal: number;
+        };
+        /**
+         * @example {
          *       "object": "list",
          *       "data": [
          *         {
@@ -9407,6 +9442,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuestOrder"];
+                };
+            };
+        };
+    };
+    post_public_qr_token_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        menuItemId: string;
+                        modifiers?: (string | {
+                            group?: string;
+                            name: string;
+                        })[];
+                        notes?: string | null;
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrQuote"];
                 };
             };
         };
