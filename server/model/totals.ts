@@ -1,10 +1,9 @@
 /**
  * An order's money, the one place it is computed: order commands, payments, sync's re-billing
  * after a merge (sync/derived.ts), the day close and every screen read the numbers this makes,
- * so a guest's placed order, the status page, the service check and its discount sheet, the
- * payment panel, the receipt and the Z report all show the same amounts. No browser prices a
- * line again; the one exception left is a guest's cart before it is sent, which adds up the
- * menu's prices on the phone (the order placed is priced here).
+ * so the guest's cart (its quote) and order status, the service check and its discount sheet,
+ * the payment panel, the receipt and the Z report all show the same amounts. No browser prices
+ * a line again.
  *
  * Two ways a menu is priced (the restaurant's `prices_include_tax`, copied onto each order):
  * - exclusive: a line's tax is added on top, `round_half_up(amount × rate)`;
