@@ -1,10 +1,14 @@
-import type { APIResponse, Browser, Page, Route } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../server/clock.ts';
 import { checkPage, launch, IN_BROWSER } from '../backoffice/browser.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { startHub, type ApiClient, type TestHub } from '../helpers/server.ts';
 import { until } from '../helpers/until.ts';
+import { holdAnswers } from '../backoffice/late-answers.ts';
+
+/** the page's reads of the orders list (a query always follows: the open statuses) */
+const ORDERS_LIST = /\/v1\/orders\?/;
 
 /** The floor plan on a manager's tablet (the back office's sign-in), live from orders and bookings. */
 describe('floor screen in the browser', IN_BROWSER, () => {
@@ -104,15 +108,8 @@ describe('floor screen in the browser', IN_BROWSER, () => {
   it('keeps an order heard while an older load of the open orders is still on its way', async () => {
     const [one] = await freshTables();
     const tile = one!.tile;
-    let holding = true;
-    let asked = 0;
-    const held: { route: Route; response: APIResponse }[] = [];
-    await floor.route(/\/v1\/orders\?/, async (route) => {
-      if (!holding) return route.continue();
-      asked++;
-      // the server answers now (before the order exists); the page hears it later
-      held.push({ route, response: await route.fetch() });
-    });
+    const late = await holdAnswers(floor, ORDERS_LIST);
+    // the feed follows the orders from here on: the order's message reaches the page
     const followed = new Promise<void>((resolve) =>
       floor.once('websocket', (ws) => ws.on('framereceived', (f) => String(f.payload).includes('"type":"subscribed"') && resolve())),
     );
@@ -120,22 +117,16 @@ describe('floor screen in the browser', IN_BROWSER, () => {
       await floor.goto(`${hub.url}/screens/floor`);
       await tile.getByText('Free').waitFor();
       await followed;
-      await until('the loads so far answered by the server', () => held.length > 0 && held.length === asked, { diagnose: () => ({ asked, answered: held.length }) });
+      await until('the loads so far answered by the server', late.answered, { diagnose: () => ({ held: late.count() }) });
       const order = await placeOrder(one!.id);
-      holding = false;
+      late.stop();
       await tile.getByText('Order open').waitFor();
-      for (const h of held.reverse()) await h.route.fulfill({ response: h.response });
-      // each answer read by the page, and a frame drawn after it: what the loads do is on screen
-      for (const h of held) await (await h.route.request().response())?.finished();
-      await floor.evaluate(() => {
-        const w = globalThis as unknown as { requestAnimationFrame: (f: () => void) => void };
-        return new Promise<void>((drawn) => w.requestAnimationFrame(() => w.requestAnimationFrame(drawn)));
-      });
+      const stale = late.count();
+      await late.letThrough();
       const total = euros(order);
-      await until(`the tile still showing ${total}`, async () => (await tile.textContent())?.includes(total), { diagnose: async () => ({ tile: await tile.textContent(), held: held.length }) });
+      await until(`the tile still showing ${total}`, async () => (await tile.textContent())?.includes(total), { diagnose: async () => ({ tile: await tile.textContent(), stale }) });
     } finally {
-      holding = false;
-      await floor.unroute(/\/v1\/orders\?/);
+      await late.close();
     }
   });
 });
