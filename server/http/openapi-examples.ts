@@ -5,7 +5,20 @@
  * its schema, so a schema change that an example no longer fits fails there.
  */
 
+import { PREFIXES } from '../ids.ts';
+
 type Schema = Record<string, any>;
+
+const ULID = '01KA3Y5Q8ZB6W4N2M7R9T1V3X5';
+const PREFIX_BY_OBJECT = new Map<string, string>(
+  Object.entries(PREFIXES).map(([kind, prefix]) => [kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), prefix]),
+);
+
+/** An object's own id carries its kind's prefix (an event's `evt_…`, a menu item's `mi_…`), as the API's ids do. */
+function ownId(s: Schema): string | undefined {
+  const prefix = PREFIX_BY_OBJECT.get(s.properties?.object?.const);
+  return prefix && s.properties?.id?.type === 'string' ? `${prefix}_${ULID}` : undefined;
+}
 
 const T = 1793620800; // 2026-11-02 12:00 UTC, the test clock's start
 
@@ -173,9 +186,10 @@ export class ExampleMaker {
         }
         const required = new Set<string>(s.required ?? []);
         const out: Record<string, unknown> = {};
+        const id = ownId(s);
         for (const [k, p] of Object.entries<Schema>(s.properties)) {
           if (!required.has(k) && depth > 4) continue;
-          out[k] = this.of(p, k, depth + 1);
+          out[k] = k === 'id' && id ? id : this.of(p, k, depth + 1);
         }
         return out;
       }

@@ -52,4 +52,13 @@ describe('the OpenAPI examples', () => {
     );
     expect(wrong.filter(Boolean)).toEqual([]);
   });
+
+  it("gives each object an id of its own kind, as the API does (an event's evt_, a menu item's mi_)", () => {
+    const delivery = doc.webhooks['order.created'].post.requestBody.content['application/json'].example;
+    expect(delivery.id).toMatch(/^evt_/);
+    expect(delivery.data.object.id).toMatch(/^ord_/);
+    expect(delivery.data.object.items[0].id).toMatch(/^oi_/);
+    expect(doc.components.schemas.MenuItem.examples[0].id).toMatch(/^mi_/);
+    expect(doc.components.schemas.WebhookEndpoint.examples[0].id).toMatch(/^we_/);
+  });
 });
