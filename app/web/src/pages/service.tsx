@@ -5,6 +5,7 @@ import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { live } from '../lib/live.ts';
+import { liveLoads } from '../lib/live-loads.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
 import { onQueueSent, startOutbox, submit, waitingFor } from '../lib/outbox.ts';
@@ -124,11 +125,25 @@ export function ServicePage() {
   };
   // the list the first draw showed: not set again when it comes back (a second draw of the floor)
   const shown = useRef(first?.got.orders);
+  // the first load and the one when the feed follows overlap: a slow answer must not replace a
+  // check a later one, a message or this tablet's own write already showed (lib/live-loads.ts)
+  const [orderLoads] = useState(() => liveLoads<Order>());
+  const put = (o: Order) => {
+    orderLoads.heard(o);
+    setOrders((prev) => new Map(prev).set(o.id, o));
+  };
   /** the open checks (and, the first time, the tables with them: the floor is drawn once, with both in) */
   const load = async (open: Promise<Order[]> = loadOpen(), floor?: Promise<PlanTable[]>) => {
-    const [list, all] = await Promise.all([open, floor]);
+    const [, all] = await Promise.all([
+      orderLoads.load(
+        () => open,
+        (list, heard) => {
+          if (list !== shown.current || heard.length) setOrders(new Map([...list, ...heard].map((o) => [o.id, o])));
+        },
+      ),
+      floor,
+    ]);
     if (all) setTables(all);
-    if (list !== shown.current) setOrders(new Map(list.map((o) => [o.id, o])));
     shown.current = undefined;
     // after the floor is painted (the next frame, not just the next task: a task could come
     // first and hold the paint): the restaurant's date needs a time-zone format, whose first
@@ -143,14 +158,14 @@ export function ServicePage() {
   useEffect(() => {
     void load(first?.orders.catch(loadOpen), first?.tables.catch(loadTables) ?? loadTables());
     return live.listen(['orders', 'reservations'], (m) => {
-      if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
+      if (m.type === 'order') put(m.data as Order);
       else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
   // writes made while neither home answered go out from here, also those an earlier page left (a reload)
   useEffect(() => {
     startOutbox();
-    return onQueueSent((e, answer) => (e.write.kind === 'payment' ? void load() : setOrders((prev) => new Map(prev).set((answer as Order).id, answer as Order))));
+    return onQueueSent((e, answer) => (e.write.kind === 'payment' ? void load() : put(answer as Order)));
   }, []);
   const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
   const now = Date.now() / 1000;
@@ -205,7 +220,7 @@ export function ServicePage() {
       <QueueNews />
       {table ? (
         // one Check per table: a party's size, added seats and lines not yet sent stay with their table
-        <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+        <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (put(o), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
       ) : (
         <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
       )}
