@@ -19,6 +19,20 @@ export const q = {
         ...(opts.max !== undefined && { maximum: opts.max }),
       },
     ),
+  /** a decimal number ("12.5"), no exponent */
+  number: (opts: { min?: number; max?: number } = {}) =>
+    documentedAs(
+      z
+        .string()
+        .regex(/^-?\d{1,15}(\.\d{1,6})?$/, 'must be a number')
+        .transform(Number)
+        .pipe(z.number().min(opts.min ?? Number.MIN_SAFE_INTEGER).max(opts.max ?? Number.MAX_SAFE_INTEGER)),
+      {
+        type: 'number',
+        ...(opts.min !== undefined && { minimum: opts.min }),
+        ...(opts.max !== undefined && { maximum: opts.max }),
+      },
+    ),
   bool: () =>
     documentedAs(z.enum(['true', 'false'], { message: 'must be true or false' }).transform((v) => v === 'true'), { type: 'boolean' }),
   string: (max = 200) => z.string().min(1).max(max),

@@ -1,8 +1,9 @@
 /**
  * An order's money, the one place it is computed: order commands, payments, sync's re-billing
  * after a merge (sync/derived.ts), the day close and every screen read the numbers this makes,
- * so the guest's cart, the status page, the service check, the payment panel, the receipt and
- * the Z report all show the same amounts. No browser prices a line again.
+ * so the guest's cart (its quote) and order status, the service check and its discount sheet,
+ * the payment panel, the receipt and the Z report all show the same amounts. No browser prices
+ * a line again.
  *
  * Two ways a menu is priced (the restaurant's `prices_include_tax`, copied onto each order):
  * - exclusive: a line's tax is added on top, `round_half_up(amount × rate)`;
@@ -98,6 +99,22 @@ export function lineBills(lines: TotalLine[], o: Pick<TotalOrder, 'prices_includ
       net_amount: inclusive ? base : base + tax,
     };
   });
+}
+
+/**
+ * The check's own discount as the lines carry it, and what a check discount is taken from. The
+ * order's discount_amount adds the lines' own discounts to the first; the second is the lines'
+ * prices less their own discounts (voided lines count nowhere), the base a percent off the check
+ * is of (discountCheck) and the most an amount off it may be.
+ */
+export function checkDiscountOf(bills: LineBill[]) {
+  let check_discount_amount = 0;
+  let check_discount_base = 0;
+  for (const b of bills) {
+    check_discount_amount += b.check_discount;
+    check_discount_base += b.gross - b.discount;
+  }
+  return { check_discount_amount, check_discount_base };
 }
 
 /**

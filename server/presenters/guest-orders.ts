@@ -59,3 +59,15 @@ export const QrMenuSchema = named(
     ),
   }),
 );
+
+/** A guest's cart priced by the hub before it is sent (POST /public/qr/{token}/quote). */
+export const QrQuoteSchema = named(
+  'QrQuote',
+  z.object({
+    currency: z.string(),
+    /** each line in the order asked: its price as rung in, (the item's price + its modifiers') × quantity */
+    items: z.array(z.object({ price: z.number().int() })),
+    /** the lines' prices together: the order's subtotal once sent (its tax, where added on top, comes then) */
+    subtotal: z.number().int(),
+  }),
+);

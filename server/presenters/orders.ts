@@ -4,7 +4,7 @@ import { named, ref, unix } from '../model/schemas.ts';
 import { MenuItemSchema } from './menu-items.ts';
 import { TableSchema } from './tables.ts';
 import { balanceOf } from '../model/payments.ts';
-import { lineBills, type LineBill } from '../model/totals.ts';
+import { checkDiscountOf, lineBills, type LineBill } from '../model/totals.ts';
 import type { OrderItemRow } from '../db/tables/order-items.table.ts';
 import type { OrderRow } from '../db/tables/orders.table.ts';
 
@@ -33,6 +33,12 @@ export const OrderItemSchema = named(
     course: z.number().int().nullable(),
     /** the line's course is held: the stations have not got it yet (fire the course to send it) */
     held: z.boolean(),
+    /**
+     * the line's price as rung in, before any discount: (unit_price + its modifiers'
+     * price_adjustment) × quantity. What a discount of the line is taken from (a comp is all of
+     * it); the order's subtotal is these summed, voided lines aside.
+     */
+    subtotal: z.number().int(),
     /** off this line, with why; a comp is the whole line */
     discount_amount: z.number().int(),
     discount_reason: z.string().nullable(),
@@ -107,6 +113,13 @@ export const OrderSchema = named(
     total: z.number().int(),
     /** true: the lines' prices include their tax (tax_amount is the part inside, not added to total) */
     prices_include_tax: z.boolean(),
+    /** the check's own discount, the lines' own discounts aside (discount_amount is both): the sum of the lines' check_discount_amount */
+    check_discount_amount: z.number().int(),
+    /**
+     * what a discount of the whole check is taken from: subtotal less the lines' own discounts
+     * (voided lines aside). A percent off the check is of this, and an amount off it is at most this.
+     */
+    check_discount_base: z.number().int(),
     /** why the check (not a line) was discounted */
     discount_reason: z.string().nullable(),
     /** each seat's share of the check: the lines' net amounts by seat (they add up to total − tip_amount − delivery_fee) */
@@ -154,6 +167,7 @@ export function presentOrderItem(row: OrderItemRow, bill: LineBill): OrderItem {
     seat: row.seat,
     course: row.course,
     held: row.held === 1,
+    subtotal: row.line_subtotal,
     discount_amount: row.discount_amount,
     discount_reason: row.discount_reason,
     comped: bill.comped,
@@ -207,6 +221,7 @@ export function presentOrder(order: OrderRow, items: OrderItemRow[]): Order {
     delivery_fee: order.delivery_fee,
     total: order.total,
     prices_include_tax: order.prices_include_tax === 1,
+    ...checkDiscountOf(bills),
     discount_reason: order.discount_reason,
     seats: seatTotals(items, bills),
     ...balanceOf(order),

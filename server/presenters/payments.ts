@@ -66,6 +66,8 @@ export const PaymentSchema = named(
     /** succeeded; partially_refunded or refunded once money went back */
     status: z.enum(['succeeded', 'partially_refunded', 'refunded']),
     amount_refunded: z.number().int(),
+    /** what may still be refunded: amount − amount_refunded (tips aside); a refund without an amount gives back this */
+    amount_refundable: z.number().int(),
     refunds: z.array(RefundSchema),
     /** who took it (usr_…), else the order's server; tips are counted for them */
     server: z.string().nullable(),
@@ -114,6 +116,7 @@ export function presentPayment(p: PaymentRow, refunds: RefundRow[]): Payment {
     reference: p.reference,
     status: back <= 0 ? p.status : back >= amount ? 'refunded' : 'partially_refunded',
     amount_refunded: back,
+    amount_refundable: Math.max(0, amount - back),
     refunds: refunds.map(presentRefund),
     server: p.server_id,
     provider: p.provider,

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrinterEmulator } from '../../printers/emulator.ts';
+import { updateRecord } from '../../server/db/records.ts';
 import { startHub, type TestHub } from '../helpers/server.ts';
 import { seedMenu, type Menu } from '../orders/fixtures.ts';
 import { drain } from '../printers/fixtures.ts';
@@ -116,6 +117,11 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
 
     // a refund of 5.00 on the completed check is a return: the check stays closed and owes nothing
     await page.locator('[data-payment]').filter({ hasText: 'Card' }).getByRole('button', { name: 'Refund' }).click();
+    // what may still go back is the hub's figure, offered as it is
+    const card = (await hub.api.get(`/v1/payments?order=${id}&method=card`)).body.data[0];
+    expect(card.amount_refundable).toBe(card.amount);
+    expect(await dialog().getByLabel(/Amount to give back/).inputValue()).toBe(euros(card.amount_refundable));
+    await dialog().getByLabel(`Amount to give back (up to €${euros(card.amount_refundable)})`).waitFor();
     await dialog().getByLabel(/Amount to give back/).fill('5.00');
     await dialog().getByLabel('Reason').fill('cold pasta');
     await dialog().getByRole('button', { name: /^Give back/ }).click();
@@ -212,5 +218,18 @@ describe('payments in the browser at a tablet viewport', IN_BROWSER, () => {
     expect([Math.round(subtotal), Math.round(discounts), Math.round(tax), Math.round(total)]).toEqual([o.subtotal, o.discount_amount, o.tax_amount, o.total]);
     expect(o.subtotal - o.discount_amount + (o.prices_include_tax ? 0 : o.tax_amount)).toBe(o.total);
     await checkPage(page, 'order-lines-voided-comped');
+  }, 60_000);
+
+  it('shows the tip and the delivery fee each as the hub stored it, adding neither to the other', async () => {
+    const created = (await hub.api.post('/v1/orders', { type: 'takeout', status: 'placed', items: [{ menu_item: menu.pasta, quantity: 1 }] })).body;
+    // neither is set through the API (a delivery platform's order brings them): written as sync would, through the one write path
+    await updateRecord(hub.server.services.db, 'orders', { id: created.id }, { tip_amount: 300, delivery_fee: 250, total: created.total + 550 });
+    const o = (await hub.api.get(`/v1/orders/${created.id}`)).body;
+    expect(o).toMatchObject({ tip_amount: 300, delivery_fee: 250 });
+    await page.goto(`${hub.url}/app/orders/${o.id}`);
+    const foot = page.locator('section.card').filter({ has: page.getByRole('heading', { level: 2, name: 'Items' }) }).locator('table.data tfoot');
+    await foot.locator('tr', { hasText: 'Tip' }).getByText('€3.00').waitFor();
+    await foot.locator('tr', { hasText: 'Delivery fee' }).getByText('€2.50').waitFor();
+    expect(await foot.textContent()).not.toContain('5.50');
   }, 60_000);
 });

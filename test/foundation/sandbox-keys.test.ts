@@ -189,7 +189,7 @@ describe.each(DIALECTS)('a sandbox key on every route on %s', (dialect) => {
   const pathFor = (r: RouteSpec, mode: 'live' | 'sandbox') => {
     const segment = r.path.startsWith('/public/orders') ? 'orders' : r.path.split('/')[2];
     return r.path.replace(/:(\w+)/g, (_m, name: string) => {
-      if (name === 'itemIndex') return '0';
+      if (name === 'itemIndex' || name === 'index') return '0';
       if (name === 'slug') return hub.restaurant.slug;
       if (name === 'token') return r.path.startsWith('/public/qr') ? ids.live.qr : 'no_such_token'; // keyless: any value tells
       if (name === 'orderId') return ids.live.orders;

@@ -145,6 +145,19 @@ describe.each(DIALECTS)('QR guest ordering on %s', (dialect) => {
     expect(seen.body).toEqual(round.body);
   });
 
+  it("prices a guest's cart as the order would be, each line and their sum, writing nothing", async () => {
+    const before = await snapshot(hub);
+    const quote = (items: object[]) => guest.post(`/public/qr/${qr.token}/quote`, { items });
+    const q = await quote([{ menuItemId: menu.steak, quantity: 2, modifiers: ['Medium', 'Parmesan'] }, { menuItemId: menu.water, quantity: 3 }]);
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    expect(q.body).toEqual({ currency: expect.any(String), items: [{ price: (2990 + 150) * 2 }, { price: 999 }], subtotal: 6280 + 999 });
+    // what the order would refuse, the quote refuses: sold out, a dinner dish at lunch, two donenesses
+    expect((await quote([{ menuItemId: menu.soldOut, quantity: 1 }])).body.error.code).toBe('menu_item_unavailable');
+    expect((await quote([{ menuItemId: dinner, quantity: 1 }])).body.error.code).toBe('menu_item_unavailable');
+    expect((await quote([{ menuItemId: menu.steak, quantity: 1, modifiers: ['Rare', 'Medium'] }])).status).toBe(400);
+    expect(await snapshot(hub)).toEqual(before);
+  });
+
   it("a later round with a slower dish raises the order's estimate to it", async () => {
     const first = await guest.post(`/public/qr/${qr.token}/orders`, { items: [{ menuItemId: menu.water, quantity: 1 }] });
     expect((await hub.api.get(`/v1/orders/${first.body.id}`)).body.estimated_time_minutes).toBeNull();

@@ -168,6 +168,12 @@ describe.each(DIALECTS)('money as a property on %s', (dialect) => {
     expect(c.amount_paid, why).toBe(taken - back);
     expect(c.amount_due, why).toBe(Math.max(0, c.total - c.amount_returned - c.amount_paid));
     for (const l of c.items) expect(l.net_amount, why).toBeGreaterThanOrEqual(0);
+    // the check's own discount and what it is taken from, as the order tells them (no page works them out), tie to its lines
+    const live = c.items.filter((l: any) => !l.voided_at);
+    expect(c.check_discount_amount + live.reduce((s: number, l: any) => s + l.discount_amount, 0), why).toBe(c.discount_amount);
+    expect(c.check_discount_amount, why).toBe(c.items.reduce((s: number, l: any) => s + l.check_discount_amount, 0));
+    expect(c.check_discount_base, why).toBe(live.reduce((s: number, l: any) => s + l.subtotal - l.discount_amount, 0));
+    for (const p of pays) expect(p.amount_refundable, why).toBe(p.amount - p.amount_refunded);
     expect(c.amount_paid, why).toBeGreaterThanOrEqual(0);
     expect(c.total, why).toBeGreaterThanOrEqual(0);
     if (c.merged_into) expect([c.total, c.amount_paid, pays.length], why).toEqual([0, 0, 0]);

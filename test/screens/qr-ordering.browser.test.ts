@@ -78,11 +78,12 @@ describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
     await sheet.getByLabel('Chili').check();
     await sheet.getByRole('button', { name: 'One more' }).click();
     await sheet.getByLabel('Note for the kitchen (optional)').fill('no salt');
-    // (29.90 + 1.50 + 0.50) × 2
-    await sheet.getByRole('button', { name: 'Add to order · €63.80' }).waitFor();
     await checkPage(guest, 'qr-item-sheet');
-    await sheet.getByRole('button', { name: /^Add to order/ }).click();
-    await guest.getByRole('button', { name: 'View order (2) · €63.80' }).waitFor();
+    // the kitchen raises the steak to 30.90 while the phone still shows the menu it loaded: the
+    // cart is priced by the hub as the order will be, (30.90 + 1.50 + 0.50) × 2, not added up here
+    expect((await hub.api.patch(`/v1/menu_items/${menu.steak}`, { price: 3090 })).status).toBe(200);
+    await sheet.getByRole('button', { name: 'Add to order', exact: true }).click();
+    await guest.getByRole('button', { name: 'View order (2) · €65.80' }).waitFor();
   });
 
   it('places the order once even when the first answer is lost, and the kitchen shows it', async () => {
@@ -96,6 +97,7 @@ describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
     await guest.getByRole('button', { name: /^View order/ }).click();
     const cart = guest.getByRole('dialog', { name: 'Your order' });
     await cart.getByLabel('Your name (optional)').fill('Ada');
+    await cart.getByRole('button', { name: 'Place order · €65.80' }).waitFor();
     await checkPage(guest, 'qr-cart');
     await cart.getByRole('button', { name: /^Place order/ }).click();
     await guest.getByRole('heading', { name: /^Your order #/ }).waitFor();
@@ -104,6 +106,9 @@ describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
     orderId = orders[0].id;
     const placed = (await hub.api.get(`/v1/orders/${orderId}`)).body;
     expect(placed).toMatchObject({ status: 'placed', source: 'qr', customer: { name: 'Ada' }, total: expect.any(Number) });
+    // what the cart said is what the order costs; the steak goes back to the menu's 29.90
+    expect(placed.subtotal).toBe(6580);
+    await hub.api.patch(`/v1/menu_items/${menu.steak}`, { price: 2990 });
     await guest.getByText(`€${(placed.total / 100).toFixed(2)}`).waitFor();
     await guest.locator('[aria-current="step"]', { hasText: 'Received' }).waitFor();
     await checkPage(guest, 'qr-status');

@@ -213,6 +213,44 @@ describe.each(DIALECTS)('service at the table on %s', (dialect) => {
     expect((await hub.api.get(`/v1/orders/${o.id}`)).body.total).toBe(1300);
   });
 
+  it("tells the check's own discount and what it is taken from: line discounts and a voided discounted line aside", async () => {
+    const o = (
+      await hub.api.post('/v1/orders', {
+        type: 'dine_in',
+        items: [{ menu_item: menu.pasta, quantity: 2 }, { menu_item: menu.water, quantity: 1 }, { menu_item: menu.pasta, quantity: 1 }],
+      })
+    ).body;
+    expect(o.items.map((l: any) => l.subtotal)).toEqual([2900, 333, 1450]);
+    expect(o).toMatchObject({ check_discount_amount: 0, check_discount_base: 2900 + 333 + 1450 });
+    expect((await hub.api.post(`/v1/orders/${o.id}/items/0/discount`, { amount: 500, reason: 'regular' })).status).toBe(200);
+    expect((await hub.api.post(`/v1/orders/${o.id}/items/2/discount`, { amount: 200, reason: 'slow' })).status).toBe(200);
+    const voided = await hub.api.post(`/v1/orders/${o.id}/items/2/void`, { reason: 'sent back' });
+    expect(voided.status).toBe(200);
+    // the voided line keeps its price and its own discount on show, and counts in neither figure
+    expect(voided.body.items[2]).toMatchObject({ subtotal: 1450, discount_amount: 200 });
+    expect(voided.body).toMatchObject({ subtotal: 2900 + 333, discount_amount: 500, check_discount_amount: 0, check_discount_base: 2900 - 500 + 333 });
+    // the sheet asks first what a discount takes off, by the rule the POST records it by, writing nothing
+    const quote = await hub.api.get(`/v1/orders/${o.id}/discount?percent=10`);
+    expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+    expect(quote.body).toEqual({ object: 'discount_quote', base: 2733, amount: 273, left: 2460 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/1/discount?percent=12.5`)).body).toEqual({ object: 'discount_quote', base: 333, amount: 42, left: 291 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/0/discount?amount=100`)).body).toMatchObject({ base: 2900, amount: 100, left: 2800 });
+    expect((await hub.api.get(`/v1/orders/${o.id}/items/2/discount?percent=100`)).status).toBe(409);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=2734`)).status).toBe(400);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount?amount=5&percent=5`)).status).toBe(400);
+    expect((await hub.api.get(`/v1/orders/${o.id}/discount`)).body).toEqual({ object: 'discount_quote', base: 2733, amount: 0, left: 2733 });
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ discount_amount: 500, check_discount_amount: 0 });
+    // 10 % of the base the order told: 273.3 → 273; the check's own discount is that, the lines' aside
+    const check = await hub.api.post(`/v1/orders/${o.id}/discount`, { percent: 10, reason: 'birthday' });
+    expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ discount_amount: 500 + 273, check_discount_amount: 273, check_discount_base: 2733 });
+    expect(check.body.items.reduce((s: number, l: any) => s + l.check_discount_amount, 0)).toBe(273);
+    expect((await hub.api.get(`/v1/orders/${o.id}`)).body).toMatchObject({ check_discount_amount: 273, check_discount_base: 2733 });
+    // an amount off the check is at most the base the order tells
+    expect((await hub.api.post(`/v1/orders/${o.id}/discount`, { amount: 2734, reason: 'too much' })).status).toBe(400);
+    expect((await hub.api.post(`/v1/orders/${o.id}/discount`, { amount: 2733, reason: 'on the house' })).body).toMatchObject({ check_discount_amount: 2733, total: 0 });
+  });
+
   it('PINs: set by a manager, stored hashed, throttled, only on a trusted device; a server needs a manager PIN to void', async () => {
     const mk = async (name: string, role: string, password: string) => {
       const r = await hub.api.post('/v1/staff', { name, email: `${name.toLowerCase()}@example.com`, role });

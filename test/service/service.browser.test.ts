@@ -152,6 +152,9 @@ describe('order entry at the table in the browser', IN_BROWSER, () => {
     await page.getByText(`Check discount −€${(off / 100).toFixed(2)} · regulars`).waitFor();
     order = (await hub.api.get(`/v1/orders/${id}`)).body;
     expect(order.total).toBe(before - off);
+    // the line under the check is the hub's own figure for the check's discount, the comp aside
+    expect(order).toMatchObject({ check_discount_amount: off, discount_amount: 2990 + off });
+    await page.locator(`.check-discount[data-check-discount="${order.check_discount_amount}"]`).waitFor();
     await page.locator(`[data-total="${order.total}"]`).waitFor();
     await checkPage(page, 'service-discounted');
   });

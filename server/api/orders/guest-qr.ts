@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addRound, createOrder } from '../../domain/orders/create-order.ts';
 import { findOrder } from '../../domain/orders/find-order.ts';
+import { quoteLines } from '../../domain/orders/quote-lines.ts';
 import { categoryAvailable, categoryWindowOpen } from '../../domain/orders/menu-availability.ts';
 import { wallClock } from '../../domain/wall-clock.ts';
 import { assertGuestOrder, resolveToken } from '../../domain/orders/qr-codes.ts';
@@ -14,7 +15,7 @@ import { defineRoute, type Call, type RouteSpec } from '../../http/route.ts';
 import type { Actor } from '../../services.ts';
 import { orderContext } from './context.ts';
 import { GUEST_FIELDS, GuestOrderSchema, project } from '../../presenters/public-orders.ts';
-import { QrMenuSchema, QrPageSchema } from '../../presenters/guest-orders.ts';
+import { QrMenuSchema, QrPageSchema, QrQuoteSchema } from '../../presenters/guest-orders.ts';
 import { lines, orderNotes } from './schema.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
@@ -174,6 +175,24 @@ export const routes: RouteSpec[] = [
           modifierGroups: (JSON.parse(i.modifier_group_ids) as string[]).flatMap((id) => groupById.get(id) ?? []),
         })),
       };
+    },
+  }),
+
+  defineRoute({
+    method: 'post',
+    path: '/public/qr/:token/quote',
+    errors: ['menu_item_unavailable', 'modifier_invalid'],
+    response: QrQuoteSchema,
+    preflight: limitIp,
+    summary: "What a guest's cart costs now, priced and checked as the order would be (each line's price and their sum); nothing is written",
+    tag,
+    auth: 'none',
+    sandbox: 'keyless',
+    params: tokenParam,
+    body: z.object({ items: guestLines() }),
+    handler: async (c) => {
+      const qr = await guestToken(c);
+      return quoteLines(c.db, qr.restaurant_id, c.now, toLines(c.body.items));
     },
   }),
 

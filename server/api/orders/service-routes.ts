@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { approver } from '../../http/approval.ts';
-import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, setCovers, transferOrder, voidLine } from '../../domain/orders/service.ts';
+import { discountCheck, discountLine, fireCourse, holdCourse, moveLines, quoteDiscount, setCovers, transferOrder, voidLine } from '../../domain/orders/service.ts';
 import { ApiError } from '../../errors.ts';
 import { expanded } from '../../http/expand.ts';
 import { f } from '../../model/fields.ts';
 import { defineRoute, idParam, type Call, type RouteSpec } from '../../http/route.ts';
+import { q } from '../../http/query.ts';
+import { DiscountQuoteSchema, presentDiscountQuote } from '../../presenters/discount-quote.ts';
 import { mergeChecks } from '../../domain/orders/merge-checks.ts';
 import { orderContext } from './context.ts';
 import { OrderSchema, presentOrder, type Order } from '../../presenters/orders.ts';
@@ -35,6 +37,15 @@ const discount = z
     manager_pin: managerPin(),
   })
   .refine((d) => (d.amount === undefined) !== (d.percent === undefined), { message: 'give exactly one of amount or percent', path: ['amount'] });
+
+/** A discount asked before it is applied (GET …/discount): the amount or percent the POST's body would give; neither asks only the base. */
+const discountAsked = z
+  .object({
+    amount: q.int({ min: 0 }).optional(),
+    percent: q.number({ min: 0, max: 100 }).optional(),
+  })
+  .refine((d) => d.amount === undefined || d.percent === undefined, { message: 'give amount or percent, not both', path: ['amount'] });
+const quoting = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:read' as const, response: DiscountQuoteSchema };
 
 const common = { tag, auth: 'secret' as const, sandbox: 'own_mode' as const, scope: 'orders:write' as const, response: OrderSchema, expand: 'order' as const };
 
@@ -75,6 +86,28 @@ export const routes: RouteSpec[] = [
         voidLine(trx, c.actor(), orderContext(c.services), c.params.id, c.params.index, { reason: c.body.reason, by: by ?? c.caller?.staff?.id ?? null }),
       ));
     },
+  }),
+
+  defineRoute({
+    ...quoting,
+    method: 'get',
+    errors: ['order_not_open', 'state_conflict'],
+    path: '/v1/orders/:id/items/:index/discount',
+    summary: 'What a discount of one line is taken from (its subtotal) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written',
+    params: lineParams,
+    query: discountAsked,
+    handler: async (c) => presentDiscountQuote(await quoteDiscount(c.db, c.actor(), c.params.id, c.params.index, c.query)),
+  }),
+
+  defineRoute({
+    ...quoting,
+    method: 'get',
+    errors: ['order_not_open', 'state_conflict'],
+    path: '/v1/orders/:id/discount',
+    summary: 'What a discount of the whole check is taken from (check_discount_base) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written',
+    params: idParam('ord_ id'),
+    query: discountAsked,
+    handler: async (c) => presentDiscountQuote(await quoteDiscount(c.db, c.actor(), c.params.id, null, c.query)),
   }),
 
   defineRoute({

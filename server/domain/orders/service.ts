@@ -6,7 +6,7 @@ import { seconds } from '../time.ts';
 import { findOrder } from './find-order.ts';
 import { recordOrderChange, type OrderContext } from './record-change.ts';
 import { OPEN_STATUSES, statusFromLines, isBefore } from '../../model/orders.ts';
-import { lineTax, totalsOf } from '../../model/totals.ts';
+import { checkDiscountOf, lineBills, lineTax, totalsOf } from '../../model/totals.ts';
 import type { OrderItemRow } from '../../db/tables/order-items.table.ts';
 import type { OrderRow } from '../../db/tables/orders.table.ts';
 
@@ -18,8 +18,9 @@ import type { OrderRow } from '../../db/tables/orders.table.ts';
 
 type Current = { order: OrderRow; items: OrderItemRow[] };
 
-export async function openOrder(trx: Executor, actor: Actor, id: string): Promise<Current> {
-  const found = await findOrder(trx, actor, id, { forUpdate: true });
+/** The open check `id`, locked for the command that will write it back (a quote only reads: `forUpdate: false`). */
+export async function openOrder(trx: Executor, actor: Actor, id: string, { forUpdate = true } = {}): Promise<Current> {
+  const found = await findOrder(trx, actor, id, { forUpdate });
   if (!found) throw notFound('order', id);
   if (!OPEN_STATUSES.includes(found.order.status) && found.order.status !== 'draft') {
     throw new ApiError('order_not_open', `This order is '${found.order.status}'; a closed check no longer changes.`, 'id');
@@ -121,18 +122,37 @@ export interface DiscountInput {
   approvedBy: string | null;
 }
 
-function discountOf(base: number, input: DiscountInput): number {
+/** How much off: an amount as given, or a percent of `base` rounded half up; never more than `base`. */
+function discountOf(base: number, input: Pick<DiscountInput, 'amount' | 'percent'>): number {
   const off = input.percent !== undefined ? Math.floor((base * input.percent + 50) / 100) : input.amount!;
   if (off > base) throw new ApiError('parameter_invalid', `A discount of ${off} is more than the ${base} it is taken from.`, input.percent !== undefined ? 'percent' : 'amount');
   return off;
+}
+
+/** What a discount of line `index` (its price) or of the whole check (null: its lines after their own discounts) is taken from. */
+function discountBase(current: Current, index: number | null): number {
+  if (index === null) return checkDiscountOf(lineBills(current.items, current.order)).check_discount_base;
+  const line = lineAt(current, index);
+  if (line.voided_at) throw new ApiError('state_conflict', `Line ${index} is voided.`, 'index');
+  return line.line_subtotal;
+}
+
+/**
+ * What a discount would take off (neither amount nor percent: nothing), written nowhere: the
+ * discount sheet shows this before it is applied, by the rule discountLine and discountCheck
+ * record, so the browser works out no amount.
+ */
+export async function quoteDiscount(db: Executor, actor: Actor, id: string, index: number | null, input: Pick<DiscountInput, 'amount' | 'percent'>) {
+  const base = discountBase(await openOrder(db, actor, id, { forUpdate: false }), index);
+  const amount = input.amount === undefined && input.percent === undefined ? 0 : discountOf(base, input);
+  return { base, amount, left: base - amount };
 }
 
 /** A discount (or a comp: 100 percent) on one line; its tax is on what is left. Zero takes it off. */
 export async function discountLine(trx: Executor, actor: Actor, ctx: OrderContext, id: string, index: number, input: DiscountInput) {
   const current = await openOrder(trx, actor, id);
   const line = lineAt(current, index);
-  if (line.voided_at) throw new ApiError('state_conflict', `Line ${index} is voided.`, 'index');
-  const off = discountOf(line.line_subtotal, input);
+  const off = discountOf(discountBase(current, index), input);
   const now = seconds(actor);
   const saved = (await updateRecord(trx, 'order_items', line, {
     discount_amount: off,
@@ -152,8 +172,7 @@ export async function discountLine(trx: Executor, actor: Actor, ctx: OrderContex
 /** A discount on the whole check, taken from what the lines come to after their own discounts. */
 export async function discountCheck(trx: Executor, actor: Actor, ctx: OrderContext, id: string, input: DiscountInput) {
   const current = await openOrder(trx, actor, id);
-  const base = totalsOf(current.items, { ...current.order, check_discount_amount: 0 });
-  const off = discountOf(base.subtotal - base.discount_amount, input);
+  const off = discountOf(discountBase(current, null), input);
   const order = await rebill(trx, actor, current.order, current.items, {
     check_discount_amount: off,
     discount_reason: off ? input.reason : null,

@@ -59,8 +59,30 @@ interface GuestOrder {
 
 const STEPS = ['placed', 'preparing', 'ready', 'served'] as const;
 
-/** A line's price as the menu the server sent states it (the order's real total comes back from the server). */
-const linePrice = (l: CartLine) => (l.item.price + l.picks.reduce((s, p) => s + p.priceAdjustment, 0)) * l.quantity;
+/** The cart as the hub prices it (POST /public/qr/{token}/quote): each line's price and their sum; null while asked, or with no answer. */
+type CartQuote = { items: number[]; subtotal: number };
+
+/**
+ * Asks the hub what the cart costs whenever it changes, as the order would be priced: the
+ * phone adds up no price. An answer to a cart changed since is dropped.
+ */
+function useCartQuote(token: string, lines: CartLine[]): CartQuote | null {
+  const items = lines.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })) }));
+  const key = JSON.stringify(items);
+  const [quote, setQuote] = useState<(CartQuote & { key: string }) | null>(null);
+  useEffect(() => {
+    if (!items.length) return;
+    let latest = true;
+    POST('/public/qr/{token}/quote', { path: { token }, body: { items } }).then(
+      (q) => latest && setQuote({ key, items: q.items.map((x) => x.price), subtotal: q.subtotal }),
+      () => latest && setQuote(null),
+    );
+    return () => {
+      latest = false;
+    };
+  }, [token, key]);
+  return quote && quote.key === key ? quote : null;
+}
 
 /**
  * The guest's phone after scanning a table's QR code: the menu, an item sheet, the cart, and
@@ -219,7 +241,8 @@ function useGuestCart(token: string, { order, placed, setFailure, refreshMenu }:
     }
     setSending(false);
   };
-  return { lines, setLines, isOpen, setOpen, name, setName, sending, send, open };
+  const quote = useCartQuote(token, lines);
+  return { lines, setLines, isOpen, setOpen, name, setName, sending, send, open, quote };
 }
 
 type GuestCart = ReturnType<typeof useGuestCart>;
@@ -287,7 +310,6 @@ function GuestMenu({ header, place, items, order, cart, failure, onStatus }: { h
   const [sheet, setSheet] = useState<Item | null>(null);
   const cur = place.restaurant.currency;
   const count = cart.lines.reduce((s, l) => s + l.quantity, 0);
-  const sum = cart.lines.reduce((s, l) => s + linePrice(l), 0);
   const cats = [...place.categories].sort((a, b) => a.sortOrder - b.sortOrder).filter((c) => items.some((i) => i.category === c.id));
   return (
     <main class="guest">
@@ -334,7 +356,7 @@ function GuestMenu({ header, place, items, order, cart, failure, onStatus }: { h
       {count ? (
         <div class="cart-bar">
           <button type="button" class="btn btn-primary wide big" onClick={() => cart.setOpen(true)}>
-            {t('qr.viewCart', { count, price: money(sum, cur) })}
+            {t('qr.viewCart', { count, price: cart.quote ? money(cart.quote.subtotal, cur) : '…' })}
           </button>
         </div>
       ) : null}
@@ -347,13 +369,13 @@ function GuestMenu({ header, place, items, order, cart, failure, onStatus }: { h
           setSheet(null);
         }}
       />
-      <CartDialog cart={cart} currency={cur} sum={sum} failure={failure} />
+      <CartDialog cart={cart} currency={cur} failure={failure} />
     </main>
   );
 }
 
-function CartDialog({ cart, currency: cur, sum, failure }: { cart: GuestCart; currency: string; sum: number; failure: string | null }) {
-  const { lines, open } = cart;
+function CartDialog({ cart, currency: cur, failure }: { cart: GuestCart; currency: string; failure: string | null }) {
+  const { lines, open, quote } = cart;
   return (
     <Dialog title={t('qr.cart')} open={cart.isOpen} onClose={() => cart.setOpen(false)}>
       {lines.length ? (
@@ -365,7 +387,7 @@ function CartDialog({ cart, currency: cur, sum, failure }: { cart: GuestCart; cu
                 {l.picks.length ? <small> · {l.picks.map((p) => p.name).join(', ')}</small> : null}
                 {l.notes ? <small> · {l.notes}</small> : null}
               </span>
-              <span>{money(linePrice(l), cur)}</span>
+              <span>{quote ? money(quote.items[i]!, cur) : '…'}</span>
               <button type="button" class="btn btn-quiet" onClick={() => cart.setLines(lines.filter((_, j) => j !== i))}>
                 {t('qr.remove')}
                 <span class="sr-only"> {l.item.name}</span>
@@ -384,7 +406,7 @@ function CartDialog({ cart, currency: cur, sum, failure }: { cart: GuestCart; cu
       ) : null}
       {failure ? <p class="error-text" role="alert">{failure}</p> : null}
       <button type="button" class="btn btn-primary wide big" disabled={!lines.length || cart.sending} onClick={() => void cart.send()}>
-        {cart.sending ? t('qr.sending') : `${open ? t('qr.addRound') : t('qr.place')} · ${money(sum, cur)}`}
+        {cart.sending ? t('qr.sending') : `${open ? t('qr.addRound') : t('qr.place')}${quote ? ` · ${money(quote.subtotal, cur)}` : ''}`}
       </button>
     </Dialog>
   );
@@ -402,7 +424,6 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
   if (!item) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
 
   const chosen = item.modifierGroups.flatMap((g) => (picks[g.id] ?? []).map((n) => ({ groupId: g.id, group: g.name, name: n, priceAdjustment: g.modifiers.find((m) => m.name === n)?.priceAdjustment ?? 0 })));
-  const price = (item.price + chosen.reduce((s, p) => s + p.priceAdjustment, 0)) * quantity;
   /** false when the tap is refused */
   const toggle = (g: Group, name: string): boolean => {
     const now = picks[g.id] ?? [];
@@ -476,7 +497,7 @@ function ItemSheet({ item, currency, onClose, onAdd }: { item: Item | null; curr
       </div>
       {problem ? <p class="error-text" role="alert">{problem}</p> : null}
       <button type="button" class="btn btn-primary wide big" onClick={add}>
-        {t('qr.addToCart', { price: money(price, currency) })}
+        {t('qr.addToCart')}
       </button>
     </Dialog>
   );

@@ -325,6 +325,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/public/qr/{token}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a guest's cart costs now, priced and checked as the order would be (each line's price and their sum); nothing is written */
+        post: operations["post_public_qr_token_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/restaurants/{slug}/feedback": {
         parameters: {
             query?: never;
@@ -1508,7 +1525,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** What a discount of the whole check is taken from (check_discount_base) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written */
+        get: operations["get_v1_orders_id_discount"];
         put?: never;
         /** Discount the whole check by an amount or a percent, with a reason (manager approval); 0 removes it */
         post: operations["post_v1_orders_id_discount"];
@@ -1576,7 +1594,8 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** What a discount of one line is taken from (its subtotal) and what an amount or a percent would take off, by the rule the POST records it by; nothing is written */
+        get: operations["get_v1_orders_id_items_index_discount"];
         put?: never;
         /** Discount one line by an amount or a percent (100: a comp), with a reason (manager approval); 0 removes it */
         post: operations["post_v1_orders_id_items_index_discount"];
@@ -3010,7 +3029,7 @@ export type components = {
     schemas: {
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "key_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "api_key",
          *       "name": "Margherita",
          *       "type": "secret",
@@ -3147,7 +3166,7 @@ export type components = {
         /**
          * @example {
          *       "object": "cash_count",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "cc_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "date": "2026-11-05",
          *       "kind": "count",
          *       "counted_amount": 1450,
@@ -3243,7 +3262,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "cus_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "customer",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -3538,7 +3557,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "inv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "inventory_item",
          *       "deleted": true
          *     }
@@ -3552,7 +3571,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "modifier_group",
          *       "deleted": true,
          *       "removed_from_menu_items": [
@@ -3570,7 +3589,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "prt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "printer",
          *       "deleted": true
          *     }
@@ -3584,7 +3603,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "we_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "webhook_endpoint",
          *       "deleted": true
          *     }
@@ -3688,6 +3707,21 @@ export type components = {
             };
         };
         /**
+         * @example {
+         *       "object": "discount_quote",
+         *       "base": 1,
+         *       "amount": 1450,
+         *       "left": 1
+         *     }
+         */
+        DiscountQuote: {
+            amount: number;
+            base: number;
+            left: number;
+            /** @constant */
+            object: "discount_quote";
+        };
+        /**
          * @description The one error body of the API. `code` is from a closed set and fixes the HTTP status.
          * @example {
          *       "error": {
@@ -3733,7 +3767,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "created": 1793620800,
          *       "type": "order.created",
@@ -3779,7 +3813,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "fb_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "feedback",
          *       "created": 1793620800,
          *       "rating": 1,
@@ -3800,7 +3834,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "msg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "guest_message",
          *       "created": 1793620800,
          *       "kind": "waitlist_notice",
@@ -3941,7 +3975,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "inv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "inventory_item",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4097,7 +4131,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mc_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "menu_category",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4141,7 +4175,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "menu_item",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4246,7 +4280,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "mg_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "modifier_group",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -4279,7 +4313,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "key_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "api_key",
          *       "name": "Margherita",
          *       "type": "secret",
@@ -4401,7 +4435,7 @@ export type components = {
          *       "items": [
          *         {
          *           "object": "order_item",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "index": 1,
          *           "menu_item": "menu_item",
          *           "name": "Margherita",
@@ -4421,6 +4455,7 @@ export type components = {
          *           "seat": 1,
          *           "course": 1,
          *           "held": false,
+         *           "subtotal": 1450,
          *           "discount_amount": 1450,
          *           "discount_reason": "discount_reason",
          *           "comped": false,
@@ -4441,6 +4476,8 @@ export type components = {
          *       "delivery_fee": 1,
          *       "total": 1450,
          *       "prices_include_tax": false,
+         *       "check_discount_amount": 1450,
+         *       "check_discount_base": 1,
          *       "discount_reason": "discount_reason",
          *       "seats": [
          *         {
@@ -4475,6 +4512,8 @@ export type components = {
             cancel_approved_by: string | null;
             cancel_reason: string | null;
             cancelled_at: number | null;
+            check_discount_amount: number;
+            check_discount_base: number;
             completed_at: number | null;
             covers: number | null;
             created: number;
@@ -4623,7 +4662,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.cancelled",
          *       "created": 1793620800,
@@ -4651,7 +4690,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -4671,6 +4710,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4691,6 +4731,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -4741,7 +4783,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.completed",
          *       "created": 1793620800,
@@ -4769,7 +4811,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -4789,6 +4831,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4809,6 +4852,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -4854,7 +4899,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.course_fired",
          *       "created": 1793620800,
@@ -4882,7 +4927,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -4902,6 +4947,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -4922,6 +4968,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -4974,7 +5022,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.created",
          *       "created": 1793620800,
@@ -5002,7 +5050,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5022,6 +5070,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5042,6 +5091,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5087,7 +5138,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.discounted",
          *       "created": 1793620800,
@@ -5115,7 +5166,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5135,6 +5186,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5155,6 +5207,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5210,7 +5264,7 @@ export type components = {
         /**
          * @example {
          *       "object": "order_item",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "index": 1,
          *       "menu_item": "menu_item",
          *       "name": "Margherita",
@@ -5230,6 +5284,7 @@ export type components = {
          *       "seat": 1,
          *       "course": 1,
          *       "held": false,
+         *       "subtotal": 1450,
          *       "discount_amount": 1450,
          *       "discount_reason": "discount_reason",
          *       "comped": false,
@@ -5268,6 +5323,7 @@ export type components = {
             station: string;
             /** @enum {string} */
             status: "pending" | "preparing" | "ready" | "served";
+            subtotal: number;
             tax_amount: number;
             unit_price: number;
             void_reason: string | null;
@@ -5275,7 +5331,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.items_moved",
          *       "created": 1793620800,
@@ -5303,7 +5359,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5323,6 +5379,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5343,6 +5400,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5397,7 +5456,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.item_voided",
          *       "created": 1793620800,
@@ -5425,7 +5484,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5445,6 +5504,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5465,6 +5525,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5516,7 +5578,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.merged",
          *       "created": 1793620800,
@@ -5544,7 +5606,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5564,6 +5626,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5584,6 +5647,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5640,7 +5705,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.paid",
          *       "created": 1793620800,
@@ -5668,7 +5733,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5688,6 +5753,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5708,6 +5774,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5799,7 +5867,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.transferred",
          *       "created": 1793620800,
@@ -5827,7 +5895,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5847,6 +5915,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5867,6 +5936,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -5916,7 +5987,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "order.updated",
          *       "created": 1793620800,
@@ -5944,7 +6015,7 @@ export type components = {
          *           "items": [
          *             {
          *               "object": "order_item",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "index": 1,
          *               "menu_item": "menu_item",
          *               "name": "Margherita",
@@ -5964,6 +6035,7 @@ export type components = {
          *               "seat": 1,
          *               "course": 1,
          *               "held": false,
+         *               "subtotal": 1450,
          *               "discount_amount": 1450,
          *               "discount_reason": "discount_reason",
          *               "comped": false,
@@ -5984,6 +6056,8 @@ export type components = {
          *           "delivery_fee": 1,
          *           "total": 1450,
          *           "prices_include_tax": false,
+         *           "check_discount_amount": 1450,
+         *           "check_discount_base": 1,
          *           "discount_reason": "discount_reason",
          *           "seats": [
          *             {
@@ -6049,7 +6123,7 @@ export type components = {
         /**
          * @example {
          *       "object": "payment",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "order": "order",
          *       "amount": 1450,
          *       "currency": "EUR",
@@ -6072,10 +6146,11 @@ export type components = {
          *       "reference": "reference",
          *       "status": "succeeded",
          *       "amount_refunded": 1450,
+         *       "amount_refundable": 1450,
          *       "refunds": [
          *         {
          *           "object": "refund",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "payment": "payment",
          *           "order": "order",
          *           "amount": 1450,
@@ -6095,6 +6170,7 @@ export type components = {
          */
         Payment: {
             amount: number;
+            amount_refundable: number;
             amount_refunded: number;
             business_date: string;
             change_amount: number | null;
@@ -6121,7 +6197,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "payment.refunded",
          *       "created": 1793620800,
@@ -6129,7 +6205,7 @@ export type components = {
          *       "data": {
          *         "object": {
          *           "object": "payment",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "order": "order",
          *           "amount": 1450,
          *           "currency": "EUR",
@@ -6152,10 +6228,11 @@ export type components = {
          *           "reference": "reference",
          *           "status": "succeeded",
          *           "amount_refunded": 1450,
+         *           "amount_refundable": 1450,
          *           "refunds": [
          *             {
          *               "object": "refund",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "payment": "payment",
          *               "order": "order",
          *               "amount": 1450,
@@ -6174,7 +6251,7 @@ export type components = {
          *         },
          *         "refund": {
          *           "object": "refund",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "payment": "payment",
          *           "order": "order",
          *           "amount": 1450,
@@ -6250,7 +6327,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "payment.succeeded",
          *       "created": 1793620800,
@@ -6258,7 +6335,7 @@ export type components = {
          *       "data": {
          *         "object": {
          *           "object": "payment",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "order": "order",
          *           "amount": 1450,
          *           "currency": "EUR",
@@ -6281,10 +6358,11 @@ export type components = {
          *           "reference": "reference",
          *           "status": "succeeded",
          *           "amount_refunded": 1450,
+         *           "amount_refundable": 1450,
          *           "refunds": [
          *             {
          *               "object": "refund",
-         *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *               "payment": "payment",
          *               "order": "order",
          *               "amount": 1450,
@@ -6483,7 +6561,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "prt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "printer",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -6542,7 +6620,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "pj_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "print_job",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -6931,7 +7009,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "qr_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "qr_code",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -7114,10 +7192,28 @@ export type components = {
         };
         /**
          * @example {
+         *       "currency": "EUR",
+         *       "items": [
+         *         {
+         *           "price": 1450
+         *         }
+         *       ],
+         *       "subtotal": 1450
+         *     }
+         */
+        QrQuote: {
+            currency: string;
+            items: {
+                price: number;
+            }[];
+            subtotal: number;
+        };
+        /**
+         * @example {
          *       "object": "list",
          *       "data": [
          *         {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "pj_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "print_job",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7154,7 +7250,7 @@ export type components = {
         /**
          * @example {
          *       "object": "refund",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "payment": "payment",
          *       "order": "order",
          *       "amount": 1450,
@@ -7180,7 +7276,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "reservation",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -7281,14 +7377,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.cancelled",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7338,14 +7434,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.created",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7395,14 +7491,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.no_show",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7473,14 +7569,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "reservation.updated",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "reservation",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -7881,7 +7977,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "shf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "shift",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8017,7 +8113,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "stn_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "station",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8045,7 +8141,7 @@ export type components = {
         /**
          * @example {
          *       "object": "sync_conflict",
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "sconf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "kind": "kind",
          *       "table": "table",
          *       "row_ids": [
@@ -8114,7 +8210,7 @@ export type components = {
          *       "conflicts": [
          *         {
          *           "object": "sync_conflict",
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "sconf_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "kind": "kind",
          *           "table": "table",
          *           "row_ids": [
@@ -8276,7 +8372,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "tbl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "table",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8328,14 +8424,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.cancelled",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8381,7 +8477,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "waitlist_entry",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -8438,14 +8534,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.expired",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8491,14 +8587,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.joined",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8541,14 +8637,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.notified",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8631,14 +8727,14 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "event",
          *       "type": "waitlist.seated",
          *       "created": 1793620800,
          *       "livemode": true,
          *       "data": {
          *         "object": {
-         *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *           "object": "waitlist_entry",
          *           "created": 1793620800,
          *           "updated": 1793620800,
@@ -8764,7 +8860,7 @@ export type components = {
         };
         /**
          * @example {
-         *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+         *       "id": "we_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
          *       "object": "webhook_endpoint",
          *       "created": 1793620800,
          *       "updated": 1793620800,
@@ -9346,6 +9442,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["GuestOrder"];
+                };
+            };
+        };
+    };
+    post_public_qr_token_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    items: {
+                        menuItemId: string;
+                        modifiers?: (string | {
+                            group?: string;
+                            name: string;
+                        })[];
+                        notes?: string | null;
+                        quantity: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QrQuote"];
                 };
             };
         };
@@ -12019,6 +12151,31 @@ export interface operations {
             };
         };
     };
+    get_v1_orders_id_discount: {
+        parameters: {
+            query?: {
+                amount?: number;
+                percent?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountQuote"];
+                };
+            };
+        };
+    };
     post_v1_orders_id_discount: {
         parameters: {
             query?: {
@@ -12161,6 +12318,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
+                };
+            };
+        };
+    };
+    get_v1_orders_id_items_index_discount: {
+        parameters: {
+            query?: {
+                amount?: number;
+                percent?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountQuote"];
                 };
             };
         };
@@ -14670,7 +14853,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.cancelled",
                  *       "created": 1793620800,
@@ -14698,7 +14881,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -14718,6 +14901,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -14738,6 +14922,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -14814,7 +15000,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.completed",
                  *       "created": 1793620800,
@@ -14842,7 +15028,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -14862,6 +15048,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -14882,6 +15069,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -14956,7 +15145,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.course_fired",
                  *       "created": 1793620800,
@@ -14984,7 +15173,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15004,6 +15193,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15024,6 +15214,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15102,7 +15294,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.created",
                  *       "created": 1793620800,
@@ -15130,7 +15322,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15150,6 +15342,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15170,6 +15363,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15244,7 +15439,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.discounted",
                  *       "created": 1793620800,
@@ -15272,7 +15467,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15292,6 +15487,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15312,6 +15508,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15390,7 +15588,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.item_voided",
                  *       "created": 1793620800,
@@ -15418,7 +15616,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15438,6 +15636,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15458,6 +15657,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15535,7 +15736,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.items_moved",
                  *       "created": 1793620800,
@@ -15563,7 +15764,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15583,6 +15784,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15603,6 +15805,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15682,7 +15886,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.merged",
                  *       "created": 1793620800,
@@ -15710,7 +15914,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15730,6 +15934,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15750,6 +15955,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15831,7 +16038,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.paid",
                  *       "created": 1793620800,
@@ -15859,7 +16066,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -15879,6 +16086,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -15899,6 +16107,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -15973,7 +16183,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.transferred",
                  *       "created": 1793620800,
@@ -16001,7 +16211,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -16021,6 +16231,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -16041,6 +16252,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -16117,7 +16330,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "order.updated",
                  *       "created": 1793620800,
@@ -16145,7 +16358,7 @@ export interface operations {
                  *           "items": [
                  *             {
                  *               "object": "order_item",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "oi_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "index": 1,
                  *               "menu_item": "menu_item",
                  *               "name": "Margherita",
@@ -16165,6 +16378,7 @@ export interface operations {
                  *               "seat": 1,
                  *               "course": 1,
                  *               "held": false,
+                 *               "subtotal": 1450,
                  *               "discount_amount": 1450,
                  *               "discount_reason": "discount_reason",
                  *               "comped": false,
@@ -16185,6 +16399,8 @@ export interface operations {
                  *           "delivery_fee": 1,
                  *           "total": 1450,
                  *           "prices_include_tax": false,
+                 *           "check_discount_amount": 1450,
+                 *           "check_discount_base": 1,
                  *           "discount_reason": "discount_reason",
                  *           "seats": [
                  *             {
@@ -16259,7 +16475,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "payment.refunded",
                  *       "created": 1793620800,
@@ -16267,7 +16483,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "object": "payment",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "order": "order",
                  *           "amount": 1450,
                  *           "currency": "EUR",
@@ -16290,10 +16506,11 @@ export interface operations {
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
+                 *           "amount_refundable": 1450,
                  *           "refunds": [
                  *             {
                  *               "object": "refund",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "payment": "payment",
                  *               "order": "order",
                  *               "amount": 1450,
@@ -16312,7 +16529,7 @@ export interface operations {
                  *         },
                  *         "refund": {
                  *           "object": "refund",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "payment": "payment",
                  *           "order": "order",
                  *           "amount": 1450,
@@ -16370,7 +16587,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "payment.succeeded",
                  *       "created": 1793620800,
@@ -16378,7 +16595,7 @@ export interface operations {
                  *       "data": {
                  *         "object": {
                  *           "object": "payment",
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "pay_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "order": "order",
                  *           "amount": 1450,
                  *           "currency": "EUR",
@@ -16401,10 +16618,11 @@ export interface operations {
                  *           "reference": "reference",
                  *           "status": "succeeded",
                  *           "amount_refunded": 1450,
+                 *           "amount_refundable": 1450,
                  *           "refunds": [
                  *             {
                  *               "object": "refund",
-                 *               "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *               "id": "re_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *               "payment": "payment",
                  *               "order": "order",
                  *               "amount": 1450,
@@ -16469,14 +16687,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.cancelled",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16555,14 +16773,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.created",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16641,14 +16859,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.no_show",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16727,14 +16945,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "reservation.updated",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "rsv_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "reservation",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16813,14 +17031,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.cancelled",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16893,14 +17111,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.expired",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -16973,14 +17191,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.joined",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17052,14 +17270,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.notified",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,
@@ -17132,14 +17350,14 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *       "id": "evt_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *       "object": "event",
                  *       "type": "waitlist.seated",
                  *       "created": 1793620800,
                  *       "livemode": true,
                  *       "data": {
                  *         "object": {
-                 *           "id": "ord_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
+                 *           "id": "wl_01KA3Y5Q8ZB6W4N2M7R9T1V3X5",
                  *           "object": "waitlist_entry",
                  *           "created": 1793620800,
                  *           "updated": 1793620800,

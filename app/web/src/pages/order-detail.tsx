@@ -169,10 +169,17 @@ function OrderLines({ o }: { o: DetailOrder }) {
               <td class="num">{money(o.tax_amount, o.currency)}</td>
             </tr>
           )}
-          {o.tip_amount || o.delivery_fee ? (
+          {/* each as the hub stored it: the page adds no two amounts */}
+          {o.tip_amount ? (
             <tr>
-              <td colSpan={3}>{t('order.tipFee')}</td>
-              <td class="num">{money(o.tip_amount + o.delivery_fee, o.currency)}</td>
+              <td colSpan={3}>{t('order.tip')}</td>
+              <td class="num">{money(o.tip_amount, o.currency)}</td>
+            </tr>
+          ) : null}
+          {o.delivery_fee ? (
+            <tr>
+              <td colSpan={3}>{t('order.deliveryFee')}</td>
+              <td class="num">{money(o.delivery_fee, o.currency)}</td>
             </tr>
           ) : null}
           <tr class="total">

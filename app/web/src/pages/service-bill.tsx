@@ -26,6 +26,8 @@ export interface BillLine {
   sent_to_kitchen_at: number | null;
   modifiers: { name: string; price_adjustment: number }[];
   unit_price: number;
+  /** the line's price before any discount, the hub's: what a line discount is taken from */
+  subtotal: number;
   discount_amount: number;
   discount_reason: string | null;
   comped: boolean;

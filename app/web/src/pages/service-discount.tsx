@@ -1,13 +1,14 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
+import { GET } from '../lib/client.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { money, parseMoney } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { session } from '../lib/session.ts';
 import { Button, Dialog, Field } from '../ui/kit.tsx';
 
-/** What is discounted: one line (by its index) or the whole check; `base` is what it is taken from. */
-export type DiscountTarget = { line: { index: number; name: string } | null; base: number; current: number; currency: string };
+/** What is discounted: one line (by its index) or the whole check of `order`; `base` is what it is taken from (the hub's figure). */
+export type DiscountTarget = { order: string; line: { index: number; name: string } | null; base: number; current: number; currency: string };
 export type DiscountBody = { amount?: number; percent?: number; reason: string; manager_pin?: string };
 
 type Mode = 'comp' | 'percent' | 'amount';
@@ -15,6 +16,44 @@ type Form = { mode: Mode; value: string; reason: string; pin: string; error: str
 
 /** A line opens on a comp (the usual case: a dish sent back), the check on a percent. */
 const blank = (target: DiscountTarget | null): Form => ({ mode: target?.line ? 'comp' : 'percent', value: '', reason: '', pin: '', error: null });
+
+/** What the sheet asks for: a comp is 100 percent; a percent or an amount is the person's own figure (null: not one yet). */
+function askedOf(mode: Mode, value: string, cur: string): { percent: number } | { amount: number } | null {
+  if (mode === 'comp') return { percent: 100 };
+  if (mode === 'percent') {
+    const p = Number(value.replace(',', '.'));
+    return value.trim() && p > 0 && p <= 100 ? { percent: p } : null;
+  }
+  const a = parseMoney(value, cur);
+  return a !== null && a > 0 ? { amount: a } : null;
+}
+
+/**
+ * What the discount asked takes off, as the hub works it out by the rule it records it by
+ * (GET …/discount): a percent's rounding is the hub's, not this page's. Null while it is asked,
+ * or when the hub refuses it (more than the base).
+ */
+function useQuote(target: DiscountTarget | null, asked: ReturnType<typeof askedOf>): { amount: number; left: number } | null {
+  const key = target && asked ? JSON.stringify([target.order, target.line?.index ?? null, asked]) : null;
+  const [quote, setQuote] = useState<{ key: string; amount: number; left: number } | null>(null);
+  useEffect(() => {
+    if (!target || !asked || !key) return;
+    // an answer to what was asked before the last keystroke is dropped, whichever comes back first
+    let latest = true;
+    const query = 'percent' in asked ? { percent: asked.percent } : { amount: asked.amount };
+    (target.line
+      ? GET('/v1/orders/{id}/items/{index}/discount', { path: { id: target.order, index: target.line.index }, query })
+      : GET('/v1/orders/{id}/discount', { path: { id: target.order }, query })
+    ).then(
+      (q) => latest && setQuote({ key, amount: q.amount, left: q.left }),
+      () => latest && setQuote(null),
+    );
+    return () => {
+      latest = false;
+    };
+  }, [key]);
+  return quote && quote.key === key ? quote : null;
+}
 
 /** A manager or owner approves their own discounts; anyone else needs a manager to type their PIN (the API's rule). */
 export const needsApproval = () => !['owner', 'manager'].includes(session.value?.role ?? '');
@@ -27,19 +66,12 @@ export const needsApproval = () => !['owner', 'manager'].includes(session.value?
 export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTarget | null; onClose: () => void; onApply: (body: DiscountBody) => Promise<void> }) {
   const [{ mode, value, reason, pin, error }, set] = useFormFor(target, blank);
   const [busy, setBusy] = useState(false);
+  const cur = (target?.currency ?? '').toUpperCase();
+  const asked = askedOf(mode, value, cur);
+  const quote = useQuote(target, asked);
   if (!target) return <Dialog title="" open={false} onClose={onClose}>{null}</Dialog>;
   const approval = needsApproval();
-  const cur = target.currency.toUpperCase();
-  const amountOff = (): number | null => {
-    if (mode === 'comp') return target.base;
-    if (mode === 'percent') {
-      const p = Number(value.replace(',', '.'));
-      return value.trim() && p > 0 && p <= 100 ? Math.floor((target.base * p + 50) / 100) : null;
-    }
-    const a = parseMoney(value, cur);
-    return a !== null && a > 0 && a <= target.base ? a : null;
-  };
-  const off = amountOff();
+  const off = quote?.amount ?? null;
   const apply = async (body: DiscountBody) => {
     setBusy(true);
     set({ error: null });
@@ -53,9 +85,8 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
   };
   const submit = (e: Event) => {
     e.preventDefault();
-    if (off === null) return;
-    const r = reason.trim();
-    void apply(mode === 'comp' ? { percent: 100, reason: r } : mode === 'percent' ? { percent: Number(value.replace(',', '.')), reason: r } : { amount: off, reason: r });
+    if (off === null || !asked) return;
+    void apply({ ...asked, reason: reason.trim() });
   };
   const ready = off !== null && reason.trim() !== '' && (!approval || /^\d{4,6}$/.test(pin)) && !busy;
   const title = target.line ? t('service.discount.lineTitle', { name: target.line.name }) : t('service.discount.checkTitle');
@@ -76,7 +107,7 @@ export function DiscountSheet({ target, onClose, onApply }: { target: DiscountTa
           <Field label={t('service.discount.amount', { max: money(target.base, cur) })} type="text" inputMode="decimal" autoComplete="off" value={value} onInput={(e) => set({ value: (e.target as HTMLInputElement).value })} />
         ) : null}
         <p class="discount-preview" aria-live="polite">
-          {off !== null ? t('service.discount.preview', { off: money(off, cur), left: money(target.base - off, cur) }) : t('service.discount.enter')}
+          {quote ? t('service.discount.preview', { off: money(quote.amount, cur), left: money(quote.left, cur) }) : t('service.discount.enter')}
         </p>
         <Field label={t('service.discount.reason')} value={reason} required onInput={(e) => set({ reason: (e.target as HTMLInputElement).value })} />
         {approval ? (

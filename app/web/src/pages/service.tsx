@@ -5,6 +5,7 @@ import { money, todayAtRestaurant } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { live } from '../lib/live.ts';
+import { liveLoads } from '../lib/live-loads.ts';
 import { holdFirstDraw, loadedPages } from '../lib/loaded-pages.ts';
 import { loadSession, mayBeSignedIn, session } from '../lib/session.ts';
 import { onQueueSent, startOutbox, submit, waitingFor } from '../lib/outbox.ts';
@@ -24,16 +25,12 @@ interface Group { id: string; name: string; required: boolean; min_selections: n
 interface Item { id: string; name: string; price: number; category: string; is_active: boolean; is_available: boolean; modifier_groups: string[] }
 interface Category { id: string; name: string }
 type Line = BillLine;
-interface Order extends BillOrder { order_number: string; table: string | null; status: string; subtotal: number; discount_amount: number; discount_reason: string | null; created: number }
+interface Order extends BillOrder { order_number: string; table: string | null; status: string; check_discount_amount: number; check_discount_base: number; discount_reason: string | null; created: number }
 /** a line rung in but not sent yet */
 interface Draft { key: number; item: Item; quantity: number; modifiers: { group: string; name: string }[]; notes: string; seat: number; course: number }
 
 const OPEN: readonly string[] = OPEN_STATUSES;
 const cur = () => session.value?.restaurant.currency ?? 'eur';
-/** a line's price before any discount, as the server sums it ((unit + modifiers) × quantity) */
-const lineBase = (l: Line) => (l.unit_price + l.modifiers.reduce((s, m) => s + m.price_adjustment, 0)) * l.quantity;
-/** the lines' own discounts; the rest of the order's discount_amount is the check's */
-const lineDiscounts = (o: Order) => o.items.filter((l) => !l.voided_at).reduce((s, l) => s + l.discount_amount, 0);
 
 /** PIN pad for a trusted tablet: tap your name, type your PIN. */
 export function PinSignIn() {
@@ -128,11 +125,25 @@ export function ServicePage() {
   };
   // the list the first draw showed: not set again when it comes back (a second draw of the floor)
   const shown = useRef(first?.got.orders);
+  // the first load and the one when the feed follows overlap: a slow answer must not replace a
+  // check a later one, a message or this tablet's own write already showed (lib/live-loads.ts)
+  const [orderLoads] = useState(() => liveLoads<Order>());
+  const put = (o: Order) => {
+    orderLoads.heard(o);
+    setOrders((prev) => new Map(prev).set(o.id, o));
+  };
   /** the open checks (and, the first time, the tables with them: the floor is drawn once, with both in) */
   const load = async (open: Promise<Order[]> = loadOpen(), floor?: Promise<PlanTable[]>) => {
-    const [list, all] = await Promise.all([open, floor]);
+    const [, all] = await Promise.all([
+      orderLoads.load(
+        () => open,
+        (list, heard) => {
+          if (list !== shown.current || heard.length) setOrders(new Map([...list, ...heard].map((o) => [o.id, o])));
+        },
+      ),
+      floor,
+    ]);
     if (all) setTables(all);
-    if (list !== shown.current) setOrders(new Map(list.map((o) => [o.id, o])));
     shown.current = undefined;
     // after the floor is painted (the next frame, not just the next task: a task could come
     // first and hold the paint): the restaurant's date needs a time-zone format, whose first
@@ -147,14 +158,14 @@ export function ServicePage() {
   useEffect(() => {
     void load(first?.orders.catch(loadOpen), first?.tables.catch(loadTables) ?? loadTables());
     return live.listen(['orders', 'reservations'], (m) => {
-      if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
+      if (m.type === 'order') put(m.data as Order);
       else if (m.type.startsWith('reservation')) void loadSeated().catch(() => {});
     }, () => void load());
   }, []);
   // writes made while neither home answered go out from here, also those an earlier page left (a reload)
   useEffect(() => {
     startOutbox();
-    return onQueueSent((e, answer) => (e.write.kind === 'payment' ? void load() : setOrders((prev) => new Map(prev).set((answer as Order).id, answer as Order))));
+    return onQueueSent((e, answer) => (e.write.kind === 'payment' ? void load() : put(answer as Order)));
   }, []);
   const openAt = (id: string) => [...orders.values()].find((o) => o.table === id && OPEN.includes(o.status));
   const now = Date.now() / 1000;
@@ -209,7 +220,7 @@ export function ServicePage() {
       <QueueNews />
       {table ? (
         // one Check per table: a party's size, added seats and lines not yet sent stay with their table
-        <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (setOrders((prev) => new Map(prev).set(o.id, o)), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
+        <Check key={table.id} table={table} tables={tables} order={openAt(table.id)} openAt={openAt} onChanged={(o) => (put(o), o.table !== table.id && setTable(tables.find((x) => x.id === o.table) ?? null))} />
       ) : (
         <FloorPlan tables={tables} stateOf={stateOf} detailOf={detailOf} onPick={setTable} />
       )}
@@ -252,7 +263,7 @@ function Check(props: CheckProps) {
                 <Button
                   aria-label={t('service.discount.lineLabel', { name: l.name })}
                   disabled={c.away}
-                  onClick={() => c.setDiscounting({ line: { index: l.index, name: l.name }, base: lineBase(l), current: l.discount_amount, currency: order.currency })}
+                  onClick={() => c.setDiscounting({ order: order.id, line: { index: l.index, name: l.name }, base: l.subtotal, current: l.discount_amount, currency: order.currency })}
                 >
                   {t('service.discount.button')}
                 </Button>
@@ -262,9 +273,9 @@ function Check(props: CheckProps) {
           />
         ) : null}
         {c.drafts.length ? <NewLines c={c} /> : null}
-        {order && order.discount_amount - lineDiscounts(order) > 0 ? (
-          <p class="check-discount">
-            {t('service.discount.onCheck', { amount: money(order.discount_amount - lineDiscounts(order), order.currency) })} · {order.discount_reason}
+        {order && order.check_discount_amount > 0 ? (
+          <p class="check-discount" data-check-discount={order.check_discount_amount}>
+            {t('service.discount.onCheck', { amount: money(order.check_discount_amount, order.currency) })} · {order.discount_reason}
           </p>
         ) : null}
         <WaitingAtTable table={table.id} />
@@ -451,10 +462,7 @@ function CheckMoves({ c, table, order }: { c: CheckData; table: PlanTable; order
       {order ? (
         <Button
           disabled={c.away}
-          onClick={() => {
-            const lines = lineDiscounts(order);
-            c.setDiscounting({ line: null, base: order.subtotal - lines, current: order.discount_amount - lines, currency: order.currency });
-          }}
+          onClick={() => c.setDiscounting({ order: order.id, line: null, base: order.check_discount_base, current: order.check_discount_amount, currency: order.currency })}
         >
           {t('service.discount.checkButton')}
         </Button>

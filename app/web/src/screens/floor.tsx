@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { getAll } from '../lib/client.ts';
 import { money, todayAtRestaurant, when } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
-import { live } from '../lib/live.ts';
+import { live, type LiveMessage } from '../lib/live.ts';
+import { liveLoads } from '../lib/live-loads.ts';
 import { session } from '../lib/session.ts';
 import { OPEN_STATUSES } from '../lib/types.ts';
 import { FloorPlan, type PlanTable, type TableState } from '../ui/floor-plan.tsx';
@@ -43,6 +44,13 @@ export function tableState(table: Table, order: Order | undefined, bookings: Res
   return 'free';
 }
 
+/** An order message applied to the orders by id: the order as it is now, or gone. */
+function withMessage(orders: Map<string, Order>, m: LiveMessage): Map<string, Order> {
+  if (m.type === 'order.deleted') orders.delete(m.data.id);
+  else orders.set(m.data.id, m.data as Order);
+  return orders;
+}
+
 /**
  * The floor for a manager's tablet: tables as a grid coloured by state, the next booking and
  * the open order's total; tap a table for its order. Signed in with the back office's session
@@ -55,23 +63,34 @@ export function FloorScreen() {
   const [picked, setPicked] = useState<Table | null>(null);
 
   useEffect(() => {
-    const loadOrders = async () => {
-      const lists = await Promise.all(OPEN.map((status) => getAll('/v1/orders', { query: { status } })));
-      setOrders(new Map(lists.flat().map((o) => [o.id, o])));
-    };
+    // each kind loaded twice at least (at once, and when the feed follows): a slow answer must
+    // not replace what a later one or a message already showed (lib/live-loads.ts)
+    const orderLoads = liveLoads<LiveMessage>();
+    const bookingLoads = liveLoads();
+    const tableLoads = liveLoads();
+    const loadOrders = () =>
+      orderLoads.load(
+        () => Promise.all(OPEN.map((status) => getAll('/v1/orders', { query: { status } }))),
+        (lists, heard) => setOrders(heard.reduce(withMessage, new Map(lists.flat().map((o) => [o.id, o])))),
+      );
     // today's, and tomorrow's within the hour: at 23:40 a table booked for 00:10 is reserved soon
-    const loadBookings = async () => {
-      const [today, tomorrow] = await Promise.all([todayAtRestaurant(), todayAtRestaurant(1)].map((date) => getAll('/v1/reservations', { query: { date } })));
-      const horizon = Date.now() / 1000 + SOON_SECONDS;
-      setBookings([...today, ...tomorrow.filter((r) => r.starts_at <= horizon)]);
-    };
-    const loadAll = () => void Promise.all([getAll('/v1/tables').then(setTables), loadOrders(), loadBookings()]).catch(() => {});
+    const loadBookings = () =>
+      bookingLoads.load(
+        () => Promise.all([todayAtRestaurant(), todayAtRestaurant(1)].map((date) => getAll('/v1/reservations', { query: { date } }))),
+        ([today, tomorrow]) => {
+          const horizon = Date.now() / 1000 + SOON_SECONDS;
+          setBookings([...today, ...tomorrow.filter((r) => r.starts_at <= horizon)]);
+        },
+      );
+    const loadAll = () => void Promise.all([tableLoads.load(() => getAll('/v1/tables'), setTables), loadOrders(), loadBookings()]).catch(() => {});
     const stop = live.listen(
       ['orders', 'reservations'],
       (m) => {
         // orders come as the API shows them; a booking message is the stored row, so bookings are re-read
-        if (m.type === 'order') setOrders((prev) => new Map(prev).set(m.data.id, m.data as Order));
-        else if (m.type.startsWith('reservation')) void loadBookings().catch(() => {});
+        if (m.type === 'order' || m.type === 'order.deleted') {
+          orderLoads.heard(m);
+          setOrders((prev) => withMessage(new Map(prev), m));
+        } else if (m.type.startsWith('reservation')) void loadBookings().catch(() => {});
       },
       loadAll,
     );

@@ -131,7 +131,7 @@ export function RefundDialog({ payment, currency, onClose, onDone }: { payment: 
   const [reason, setReason] = useState('');
   const [act, busy, error, clear] = useAction();
   if (!payment) return null;
-  const left = payment.amount - payment.amount_refunded;
+  const left = payment.amount_refundable;
   const amount = parseMoney(amountText || moneyInput(left, currency), currency) ?? 0;
   const submit = () =>
     act(async () => {
@@ -275,7 +275,7 @@ export function PaymentPanel({ order, onChange }: { order: Order; onChange: () =
                 {p.reference ? ` · ${p.reference}` : ''}
                 {p.amount_refunded ? ` · ${t('pay.refunded', { amount: money(p.amount_refunded, cur) })}` : ''}
               </span>
-              {can('payments:manage') && p.amount_refunded < p.amount ? (
+              {can('payments:manage') && p.amount_refundable > 0 ? (
                 <Button variant="quiet" onClick={() => setRefunding(p)}>
                   {t('pay.refund')}
                 </Button>

@@ -113,7 +113,7 @@ export const screensDe: Record<ScreensKey, string> = {
   'qr.takeout': 'Zum Mitnehmen',
   'qr.menu': 'Speisekarte',
   'qr.add': 'Hinzufügen',
-  'qr.addToCart': 'Zur Bestellung · {price}',
+  'qr.addToCart': 'Zur Bestellung',
   'qr.required': 'Pflicht',
   'qr.chooseRange': '{min}–{max} wählen',
   'qr.chooseExactly': '{n} wählen',

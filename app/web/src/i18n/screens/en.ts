@@ -112,7 +112,7 @@ export const screensEn = {
   'qr.takeout': 'Takeaway',
   'qr.menu': 'Menu',
   'qr.add': 'Add',
-  'qr.addToCart': 'Add to order · {price}',
+  'qr.addToCart': 'Add to order',
   'qr.required': 'Required',
   'qr.chooseRange': 'Choose {min}–{max}',
   'qr.chooseExactly': 'Choose {n}',

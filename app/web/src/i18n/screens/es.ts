@@ -113,7 +113,7 @@ export const screensEs: Record<ScreensKey, string> = {
   'qr.takeout': 'Para llevar',
   'qr.menu': 'Carta',
   'qr.add': 'Añadir',
-  'qr.addToCart': 'Añadir al pedido · {price}',
+  'qr.addToCart': 'Añadir al pedido',
   'qr.required': 'Obligatorio',
   'qr.chooseRange': 'Elija {min}–{max}',
   'qr.chooseExactly': 'Elija {n}',

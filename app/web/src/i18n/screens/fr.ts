@@ -113,7 +113,7 @@ export const screensFr: Record<ScreensKey, string> = {
   'qr.takeout': 'À emporter',
   'qr.menu': 'Carte',
   'qr.add': 'Ajouter',
-  'qr.addToCart': 'Ajouter · {price}',
+  'qr.addToCart': 'Ajouter',
   'qr.required': 'Obligatoire',
   'qr.chooseRange': 'Choisir {min} à {max}',
   'qr.chooseExactly': 'Choisir {n}',

@@ -113,7 +113,7 @@ export const screensIt: Record<ScreensKey, string> = {
   'qr.takeout': 'Da asporto',
   'qr.menu': 'Menu',
   'qr.add': 'Aggiungi',
-  'qr.addToCart': 'Aggiungi all’ordine · {price}',
+  'qr.addToCart': 'Aggiungi all’ordine',
   'qr.required': 'Obbligatorio',
   'qr.chooseRange': 'Scegli {min}–{max}',
   'qr.chooseExactly': 'Scegli {n}',
