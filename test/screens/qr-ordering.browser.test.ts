@@ -82,8 +82,15 @@ describe('QR ordering on a phone, seen by the kitchen', IN_BROWSER, () => {
     // the kitchen raises the steak to 30.90 while the phone still shows the menu it loaded: the
     // cart is priced by the hub as the order will be, (30.90 + 1.50 + 0.50) × 2, not added up here
     expect((await hub.api.patch(`/v1/menu_items/${menu.steak}`, { price: 3090 })).status).toBe(200);
+    // the hub is too busy to price the cart the first time: the bar says it has no price yet,
+    // then asks again by itself and shows the hub's
+    let refused = 0;
+    await guest.route('**/public/qr/*/quote', (route) => (refused++ ? route.continue() : route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"type":"api_error","code":"internal_error","message":"busy"}}' })));
     await sheet.getByRole('button', { name: 'Add to order', exact: true }).click();
+    await guest.getByRole('button', { name: 'View order (2) · …' }).waitFor();
     await guest.getByRole('button', { name: 'View order (2) · €65.80' }).waitFor();
+    expect(refused).toBe(2);
+    await guest.unroute('**/public/qr/*/quote');
   });
 
   it('places the order once even when the first answer is lost, and the kitchen shows it', async () => {

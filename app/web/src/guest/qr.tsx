@@ -62,25 +62,38 @@ const STEPS = ['placed', 'preparing', 'ready', 'served'] as const;
 /** The cart as the hub prices it (POST /public/qr/{token}/quote): each line's price and their sum; null while asked, or with no answer. */
 type CartQuote = { items: number[]; subtotal: number };
 
+/** How long the cart waits before asking again for a price the hub could not give (busy, limited, unreachable). */
+const QUOTE_RETRY_MS = 3000;
+
 /**
  * Asks the hub what the cart costs whenever it changes, as the order would be priced: the
- * phone adds up no price. An answer to a cart changed since is dropped.
+ * phone adds up no price. An answer to a cart changed since is dropped. A price the hub could
+ * not give for now (no answer, 429, 5xx) is asked again shortly, so the cart never keeps "…"
+ * in place of a price; a refusal stands until the cart changes.
  */
 function useCartQuote(token: string, lines: CartLine[]): CartQuote | null {
   const items = lines.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })) }));
   const key = JSON.stringify(items);
   const [quote, setQuote] = useState<(CartQuote & { key: string }) | null>(null);
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (!items.length) return;
     let latest = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     POST('/public/qr/{token}/quote', { path: { token }, body: { items } }).then(
       (q) => latest && setQuote({ key, items: q.items.map((x) => x.price), subtotal: q.subtotal }),
-      () => latest && setQuote(null),
+      (err) => {
+        if (!latest) return;
+        setQuote(null);
+        const status = err instanceof ApiFailure ? err.status : 0;
+        if (status === 0 || status === 429 || status >= 500) retry = setTimeout(() => setAttempt((n) => n + 1), QUOTE_RETRY_MS);
+      },
     );
     return () => {
       latest = false;
+      clearTimeout(retry);
     };
-  }, [token, key]);
+  }, [token, key, attempt]);
   return quote && quote.key === key ? quote : null;
 }
 
