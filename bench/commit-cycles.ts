@@ -1,6 +1,5 @@
 import type { BenchContext } from './scenario.ts';
-
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
+import { percentile } from './sync-fixtures.ts';
 
 /**
  * Group commit's rhythm under the load: how many commits, how far apart. A request that
@@ -18,7 +17,7 @@ export function observeCommits(ctx: BenchContext): () => string[] {
     const ms = (x: number) => x.toFixed(1);
     const seconds = (at[at.length - 1] - at[0]) / 1000;
     return [
-      `commits: ${at.length} (${(at.length / seconds).toFixed(0)}/s), commit to commit p50 ${ms(quantile(gaps, 0.5))} ms, p90 ${ms(quantile(gaps, 0.9))} ms, p99 ${ms(quantile(gaps, 0.99))} ms`,
+      `commits: ${at.length} (${(at.length / seconds).toFixed(0)}/s), commit to commit p50 ${ms(percentile(gaps, 50))} ms, p90 ${ms(percentile(gaps, 90))} ms, p99 ${ms(percentile(gaps, 99))} ms`,
     ];
   };
 }
