@@ -1,6 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
+import { useAnswer } from '../lib/answer.ts';
 import { GET, POST } from '../lib/client.ts';
 import { money } from '../lib/format.ts';
 import { useFormFor } from '../lib/form-for.ts';
@@ -67,34 +68,23 @@ const QUOTE_RETRY_MS = 3000;
 
 /**
  * Asks the hub what the cart costs whenever it changes, as the order would be priced: the
- * phone adds up no price. An answer to a cart changed since is dropped. A price the hub could
- * not give for now (no answer, 429, 5xx) is asked again shortly, so the cart never keeps "…"
- * in place of a price; a refusal stands until the cart changes.
+ * phone adds up no price. A price the hub could not give for now is asked again shortly, so
+ * the cart never keeps "…" in place of a price (lib/answer.ts).
  */
 function useCartQuote(token: string, lines: CartLine[]): CartQuote | null {
   const items = lines.map((l) => ({ menuItemId: l.item.id, quantity: l.quantity, modifiers: l.picks.map((p) => ({ group: p.groupId, name: p.name })) }));
-  const key = JSON.stringify(items);
-  const [quote, setQuote] = useState<(CartQuote & { key: string }) | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    if (!items.length) return;
-    let latest = true;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    POST('/public/qr/{token}/quote', { path: { token }, body: { items } }).then(
-      (q) => latest && setQuote({ key, items: q.items.map((x) => x.price), subtotal: q.subtotal }),
-      (err) => {
-        if (!latest) return;
-        setQuote(null);
-        const status = err instanceof ApiFailure ? err.status : 0;
-        if (status === 0 || status === 429 || status >= 500) retry = setTimeout(() => setAttempt((n) => n + 1), QUOTE_RETRY_MS);
-      },
-    );
-    return () => {
-      latest = false;
-      clearTimeout(retry);
-    };
-  }, [token, key, attempt]);
-  return quote && quote.key === key ? quote : null;
+  return useAnswer(
+    items.length
+      ? {
+          key: JSON.stringify([token, items]),
+          ask: async () => {
+            const q = await POST('/public/qr/{token}/quote', { path: { token }, body: { items } });
+            return { items: q.items.map((x) => x.price), subtotal: q.subtotal };
+          },
+        }
+      : null,
+    QUOTE_RETRY_MS,
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ApiFailure } from '../lib/api.ts';
+import { useAnswer } from '../lib/answer.ts';
 import { GET } from '../lib/client.ts';
 import { useFormFor } from '../lib/form-for.ts';
 import { money, parseMoney } from '../lib/format.ts';
@@ -34,25 +35,19 @@ function askedOf(mode: Mode, value: string, cur: string): { percent: number } | 
  * or when the hub refuses it (more than the base).
  */
 function useQuote(target: DiscountTarget | null, asked: ReturnType<typeof askedOf>): { amount: number; left: number } | null {
-  const key = target && asked ? JSON.stringify([target.order, target.line?.index ?? null, asked]) : null;
-  const [quote, setQuote] = useState<{ key: string; amount: number; left: number } | null>(null);
-  useEffect(() => {
-    if (!target || !asked || !key) return;
-    // an answer to what was asked before the last keystroke is dropped, whichever comes back first
-    let latest = true;
-    const query = 'percent' in asked ? { percent: asked.percent } : { amount: asked.amount };
-    (target.line
-      ? GET('/v1/orders/{id}/items/{index}/discount', { path: { id: target.order, index: target.line.index }, query })
-      : GET('/v1/orders/{id}/discount', { path: { id: target.order }, query })
-    ).then(
-      (q) => latest && setQuote({ key, amount: q.amount, left: q.left }),
-      () => latest && setQuote(null),
-    );
-    return () => {
-      latest = false;
-    };
-  }, [key]);
-  return quote && quote.key === key ? quote : null;
+  return useAnswer(
+    target && asked
+      ? {
+          key: JSON.stringify([target.order, target.line?.index ?? null, asked]),
+          ask: () => {
+            const query = 'percent' in asked ? { percent: asked.percent } : { amount: asked.amount };
+            return target.line
+              ? GET('/v1/orders/{id}/items/{index}/discount', { path: { id: target.order, index: target.line.index }, query })
+              : GET('/v1/orders/{id}/discount', { path: { id: target.order }, query });
+          },
+        }
+      : null,
+  );
 }
 
 /** A manager or owner approves their own discounts; anyone else needs a manager to type their PIN (the API's rule). */
